@@ -36,11 +36,10 @@ class ActionNode:
         visits: iterations that passed through this node.
         value0, value1: sums of the backed-up values of player 0 and player 1. Their means are
             each player's estimate of this state.
-        children: the ``ChanceNode``s of the actions tried so far, in expansion order, or
-            ``None`` before the first expansion.
+        children: the ``ChanceNode``s of the actions tried so far, in expansion order (a tuple,
+            the smallest container; empty before the first expansion).
         actions: every legal action in expansion order (set the first time the node is
             expanded; ``None`` before; ``()`` at a terminal state).
-        priors: PUCT priors aligned with ``actions`` (only when a PUCT heuristic prior needs them).
         proven: with the solver on, the game-theoretic returns of this state under perfect play,
             e.g. ``(1.0, -1.0)`` if player 0 wins by force; ``None`` while unproven.
     """
@@ -55,7 +54,6 @@ class ActionNode:
         "value1",
         "children",
         "actions",
-        "priors",
         "proven",
     )
 
@@ -67,9 +65,8 @@ class ActionNode:
         self.visits = 0
         self.value0 = 0.0
         self.value1 = 0.0
-        self.children: list[ChanceNode] | None = None
+        self.children: tuple[ChanceNode, ...] = ()
         self.actions: tuple[Any, ...] | None = () if player < 0 else None
-        self.priors: tuple[float, ...] | None = None
         self.proven: tuple[float, ...] | None = None
 
     @property
@@ -82,7 +79,7 @@ class ActionNode:
         """True when every legal action has a chance node (always true at a terminal state)."""
         if self.actions is None:
             return False
-        return len(self.children or ()) == len(self.actions)
+        return len(self.children) == len(self.actions)
 
     @property
     def value_sums(self) -> tuple[float, float]:
@@ -107,7 +104,8 @@ class ChanceNode:
         parent: the ``ActionNode`` where the action was chosen.
         action: the action (as the game defines it).
         num_outcomes: how many outcomes the action has in the game (1 when deterministic).
-        children: the ``ActionNode`` of each outcome sampled so far, in the order first sampled.
+        children: the ``ActionNode`` of each outcome sampled so far, in the order first sampled
+            (a tuple: almost always of one node, and a one-tuple is the smallest container).
     """
 
     __slots__ = ("id", "parent", "action", "num_outcomes", "children")
@@ -117,7 +115,7 @@ class ChanceNode:
         self.parent = parent
         self.action = action
         self.num_outcomes = num_outcomes
-        self.children: list[ActionNode] = []
+        self.children: tuple[ActionNode, ...] = ()
 
     @property
     def player(self) -> int:

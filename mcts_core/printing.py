@@ -71,7 +71,7 @@ def format_tree(search: Search, *, max_depth: int = 3, max_children: int = 10) -
         proof = proof_label(node.proven, root_player)
         if proof:
             attrs += f" proven={_attr(proof)}"
-        children = node.children or []
+        children = list(node.children)
         if not children or depth >= max_depth:
             hidden = f" hidden_children={_attr(len(children))}" if children else ""
             lines.append(f"{tabs}<ActionNode {attrs}{hidden}/>")
@@ -138,7 +138,7 @@ def tree_to_dict(search: Search, *, max_depth: int = 3, max_children: int = 10) 
             "children": [],
             "hidden_children": 0,
         }
-        children = node.children or []
+        children = list(node.children)
         if depth >= max_depth:
             data["hidden_children"] = len(children)
             return data
@@ -204,7 +204,7 @@ def tree_to_dot(search: Search, *, max_depth: int = 3, max_children: int = 10) -
             label += f"\\nproven {proof}"
         out.append(f'  a{node.id} [shape=box, style="rounded,filled", fillcolor="{fill}", '
                    f'label="{label}"];')
-        children = node.children or []
+        children = list(node.children)
         if depth >= max_depth:
             if children:
                 out.append(f'  more{node.id} [shape=plaintext, label="+{len(children)} more"];')

@@ -183,6 +183,8 @@ class Search:
         # Shaped values of terminal returns, keyed by the returns tuple. Sharing the float
         # objects keeps leaf nodes small: a node visited once stores these very objects.
         self._terminal_values: dict[tuple[float, ...], tuple[float, float]] = {}
+        # Plain UCT without recording is the benchmark's hot loop: it gets a fused loop.
+        self._plain_uct = cfg.tree_policy == "uct" and cfg.min_visits <= 1 and not cfg.solver
         fast = getattr(self.game, "random_playout", None)
         self._fast_playout = fast if cfg.rollout == "random" else None
 
@@ -195,6 +197,9 @@ class Search:
         self.max_depth = 0
         self.node_cap_reached = False
         self._pending: _Iteration | None = None
+        # PUCT heuristic priors by node id, kept off the nodes so other policies pay nothing.
+        self._heuristic_priors: dict[int, tuple[float, ...]] = {}
+        self._action_tuples: dict[tuple[Any, ...], tuple[Any, ...]] = {}
         self.root = self._new_action_node(None, None, root_state)
 
     def reconfigure(self, config: SearchConfig) -> bool:
@@ -345,6 +350,7 @@ class Search:
     def _select(self, record: bool) -> _Iteration:
         """Descend from the root to a node that can grow, a terminal/proven node or a repeat."""
         game = self.game
+        chance_outcomes = game.chance_outcomes
         rng = self.rng
         node = self.root
         state = self.root_state
@@ -363,16 +369,19 @@ class Search:
             if actions is None:
                 actions = self._init_actions(node, state)
             children = node.children
-            if children is None or len(children) < len(actions):
+            if len(children) < len(actions):
                 it.stop = "expand"
                 break
             chance = self._choose(node, state, steps)
             action = chance.action
-            outcomes = game.chance_outcomes(state, action)
-            k = sample_outcome(outcomes, rng)
-            outcome, probability = outcomes[k]
+            outcomes = chance_outcomes(state, action)
+            if len(outcomes) == 1:  # deterministic: no draw (as sample_outcome), one child
+                outcome, probability = outcomes[0]
+                child = chance.children[0]
+            else:
+                outcome, probability = outcomes[sample_outcome(outcomes, rng)]
+                child = chance.child_for(outcome)
             next_state = game.next_state(state, action, outcome)
-            child = chance.children[0] if len(outcomes) == 1 else chance.child_for(outcome)
             if steps is not None:
                 steps.append(
                     ChanceStep(
@@ -417,11 +426,14 @@ class Search:
             order = sorted(range(len(actions)), key=lambda i: -scores[i])  # stable: ties listed
             actions = tuple(actions[i] for i in order)
             scores = [scores[i] for i in order]
+        # Many nodes share the same action tuple (Connect Four has at most 128 distinct ones):
+        # keep one copy of each instead of one per node.
+        actions = self._action_tuples.setdefault(actions, actions)
         node.actions = actions
         if cfg.tree_policy == "puct" and cfg.prior == "heuristic":
             if scores is None:
                 scores = [self._action_score(state, a, node.player) for a in actions]
-            node.priors = tuple(softmax(scores))
+            self._heuristic_priors[node.id] = tuple(softmax(scores))
         return actions
 
     def _action_score(self, state: Any, action: Any, player: int) -> float:
@@ -437,13 +449,16 @@ class Search:
         assert node.actions is not None
         if cfg.prior == "uniform":
             return (1.0 / len(node.actions),) * len(node.actions)
-        if node.priors is None:  # the tree was built under another policy: compute now
+        priors = self._heuristic_priors.get(node.id)
+        if priors is None:  # the node was expanded under another policy: compute now
             scores = [self._action_score(state, a, node.player) for a in node.actions]
-            node.priors = tuple(softmax(scores))
-        return node.priors
+            priors = self._heuristic_priors[node.id] = tuple(softmax(scores))
+        return priors
 
     def _choose(self, node: ActionNode, state: Any, steps: list[PathStep] | None) -> ChanceNode:
         """Pick a child of a fully expanded node by the tree policy; record every term."""
+        if steps is None and self._plain_uct:
+            return self._choose_uct(node)
         cfg = self.config
         player = node.player
         children = node.children
@@ -503,6 +518,37 @@ class Search:
             steps.append(Decision(node.id, player, node.visits, rule, terms, best))
         return children[best]
 
+    def _choose_uct(self, node: ActionNode) -> ChanceNode:
+        """:meth:`_choose` for plain UCT when nothing is recorded, fused into one loop.
+
+        It computes exactly ``policies.uct`` and the same first-maximum argmax (the tests check
+        that ``run`` and ``step`` build identical trees); it only avoids building lists.
+        """
+        player = node.player
+        c = self.config.c
+        log_n = math.log(node.visits)
+        sqrt = math.sqrt
+        best = None
+        best_score = -math.inf
+        for chance in node.children:
+            kids = chance.children
+            if len(kids) == 1:
+                kid = kids[0]
+                n = kid.visits
+                w = kid.value1 if player else kid.value0
+            else:
+                n = 0
+                w = 0.0
+                for kid in kids:
+                    n += kid.visits
+                    w += kid.value1 if player else kid.value0
+            score = w / n + c * sqrt(log_n / n)
+            if score > best_score:
+                best_score = score
+                best = chance
+        assert best is not None
+        return best
+
     def _expand(self, it: _Iteration) -> None:
         """Add one node below the selected one (nothing at a terminal, proven or repeat leaf)."""
         it.phase = "evaluate"
@@ -525,12 +571,10 @@ class Search:
         state = it.state
         if it.stop == "expand":
             assert parent.actions is not None
-            if parent.children is None:
-                parent.children = []
             action = parent.actions[len(parent.children)]
             outcomes = game.chance_outcomes(state, action)
             chance = ChanceNode(self._new_id(), parent, action, len(outcomes))
-            parent.children.append(chance)
+            parent.children += (chance,)
             outcome, probability = outcomes[sample_outcome(outcomes, self.rng)]
             it.state = game.next_state(state, action, outcome)
             new_action = True
@@ -540,7 +584,7 @@ class Search:
             state = it.before
             new_action = False
         child = self._new_action_node(chance, outcome, it.state)
-        chance.children.append(child)
+        chance.children += (child,)
         it.path.append(child)
         depth = len(it.path) - 1
         if depth > self.max_depth:
@@ -555,7 +599,7 @@ class Search:
                 action_label=game.action_label(state, action),
                 outcome_label=game.outcome_label(state, action, outcome),
                 probability=probability,
-                untried=len(parent.actions) - len(parent.children or ()),
+                untried=len(parent.actions) - len(parent.children),
             )
         if it.seen is not None and it.state in it.seen:
             it.stop = "repeat"
@@ -850,7 +894,7 @@ class Search:
         new_state = game.next_state(state, action, outcome)
         before = self.node_count
         self._pending = None
-        chance = next((c for c in self.root.children or () if c.action == action), None)
+        chance = next((c for c in self.root.children if c.action == action), None)
         child = chance.child_for(outcome) if chance is not None else None
         self.root_state = new_state
         if child is None:
@@ -875,7 +919,7 @@ def _subtree_size_and_depth(root: ActionNode) -> tuple[int, int]:
         node, depth = stack.pop()
         count += 1
         deepest = max(deepest, depth)
-        for chance in node.children or ():
+        for chance in node.children:
             count += 1
             stack.extend((child, depth + 1) for child in chance.children)
     return count, deepest
