@@ -21,8 +21,13 @@ __all__ = ["format_tree", "tree_to_dict", "tree_to_json", "tree_to_dot"]
 def _attr(value: object) -> str:
     """An XML attribute value in single quotes with &, <, >, ' and " escaped."""
     text = str(value)
-    for raw, escaped in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ("'", "&apos;"),
-                         ('"', "&quot;")):
+    for raw, escaped in (
+        ("&", "&amp;"),
+        ("<", "&lt;"),
+        (">", "&gt;"),
+        ("'", "&apos;"),
+        ('"', "&quot;"),
+    ):
         text = text.replace(raw, escaped)
     return f"'{text}'"
 
@@ -202,8 +207,10 @@ def tree_to_dot(search: Search, *, max_depth: int = 3, max_children: int = 10) -
         proof = proof_label(node.proven, root_player)
         if proof:
             label += f"\\nproven {proof}"
-        out.append(f'  a{node.id} [shape=box, style="rounded,filled", fillcolor="{fill}", '
-                   f'label="{label}"];')
+        out.append(
+            f'  a{node.id} [shape=box, style="rounded,filled", fillcolor="{fill}", '
+            f'label="{label}"];'
+        )
         children = list(node.children)
         if depth >= max_depth:
             if children:
@@ -213,8 +220,10 @@ def tree_to_dot(search: Search, *, max_depth: int = 3, max_children: int = 10) -
         shown, hidden = _shown(children, max_children)
         for chance in shown:
             action = _dot_text(game.action_label(state, chance.action))
-            out.append(f'  c{chance.id} [shape=circle, width=0.15, label="", style=filled, '
-                       f'fillcolor="#facc15"];')
+            out.append(
+                f'  c{chance.id} [shape=circle, width=0.15, label="", style=filled, '
+                f'fillcolor="#facc15"];'
+            )
             out.append(f'  a{node.id} -> c{chance.id} [label="{action}\\nN={chance.visits}"];')
             probabilities = dict(game.chance_outcomes(state, chance.action))
             for child in chance.children:

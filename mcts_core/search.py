@@ -159,8 +159,9 @@ class Search:
         seed: int = 0,
     ) -> None:
         if getattr(game, "num_players", 2) != 2:
-            raise ValueError(f"the search supports two-player games; {game.name} has "
-                             f"{game.num_players} players")
+            raise ValueError(
+                f"the search supports two-player games; {game.name} has {game.num_players} players"
+            )
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise ValueError(f"seed must be a whole number in [0, 2**63), got {seed!r}")
         self.game = game
@@ -226,7 +227,9 @@ class Search:
     def _new_action_node(self, parent: ChanceNode | None, outcome: Any, state: Any) -> ActionNode:
         game = self.game
         terminal = game.is_terminal(state)
-        node = ActionNode(self._new_id(), parent, outcome, -1 if terminal else game.current_player(state))
+        node = ActionNode(
+            self._new_id(), parent, outcome, -1 if terminal else game.current_player(state)
+        )
         if terminal and self.config.solver:
             node.proven = tuple(game.returns(state))
         return node
@@ -375,6 +378,7 @@ class Search:
             chance = self._choose(node, state, steps)
             action = chance.action
             outcomes = chance_outcomes(state, action)
+            child: ActionNode | None
             if len(outcomes) == 1:  # deterministic: no draw (as sample_outcome), one child
                 outcome, probability = outcomes[0]
                 child = chance.children[0]
@@ -422,10 +426,10 @@ class Search:
             self.rng.shuffle(shuffled)
             actions = tuple(shuffled)
         elif cfg.expansion_order == "heuristic":
-            scores = [self._action_score(state, a, node.player) for a in actions]
-            order = sorted(range(len(actions)), key=lambda i: -scores[i])  # stable: ties listed
+            raw = [self._action_score(state, a, node.player) for a in actions]
+            order = sorted(range(len(actions)), key=lambda i: -raw[i])  # stable: ties listed
             actions = tuple(actions[i] for i in order)
-            scores = [scores[i] for i in order]
+            scores = [raw[i] for i in order]
         # Many nodes share the same action tuple (Connect Four has at most 128 distinct ones):
         # keep one copy of each instead of one per node.
         actions = self._action_tuples.setdefault(actions, actions)
@@ -628,7 +632,9 @@ class Search:
             if self._fast_playout is not None:
                 end, rollout = self._fast_playout(state, self.rng, cfg.rollout_depth, turn)
             elif cfg.rollout == "random":
-                end, rollout = generic_random_playout(game, state, self.rng, cfg.rollout_depth, turn)
+                end, rollout = generic_random_playout(
+                    game, state, self.rng, cfg.rollout_depth, turn
+                )
             else:
                 end, rollout = self._guided_playout(state, turn)
             if game.is_terminal(end):
@@ -639,7 +645,10 @@ class Search:
                 raw = self._heuristic(end)
             if it.steps is not None:
                 it.evaluation = Evaluation(
-                    kind, self._label_rollout(state, rollout), game.format_state(end), raw,
+                    kind,
+                    self._label_rollout(state, rollout),
+                    game.format_state(end),
+                    raw,
                     self._values(raw, kind),
                 )
         it.values = self._values(raw, kind)
@@ -759,13 +768,25 @@ class Search:
                 assert chance is not None
                 updates.append(
                     NodeUpdate(
-                        chance.id, "chance", chance.parent.player, view, added, chance.visits,
-                        chance.mean(view), proof_label(chance.proven, view),
+                        chance.id,
+                        "chance",
+                        chance.parent.player,
+                        view,
+                        added,
+                        chance.visits,
+                        chance.mean(view),
+                        proof_label(chance.proven, view),
                     )
                 )
             updates.append(
                 NodeUpdate(
-                    node.id, "action", node.player, view, added, node.visits, node.mean(view),
+                    node.id,
+                    "action",
+                    node.player,
+                    view,
+                    added,
+                    node.visits,
+                    node.mean(view),
                     proof_label(node.proven, view),
                 )
             )
@@ -785,8 +806,10 @@ class Search:
     @staticmethod
     def _stop_note(stop: str) -> str:
         if stop == "repeat":
-            return ("The leaf's position already occurred on this path (a loop): it was valued "
-                    "by the heuristic and is not expanded.")
+            return (
+                "The leaf's position already occurred on this path (a loop): it was valued "
+                "by the heuristic and is not expanded."
+            )
         if stop == "proven":
             return "The selection reached a proven node: its exact value was backed up."
         return ""

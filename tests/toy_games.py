@@ -66,8 +66,11 @@ class Take:
 class CoinFlip:
     name = "coin_flip"
     num_players = 2
-    ODDS = {"safe": [(NO_CHANCE, 1.0)], "gamble": [("heads", 0.5), ("tails", 0.5)],
-            "bad": [("heads", 0.25), ("tails", 0.75)]}
+    ODDS = {
+        "safe": [(NO_CHANCE, 1.0)],
+        "gamble": [("heads", 0.5), ("tails", 0.5)],
+        "bad": [("heads", 0.25), ("tails", 0.75)],
+    }
 
     def initial_state(self) -> str:
         return "start"
