@@ -1,0 +1,1 @@
+"""The mcts-lab command line: search, tree, bench and arena."""
