@@ -1,0 +1,1 @@
+"""The MCTS Lab Streamlit app (``streamlit run app/main.py``)."""

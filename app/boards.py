@@ -1,0 +1,127 @@
+"""Board pictures (SVG strings) with the search's statistics on top, one renderer per game.
+
+A renderer takes the game, a state and ``stats`` ({action: (visit share, Q)} for the moves at
+the root, Q from the mover's view) and returns an SVG string. ``BOARDS`` is the registry the app
+looks games up in; a game without an entry is shown as its position string and ``render`` text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from games.connect_four import HEIGHT, WIDTH
+
+__all__ = ["BOARDS", "board_svg", "tic_tac_toe_svg", "connect_four_svg", "button_layout"]
+
+Stats = dict[Any, tuple[float, float]]
+
+_X = "#2563eb"
+_O = "#dc2626"
+
+
+def _heat(share: float) -> str:
+    """A yellow whose strength shows the visit share (0..1)."""
+    alpha = 0.15 + 0.75 * max(0.0, min(1.0, share))
+    return f"rgba(245,158,11,{alpha:.2f})"
+
+
+def tic_tac_toe_svg(game: Any, state: Any, stats: Stats) -> str:
+    """3x3 board; every empty cell with a move shows its visit share and Q."""
+    size = 90
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{3 * size}" height="{3 * size}" '
+        'font-family="Helvetica, Arial, sans-serif">'
+    ]
+    board = game.format_state(state)
+    for cell in range(9):
+        x, y = (cell % 3) * size, (cell // 3) * size
+        fill = "#ffffff"
+        if cell in stats:
+            fill = _heat(stats[cell][0])
+        parts.append(
+            f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{fill}" '
+            'stroke="#374151" stroke-width="2"/>'
+        )
+        mark = board[cell]
+        if mark != ".":
+            colour = _X if mark == "X" else _O
+            parts.append(
+                f'<text x="{x + size / 2}" y="{y + size / 2 + 18}" font-size="52" '
+                f'text-anchor="middle" fill="{colour}" font-weight="bold">{mark}</text>'
+            )
+        elif cell in stats:
+            share, q = stats[cell]
+            parts.append(
+                f'<text x="{x + size / 2}" y="{y + 38}" font-size="20" '
+                f'text-anchor="middle" fill="#111827">{share:.0%}</text>'
+            )
+            parts.append(
+                f'<text x="{x + size / 2}" y="{y + 62}" font-size="14" '
+                f'text-anchor="middle" fill="#374151">Q {q:+.2f}</text>'
+            )
+        parts.append(
+            f'<text x="{x + 5}" y="{y + 14}" font-size="10" fill="#9ca3af">'
+            f"{game.action_label(state, cell)}</text>"
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def connect_four_svg(game: Any, state: Any, stats: Stats) -> str:
+    """7x6 board; under each column the visit share and Q of dropping a stone there."""
+    cell = 52
+    width, height = WIDTH * cell, HEIGHT * cell + 46
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        'font-family="Helvetica, Arial, sans-serif">',
+        f'<rect x="0" y="0" width="{width}" height="{HEIGHT * cell}" fill="#1e3a8a" rx="6"/>',
+    ]
+    rows = game.render(state).splitlines()  # top row first
+    for r, line in enumerate(rows):
+        for c, mark in enumerate(line.split()):
+            colour = {"X": "#facc15", "O": _O}.get(mark, "#ffffff")
+            parts.append(
+                f'<circle cx="{c * cell + cell / 2}" cy="{r * cell + cell / 2}" '
+                f'r="{cell / 2 - 5}" fill="{colour}"/>'
+            )
+    for c in range(WIDTH):
+        x = c * cell + cell / 2
+        if c in stats:
+            share, q = stats[c]
+            parts.append(
+                f'<rect x="{c * cell + 2}" y="{HEIGHT * cell + 2}" width="{cell - 4}" '
+                f'height="42" fill="{_heat(share)}" rx="4"/>'
+            )
+            parts.append(
+                f'<text x="{x}" y="{HEIGHT * cell + 19}" font-size="14" '
+                f'text-anchor="middle">{share:.0%}</text>'
+            )
+            parts.append(
+                f'<text x="{x}" y="{HEIGHT * cell + 37}" font-size="11" '
+                f'text-anchor="middle" fill="#374151">{q:+.2f}</text>'
+            )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+BOARDS: dict[str, Callable[[Any, Any, Stats], str]] = {
+    "tic_tac_toe": tic_tac_toe_svg,
+    "connect_four": connect_four_svg,
+}
+
+
+def board_svg(game: Any, state: Any, stats: Stats) -> str | None:
+    """The game's board picture, or ``None`` when the game has no renderer."""
+    renderer = BOARDS.get(game.name)
+    return renderer(game, state, stats) if renderer else None
+
+
+def button_layout(game: Any) -> tuple[int, list[Any]] | None:
+    """How to lay out one click-button per move: (columns, actions in reading order), or
+    ``None`` for games whose moves are picked from a list instead."""
+    if game.name == "tic_tac_toe":
+        return 3, list(range(9))
+    if game.name == "connect_four":
+        return WIDTH, list(range(WIDTH))
+    return None

@@ -1,0 +1,605 @@
+"""Pure figure builders: tree -> DOT, trace -> table rows, history -> plotly figures.
+
+Nothing here touches Streamlit, so every builder is unit-tested on its own. The tree builder only
+visits the nodes it draws (best-first by visits, bounded), so its cost does not grow with the
+tree.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import plotly.graph_objects as go
+
+from mcts_core import Decision, IterationTrace, Search
+from mcts_core.nodes import ActionNode, ChanceNode
+from mcts_core.policies import FORMULAS, visit_entropy
+
+__all__ = [
+    "TreeBounds",
+    "TreeDrawing",
+    "tree_dot",
+    "path_ids",
+    "uct_rows",
+    "uct_table_html",
+    "formulas_latex",
+    "html_table",
+    "formula_latex",
+    "update_rows",
+    "rollout_rows",
+    "chance_rows",
+    "chi_square_p",
+    "series_point",
+    "visits_figure",
+    "values_figure",
+    "best_move_figure",
+    "history_figure",
+    "chance_figure",
+    "PLAYER_COLOURS",
+]
+
+#: Fill colours of each player's decision nodes (player 0, player 1) and terminal nodes.
+PLAYER_COLOURS = ("#dbeafe", "#fee2e2")
+TERMINAL_COLOUR = "#e5e7eb"
+PATH_COLOUR = "#f59e0b"
+EXPANDED_COLOUR = "#16a34a"
+
+
+@dataclass(frozen=True)
+class TreeBounds:
+    """How much of the tree to draw.
+
+    Attributes:
+        max_nodes: the most nodes drawn (action and chance nodes, "+n more" boxes excluded).
+        top_k: at most this many children per node (most visited first).
+        min_visits: children with fewer visits are hidden (unless on the highlighted path).
+        focus: id of the action node to draw from (``None``: the root).
+    """
+
+    max_nodes: int = 150
+    top_k: int = 5
+    min_visits: int = 1
+    focus: int | None = None
+
+
+@dataclass(frozen=True)
+class TreeDrawing:
+    """A bounded drawing: DOT source, nodes drawn, nodes of the tree not drawn, and notes."""
+
+    dot: str
+    drawn: int
+    hidden: int
+    focus_found: bool = True
+    drawn_ids: frozenset[int] = field(default_factory=frozenset)
+
+
+def path_ids(trace: IterationTrace | None) -> set[int]:
+    """Ids of every node on an iteration's path (decisions, chance nodes, the new leaf)."""
+    if trace is None:
+        return set()
+    ids = {0} if not trace.path else set()
+    for step in trace.path:
+        ids.add(step.node_id)
+        if isinstance(step, Decision):
+            ids.add(step.chosen_terms.node_id)
+        elif step.child_id is not None:
+            ids.add(step.child_id)
+    ids.add(trace.leaf_id)
+    for update in trace.updates:
+        ids.add(update.node_id)
+    if trace.expansion is not None:
+        ids.update((trace.expansion.chance_id, trace.expansion.node_id))
+    return ids
+
+
+def _find(search: Search, node_id: int, hint: Iterable[int]) -> ActionNode | None:
+    """The action node ``node_id``, searched best-first from the root among at most 5,000
+    nodes (never the whole tree)."""
+    if search.root.id == node_id:
+        return search.root
+    heap: list[tuple[int, int, ActionNode]] = [(0, search.root.id, search.root)]
+    looked = 0
+    while heap and looked < 5000:
+        _, _, node = heapq.heappop(heap)
+        looked += 1
+        for chance in node.children:
+            for child in chance.children:
+                if child.id == node_id:
+                    return child
+                if child.id < node_id:  # ids grow downwards: younger nodes cannot be above
+                    heapq.heappush(heap, (-child.visits, child.id, child))
+    return None
+
+
+def _q_view(node: ActionNode, root_player: int) -> int:
+    """Whose view a node's Q is shown from: the player who chose the move into it."""
+    parent = node.parent
+    if parent is None:
+        return root_player
+    return parent.parent.player
+
+
+def tree_dot(
+    search: Search,
+    bounds: TreeBounds = TreeBounds(),
+    highlight: set[int] | None = None,
+    expanded: int | None = None,
+    player_names: Sequence[str] = ("X", "O"),
+) -> TreeDrawing:
+    """Graphviz DOT of the most visited part of the tree.
+
+    Decision nodes are rounded boxes coloured by the player to move, terminal nodes grey. A
+    deterministic action is an edge labelled with the action; an action with several outcomes
+    gets a diamond chance node whose edges carry each outcome and its probability. The selection
+    path of the last iteration (``highlight``) is drawn thick and orange, the node it added
+    (``expanded``) green. Each action node shows ``N`` and ``Q`` from the view of the player who
+    chose the move into it. Hidden children are summarised in "+n more" boxes.
+    """
+    game = search.game
+    highlight = highlight or set()
+    root_player = max(search.root.player, 0)
+    top = search.root
+    focus_found = True
+    if bounds.focus is not None and bounds.focus != search.root.id:
+        found = _find(search, bounds.focus, highlight)
+        if found is None:
+            focus_found = False
+        else:
+            top = found
+    top_state = search.state_of(top)
+    lines = [
+        "digraph mcts {",
+        '  graph [rankdir=TB, nodesep=0.15, ranksep=0.35, fontname="Helvetica", '
+        'bgcolor="transparent"];',
+        '  node [fontname="Helvetica", fontsize=10, margin="0.05,0.02"];',
+        '  edge [fontname="Helvetica", fontsize=9, color="#6b7280", arrowsize=0.5];',
+    ]
+    drawn_ids: set[int] = set()
+    # Best-first by visits; nodes on the highlighted path come first whatever their visits.
+    counter = 0
+    heap: list[tuple[float, int, ActionNode, Any]] = [(-math.inf, counter, top, top_state)]
+
+    def push(counter: int, child: ActionNode, state: Any, action: Any) -> int:
+        priority = -math.inf if child.id in highlight else -child.visits
+        child_state = game.next_state(state, action, child.outcome)
+        heapq.heappush(heap, (priority, counter + 1, child, child_state))
+        return counter + 1
+
+    while heap and len(drawn_ids) < bounds.max_nodes:
+        _, _, node, state = heapq.heappop(heap)
+        drawn_ids.add(node.id)
+        _action_node_line(lines, node, root_player, player_names, highlight, expanded)
+        if not node.children:
+            continue
+        ranked = sorted(node.children, key=lambda c: -c.visits)
+        shown = [
+            c
+            for i, c in enumerate(ranked)
+            if c.id in highlight or (i < bounds.top_k and c.visits >= bounds.min_visits)
+        ]
+        room = bounds.max_nodes - len(drawn_ids)
+        shown = [c for c in shown if c.id in highlight] + [
+            c for c in shown if c.id not in highlight
+        ]
+        shown = shown[: max(room, 0)]
+        for chance in shown:
+            on_path = chance.id in highlight
+            action = game.action_label(state, chance.action)
+            style = f', color="{PATH_COLOUR}", penwidth=3' if on_path else ""
+            if chance.num_outcomes == 1 and len(chance.children) == 1:
+                child = chance.children[0]
+                lines.append(f'  a{node.id} -> a{child.id} [label="{_esc(action)}"{style}];')
+                drawn_ids.add(chance.id)
+                counter = push(counter, child, state, chance.action)
+                continue
+            drawn_ids.add(chance.id)
+            fill = "#fde68a" if on_path else "#fef3c7"
+            lines.append(
+                f'  c{chance.id} [shape=diamond, style=filled, fillcolor="{fill}", '
+                f'label="N={chance.visits}", fontsize=8, width=0.3, height=0.3];'
+            )
+            lines.append(f'  a{node.id} -> c{chance.id} [label="{_esc(action)}"{style}];')
+            probabilities = dict(game.chance_outcomes(state, chance.action))
+            for child in chance.children:
+                outcome = game.outcome_label(state, chance.action, child.outcome)
+                p = probabilities.get(child.outcome, 0.0)
+                edge_style = f', color="{PATH_COLOUR}", penwidth=3' if child.id in highlight else ""
+                lines.append(
+                    f'  c{chance.id} -> a{child.id} [label="{_esc(outcome)}\\np={p:.3f}", '
+                    f"style=dashed{edge_style}];"
+                )
+                counter = push(counter, child, state, chance.action)
+            missing = chance.num_outcomes - len(chance.children)
+            if missing:
+                lines.append(
+                    f'  u{chance.id} [shape=plaintext, fontsize=8, label="{missing} outcome(s) '
+                    f'not drawn yet"];'
+                )
+                lines.append(f"  c{chance.id} -> u{chance.id} [style=dotted];")
+        hidden = [c for c in node.children if c not in shown]
+        if hidden:
+            visits = sum(c.visits for c in hidden)
+            lines.append(
+                f'  m{node.id} [shape=box, style="dashed", fontsize=8, color="#9ca3af", '
+                f'label="+{len(hidden)} more\\nN={visits}"];'
+            )
+            lines.append(f'  a{node.id} -> m{node.id} [style=dashed, color="#9ca3af"];')
+    # Children that were queued but not drawn because the budget ran out: drop their edges.
+    queued_ids = {entry[2].id for entry in heap}
+    if queued_ids:
+        lines = [line for line in lines if not _points_to(line, queued_ids)]
+    lines.append("}")
+    drawn = len(drawn_ids)
+    return TreeDrawing(
+        dot="\n".join(lines),
+        drawn=drawn,
+        hidden=max(search.node_count - drawn, 0),
+        focus_found=focus_found,
+        drawn_ids=frozenset(drawn_ids),
+    )
+
+
+def _points_to(line: str, ids: set[int]) -> bool:
+    if "->" not in line:
+        return False
+    target = line.split("->", 1)[1].strip().split(" ", 1)[0].rstrip(";")
+    return target.startswith("a") and target[1:].isdigit() and int(target[1:]) in ids
+
+
+def _action_node_line(
+    lines: list[str],
+    node: ActionNode,
+    root_player: int,
+    names: Sequence[str],
+    highlight: set[int],
+    expanded: int | None,
+) -> None:
+    view = _q_view(node, root_player)
+    if node.player < 0:
+        fill, who = TERMINAL_COLOUR, "end"
+    else:
+        fill, who = PLAYER_COLOURS[node.player], f"{names[node.player]} to move"
+    q = node.mean(view)
+    label = f"#{node.id} {who}\\nN={node.visits}  Q={q:+.2f} ({names[view]})"
+    proof = node.proven
+    if proof is not None:
+        value = proof[view]
+        label += "\\nproven " + ("win" if value > 0 else "loss" if value < 0 else "draw")
+    border = ""
+    if node.id == expanded:
+        border = f', color="{EXPANDED_COLOUR}", penwidth=3'
+    elif node.id in highlight:
+        border = f', color="{PATH_COLOUR}", penwidth=3'
+    lines.append(
+        f'  a{node.id} [shape=box, style="rounded,filled", fillcolor="{fill}", '
+        f'label="{label}"{border}];'
+    )
+
+
+def _esc(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+# ------------------------------------------------------------- trace tables
+
+
+def uct_rows(decision: Decision) -> list[dict[str, Any]]:
+    """One row per child of a decision: visits, Q (deciding player's view), bonus, total."""
+    rows = []
+    for i, terms in enumerate(decision.children):
+        rows.append(
+            {
+                "chosen": "◀ chosen" if i == decision.chosen else "",
+                "move": terms.label,
+                "visits n": terms.visits,
+                "Q": round(terms.q, 4),
+                "bonus": round(terms.bonus, 4),
+                "Q + bonus": round(terms.score, 4),
+                "prior P": None if terms.prior is None else round(terms.prior, 4),
+                "proven": terms.proven or "",
+            }
+        )
+    return rows
+
+
+def html_table(rows: Sequence[dict[str, Any]], highlight: int | None = None) -> str:
+    """A small static HTML table (lighter for the browser than an interactive data grid)."""
+    if not rows:
+        return ""
+    head = "".join(f"<th>{_html(k)}</th>" for k in rows[0])
+    body = []
+    for i, row in enumerate(rows):
+        style = ' style="background:#fef3c7;font-weight:600"' if i == highlight else ""
+        cells = "".join(f"<td>{_html('' if v is None else v)}</td>" for v in row.values())
+        body.append(f"<tr{style}>{cells}</tr>")
+    return (
+        '<table class="mcts-table" style="font-size:0.85rem;border-collapse:collapse">'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    )
+
+
+def _html(value: Any) -> str:
+    return str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def uct_table_html(decisions: Sequence[Decision], player_names: Sequence[str]) -> str:
+    """Every decision of a selection path as one HTML table: a heading row per decision (depth,
+    node, who decides, N, visit entropy), then each child's n, Q (deciding player's view),
+    bonus and total, the chosen child highlighted."""
+    parts = []
+    for depth, d in enumerate(decisions):
+        who = player_names[d.player]
+        parts.append(
+            f"<p style='margin:0.6rem 0 0.2rem 0'><b>Depth {depth} · node #{d.node_id}</b> — "
+            f"{_html(who)} decides, N = {d.parent_visits}, Q from {_html(who)}'s view, visit "
+            f"entropy {decision_entropy(d):.2f} nats"
+            + (" · <i>minimum-visits rule</i>" if d.rule == "min_visits" else "")
+            + "</p>"
+        )
+        parts.append(html_table(uct_rows(d), highlight=d.chosen))
+    return "".join(parts)
+
+
+def formulas_latex(decisions: Sequence[Decision], policy: str, c: float) -> str:
+    """The formula of every decision with the chosen child's numbers, one aligned line each."""
+    lines = [
+        rf"	ext{{depth {depth}:}} & \quad {formula_latex(d, policy, c)}"
+        for depth, d in enumerate(decisions)
+    ]
+    return r"egin{aligned}" + r" \ ".join(lines) + r"\end{aligned}"
+
+
+def formula_latex(decision: Decision, policy: str, c: float) -> str:
+    """The decision's formula with the chosen child's live numbers substituted."""
+    t = decision.chosen_terms
+    n_parent = decision.parent_visits
+    if decision.rule == "min_visits":
+        return (
+            r"\text{minimum visits: a child had fewer than }T\text{ visits, so the least visited "
+            rf"(n={t.visits})\text{{ was taken without the formula}}"
+        )
+    if policy == "ucb1":
+        live = (
+            rf"{t.q:+.3f} + 2\cdot{c:g}\sqrt{{\frac{{2\ln {n_parent}}}{{{t.visits}}}}}"
+            rf" = {t.score:+.3f}"
+        )
+    elif policy == "puct":
+        prior = t.prior if t.prior is not None else 0.0
+        live = (
+            rf"{t.q:+.3f} + {c:g}\cdot{prior:.3f}\cdot\frac{{\sqrt{{{n_parent}}}}}"
+            rf"{{1+{t.visits}}} = {t.score:+.3f}"
+        )
+    else:
+        live = rf"{t.q:+.3f} + {c:g}\sqrt{{\frac{{\ln {n_parent}}}{{{t.visits}}}}} = {t.score:+.3f}"
+    return rf"{FORMULAS[policy]} \;=\; {live}"
+
+
+def decision_entropy(decision: Decision) -> float:
+    """Visit entropy of a decision in nats (0: all visits on one move)."""
+    return visit_entropy([t.visits for t in decision.children])
+
+
+def update_rows(trace: IterationTrace, player_names: Sequence[str]) -> list[dict[str, Any]]:
+    """The backpropagation, root first: each node's value added and new mean, from the view of
+    the player who chose the move into it (so the sign flips between players)."""
+    return [
+        {
+            "node": f"#{u.node_id} ({u.kind})",
+            "view of": player_names[u.view],
+            "value added": round(u.added, 4),
+            "visits now": u.visits,
+            "mean now": round(u.mean, 4),
+            "proven": u.proven or "",
+        }
+        for u in trace.updates
+    ]
+
+
+def rollout_rows(trace: IterationTrace, player_names: Sequence[str]) -> list[dict[str, Any]]:
+    """The rollout's moves in order."""
+    return [
+        {
+            "#": i + 1,
+            "player": player_names[step.player],
+            "move": step.action_label,
+            "dice": step.outcome_label,
+        }
+        for i, step in enumerate(trace.evaluation.rollout)
+    ]
+
+
+def chance_rows(search: Search, chance: ChanceNode) -> list[dict[str, Any]]:
+    """Every outcome of a chance node: exact probability, times drawn, expected count, value
+    (mean from the view of the player who chose the action)."""
+    game = search.game
+    state = search.state_of(chance)
+    total = chance.visits
+    player = chance.player
+    by_outcome = {child.outcome: child for child in chance.children}
+    rows = []
+    for outcome, p in game.chance_outcomes(state, chance.action):
+        child = by_outcome.get(outcome)
+        visits = child.visits if child else 0
+        rows.append(
+            {
+                "outcome": game.outcome_label(state, chance.action, outcome) or str(outcome),
+                "probability": round(p, 4),
+                "drawn": visits,
+                "expected": round(p * total, 2),
+                "value": None if child is None or not visits else round(child.mean(player), 4),
+            }
+        )
+    return rows
+
+
+def chi_square_p(observed: Sequence[int], probabilities: Sequence[float]) -> float | None:
+    """p-value of Pearson's chi-square test that ``observed`` counts follow ``probabilities``
+    (``None`` with fewer than 2 outcomes or no draws). Small p: the sample looks unlikely."""
+    total = sum(observed)
+    cells = [(o, p * total) for o, p in zip(observed, probabilities, strict=True) if p > 0]
+    if total == 0 or len(cells) < 2:
+        return None
+    statistic = sum((o - e) ** 2 / e for o, e in cells)
+    return _chi2_survival(statistic, len(cells) - 1)
+
+
+def _chi2_survival(x: float, k: int) -> float:
+    """P(X >= x) for a chi-square variable with k degrees of freedom (regularised gamma)."""
+    a = k / 2.0
+    z = x / 2.0
+    if z <= 0:
+        return 1.0
+    if z < a + 1:  # series for the lower incomplete gamma
+        term = total = 1.0 / a
+        n = a
+        for _ in range(500):
+            n += 1
+            term *= z / n
+            total += term
+            if term < total * 1e-12:
+                break
+        return max(0.0, 1.0 - total * math.exp(-z + a * math.log(z) - math.lgamma(a)))
+    # continued fraction for the upper incomplete gamma (Lentz)
+    b = z + 1 - a
+    c = 1e300
+    d = 1 / b
+    h = d
+    for i in range(1, 500):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = 1e-300 if abs(d) < 1e-300 else d
+        c = b + an / c
+        c = 1e-300 if abs(c) < 1e-300 else c
+        d = 1 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1) < 1e-12:
+            break
+    return min(1.0, math.exp(-z + a * math.log(z) - math.lgamma(a)) * h)
+
+
+def chance_figure(rows: list[dict[str, Any]]) -> go.Figure:
+    """Observed vs expected draws of each outcome."""
+    labels = [r["outcome"] for r in rows]
+    fig = go.Figure(
+        [
+            go.Bar(name="drawn", x=labels, y=[r["drawn"] for r in rows]),
+            go.Bar(name="expected", x=labels, y=[r["expected"] for r in rows]),
+        ]
+    )
+    fig.update_layout(barmode="group", height=260, margin=dict(l=10, r=10, t=10, b=10))
+    return fig
+
+
+# ---------------------------------------------------------------- history
+
+
+def series_point(search: Search) -> dict[str, Any]:
+    """The root's children at this moment: {move label: (visits, Q)} and the best move."""
+    children = search.children_summary()
+    best = search.best_child().label if children else None
+    return {
+        "iteration": search.iterations,
+        "children": {c.label: (c.visits, c.q) for c in children},
+        "best": best,
+    }
+
+
+def _by_move(series: Sequence[dict[str, Any]], index: int) -> dict[str, tuple[list, list]]:
+    lines: dict[str, tuple[list, list]] = {}
+    for point in series:
+        for label, stats in point["children"].items():
+            xs, ys = lines.setdefault(label, ([], []))
+            xs.append(point["iteration"])
+            ys.append(stats[index])
+    return lines
+
+
+def visits_figure(series: Sequence[dict[str, Any]]) -> go.Figure:
+    """Visits of each root move over iterations."""
+    fig = go.Figure(
+        [
+            go.Scatter(x=xs, y=ys, name=label, mode="lines")
+            for label, (xs, ys) in _by_move(series, 0).items()
+        ]
+    )
+    fig.update_layout(
+        height=280,
+        margin=dict(l=10, r=10, t=30, b=10),
+        title="visits per move",
+        xaxis_title="iteration",
+    )
+    return fig
+
+
+def values_figure(series: Sequence[dict[str, Any]]) -> go.Figure:
+    """Q of each root move (root player's view) over iterations."""
+    fig = go.Figure(
+        [
+            go.Scatter(x=xs, y=ys, name=label, mode="lines")
+            for label, (xs, ys) in _by_move(series, 1).items()
+        ]
+    )
+    fig.update_layout(
+        height=280,
+        margin=dict(l=10, r=10, t=30, b=10),
+        title="Q per move (root player's view)",
+        xaxis_title="iteration",
+    )
+    return fig
+
+
+def best_move_figure(series: Sequence[dict[str, Any]]) -> go.Figure:
+    """The move the final-move policy would play, over iterations."""
+    points = [p for p in series if p["best"] is not None]
+    fig = go.Figure(
+        go.Scatter(
+            x=[p["iteration"] for p in points],
+            y=[p["best"] for p in points],
+            mode="lines+markers",
+            line_shape="hv",
+        )
+    )
+    fig.update_layout(
+        height=220,
+        margin=dict(l=10, r=10, t=30, b=10),
+        title="chosen move over time",
+        xaxis_title="iteration",
+    )
+    return fig
+
+
+def history_figure(series: Sequence[dict[str, Any]]) -> go.Figure:
+    """One figure, three rows sharing the iteration axis: visits per root move, Q per root move
+    (root player's view) and the move the final-move policy would play. One figure instead of
+    three keeps the page quick to redraw after every click."""
+    from plotly.subplots import make_subplots
+
+    fig = make_subplots(
+        rows=3, cols=1, shared_xaxes=True, vertical_spacing=0.06, row_heights=[0.4, 0.4, 0.2],
+        subplot_titles=("visits per move", "Q per move (root player's view)",
+                        "chosen move"),
+    )  # fmt: skip
+    palette = ("#2563eb", "#dc2626", "#16a34a", "#f59e0b", "#7c3aed", "#0891b2", "#db2777",
+               "#65a30d", "#ea580c")  # fmt: skip
+    visits, values = _by_move(series, 0), _by_move(series, 1)
+    for i, label in enumerate(visits):
+        colour = palette[i % len(palette)]
+        xs, ys = visits[label]
+        fig.add_trace(go.Scatter(x=xs, y=ys, name=label, mode="lines", legendgroup=label,
+                                 line_color=colour), row=1, col=1)  # fmt: skip
+        xs, ys = values[label]
+        fig.add_trace(go.Scatter(x=xs, y=ys, name=label, mode="lines", legendgroup=label,
+                                 line_color=colour, showlegend=False), row=2, col=1)  # fmt: skip
+    points = [p for p in series if p["best"] is not None]
+    fig.add_trace(go.Scatter(x=[p["iteration"] for p in points], y=[p["best"] for p in points],
+                             mode="lines+markers", line_shape="hv", name="chosen",
+                             line_color="#111827", showlegend=False), row=3, col=1)  # fmt: skip
+    fig.update_layout(height=560, margin=dict(l=10, r=10, t=30, b=10))
+    fig.update_xaxes(title_text="iteration", row=3, col=1)
+    return fig

@@ -1,0 +1,657 @@
+"""The panels of the screen. Each reads the session through ``app.state`` and draws; changes go
+through callbacks in ``app.state``."""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+from app import state
+from app.boards import board_svg, button_layout
+from app.figures import (
+    chance_figure,
+    chance_rows,
+    chi_square_p,
+    formula_latex,
+    formulas_latex,
+    history_figure,
+    html_table,
+    rollout_rows,
+    uct_table_html,
+    update_rows,
+)
+from games import GAME_NAMES
+from mcts_core import ChanceStep, Decision, Evaluation, Expansion, IterationTrace
+from mcts_core.config import (
+    EXPANSION_ORDERS,
+    FINAL_POLICIES,
+    PRIORS,
+    ROLLOUT_HORIZONS,
+    ROLLOUT_POLICIES,
+    TREE_POLICIES,
+    VALUE_RANGES,
+)
+from mcts_core.printing import format_tree, tree_to_dot, tree_to_json
+
+LOG = logging.getLogger("mcts_lab.app")
+
+
+def guarded(panel: Callable[..., None]) -> Callable[..., None]:
+    """Draw a panel; an unexpected error becomes a one-line message, never a traceback on
+    screen, and the rest of the page still draws (the traceback goes to the server log)."""
+
+    @functools.wraps(panel)
+    def draw(*args: Any, **kwargs: Any) -> None:
+        try:
+            panel(*args, **kwargs)
+        except Exception as error:  # noqa: BLE001 - the page must survive any panel bug
+            LOG.exception("panel %s failed", panel.__name__)
+            st.error(
+                f"This panel could not be drawn ({type(error).__name__}: {error}). "
+                "The search and your settings are unchanged."
+            )
+
+    return draw
+
+
+POLICY_NAMES = {"uct": "UCT", "ucb1": "UCB1 (botbowl tutorial)", "puct": "PUCT"}
+PHASE_TEXT = {
+    "select": "1 · Selection: walked down the tree with the tree policy (orange path).",
+    "expand": "2 · Expansion: added one new node (green).",
+    "evaluate": "3 · Simulation: valued the new node by a rollout or the heuristic.",
+    "backpropagate": "4 · Backpropagation: added the value to every node on the path.",
+}
+
+
+def help_text(text: str) -> None:
+    st.caption(text)
+
+
+# ------------------------------------------------------------------ sidebar
+
+
+@guarded
+def sidebar_controls() -> None:
+    sb = st.sidebar
+    sb.header("Position")
+    sb.selectbox(
+        "Game",
+        GAME_NAMES,
+        key="game",
+        on_change=state.on_game_change,
+        format_func=lambda g: g.replace("_", " ").title(),
+    )
+    if st.session_state["game"] == "gridiron":
+        sb.selectbox(
+            "Size",
+            (1, 3, 5),
+            key="gridiron_size",
+            format_func=lambda n: f"{n} v {n}",
+            on_change=state.on_gridiron_size_change,
+        )
+    sb.text_input(
+        "Root position",
+        key="position",
+        on_change=state.on_position_change,
+        help=_position_help(st.session_state["game"]),
+    )
+    sb.number_input(
+        "Seed", min_value=0, max_value=2**31 - 1, step=1, key="seed", on_change=state.on_seed_change
+    )
+
+    sb.header("Search")
+    change = state.on_param_change
+    sb.slider("Exploration C", 0.0, 5.0, step=0.05, key="c", on_change=change)
+    sb.selectbox(
+        "Tree policy", TREE_POLICIES, key="policy", on_change=change, format_func=POLICY_NAMES.get
+    )
+    if st.session_state["policy"] == "puct":
+        sb.selectbox("PUCT prior", PRIORS, key="prior", on_change=change)
+    sb.number_input(
+        "Minimum visits T",
+        0,
+        1000,
+        step=1,
+        key="min_visits",
+        on_change=change,
+        help="Every child gets T visits (round robin) before the formula decides.",
+    )
+    sb.selectbox("Expansion order", EXPANSION_ORDERS, key="expansion", on_change=change)
+    sb.selectbox("Rollout policy", ROLLOUT_POLICIES, key="rollout", on_change=change)
+    sb.number_input(
+        "Rollout depth (-1 = to the end, 0 = heuristic only)",
+        -1,
+        1000,
+        step=1,
+        key="rollout_depth",
+        on_change=change,
+    )
+    sb.selectbox(
+        "Rollout horizon",
+        ROLLOUT_HORIZONS,
+        key="horizon",
+        on_change=change,
+        help="'turn' stops the rollout when the player to move changes.",
+    )
+    if st.session_state["rollout"] == "epsilon":
+        sb.slider("Epsilon (random share)", 0.0, 1.0, step=0.05, key="epsilon", on_change=change)
+    with sb.expander("Evaluation shaping"):
+        st.number_input("Win value", -1000.0, 1000.0, key="win_value", on_change=change)
+        st.number_input("Draw value", -1000.0, 1000.0, key="draw_value", on_change=change)
+        st.number_input(
+            "Loss value (try -100)", -1000.0, 1000.0, key="loss_value", on_change=change
+        )
+        st.slider("Heuristic weight", 0.0, 3.0, step=0.1, key="heuristic_weight", on_change=change)
+        st.selectbox(
+            "Value range",
+            VALUE_RANGES,
+            key="value_range",
+            on_change=change,
+            format_func=lambda r: "[-1, 1]" if r == "symmetric" else "[0, 1]",
+        )
+        st.caption("Values are shaped (win/draw/loss) then mapped onto the range UCT expects.")
+    sb.selectbox("Final-move policy", FINAL_POLICIES, key="final_policy", on_change=change)
+    sb.toggle("MCTS-Solver (prove wins and losses)", key="solver", on_change=change)
+    sb.number_input(
+        "Iterations per click (Step N)",
+        1,
+        state.MAX_ITERATIONS_PER_CLICK,
+        step=1,
+        key="iterations_per_click",
+    )
+
+
+def _position_help(game: str) -> str:
+    return {
+        "tic_tac_toe": "9 cells row by row from the top left: X, O or '.', e.g. X.O.X....",
+        "connect_four": "the columns played, 1-7, in order, e.g. 4453 (empty: start)",
+        "gridiron": "a gridiron position string (see docs/gridiron.md); empty: kick-off",
+    }.get(game, "a position string")
+
+
+# ------------------------------------------------------------------ notices
+
+
+@guarded
+def notices() -> None:
+    lab = state.session()
+    for notice in lab.notices:
+        getattr(st, notice.level)(notice.text)
+    lab.notices.clear()
+
+
+# ------------------------------------------------------------------ controls
+
+
+@guarded
+def step_controls() -> None:
+    search = state.session().search
+    cols = st.columns([1, 1.3, 1.3, 1, 1.2])
+    cols[0].button(
+        "Step",
+        key="step",
+        on_click=state.on_step,
+        type="primary",
+        help="Run one whole iteration: select, expand, simulate, backpropagate.",
+    )
+    n = int(st.session_state["iterations_per_click"])
+    clicked_n = cols[1].button(
+        f"Step {n:,}", key="step_n", help="Run N iterations (N: 'Iterations per click')."
+    )
+    cols[2].button(
+        f"Phase: {search.next_phase}",
+        key="phase_step",
+        on_click=state.on_phase_step,
+        help="Run only the next phase of an iteration.",
+    )
+    cols[3].button("Reset", key="reset", on_click=state.on_reset)
+    cols[4].button(
+        "Play best",
+        key="play_best",
+        on_click=state.on_play_best,
+        help="Play the search's move for real; the subtree is kept (tree reuse).",
+    )
+    if clicked_n:
+        bar = st.progress(0.0, text="running")
+        state.run_batch(progress=bar.progress)
+        bar.empty()
+
+
+@guarded
+def statistics_panel() -> None:
+    lab = state.session()
+    search = lab.search
+    cols = st.columns(5)
+    cols[0].metric("Iterations", f"{search.iterations:,}")
+    cols[1].metric("Nodes", f"{search.node_count:,}")
+    cols[2].metric("Depth", search.max_depth)
+    cols[3].metric("Iterations / s", f"{lab.last_rate:,.0f}")
+    cols[4].metric("Nodes / s", f"{lab.last_nodes_rate:,.0f}")
+    if search.node_cap_reached:
+        st.warning(search.node_cap_message)
+
+
+# -------------------------------------------------------------------- board
+
+
+@guarded
+def board_panel() -> None:
+    lab = state.session()
+    search = lab.search
+    game, root = search.game, search.root_state
+    names = state.player_names()
+    st.subheader("Board at the root")
+    help_text(
+        "Each possible move shows its share of the visits and its Q (the value the search "
+        "expects for the player to move). The search spends its visits where it hopes to "
+        "find the best move."
+    )
+    if game.is_terminal(root):
+        returns = game.returns(root)
+        result = "a draw" if returns[0] == 0 else f"won by {names[0 if returns[0] > 0 else 1]}"
+        st.info(f"Game over: {result}.")
+    else:
+        st.markdown(
+            f"**{names[game.current_player(root)]} to move** · position "
+            f"`{lab.position or '(start)'}`"
+        )
+    children = search.children_summary()
+    total = sum(c.visits for c in children) or 1
+    stats = {c.action: (c.visits / total, c.q) for c in children}
+    svg = board_svg(game, root, stats)
+    if svg is not None:
+        st.markdown(svg, unsafe_allow_html=True)
+    else:
+        st.code(getattr(game, "render", game.format_state)(root))
+    layout = button_layout(game)
+    legal = set(game.legal_actions(root))
+    if layout is not None:
+        columns, actions = layout
+        st.caption("Click to play a move (also how you set up a position):")
+        for start in range(0, len(actions), columns):
+            row = st.columns(columns)
+            for col, action in zip(row, actions[start : start + columns], strict=False):
+                col.button(
+                    game.action_label(root, action),
+                    key=f"board_{action}",
+                    on_click=state.on_board_click,
+                    args=(action,),
+                    disabled=action not in legal,
+                    width="stretch",
+                )
+    elif legal:
+        choices = list(game.legal_actions(root))
+        pick = st.selectbox(
+            "Move to play",
+            range(len(choices)),
+            key="move_pick",
+            format_func=lambda i: game.action_label(root, choices[i]),
+        )
+        st.button(
+            "Play this move", key="play_move", on_click=state.on_board_click, args=(choices[pick],)
+        )
+
+
+@guarded
+def play_panel() -> None:
+    st.subheader("Play")
+    st.radio("Mode", state.PLAY_MODES, key="play_mode", horizontal=True)
+    mode = st.session_state["play_mode"]
+    help_text(
+        {
+            "Human vs MCTS": "Click the board for your move, then 'Play best' for the search's.",
+            "MCTS vs MCTS": "'Play best' plays the search's move for whoever is to move.",
+            "MCTS vs random": "'Play best' plays the search's move and a random reply.",
+        }[mode]
+        + " After every real move the search keeps the subtree below it (tree reuse)."
+    )
+
+
+@guarded
+def final_policies_panel() -> None:
+    search = state.session().search
+    st.subheader("Final-move policies")
+    help_text(
+        "After searching, which move to play? Most visited (robust, the usual choice), "
+        "highest value (greedy), or robust (best on both counts)."
+    )
+    if not search.root.children:
+        st.caption("Run some iterations first.")
+        return
+    choices = search.final_choices()
+    cols = st.columns(3)
+    for col, (name, child) in zip(cols, choices.items(), strict=True):
+        col.metric(
+            name.replace("_", " "),
+            child.label,
+            f"N={child.visits}, Q={child.q:+.2f}",
+            delta_color="off",
+        )
+    if len({c.action for c in choices.values()}) > 1:
+        st.warning("The policies disagree: the search is not settled yet — run more iterations.")
+    else:
+        st.success("All three policies agree.")
+
+
+# --------------------------------------------------------------------- tree
+
+
+@guarded
+def history_panel() -> None:
+    lab = state.session()
+    if not lab.history:
+        return
+    first, last = lab.history[0].number, lab.history[-1].number
+    if first < last:
+        st.slider(
+            "History: go back to an earlier click",
+            first,
+            last,
+            key="history_index",
+            help="Each click (step, phase, move) is an entry; the panels below show it.",
+        )
+    entry = state.current_entry()
+    if entry is None:
+        return
+    if entry.number != last:
+        st.info(
+            f"Showing history entry {entry.number} ({entry.what}, after iteration "
+            f"{entry.iteration:,}), not the newest ({last})."
+        )
+    if first > 1:
+        st.caption(
+            f"Only the last {state.HISTORY_LIMIT} entries are kept: {first - 1} older "
+            "entries were dropped to bound memory."
+        )
+
+
+@guarded
+def tree_panel() -> None:
+    lab = state.session()
+    entry = state.current_entry()
+    st.subheader("Search tree")
+    names = state.player_names()
+    help_text(
+        f"Boxes are positions (blue: {names[0]} to move, red: {names[1]} to move, grey: "
+        "game over). Edges are moves; a diamond is a chance event with its outcomes' odds. "
+        "N = visits; Q = mean value from the view of the player who made the move into "
+        "the box. Orange: the last iteration's path; green: the node it added."
+    )
+    with st.expander("Drawing bounds and focus"):
+        cols = st.columns(4)
+        cols[0].number_input("Max nodes", 5, 600, step=5, key="tree_max_nodes")
+        cols[1].number_input("Top-k children", 1, 50, key="tree_top_k")
+        cols[2].number_input("Min visits", 1, 1_000_000, key="tree_min_visits")
+        cols[3].text_input("Focus on node id", key="tree_focus", help="e.g. 12; empty: root")
+    if entry is None:
+        from app.figures import tree_dot
+
+        drawing = tree_dot(lab.search, state.bounds_from_widgets(), set(), None, names)
+        dot, drawn, hidden = drawing.dot, drawing.drawn, drawing.hidden
+    else:
+        dot, drawn, hidden = entry.dot, entry.drawn, entry.hidden
+        if _bounds_changed_since(entry):
+            from app.figures import path_ids, tree_dot
+
+            drawing = tree_dot(
+                lab.search, state.bounds_from_widgets(), path_ids(entry.trace), None, names
+            )
+            dot, drawn, hidden = drawing.dot, drawing.drawn, drawing.hidden
+            if not drawing.focus_found:
+                st.warning("That node id is not in the tree near the root; showing the root.")
+    svg = state.svg_for(dot)
+    if svg is not None:
+        # The SVG keeps its viewBox and scales with the column (see state.svg_for).
+        st.markdown(
+            f'<div class="mcts-tree" style="overflow:auto; max-height:760px">{svg}</div>',
+            unsafe_allow_html=True,
+        )
+    else:
+        st.graphviz_chart(dot)
+    st.caption(f"Drawn: {drawn:,} nodes; not drawn: {hidden:,} (bounded drawing).")
+
+
+def _bounds_changed_since(entry: state.HistoryEntry) -> bool:
+    # Redraw the newest entry when the bounds widgets changed; old entries stay as they were.
+    lab = state.session()
+    key = repr(state.bounds_from_widgets())
+    changed = st.session_state.get("_drawn_bounds") not in (None, key)
+    st.session_state["_drawn_bounds"] = key
+    return changed and entry.number == lab.entries_written
+
+
+# -------------------------------------------------------------------- trace
+
+
+@guarded
+def phase_panel(entry: state.HistoryEntry | None) -> None:
+    if entry is None or entry.phase is None:
+        return
+    st.info(f"Phase just run — {PHASE_TEXT[entry.phase]}")
+    result = entry.phase_result
+    if entry.phase == "select":
+        decisions = [s for s in result if isinstance(s, Decision)]
+        if not decisions:
+            st.caption("The root still has untried moves, so the selection stops at the root.")
+        for d in decisions:
+            _decision_table(d)
+    elif entry.phase == "expand":
+        _expansion_text(result)
+    elif entry.phase == "evaluate":
+        _evaluation_text(result)
+
+
+def _expansion_text(expansion: Expansion | None) -> None:
+    if expansion is None:
+        st.caption("Nothing was added (terminal or proven leaf, repeated position or node cap).")
+        return
+    odds = (
+        f" (outcome '{expansion.outcome_label}', p={expansion.probability:.3f})"
+        if expansion.outcome_label
+        else ""
+    )
+    st.markdown(
+        f"Added node **#{expansion.node_id}** by trying **{expansion.action_label}**"
+        f"{odds} at node #{expansion.parent_id}; {expansion.untried} untried moves left "
+        "there."
+    )
+
+
+def _evaluation_text(evaluation: Evaluation) -> None:
+    names = state.player_names()
+    kinds = {
+        "terminal": "the new node ends the game: its result is the value",
+        "rollout": f"a rollout of {len(evaluation.rollout)} random moves reached the end",
+        "cutoff": f"a rollout of {len(evaluation.rollout)} moves stopped early; the heuristic "
+        "valued where it stopped",
+        "heuristic": "no rollout (depth 0): the heuristic valued the new node",
+        "proven": "the node is proven: its exact value",
+        "repeat": "the position repeats one on the path (a loop): valued by the heuristic",
+    }
+    st.markdown(
+        f"Value: {kinds.get(evaluation.kind, evaluation.kind)}. Backed up: "
+        f"**{names[0]} {evaluation.value[0]:+.3f}**, **{names[1]} "
+        f"{evaluation.value[1]:+.3f}**."
+    )
+
+
+def _decision_table(decision: Decision) -> None:
+    names = state.player_names()
+    st.markdown(uct_table_html([decision], names), unsafe_allow_html=True)
+    st.latex(formula_latex(decision, st.session_state["policy"], float(st.session_state["c"])))
+
+
+@guarded
+def uct_panel(trace: IterationTrace | None) -> None:
+    st.subheader("Why this path? The UCT table")
+    help_text(
+        "At every decision on the last selection path, each move's visits n, its Q (the "
+        "average value from the deciding player's view), the exploration bonus that grows "
+        "for rarely tried moves, and their sum. The largest sum is chosen."
+    )
+    if trace is None:
+        st.caption("Step once to see a selection.")
+        return
+    decisions = trace.decisions
+    if not decisions:
+        st.caption(
+            "No decision yet: the root still had untried moves, so this iteration "
+            "expanded the root directly."
+        )
+    if decisions:
+        names = state.player_names()
+        st.markdown(uct_table_html(decisions, names), unsafe_allow_html=True)
+        st.caption("The formula at each depth with the chosen move's numbers:")
+        st.latex(
+            formulas_latex(decisions, st.session_state["policy"], float(st.session_state["c"]))
+        )
+
+
+@guarded
+def rollout_panel(trace: IterationTrace | None) -> None:
+    st.subheader("Simulation and backpropagation")
+    help_text(
+        "The moves of the rollout, the value it produced, and how that value was added "
+        "to each node on the path: every node keeps it from the view of the player who "
+        "moved into it, so the sign flips between the players."
+    )
+    if trace is None:
+        st.caption("Step once to see a rollout.")
+        return
+    if trace.expansion is not None:
+        _expansion_text(trace.expansion)
+    _evaluation_text(trace.evaluation)
+    if trace.note:
+        st.warning(trace.note)
+    names = state.player_names()
+    cols = st.columns(2)
+    with cols[0]:
+        st.markdown("**Rollout moves**")
+        rows = rollout_rows(trace, names)
+        if rows:
+            st.markdown(_scroll(html_table(rows)), unsafe_allow_html=True)
+        else:
+            st.caption("No rollout this time.")
+    with cols[1]:
+        st.markdown("**Backed-up values (root first)**")
+        st.markdown(_scroll(html_table(update_rows(trace, names))), unsafe_allow_html=True)
+
+
+def _scroll(html: str, height: int = 260) -> str:
+    return f'<div style="max-height:{height}px;overflow:auto">{html}</div>'
+
+
+@guarded
+def chance_panel(trace: IterationTrace | None) -> None:
+    if trace is None:
+        return
+    steps = [s for s in trace.chance_steps if s.num_outcomes > 1]
+    if not steps:
+        return
+    lab = state.session()
+    st.subheader("Chance events on the path")
+    help_text(
+        "For each dice roll on the path: every outcome's exact probability, how often the "
+        "search has drawn it, and the value behind it. A small p-value means the draws "
+        "look unlike the probabilities (it happens by chance 1 time in 20 at p=0.05)."
+    )
+    for step in steps:
+        chance = _chance_node(lab.search, step)
+        if chance is None:
+            continue
+        rows = chance_rows(lab.search, chance)
+        p = chi_square_p([r["drawn"] for r in rows], [r["probability"] for r in rows])
+        st.markdown(
+            f"**{step.action_label}** (node #{step.node_id}): drew "
+            f"*{step.outcome_label}* with p={step.probability:.3f}"
+        )
+        cols = st.columns([3, 2])
+        cols[0].dataframe(rows, hide_index=True, width="stretch")
+        cols[1].plotly_chart(chance_figure(rows), width="stretch", key=f"chance_{step.node_id}")
+        if p is not None and p < 0.05:
+            st.warning(f"Draws deviate from the odds (chi-square p = {p:.3f}).")
+        elif p is not None:
+            st.caption(f"Draws match the odds (chi-square p = {p:.2f}).")
+
+
+def _chance_node(search: Any, step: ChanceStep) -> Any:
+    # Walk from the root along visited children: bounded by the path length.
+    stack = [search.root]
+    seen = 0
+    while stack and seen < 20_000:
+        node = stack.pop()
+        seen += 1
+        for chance in node.children:
+            if chance.id == step.node_id:
+                return chance
+            if chance.id < step.node_id:
+                stack.extend(k for k in chance.children if k.id < step.node_id)
+    return None
+
+
+# -------------------------------------------------------------- exports
+
+
+@guarded
+def printed_tree_panel(trace: IterationTrace | None) -> None:
+    search = state.session().search
+    st.subheader("Printed tree")
+    help_text(
+        "The tree as text, in the botbowl tutorial's format: score is the mean value from "
+        "the root player's view; p='max' marks the root player's decisions, p='min' the "
+        "opponent's."
+    )
+    if not st.toggle("Show the printed tree and the downloads", key="show_printed"):
+        st.caption(
+            "Off to keep each click fast: the text and the exports are built only when shown."
+        )
+        return
+    cols = st.columns(2)
+    cols[0].number_input("Depth", 0, 20, key="print_depth")
+    cols[1].number_input("Children per node", 1, 100, key="print_children")
+    depth, children = int(st.session_state["print_depth"]), int(st.session_state["print_children"])
+    text = format_tree(search, max_depth=depth, max_children=children)
+    st.code(
+        text[:60_000] + ("\n<!-- cut: lower the limits -->" if len(text) > 60_000 else ""),
+        language="xml",
+    )
+    d = st.columns(4)
+    d[0].download_button("Printed tree (.xml)", text, "mcts-tree.xml", key="dl_xml")
+    d[1].download_button(
+        "Tree JSON",
+        tree_to_json(search, max_depth=depth, max_children=children),
+        "mcts-tree.json",
+        key="dl_json",
+    )
+    d[2].download_button(
+        "Tree DOT",
+        tree_to_dot(search, max_depth=depth, max_children=children),
+        "mcts-tree.dot",
+        key="dl_dot",
+    )
+    d[3].download_button(
+        "Last trace (JSON)",
+        json.dumps(trace.to_dict() if trace else {}, indent=1, default=str),
+        "mcts-trace.json",
+        key="dl_trace",
+        disabled=trace is None,
+    )
+
+
+@guarded
+def charts_panel() -> None:
+    series = state.session().series
+    st.subheader("Over iterations")
+    help_text(
+        "How the root's moves gained visits and value as the search went on, and which "
+        "move it would have played at each point."
+    )
+    if len(series) < 2:
+        st.caption("Step a few times to draw the charts.")
+        return
+    st.plotly_chart(history_figure(series), width="stretch", key="chart_history")

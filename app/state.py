@@ -1,0 +1,606 @@
+"""The one module that owns ``st.session_state``: defaults, the search, history, callbacks.
+
+Everything the screen changes goes through a function here. Widgets carry stable keys (see
+docs/app.md); the search lives in the session (never in ``st.cache_resource``, which all users
+would share).
+
+A *history entry* is written for every click that changes the tree or the root: Step, Step N
+(its last iteration's trace), each phase of a phase step, a played move, a reset. Each entry
+keeps the trace it shows and the DOT of the tree as drawn then (bounded, so the history is
+bounded too: the last ``HISTORY_LIMIT`` entries; older ones are dropped and the screen says so).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import random
+import re
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import streamlit as st
+
+from app.figures import TreeBounds, path_ids, series_point, tree_dot
+from games import GAME_NAMES, make_game
+from mcts_core import IterationTrace, Search, SearchConfig
+
+LOG = logging.getLogger("mcts_lab.app")
+HISTORY_LIMIT = 200
+SERIES_LIMIT = 400
+MAX_ITERATIONS_PER_CLICK = 100_000
+PLAY_MODES = ("Human vs MCTS", "MCTS vs MCTS", "MCTS vs random")
+PLAYER_NAMES = {"tic_tac_toe": ("X", "O"), "connect_four": ("X", "O"), "gridiron": ("Home", "Away")}
+
+#: Widget keys and their defaults. Keys are a documented interface (docs/app.md).
+DEFAULTS: dict[str, Any] = {
+    "game": "tic_tac_toe",
+    "gridiron_size": 1,
+    "position": "",
+    "seed": 0,
+    "c": 1.4,
+    "policy": "uct",
+    "prior": "uniform",
+    "min_visits": 0,
+    "expansion": "listed",
+    "rollout": "random",
+    "rollout_depth": -1,  # -1: play to the end
+    "horizon": "game",
+    "epsilon": 0.1,
+    "win_value": 1.0,
+    "draw_value": 0.0,
+    "loss_value": -1.0,
+    "heuristic_weight": 1.0,
+    "value_range": "symmetric",
+    "final_policy": "most_visited",
+    "solver": False,
+    "iterations_per_click": 100,
+    "play_mode": PLAY_MODES[0],
+    "tree_max_nodes": 150,
+    "tree_top_k": 5,
+    "tree_min_visits": 1,
+    "tree_focus": "",
+    "print_depth": 3,
+    "print_children": 8,
+    "show_printed": False,
+}
+
+#: Query-string parameters: (session key, parser). Values are checked like typed input.
+QUERY_KEYS = {
+    "game": ("game", str),
+    "position": ("position", str),
+    "seed": ("seed", int),
+    "c": ("c", float),
+    "policy": ("policy", str),
+    "iterations": ("iterations_per_click", int),
+    "solver": ("solver", lambda v: {"1": True, "0": False, "true": True, "false": False}[v]),
+}
+
+
+@dataclass
+class HistoryEntry:
+    """One click's worth of history: what happened, the trace to show, the tree as drawn."""
+
+    number: int
+    iteration: int
+    what: str
+    trace: IterationTrace | None
+    phase: str | None = None
+    phase_result: Any = None
+    dot: str = ""
+    drawn: int = 0
+    hidden: int = 0
+    position: str = ""
+
+
+@dataclass
+class Notice:
+    level: str  # "success", "info", "warning", "error"
+    text: str
+
+
+@dataclass
+class Session:
+    """Non-widget state of one browser session."""
+
+    search: Search
+    position: str  # the applied root position (the text box may hold a rejected one)
+    history: deque[HistoryEntry] = field(default_factory=lambda: deque(maxlen=HISTORY_LIMIT))
+    entries_written: int = 0
+    series: list[dict[str, Any]] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    last_rate: float = 0.0
+    last_nodes_rate: float = 0.0
+    play_rng: random.Random = field(default_factory=lambda: random.Random(0))
+    svg_cache: dict[str, str] = field(default_factory=dict)
+
+
+# ------------------------------------------------------------------ access
+
+
+def session() -> Session:
+    return st.session_state["lab"]
+
+
+def game_options() -> dict[str, Any]:
+    return (
+        {"size": st.session_state["gridiron_size"]}
+        if st.session_state["game"] == "gridiron"
+        else {}
+    )
+
+
+def player_names() -> tuple[str, str]:
+    return PLAYER_NAMES.get(st.session_state["game"], ("P0", "P1"))
+
+
+def notify(level: str, text: str) -> None:
+    session().notices.append(Notice(level, text))
+
+
+def config_from_widgets() -> SearchConfig:
+    """The search config the sidebar describes (``ValueError`` for a nonsense combination)."""
+    s = st.session_state
+    depth = int(s["rollout_depth"])
+    return SearchConfig(
+        c=float(s["c"]),
+        tree_policy=s["policy"],
+        prior=s["prior"],
+        min_visits=int(s["min_visits"]),
+        expansion_order=s["expansion"],
+        rollout=s["rollout"],
+        epsilon=float(s["epsilon"]),
+        rollout_depth=None if depth < 0 else depth,
+        rollout_horizon=s["horizon"],
+        win_value=float(s["win_value"]),
+        draw_value=float(s["draw_value"]),
+        loss_value=float(s["loss_value"]),
+        heuristic_weight=float(s["heuristic_weight"]),
+        value_range=s["value_range"],
+        final_policy=s["final_policy"],
+        solver=bool(s["solver"]),
+    )
+
+
+def bounds_from_widgets() -> TreeBounds:
+    s = st.session_state
+    focus_text = str(s["tree_focus"]).strip().lstrip("#")
+    focus = int(focus_text) if focus_text.isdigit() else None
+    return TreeBounds(
+        max_nodes=int(s["tree_max_nodes"]),
+        top_k=int(s["tree_top_k"]),
+        min_visits=int(s["tree_min_visits"]),
+        focus=focus,
+    )
+
+
+# ------------------------------------------------------------------- set-up
+
+
+def init() -> None:
+    """Set defaults once per session, restoring a shared URL's parameters first."""
+    if "lab" in st.session_state:
+        return
+    warnings = []
+    for key, value in DEFAULTS.items():
+        st.session_state.setdefault(key, value)
+    for name, (key, parse) in QUERY_KEYS.items():
+        if name not in st.query_params:
+            continue
+        raw = st.query_params[name]
+        try:
+            value = parse(raw)
+            _check_query_value(key, value)
+        except (ValueError, KeyError):
+            warnings.append(f"ignored {name}={raw!r} from the link (using {DEFAULTS[key]!r})")
+            continue
+        st.session_state[key] = value
+    game = make_game(st.session_state["game"], **_options_for(st.session_state["game"]))
+    position = st.session_state["position"]
+    try:
+        state = game.parse_state(position) if position else game.initial_state()
+    except ValueError as error:
+        warnings.append(f"ignored position {position!r} from the link: {error}")
+        st.session_state["position"] = ""
+        state = game.initial_state()
+    try:
+        config = config_from_widgets()
+    except ValueError as error:
+        warnings.append(f"ignored search settings from the link: {error}")
+        for key in ("c", "policy"):
+            st.session_state[key] = DEFAULTS[key]
+        config = config_from_widgets()
+    search = Search(game, state, config, seed=int(st.session_state["seed"]))
+    st.session_state["lab"] = Session(search=search, position=game.format_state(state))
+    for text in warnings:
+        notify("warning", text)
+
+
+def _options_for(game_name: str) -> dict[str, Any]:
+    return {"size": st.session_state["gridiron_size"]} if game_name == "gridiron" else {}
+
+
+def _check_query_value(key: str, value: Any) -> None:
+    if key == "game" and value not in GAME_NAMES:
+        raise ValueError(value)
+    if key == "policy" and value not in ("uct", "ucb1", "puct"):
+        raise ValueError(value)
+    if key == "seed" and not 0 <= value < 2**31:
+        raise ValueError(value)
+    if key == "c" and not 0 <= value <= 10:
+        raise ValueError(value)
+    if key == "iterations_per_click" and not 1 <= value <= MAX_ITERATIONS_PER_CLICK:
+        raise ValueError(value)
+
+
+def sync_query_params() -> None:
+    """Write the shareable state into the URL (only when it changed)."""
+    s = st.session_state
+    wanted = {
+        "game": s["game"],
+        "position": session().position,
+        "seed": str(s["seed"]),
+        "c": f"{float(s['c']):g}",
+        "policy": s["policy"],
+        "iterations": str(s["iterations_per_click"]),
+        "solver": "1" if s["solver"] else "0",
+    }
+    if {k: st.query_params.get(k) for k in wanted} != wanted:
+        st.query_params.from_dict(wanted)
+
+
+def _new_search(state: Any | None = None) -> None:
+    """A fresh search from the applied position (or ``state``) with the sidebar's settings."""
+    lab = session()
+    s = st.session_state
+    game = make_game(s["game"], **game_options())
+    if state is None:
+        state = game.parse_state(lab.position) if lab.position else game.initial_state()
+    lab.search = Search(game, state, config_from_widgets(), seed=int(s["seed"]))
+    lab.position = game.format_state(state)
+    lab.history.clear()
+    lab.series.clear()
+    lab.svg_cache.clear()
+    lab.play_rng = random.Random(int(s["seed"]))
+
+
+# ------------------------------------------------------------------ callbacks
+
+
+def safe(callback: Callable[..., None]) -> Callable[..., None]:
+    """Run a callback; an unexpected error becomes a message instead of a traceback, and the
+    session keeps its search (callbacks change state only after their checks pass)."""
+
+    @functools.wraps(callback)
+    def run(*args: Any, **kwargs: Any) -> None:
+        try:
+            callback(*args, **kwargs)
+        except Exception as error:  # noqa: BLE001 - never a traceback on screen
+            LOG.exception("callback %s failed", callback.__name__)
+            notify(
+                "error", f"That did not work ({type(error).__name__}: {error}). Nothing was lost."
+            )
+
+    return run
+
+
+@safe
+def on_game_change() -> None:
+    st.session_state["position"] = ""
+    st.session_state["tree_focus"] = ""
+    session().position = ""
+    try:
+        _new_search()
+    except ValueError as error:
+        notify("error", str(error))
+        return
+    notify(
+        "info", f"New game: {st.session_state['game'].replace('_', ' ')}. The tree starts empty."
+    )
+
+
+@safe
+def on_position_change() -> None:
+    lab = session()
+    text = str(st.session_state["position"]).strip()
+    game = lab.search.game
+    try:
+        state = game.parse_state(text) if text else game.initial_state()
+    except ValueError as error:
+        notify("error", f"Position {text!r} not used: {error}. The previous position is kept.")
+        st.session_state["position"] = lab.position
+        return
+    _new_search(state)
+    st.session_state["tree_focus"] = ""
+    notify("info", "New root position: the tree was rebuilt from it.")
+
+
+@safe
+def on_seed_change() -> None:
+    try:
+        _new_search()
+    except ValueError as error:
+        notify("error", str(error))
+        return
+    notify("info", f"Seed {st.session_state['seed']}: the tree was rebuilt (same seed, same tree).")
+
+
+@safe
+def on_param_change() -> None:
+    """A search parameter changed: keep the tree if its statistics stay meaningful."""
+    lab = session()
+    try:
+        config = config_from_widgets()
+    except ValueError as error:
+        notify("error", f"Setting not used: {error}. The search keeps its previous settings.")
+        return
+    kept = lab.search.reconfigure(config)
+    if kept:
+        notify(
+            "success",
+            f"Tree kept ({lab.search.node_count:,} nodes): the new setting "
+            "applies from the next iteration on.",
+        )
+    else:
+        lab.history.clear()
+        lab.series.clear()
+        notify(
+            "warning",
+            "Tree rebuilt: this setting changes what the stored values mean "
+            "(value shaping, solver), so the old statistics were dropped.",
+        )
+
+
+@safe
+def on_gridiron_size_change() -> None:
+    on_game_change()
+
+
+# ----------------------------------------------------------------- stepping
+
+
+def _record(
+    what: str, trace: IterationTrace | None, phase: str | None = None, result: Any = None
+) -> None:
+    lab = session()
+    search = lab.search
+    highlight = path_ids(trace) if trace is not None else set()
+    expanded = trace.expansion.node_id if trace is not None and trace.expansion else None
+    if phase == "select" and result is not None:
+        highlight = _phase_path(result)
+    drawing = tree_dot(search, bounds_from_widgets(), highlight, expanded, player_names())
+    lab.entries_written += 1
+    lab.history.append(
+        HistoryEntry(
+            number=lab.entries_written,
+            iteration=search.iterations,
+            what=what,
+            trace=trace,
+            phase=phase,
+            phase_result=result,
+            dot=drawing.dot,
+            drawn=drawing.drawn,
+            hidden=drawing.hidden,
+            position=lab.position,
+        )
+    )
+    st.session_state["history_index"] = lab.entries_written
+    if search.root.children:
+        lab.series.append(series_point(search))
+        if len(lab.series) > SERIES_LIMIT:  # keep every other old point: bounded, still spans
+            lab.series[:] = lab.series[: SERIES_LIMIT // 2 : 2] + lab.series[SERIES_LIMIT // 2 :]
+
+
+def _phase_path(steps: Any) -> set[int]:
+    ids = {0}
+    for step in steps:
+        ids.add(step.node_id)
+        chosen = getattr(step, "chosen_terms", None)
+        if chosen is not None:
+            ids.add(chosen.node_id)
+        child = getattr(step, "child_id", None)
+        if child is not None:
+            ids.add(child)
+    return ids
+
+
+def _game_over_notice() -> bool:
+    search = session().search
+    if search.game.is_terminal(search.root_state):
+        notify(
+            "info",
+            "The game is over at the root: there is nothing to search. Reset the "
+            "position or pick another.",
+        )
+        return True
+    return False
+
+
+@safe
+def on_step() -> None:
+    if _game_over_notice():
+        return
+    search = session().search
+    start = time.perf_counter()
+    trace = search.step()
+    _rates(1, time.perf_counter() - start, search)
+    _record("step", trace)
+
+
+@safe
+def run_batch(progress: Any = None) -> None:
+    """Step N: run ``iterations_per_click`` iterations; the last one records its trace."""
+    if _game_over_notice():
+        return
+    lab = session()
+    search = lab.search
+    n = int(st.session_state["iterations_per_click"])
+    before = search.node_count
+    start = time.perf_counter()
+    if n > 1:
+        every = max(1, (n - 1) // 50)
+
+        def report(done: int) -> None:
+            if progress is not None:
+                progress(done / n, text=f"{done:,} / {n:,} iterations")
+
+        result = search.run(iterations=n - 1, progress=report, progress_every=every)
+        if result.message:
+            notify("warning", result.message)
+    trace = search.step()
+    elapsed = time.perf_counter() - start
+    lab.last_rate = n / elapsed if elapsed else 0.0
+    lab.last_nodes_rate = (search.node_count - before) / elapsed if elapsed else 0.0
+    _record(f"step {n:,}", trace)
+
+
+def _rates(iterations: int, seconds: float, search: Search) -> None:
+    lab = session()
+    lab.last_rate = iterations / seconds if seconds else 0.0
+    lab.last_nodes_rate = lab.last_rate * 2
+
+
+@safe
+def on_phase_step() -> None:
+    if _game_over_notice():
+        return
+    search = session().search
+    phase = search.next_phase
+    if phase == "select":
+        _record("phase: select", None, "select", search.select())
+    elif phase == "expand":
+        _record("phase: expand", None, "expand", search.expand())
+    elif phase == "evaluate":
+        _record("phase: simulate", None, "evaluate", search.evaluate())
+    else:
+        trace = search.backpropagate()
+        _record("phase: backpropagate", trace, "backpropagate", trace)
+
+
+@safe
+def on_reset() -> None:
+    try:
+        _new_search()
+    except ValueError as error:
+        notify("error", str(error))
+        return
+    notify("info", "Reset: the tree is empty again (same position, settings and seed).")
+
+
+# -------------------------------------------------------------------- play
+
+
+def play_move(action: Any, who: str) -> bool:
+    """Play ``action`` at the root for real; keep the subtree. False (and a message) if illegal."""
+    lab = session()
+    search = lab.search
+    game = search.game
+    state = search.root_state
+    if game.is_terminal(state):
+        notify("error", "The game is over: no more moves. Reset or set up a new position.")
+        return False
+    legal = list(game.legal_actions(state))
+    if action not in legal:
+        notify("error", f"Illegal move refused: {_describe(game, state, action)}. Nothing changed.")
+        return False
+    label = game.action_label(state, action)
+    outcomes = game.chance_outcomes(state, action)
+    outcome = outcomes[0][0]
+    if len(outcomes) > 1:
+        r, acc = lab.play_rng.random(), 0.0
+        outcome = outcomes[-1][0]
+        for o, p in outcomes:
+            acc += p
+            if r < acc:
+                outcome = o
+                break
+    before = search.node_count
+    reuse = search.advance(action, outcome)
+    lab.position = game.format_state(search.root_state)
+    st.session_state["position"] = lab.position
+    st.session_state["tree_focus"] = ""
+    lab.series.clear()
+    dice = game.outcome_label(state, action, outcome)
+    kept = f"kept {reuse.kept_nodes:,} of {before:,} nodes ({reuse.kept_share:.0%})"
+    notify("success", f"{who} played {label}{' — ' + dice if dice else ''}. Tree reuse: {kept}.")
+    _record(f"{who}: {label}", None)
+    if game.is_terminal(search.root_state):
+        returns = game.returns(search.root_state)
+        names = player_names()
+        result = "draw" if returns[0] == 0 else f"{names[0 if returns[0] > 0 else 1]} wins"
+        notify("info", f"Game over: {result}.")
+    return True
+
+
+def _describe(game: Any, state: Any, action: Any) -> str:
+    try:
+        return f"{game.action_label(state, action)} is not possible here"
+    except Exception:  # noqa: BLE001 - a label for an impossible action may not exist
+        return f"{action!r} is not possible here"
+
+
+@safe
+def on_board_click(action: Any) -> None:
+    play_move(action, "You")
+
+
+@safe
+def on_play_best() -> None:
+    lab = session()
+    search = lab.search
+    if _game_over_notice():
+        return
+    if not search.root.children:
+        search.run(iterations=int(st.session_state["iterations_per_click"]))
+    best = search.best_child()
+    if not play_move(best.action, "MCTS"):
+        return
+    if st.session_state["play_mode"] == "MCTS vs random":
+        state = search.root_state
+        if not search.game.is_terminal(state):
+            legal = list(search.game.legal_actions(state))
+            play_move(legal[lab.play_rng.randrange(len(legal))], "Random player")
+
+
+# ------------------------------------------------------------------- views
+
+
+def current_entry() -> HistoryEntry | None:
+    """The history entry the scrubber points at (the newest by default)."""
+    lab = session()
+    if not lab.history:
+        return None
+    wanted = st.session_state.get("history_index", lab.entries_written)
+    for entry in lab.history:
+        if entry.number == wanted:
+            return entry
+    return lab.history[-1]
+
+
+def svg_for(dot: str) -> str | None:
+    """Server-side SVG of a DOT drawing (cached), or ``None`` without Graphviz's ``dot``."""
+    lab = session()
+    cached = lab.svg_cache.get(dot)
+    if cached is not None:
+        return cached
+    try:
+        import graphviz
+
+        svg = _fit_width(graphviz.Source(dot).pipe(format="svg").decode("utf-8"))
+    except Exception:  # noqa: BLE001 - no dot binary (ExecutableNotFound) or a render error
+        return None
+    if len(lab.svg_cache) > 8:
+        lab.svg_cache.clear()
+    lab.svg_cache[dot] = svg
+    return svg
+
+
+def _fit_width(svg: str) -> str:
+    """Make Graphviz's SVG scale to its container: drop the fixed size, keep the viewBox."""
+    start = svg.find("<svg")
+    end = svg.find(">", start)
+    head = re.sub(r'\s(width|height)="[^"]*"', "", svg[start:end])
+    return svg[:start] + head + ' style="width:100%; height:auto"' + svg[end:]
