@@ -12,12 +12,29 @@ from typing import Any
 
 from games.connect_four import HEIGHT, WIDTH
 
-__all__ = ["BOARDS", "board_svg", "tic_tac_toe_svg", "connect_four_svg", "button_layout"]
+__all__ = [
+    "BOARDS",
+    "board_svg",
+    "tic_tac_toe_svg",
+    "connect_four_svg",
+    "button_layout",
+    "button_label",
+]
 
 Stats = dict[Any, tuple[float, float]]
 
 _X = "#2563eb"
 _O = "#dc2626"
+_YELLOW = "#facc15"  # Connect Four's X stones
+
+
+def _open(width: int, height: int) -> str:
+    """An <svg> that scales down to its column (viewBox) but never above its natural size."""
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'style="width:100%; max-width:{width}px; height:auto" '
+        'font-family="Helvetica, Arial, sans-serif">'
+    )
 
 
 def _heat(share: float) -> str:
@@ -80,7 +97,7 @@ def connect_four_svg(game: Any, state: Any, stats: Stats) -> str:
     rows = game.render(state).splitlines()  # top row first
     for r, line in enumerate(rows):
         for c, mark in enumerate(line.split()):
-            colour = {"X": "#facc15", "O": _O}.get(mark, "#ffffff")
+            colour = {"X": _YELLOW, "O": _O}.get(mark, "#ffffff")
             parts.append(
                 f'<circle cx="{c * cell + cell / 2}" cy="{r * cell + cell / 2}" '
                 f'r="{cell / 2 - 5}" fill="{colour}"/>'
@@ -115,6 +132,13 @@ def board_svg(game: Any, state: Any, stats: Stats) -> str | None:
     """The game's board picture, or ``None`` when the game has no renderer."""
     renderer = BOARDS.get(game.name)
     return renderer(game, state, stats) if renderer else None
+
+
+def button_label(game: Any, state: Any, action: Any) -> str:
+    """Short text for a move's button (Connect Four columns are numbered 1..7)."""
+    if game.name == "connect_four":
+        return f"{action + 1}"
+    return str(game.action_label(state, action))
 
 
 def button_layout(game: Any) -> tuple[int, list[Any]] | None:

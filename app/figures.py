@@ -153,7 +153,7 @@ def tree_dot(
     top_state = search.state_of(top)
     lines = [
         "digraph mcts {",
-        '  graph [rankdir=TB, nodesep=0.15, ranksep=0.35, fontname="Helvetica", '
+        '  graph [rankdir=TB, nodesep=0.08, ranksep=0.3, fontname="Helvetica", '
         'bgcolor="transparent"];',
         '  node [fontname="Helvetica", fontsize=10, margin="0.05,0.02"];',
         '  edge [fontname="Helvetica", fontsize=9, color="#6b7280", arrowsize=0.5];',
@@ -169,7 +169,8 @@ def tree_dot(
         heapq.heappush(heap, (priority, counter + 1, child, child_state))
         return counter + 1
 
-    while heap and len(drawn_ids) < bounds.max_nodes:
+    # The budget stops the walk, except for the highlighted path: it is always drawn whole.
+    while heap and (len(drawn_ids) < bounds.max_nodes or heap[0][0] == -math.inf):
         _, _, node, state = heapq.heappop(heap)
         drawn_ids.add(node.id)
         _action_node_line(lines, node, root_player, player_names, highlight, expanded)
@@ -181,11 +182,10 @@ def tree_dot(
             for i, c in enumerate(ranked)
             if c.id in highlight or (i < bounds.top_k and c.visits >= bounds.min_visits)
         ]
-        room = bounds.max_nodes - len(drawn_ids)
+        room = max(bounds.max_nodes - len(drawn_ids), 0)
         shown = [c for c in shown if c.id in highlight] + [
             c for c in shown if c.id not in highlight
-        ]
-        shown = shown[: max(room, 0)]
+        ][:room]
         for chance in shown:
             on_path = chance.id in highlight
             action = game.action_label(state, chance.action)
@@ -264,7 +264,7 @@ def _action_node_line(
     else:
         fill, who = PLAYER_COLOURS[node.player], f"{names[node.player]} to move"
     q = node.mean(view)
-    label = f"#{node.id} {who}\\nN={node.visits}  Q={q:+.2f} ({names[view]})"
+    label = f"#{node.id} {who}\\nN={node.visits} Q={q:+.2f} ({names[view]})"
     proof = node.proven
     if proof is not None:
         value = proof[view]
@@ -310,7 +310,10 @@ def html_table(rows: Sequence[dict[str, Any]], highlight: int | None = None) -> 
     """A small static HTML table (lighter for the browser than an interactive data grid)."""
     if not rows:
         return ""
-    head = "".join(f"<th>{_html(k)}</th>" for k in rows[0])
+    # Columns that are empty in every row (e.g. priors under UCT) are left out.
+    keys = [k for k in rows[0] if any(row[k] not in (None, "") for row in rows)]
+    rows = [{k: row[k] for k in keys} for row in rows]
+    head = "".join(f"<th>{_html(k)}</th>" for k in keys)
     body = []
     for i, row in enumerate(rows):
         style = ' style="background:#fef3c7;font-weight:600"' if i == highlight else ""
@@ -350,7 +353,7 @@ def formulas_latex(decisions: Sequence[Decision], policy: str, c: float) -> str:
         rf"	ext{{depth {depth}:}} & \quad {formula_latex(d, policy, c)}"
         for depth, d in enumerate(decisions)
     ]
-    return r"egin{aligned}" + r" \ ".join(lines) + r"\end{aligned}"
+    return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
 
 
 def formula_latex(decision: Decision, policy: str, c: float) -> str:

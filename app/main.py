@@ -31,13 +31,13 @@ entry = state.current_entry()
 trace = entry.trace if entry is not None else None
 panels.phase_panel(entry)
 
-left, right = st.columns([1, 2])
+left, right = st.columns([1, 1])
 with left:
     panels.board_panel()
-    panels.play_panel()
-    panels.final_policies_panel()
 with right:
-    panels.tree_panel()
+    panels.final_policies_panel()
+    panels.play_panel()
+panels.tree_panel()
 
 panels.uct_panel(trace)
 panels.rollout_panel(trace)

@@ -12,7 +12,7 @@ from typing import Any
 import streamlit as st
 
 from app import state
-from app.boards import board_svg, button_layout
+from app.boards import board_svg, button_label, button_layout
 from app.figures import (
     chance_figure,
     chance_rows,
@@ -272,12 +272,13 @@ def board_panel() -> None:
     legal = set(game.legal_actions(root))
     if layout is not None:
         columns, actions = layout
-        st.caption("Click to play a move (also how you set up a position):")
+        colours = " (X yellow, O red)" if game.name == "connect_four" else ""
+        st.caption(f"Click to play a move{colours}; it is also how you set up a position:")
         for start in range(0, len(actions), columns):
             row = st.columns(columns)
             for col, action in zip(row, actions[start : start + columns], strict=False):
                 col.button(
-                    game.action_label(root, action),
+                    button_label(game, root, action),
                     key=f"board_{action}",
                     on_click=state.on_board_click,
                     args=(action,),

@@ -59,8 +59,8 @@ DEFAULTS: dict[str, Any] = {
     "solver": False,
     "iterations_per_click": 100,
     "play_mode": PLAY_MODES[0],
-    "tree_max_nodes": 150,
-    "tree_top_k": 5,
+    "tree_max_nodes": 50,
+    "tree_top_k": 3,
     "tree_min_visits": 1,
     "tree_focus": "",
     "print_depth": 3,
@@ -444,6 +444,9 @@ def run_batch(progress: Any = None) -> None:
         every = max(1, (n - 1) // 50)
 
         def report(done: int) -> None:
+            # a chart point every 1/50 of the batch, so Step N draws a curve, not a jump
+            if search.root.children:
+                lab.series.append(series_point(search))
             if progress is not None:
                 progress(done / n, text=f"{done:,} / {n:,} iterations")
 
@@ -589,7 +592,7 @@ def svg_for(dot: str) -> str | None:
     try:
         import graphviz
 
-        svg = _fit_width(graphviz.Source(dot).pipe(format="svg").decode("utf-8"))
+        svg = _fit(graphviz.Source(dot).pipe(format="svg").decode("utf-8"))
     except Exception:  # noqa: BLE001 - no dot binary (ExecutableNotFound) or a render error
         return None
     if len(lab.svg_cache) > 8:
@@ -598,9 +601,16 @@ def svg_for(dot: str) -> str | None:
     return svg
 
 
-def _fit_width(svg: str) -> str:
-    """Make Graphviz's SVG scale to its container: drop the fixed size, keep the viewBox."""
+def _fit(svg: str) -> str:
+    """Let a wide drawing shrink to the panel's width (never grow past its natural size):
+    the SVG keeps its viewBox; its fixed width becomes a max-width."""
     start = svg.find("<svg")
     end = svg.find(">", start)
-    head = re.sub(r'\s(width|height)="[^"]*"', "", svg[start:end])
-    return svg[:start] + head + ' style="width:100%; height:auto"' + svg[end:]
+    head = svg[start:end]
+    width = re.search(r'\swidth="([0-9.]+)pt"', head)
+    if width is None:
+        return svg
+    head = re.sub(r'\s(width|height)="[^"]*"', "", head)
+    natural = float(width.group(1)) * 4 / 3  # pt -> px
+    style = f' style="width:100%; max-width:{natural:.0f}px; height:auto"'
+    return svg[:start] + head + style + svg[end:]

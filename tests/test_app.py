@@ -1,0 +1,193 @@
+"""The Streamlit app driven through AppTest: every control and panel, bad input, query params."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("streamlit")
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+MAIN = str(Path(__file__).resolve().parents[1] / "app" / "main.py")
+
+
+def fresh(**query: str) -> AppTest:
+    at = AppTest.from_file(MAIN, default_timeout=60)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception
+    return at
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def texts(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    for kind in (at.info, at.success, at.warning, at.error):
+        parts += [e.value for e in kind]
+    return "\n".join(str(p) for p in parts)
+
+
+def test_first_screen() -> None:
+    at = fresh()
+    assert at.title[0].value == "MCTS Lab"
+    assert metric(at, "Iterations") == "0" and metric(at, "Nodes") == "1"
+    for key in ("step", "step_n", "phase_step", "reset", "play_best"):
+        assert at.button(key=key) is not None
+    for key in ("game", "position", "seed", "c", "policy", "iterations_per_click"):
+        assert at.session_state[key] is not None
+
+
+def test_step_shows_the_iteration() -> None:
+    at = fresh()
+    at.button(key="step").click().run()
+    assert metric(at, "Iterations") == "1" and metric(at, "Nodes") == "3"
+    body = texts(at)
+    assert "Added node **#2**" in body
+    assert "No decision yet" in body  # the root still had untried moves
+    for _ in range(9):
+        at.button(key="step").click().run()
+    body = texts(at)
+    assert "Depth 0 · node #0" in body  # the UCT table of a real decision
+    assert "◀ chosen" in body
+    assert at.latex and "sqrt" in at.latex[0].value
+    assert "value added" in body  # the backpropagation table
+
+
+def test_step_n_runs_iterations_per_click() -> None:
+    at = fresh()
+    at.number_input(key="iterations_per_click").set_value(250).run()
+    at.button(key="step_n").click().run()
+    assert metric(at, "Iterations") == "250"
+    assert not at.exception
+    assert len(at.get("plotly_chart")) == 1  # the history chart
+
+
+def test_phase_step_walks_the_four_phases() -> None:
+    at = fresh()
+    at.button(key="step_n").click().run()
+    seen = []
+    for _ in range(4):
+        at.button(key="phase_step").click().run()
+        seen.append(next(i.value for i in at.info if i.value.startswith("Phase just run")))
+    assert [s.split("— ")[1][:1] for s in seen] == ["1", "2", "3", "4"]
+    assert metric(at, "Iterations") == "101"
+    assert at.button(key="phase_step").label == "Phase: select"
+
+
+def test_reset_empties_the_tree() -> None:
+    at = fresh()
+    at.button(key="step_n").click().run()
+    at.button(key="reset").click().run()
+    assert metric(at, "Iterations") == "0" and metric(at, "Nodes") == "1"
+
+
+def test_bad_position_is_refused_and_the_old_one_kept() -> None:
+    at = fresh()
+    at.text_input(key="position").set_value("X.O.X....").run()
+    at.button(key="step").click().run()
+    at.text_input(key="position").set_value("OOOO").run()
+    assert any("not used" in e.value and "9 cells" in e.value for e in at.error)
+    assert at.text_input(key="position").value == "X.O.X...."
+    assert metric(at, "Iterations") == "1"  # the tree survived
+    assert not at.exception
+
+
+def test_connect_four_position_and_game_switch() -> None:
+    at = fresh()
+    at.selectbox(key="game").set_value("connect_four").run()
+    at.text_input(key="position").set_value("4453").run()
+    assert "4453" in texts(at)
+    at.text_input(key="position").set_value("44444444").run()
+    assert any("column 4 is full" in e.value for e in at.error)
+
+
+def test_parameter_change_says_kept_or_rebuilt() -> None:
+    at = fresh()
+    at.button(key="step_n").click().run()
+    at.slider(key="c").set_value(0.7).run()
+    assert any("Tree kept" in s.value for s in at.success)
+    assert metric(at, "Iterations") == "100"
+    at.toggle(key="solver").set_value(True).run()
+    assert any("Tree rebuilt" in w.value for w in at.warning)
+    assert metric(at, "Iterations") == "0"
+
+
+def test_nonsense_shaping_is_refused() -> None:
+    at = fresh()
+    at.button(key="step_n").click().run()
+    at.number_input(key="loss_value").set_value(5.0).run()
+    assert any("Setting not used" in e.value for e in at.error)
+    assert metric(at, "Iterations") == "100"
+
+
+def test_history_scrubber_goes_back() -> None:
+    at = fresh()
+    for _ in range(3):
+        at.button(key="step").click().run()
+    at.slider(key="history_index").set_value(1).run()
+    assert any("Showing history entry 1" in i.value for i in at.info)
+
+
+def test_board_click_plays_and_refuses_illegal_moves() -> None:
+    at = fresh()
+    at.button(key="step_n").click().run()
+    at.button(key="board_4").click().run()
+    assert any("You played b2" in s.value and "Tree reuse" in s.value for s in at.success)
+    assert at.text_input(key="position").value == "....X...."
+    assert at.button(key="board_4").disabled  # an occupied cell cannot be clicked
+
+
+def test_play_best_against_random_reuses_the_tree() -> None:
+    at = fresh()
+    at.radio(key="play_mode").set_value("MCTS vs random").run()
+    at.button(key="step_n").click().run()
+    at.button(key="play_best").click().run()
+    played = [s.value for s in at.success if "played" in s.value]
+    assert any(p.startswith("MCTS played") for p in played)
+    assert any(p.startswith("Random player played") for p in played)
+    assert "X to move" in texts(at)
+
+
+def test_play_to_the_end_then_refuse() -> None:
+    at = fresh(position="XX.OO....")
+    at.radio(key="play_mode").set_value("MCTS vs MCTS").run()
+    at.button(key="play_best").click().run()
+    assert any("Game over: X wins" in i.value for i in at.info)
+    at.button(key="step").click().run()
+    assert any("nothing to search" in i.value for i in at.info)
+    assert not at.exception
+
+
+def test_query_params_restore_and_fall_back() -> None:
+    at = fresh(game="connect_four", position="4453", seed="7", c="0.9", policy="ucb1")
+    assert at.session_state["game"] == "connect_four"
+    assert at.session_state["seed"] == 7 and at.session_state["c"] == 0.9
+    assert at.session_state["policy"] == "ucb1"
+    bad = fresh(game="chess", seed="-4", c="abc", position="99")
+    assert bad.session_state["game"] == "tic_tac_toe"
+    assert bad.session_state["c"] == 1.4
+    warnings = " ".join(w.value for w in bad.warning)
+    assert "game='chess'" in warnings and "c='abc'" in warnings and "position" in warnings
+
+
+def test_printed_tree_and_downloads() -> None:
+    at = fresh()
+    at.button(key="step_n").click().run()
+    at.toggle(key="show_printed").set_value(True).run()
+    code = at.code[0].value
+    assert code.startswith("<ActionNode id='0' p='max' visits='100'")
+
+
+def test_tree_focus_on_a_node() -> None:
+    at = fresh()
+    at.button(key="step_n").click().run()
+    at.text_input(key="tree_focus").set_value("2").run()
+    assert any("Drawn:" in c.value for c in at.caption)
+    at.text_input(key="tree_focus").set_value("999999").run()
+    assert any("not in the tree" in w.value for w in at.warning)
+    assert not at.exception
