@@ -48,6 +48,7 @@ def main(out: str, query: str, clicks: list[str], height: int = 2600) -> None:
                 page.get_by_role("button", name=name, exact=True).first.click()
                 page.wait_for_timeout(300)
                 page.wait_for_selector(IDLE, timeout=600_000)
+            page.mouse.move(5, 5)  # no tooltip in the picture
             page.wait_for_timeout(500)
             page.screenshot(path=out)
             browser.close()
