@@ -34,9 +34,6 @@ __all__ = [
     "chance_rows",
     "chi_square_p",
     "series_point",
-    "visits_figure",
-    "values_figure",
-    "best_move_figure",
     "history_figure",
     "chance_figure",
     "PLAYER_COLOURS",
@@ -521,60 +518,6 @@ def _by_move(series: Sequence[dict[str, Any]], index: int) -> dict[str, tuple[li
             xs.append(point["iteration"])
             ys.append(stats[index])
     return lines
-
-
-def visits_figure(series: Sequence[dict[str, Any]]) -> go.Figure:
-    """Visits of each root move over iterations."""
-    fig = go.Figure(
-        [
-            go.Scatter(x=xs, y=ys, name=label, mode="lines")
-            for label, (xs, ys) in _by_move(series, 0).items()
-        ]
-    )
-    fig.update_layout(
-        height=280,
-        margin=dict(l=10, r=10, t=30, b=10),
-        title="visits per move",
-        xaxis_title="iteration",
-    )
-    return fig
-
-
-def values_figure(series: Sequence[dict[str, Any]]) -> go.Figure:
-    """Q of each root move (root player's view) over iterations."""
-    fig = go.Figure(
-        [
-            go.Scatter(x=xs, y=ys, name=label, mode="lines")
-            for label, (xs, ys) in _by_move(series, 1).items()
-        ]
-    )
-    fig.update_layout(
-        height=280,
-        margin=dict(l=10, r=10, t=30, b=10),
-        title="Q per move (root player's view)",
-        xaxis_title="iteration",
-    )
-    return fig
-
-
-def best_move_figure(series: Sequence[dict[str, Any]]) -> go.Figure:
-    """The move the final-move policy would play, over iterations."""
-    points = [p for p in series if p["best"] is not None]
-    fig = go.Figure(
-        go.Scatter(
-            x=[p["iteration"] for p in points],
-            y=[p["best"] for p in points],
-            mode="lines+markers",
-            line_shape="hv",
-        )
-    )
-    fig.update_layout(
-        height=220,
-        margin=dict(l=10, r=10, t=30, b=10),
-        title="chosen move over time",
-        xaxis_title="iteration",
-    )
-    return fig
 
 
 def history_figure(series: Sequence[dict[str, Any]]) -> go.Figure:

@@ -27,6 +27,7 @@ import streamlit as st
 from app.figures import TreeBounds, path_ids, series_point, tree_dot
 from games import GAME_NAMES, make_game
 from mcts_core import IterationTrace, Search, SearchConfig
+from mcts_core.rollout import sample_outcome
 
 LOG = logging.getLogger("mcts_lab.app")
 HISTORY_LIMIT = 200
@@ -511,15 +512,7 @@ def play_move(action: Any, who: str) -> bool:
         return False
     label = game.action_label(state, action)
     outcomes = game.chance_outcomes(state, action)
-    outcome = outcomes[0][0]
-    if len(outcomes) > 1:
-        r, acc = lab.play_rng.random(), 0.0
-        outcome = outcomes[-1][0]
-        for o, p in outcomes:
-            acc += p
-            if r < acc:
-                outcome = o
-                break
+    outcome = outcomes[sample_outcome(outcomes, lab.play_rng)][0]  # the real dice
     before = search.node_count
     reuse = search.advance(action, outcome)
     lab.position = game.format_state(search.root_state)

@@ -467,22 +467,8 @@ class Search:
         player = node.player
         children = node.children
         assert children is not None
-        visits: list[int] = []
-        means: list[float] = []
-        for chance in children:
-            kids = chance.children
-            if len(kids) == 1:
-                kid = kids[0]
-                n = kid.visits
-                w = kid.value1 if player else kid.value0
-            else:
-                n = 0
-                w = 0.0
-                for kid in kids:
-                    n += kid.visits
-                    w += kid.value1 if player else kid.value0
-            visits.append(n)
-            means.append(w / n)
+        visits = [chance.visits for chance in children]
+        means = [chance.mean(player) for chance in children]
         proofs: list[tuple[float, ...] | None] | None = None
         if cfg.solver:
             proofs = [chance.proven for chance in children]
