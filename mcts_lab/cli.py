@@ -1,7 +1,8 @@
 """The ``mcts-lab`` command line: ``search``, ``tree``, ``bench`` and ``arena``.
 
-Its flags and JSON fields are a stable interface (docs/cli.md): add, never rename. Bad input
-exits with status 2 and one line on stderr, never a traceback.
+Its flags and JSON fields are a stable interface others script against (docs/cli.md): add,
+never rename. Exit status: 0 done; 1 a ``--positions-file`` batch in which some line failed;
+2 bad input (one line on stderr, ``mcts-lab: error: ...``, never a traceback); 130 interrupted.
 """
 
 from __future__ import annotations
@@ -9,18 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from games import GAME_NAMES
-from mcts_core import (
-    Search,
-    SearchConfig,
-    format_tree,
-    tree_to_dot,
-    tree_to_json,
-)
+from mcts_core import Search, format_tree, tree_to_dot, tree_to_json
 from mcts_core.config import (
     EXPANSION_ORDERS,
     FINAL_POLICIES,
@@ -31,11 +27,23 @@ from mcts_core.config import (
     VALUE_RANGES,
 )
 from mcts_lab import arena, bench
-from mcts_lab.common import action_index, build_game, children_rows
+from mcts_lab.common import (
+    CONFIG_OPTIONS,
+    GAME_SIZES,
+    build_config,
+    build_game,
+    parse_position,
+    search_summary,
+)
 
-__all__ = ["main"]
+__all__ = ["main", "build_parser", "MAX_ITERATIONS", "MAX_GAMES"]
 
+#: Caps on sizes so a typo cannot start a week-long run or exhaust memory.
 MAX_ITERATIONS = 10_000_000
+MAX_GAMES = arena.MAX_GAMES
+MAX_SECONDS = 3600.0
+MAX_SEED = 2**62
+DEFAULT_ITERATIONS = 1000
 
 
 class UsageError(Exception):
@@ -43,11 +51,17 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    """argparse that raises instead of printing usage and exiting, so ``main`` reports every
+    bad input the same way (one line, status 2)."""
+
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
 
 
-def _whole(low: int, high: int):  # noqa: ANN202 - an argparse type
+# ---------------------------------------------------------------- argument types
+
+
+def _whole(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -57,6 +71,7 @@ def _whole(low: int, high: int):  # noqa: ANN202 - an argparse type
             raise argparse.ArgumentTypeError(f"{value:,} is not in [{low:,}, {high:,}]")
         return value
 
+    parse.__name__ = "whole number"  # argparse names the type in some messages
     return parse
 
 
@@ -70,223 +85,231 @@ def _number(text: str) -> float:
     return value
 
 
-def _game_options(p: argparse.ArgumentParser, default_game: str | None = None) -> None:
+def _seconds(text: str) -> float:
+    value = _number(text)
+    if not 0 < value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"{value:g} is not in (0, {MAX_SECONDS:g}]")
+    return value
+
+
+# ---------------------------------------------------------------- the parser
+
+
+def _game_options(p: argparse.ArgumentParser, *, default: str | None = None) -> None:
     p.add_argument(
-        "--game", choices=GAME_NAMES, required=default_game is None, default=default_game
+        "--game",
+        choices=GAME_NAMES,
+        required=default is None,
+        default=default,
+        help="the game" + (f" (default {default})" if default else ""),
     )
     p.add_argument(
         "--size",
         type=int,
-        choices=(1, 3, 5),
-        default=1,
-        help="gridiron preset: 1 v 1, 3 v 3 or 5 v 5",
+        choices=GAME_SIZES,
+        default=None,
+        help="gridiron preset: 1 v 1, 3 v 3 or 5 v 5 players (default 1; other games ignore it)",
     )
 
 
-def _search_options(p: argparse.ArgumentParser) -> None:
+def _search_options(p: argparse.ArgumentParser, *, batch: bool) -> None:
     _game_options(p)
     p.add_argument("--position", default=None, help="position string (default: the start)")
+    if batch:
+        p.add_argument(
+            "--positions-file",
+            default=None,
+            metavar="FILE",
+            help="search every position in FILE (one a line; blank lines and # comments "
+            "skipped) and print one JSON object per line",
+        )
     p.add_argument(
-        "--positions-file",
+        "--iterations",
+        type=_whole(1, MAX_ITERATIONS),
         default=None,
-        help="search every position in this file (one per line), JSON Lines out",
+        help=f"iterations (default {DEFAULT_ITERATIONS:,}, or unlimited with --seconds alone)",
     )
-    p.add_argument("--iterations", type=_whole(1, MAX_ITERATIONS), default=1000)
-    p.add_argument(
-        "--seconds",
-        type=_number,
-        default=None,
-        help="time budget (with or instead of --iterations)",
-    )
-    p.add_argument("--seed", type=_whole(0, 2**62), default=0)
-    p.add_argument("--c", type=_number, default=1.4, help="exploration constant")
-    p.add_argument("--policy", choices=TREE_POLICIES, default="uct")
+    p.add_argument("--seconds", type=_seconds, default=None, help="wall-clock budget")
+    p.add_argument("--seed", type=_whole(0, MAX_SEED), default=0, help="random seed (default 0)")
+    p.add_argument("--c", type=_number, default=1.4, help="exploration constant (default 1.4)")
+    p.add_argument("--policy", choices=TREE_POLICIES, default="uct", help="tree policy")
     p.add_argument("--prior", choices=PRIORS, default="uniform", help="PUCT priors")
-    p.add_argument("--min-visits", type=_whole(0, 1_000_000), default=0)
+    p.add_argument(
+        "--min-visits", type=_whole(0, 1_000_000), default=0, help="visits before UCT (T)"
+    )
     p.add_argument("--expansion", choices=EXPANSION_ORDERS, default="listed")
     p.add_argument("--rollout", choices=ROLLOUT_POLICIES, default="random")
-    p.add_argument("--epsilon", type=_number, default=0.1)
+    p.add_argument("--epsilon", type=_number, default=0.1, help="random share of --rollout epsilon")
     p.add_argument(
         "--depth",
         type=_whole(0, 1_000_000),
         default=None,
-        help="rollout depth limit (0: heuristic at the leaf, no rollout)",
+        help="rollout depth limit (0: heuristic at the leaf, no rollout; default: no limit)",
     )
-    p.add_argument("--horizon", choices=ROLLOUT_HORIZONS, default="game")
-    p.add_argument("--win", type=_number, default=1.0)
-    p.add_argument("--draw", type=_number, default=0.0)
-    p.add_argument("--loss", type=_number, default=-1.0)
+    p.add_argument("--horizon", choices=ROLLOUT_HORIZONS, default="game", help="rollout horizon")
+    p.add_argument("--win", type=_number, default=1.0, help="value of a win (default 1)")
+    p.add_argument("--draw", type=_number, default=0.0, help="value of a draw (default 0)")
+    p.add_argument("--loss", type=_number, default=-1.0, help="value of a loss (default -1)")
     p.add_argument("--heuristic-weight", type=_number, default=1.0)
     p.add_argument("--value-range", choices=VALUE_RANGES, default="symmetric")
     p.add_argument("--final", choices=FINAL_POLICIES, default="most_visited")
-    p.add_argument("--solver", action="store_true")
+    p.add_argument("--solver", action="store_true", help="MCTS-Solver: prove wins and losses")
     p.add_argument("--max-nodes", type=_whole(2, 100_000_000), default=500_000)
 
 
-def _config(args: argparse.Namespace) -> SearchConfig:
-    return SearchConfig(
-        c=args.c,
-        tree_policy=args.policy,
-        prior=args.prior,
-        min_visits=args.min_visits,
-        expansion_order=args.expansion,
-        rollout=args.rollout,
-        epsilon=args.epsilon,
-        rollout_depth=args.depth,
-        rollout_horizon=args.horizon,
-        win_value=args.win,
-        draw_value=args.draw,
-        loss_value=args.loss,
-        heuristic_weight=args.heuristic_weight,
-        value_range=args.value_range,
-        final_policy=args.final,
-        solver=args.solver,
-        max_nodes=args.max_nodes,
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``mcts-lab`` (its ``error`` raises instead of exiting)."""
+    parser = _Parser(
+        prog="mcts-lab",
+        description="Monte Carlo Tree Search, explained: search a position, print its tree, "
+        "benchmark the search, play an arena. Reference: docs/cli.md.",
+        allow_abbrev=False,
     )
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="mcts-lab", description="Monte Carlo Tree Search, explained.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    search = sub.add_parser("search", help="search a position and summarise the root")
-    _search_options(search)
-    search.add_argument("--json", action="store_true", help="one JSON object (documented)")
+    search = sub.add_parser(
+        "search", help="search a position and summarise the root", allow_abbrev=False
+    )
+    _search_options(search, batch=True)
+    search.add_argument("--json", action="store_true", help="print one JSON object")
 
-    tree = sub.add_parser("tree", help="search a position and print the tree")
-    _search_options(tree)
+    tree = sub.add_parser("tree", help="search a position and print the tree", allow_abbrev=False)
+    _search_options(tree, batch=False)
     tree.add_argument("--format", choices=("xml", "json", "dot"), default="xml")
     tree.add_argument("--max-depth", type=_whole(0, 1000), default=3)
     tree.add_argument("--max-children", type=_whole(1, 10_000), default=10)
 
-    b = sub.add_parser("bench", help="simulations/second and bytes/simulation")
-    _game_options(b, default_game="connect_four")
+    b = sub.add_parser("bench", help="simulations/second and bytes/simulation", allow_abbrev=False)
+    _game_options(b, default="connect_four")
     b.add_argument("--iterations", type=_whole(1, MAX_ITERATIONS), default=5000)
     b.add_argument("--repeat", type=_whole(1, 1000), default=5)
-    b.add_argument("--seed", type=_whole(0, 2**62), default=0)
+    b.add_argument("--seed", type=_whole(0, MAX_SEED), default=0)
     b.add_argument("--memory-iterations", type=_whole(1, MAX_ITERATIONS), default=50_000)
     b.add_argument("--compare", choices=("openspiel",), default=None)
-    b.add_argument("--json", action="store_true")
+    b.add_argument("--json", action="store_true", help="print one JSON object")
 
-    a = sub.add_parser("arena", help="MCTS against an opponent, as home and as away")
+    a = sub.add_parser(
+        "arena", help="MCTS against an opponent, as home and as away", allow_abbrev=False
+    )
     _game_options(a)
-    a.add_argument("--games", type=_whole(1, arena.MAX_GAMES), default=20, help="games per side")
+    a.add_argument("--games", type=_whole(1, MAX_GAMES), default=20, help="games per side")
     a.add_argument("--iterations", type=_whole(1, MAX_ITERATIONS), default=200)
     a.add_argument("--rollout", choices=arena.ROLLOUTS, default="none")
     a.add_argument("--opponent", choices=arena.OPPONENTS, default="random")
-    a.add_argument("--seed", type=_whole(0, 2**62), default=0)
+    a.add_argument("--seed", type=_whole(0, MAX_SEED), default=0)
     a.add_argument("--expansion", choices=EXPANSION_ORDERS, default="listed")
     a.add_argument("--c", type=_number, default=1.4)
     a.add_argument("--opponent-c", type=_number, default=None)
     a.add_argument("--opponent-iterations", type=_whole(1, MAX_ITERATIONS), default=None)
-    a.add_argument("--json", action="store_true")
+    a.add_argument(
+        "--no-reuse",
+        action="store_true",
+        help="a fresh tree per decision instead of keeping it with Search.advance",
+    )
+    a.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 
-# ------------------------------------------------------------------ commands
+# ---------------------------------------------------------------- search and tree
 
 
-def _run_search(args: argparse.Namespace, position: str | None) -> tuple[Any, Search, Any]:
-    game = build_game(args.game, args.size)
-    state = game.initial_state() if position is None else game.parse_state(position)
+def _config(args: argparse.Namespace) -> Any:
+    return build_config({name: getattr(args, name) for name in CONFIG_OPTIONS})
+
+
+def _run_search(args: argparse.Namespace, game: Any, position: str | None) -> tuple[Search, Any]:
+    """Search ``position`` with the command's settings; returns the search and its RunResult
+    (``None`` when the position is already over)."""
+    state = parse_position(game, position)
     search = Search(game, state, _config(args), seed=args.seed)
-    result = None
-    if not game.is_terminal(state):
-        iterations = args.iterations if args.seconds is None else None
-        if args.seconds is not None and not 0 < args.seconds <= 3600:
-            raise ValueError(f"--seconds must be in (0, 3600], got {args.seconds}")
-        result = search.run(iterations=iterations, seconds=args.seconds)
-    return game, search, result
-
-
-def _search_summary(args: argparse.Namespace, position: str | None) -> dict[str, Any]:
-    game, search, result = _run_search(args, position)
-    state = search.root_state
-    data: dict[str, Any] = {
-        "game": game.name,
-        "position": game.format_state(state),
-        "root_player": None if game.is_terminal(state) else game.current_player(state),
-        "iterations": search.iterations,
-        "seconds": round(result.seconds, 6) if result else 0.0,
-        "iterations_per_second": (
-            round(result.iterations / result.seconds, 1) if result and result.seconds else 0.0
-        ),
-        "nodes": search.node_count,
-        "max_depth": search.max_depth,
-        "best_action": None,
-        "best_action_index": None,
-        "children": children_rows(search),
-        "final_choices": {},
-        "config": search.config.to_dict(),
-    }
     if game.is_terminal(state):
-        data["note"] = "the position is already over: there is no move to choose"
-        return data
-    best = search.best_child()
-    data["best_action"] = best.label
-    data["best_action_index"] = action_index(game, state, best.action)
-    data["final_choices"] = {name: c.label for name, c in search.final_choices().items()}
-    if result and result.message:
-        data["note"] = result.message
-    return data
+        return search, None
+    iterations = args.iterations
+    if iterations is None and args.seconds is None:
+        iterations = DEFAULT_ITERATIONS
+    return search, search.run(iterations=iterations, seconds=args.seconds)
 
 
-def _print_summary(data: dict[str, Any]) -> None:
-    print(
-        f"{data['game']} at {data['position'] or '(start)'!r}: {data['iterations']:,} "
-        f"iterations in {data['seconds']:.3f} s ({data['iterations_per_second']:,.0f}/s), "
+def _format_summary(data: dict[str, Any]) -> str:
+    position = data["position"] or "(start)"
+    lines = [
+        f"{data['game']} at {position!r}: {data['iterations']:,} iterations in "
+        f"{data['seconds']:.3f} s ({data['iterations_per_second']:,.0f}/s), "
         f"{data['nodes']:,} nodes, depth {data['max_depth']}"
-    )
-    if data.get("note"):
-        print(data["note"])
+    ]
+    if data["note"]:
+        lines.append(data["note"])
     if data["best_action"] is None:
-        return
-    print(
-        f"best move: {data['best_action']}  (final policies: "
+        return "\n".join(lines)
+    value = f"root value {data['root_value']:+.3f}" if data["root_value"] is not None else ""
+    if data["root_proven"]:
+        value += f" (proven {data['root_proven']})"
+    lines.append(f"to move: player {data['root_player']}; {value}")
+    lines.append(
+        f"best move: {data['best_action']} (index {data['best_action_index']}); final policies: "
         + ", ".join(f"{k} {v}" for k, v in data["final_choices"].items())
-        + ")"
     )
-    print(f"{'move':<24} {'visits':>8} {'value':>8}  proven   (value: root mover's view, -1..1)")
-    for child in sorted(data["children"], key=lambda c: -c["visits"]):
-        print(
-            f"{child['action']:<24} {child['visits']:>8} {child['value']:>+8.3f}  "
-            f"{child['proven'] or ''}"
+    if data["principal_variation"]:
+        lines.append("principal variation: " + " ".join(data["principal_variation"]))
+    width = max(8, *(len(c["action"]) for c in data["children"]))
+    lines.append(
+        f"{'move':<{width}} {'index':>5} {'visits':>8} {'value':>8}  proven"
+        "   (value: mean, from the view of the player to move at the root, -1..1)"
+    )
+    for child in sorted(data["children"], key=lambda c: (-c["visits"], c["action_index"])):
+        lines.append(
+            f"{child['action']:<{width}} {child['action_index']:>5} {child['visits']:>8,} "
+            f"{child['value']:>+8.3f}  {child['proven'] or ''}"
         )
+    return "\n".join(lines)
 
 
-def _positions(path: str) -> list[str]:
+def _read_positions(path: str) -> list[tuple[int, str]]:
+    """(line number, position) of every non-blank, non-comment line of the file."""
     try:
         with open(path, encoding="utf-8") as handle:
             lines = handle.read().splitlines()
-    except OSError as error:
-        raise UsageError(f"cannot read positions file {path!r}: {error.strerror}") from None
-    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise UsageError(f"cannot read positions file {path!r}: {reason}") from None
+    return [
+        (number, line.strip())
+        for number, line in enumerate(lines, start=1)
+        if line.strip() and not line.strip().startswith("#")
+    ]
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    if args.positions_file is not None:
-        status = 0
-        for position in _positions(args.positions_file):
-            try:
-                data = _search_summary(args, position)
-            except ValueError as error:
-                data = {"game": args.game, "position": position, "error": str(error)}
-                status = 1
-            print(json.dumps(data), flush=True)
-        return status
-    data = _search_summary(args, args.position)
-    if args.json:
-        print(json.dumps(data))
-    else:
-        _print_summary(data)
-    return 0
+    game = build_game(args.game, args.size)
+    if args.positions_file is None:
+        search, result = _run_search(args, game, args.position)
+        data = search_summary(search, result)
+        print(json.dumps(data) if args.json else _format_summary(data))
+        return 0
+    if args.position is not None:
+        raise UsageError("give --position or --positions-file, not both")
+    _config(args)  # a bad setting is a usage error, not a failure of every line
+    status = 0
+    for number, position in _read_positions(args.positions_file):
+        try:
+            search, result = _run_search(args, game, position)
+            data = {"line": number, **search_summary(search, result)}
+        except ValueError as error:
+            data = {"line": number, "game": game.name, "position": position, "error": str(error)}
+            status = 1
+        print(json.dumps(data), flush=True)
+    return status
 
 
 def cmd_tree(args: argparse.Namespace) -> int:
-    _, search, _ = _run_search(args, args.position)
+    game = build_game(args.game, args.size)
+    search, _ = _run_search(args, game, args.position)
     export = {"xml": format_tree, "json": tree_to_json, "dot": tree_to_dot}[args.format]
     print(export(search, max_depth=args.max_depth, max_children=args.max_children))
     return 0
+
+
+# ---------------------------------------------------------------- bench and arena
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -296,80 +319,40 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 f"OpenSpiel has no {args.game}; compare on tic_tac_toe or connect_four"
             )
         if not bench.openspiel_available():
-            raise UsageError("open_spiel is not installed: pip install -e '.[openspiel]'")
+            raise UsageError(f"open_spiel is not installed: {bench.OPENSPIEL_INSTALL_HINT}")
     game = build_game(args.game, args.size)
-    if args.game == "gridiron":
-        configs = [
-            ("heuristic leaf", SearchConfig(c=1.4, rollout_depth=0)),
-            ("rollout to end of turn", SearchConfig(c=1.4, rollout_horizon="turn")),
-        ]
-    else:
-        configs = [("random rollouts", SearchConfig(c=1.4))]
-    rows = []
-    for label, config in configs:
-        for record in (False, True):
-            rows.append(
-                bench.simulations_per_second(
-                    game,
-                    config,
-                    iterations=args.iterations,
-                    repeat=args.repeat,
-                    seed=args.seed,
-                    record=record,
-                    name=f"MCTS Lab, {label}, {'with' if record else 'no'} traces",
-                )
-            )
-    theirs = None
-    if args.compare == "openspiel":
-        theirs = bench.openspiel_rate(
-            args.game, iterations=args.iterations, repeat=args.repeat, seed=args.seed
-        )
-    memory = bench.bytes_per_simulation(
-        game, configs[0][1], iterations=args.memory_iterations, seed=args.seed
+    log = None
+    if sys.stderr.isatty():  # progress for a person watching; scripts get clean stderr
+
+        def log(text: str) -> None:
+            print(f"mcts-lab bench: {text}", file=sys.stderr, flush=True)
+
+    report = bench.run_bench(
+        game,
+        iterations=args.iterations,
+        repeat=args.repeat,
+        seed=args.seed,
+        memory_iterations=args.memory_iterations,
+        compare=args.compare,
+        size=args.size or 1,
+        log=log,
     )
-    if args.json:
-        print(
-            json.dumps(
-                {
-                    "game": args.game,
-                    "iterations": args.iterations,
-                    "repeat": args.repeat,
-                    "rates": [
-                        {
-                            "name": m.name,
-                            "median": round(m.median, 1),
-                            "runs": [round(r, 1) for r in m.runs],
-                        }
-                        for m in rows
-                    ],
-                    "openspiel": None if theirs is None else round(theirs.median, 1),
-                    "ratio": None if theirs is None else round(rows[0].median / theirs.median, 2),
-                    "bytes_per_simulation": round(memory, 1),
-                    "memory_iterations": args.memory_iterations,
-                }
-            )
-        )
-        return 0
-    print(
-        f"{args.game}: {args.iterations:,} simulations x {args.repeat} repeats, C = 1.4, "
-        "from the initial position (median simulations/second)"
-    )
-    for m in rows + ([theirs] if theirs else []):
-        print(f"  {m.name:<52} {m.median:>10,.0f}")
-    if theirs is not None:
-        ratio = rows[0].median / theirs.median
-        print(f"  {'ratio (MCTS Lab, no traces / OpenSpiel)':<52} {ratio:>10.2f}x")
-    print(f"  bytes per simulation ({args.memory_iterations:,}-simulation tree):{memory:>20,.0f}")
+    print(json.dumps(report.to_dict()) if args.json else bench.format_report(report))
     return 0
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
+    if args.opponent != "mcts" and (
+        args.opponent_c is not None or args.opponent_iterations is not None
+    ):
+        raise UsageError("--opponent-c and --opponent-iterations need --opponent mcts")
     game = build_game(args.game, args.size)
     config = arena.rollout_config(args.rollout, c=args.c, expansion_order=args.expansion)
     opponent_config = None
-    if args.opponent_c is not None:
+    if args.opponent == "mcts":
+        opponent_c = args.c if args.opponent_c is None else args.opponent_c
         opponent_config = arena.rollout_config(
-            args.rollout, c=args.opponent_c, expansion_order=args.expansion
+            args.rollout, c=opponent_c, expansion_order=args.expansion
         )
     result = arena.play_arena(
         game,
@@ -380,34 +363,52 @@ def cmd_arena(args: argparse.Namespace) -> int:
         opponent_config=opponent_config,
         opponent_iterations=args.opponent_iterations,
         seed=args.seed,
+        reuse=not args.no_reuse,
     )
+    size = (args.size or 1) if game.name == "gridiron" else None
     if args.json:
         data = result.to_dict()
-        data["config"] = config.to_dict()
-        data["rollout"] = args.rollout
-        data["size"] = args.size if args.game == "gridiron" else None
+        data.update(
+            rollout=args.rollout,
+            size=size,
+            config=config.to_dict(),
+            opponent_config=None if opponent_config is None else opponent_config.to_dict(),
+        )
         print(json.dumps(data))
     else:
-        label = f"{args.rollout} rollout, {args.expansion}"
-        print(arena.format_table(result, label))
+        env = str(size) if size is not None else game.name
+        print(arena.format_table(result, rollouts=args.rollout, env=env))
     return 0
 
 
-COMMANDS = {"search": cmd_search, "tree": cmd_tree, "bench": cmd_bench, "arena": cmd_arena}
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "search": cmd_search,
+    "tree": cmd_tree,
+    "bench": cmd_bench,
+    "arena": cmd_arena,
+}
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split())  # never more than one line on stderr
+    return text or type(error).__name__
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (2 for bad input)."""
+    """Run the command line with ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
     try:
-        args = _parser().parse_args(argv)
+        args = build_parser().parse_args(argv)
         return COMMANDS[args.command](args)
     except (UsageError, ValueError) as error:
-        message = str(error).splitlines()[0] if str(error) else type(error).__name__
-        print(f"mcts-lab: error: {message}", file=sys.stderr)
+        print(f"mcts-lab: error: {_one_line(error)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("mcts-lab: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # e.g. `mcts-lab tree ... | head`: the reader left, not an error
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -1,45 +1,207 @@
-"""Small helpers the CLI and the app share: building games and configs, reading children."""
+"""Small helpers the CLI and the app share: games, configs, positions and the search summary.
+
+Everything here is a plain function that returns data (dicts, dataclasses); nothing prints.
+The summary dict is the ``mcts-lab search --json`` object documented in ``docs/cli.md``.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from games import make_game
-from mcts_core import Search, SearchConfig
+from games import GAME_NAMES, make_game
+from mcts_core import ActionNode, ChanceNode, RunResult, Search, SearchConfig
 
-__all__ = ["build_game", "action_index", "signed_value", "children_rows"]
+__all__ = [
+    "CONFIG_OPTIONS",
+    "GAME_SIZES",
+    "INDEXED_BY_ACTION",
+    "action_index",
+    "build_config",
+    "build_game",
+    "children_rows",
+    "parse_position",
+    "principal_variation",
+    "search_summary",
+    "signed_value",
+]
+
+#: Gridiron presets: players per team (1 v 1, 3 v 3, 5 v 5).
+GAME_SIZES = (1, 3, 5)
+
+#: Games whose actions are already the documented index: tic-tac-toe's cell 0..8 and Connect
+#: Four's 0-based column 0..6. Other games use the action's position in ``legal_actions``.
+INDEXED_BY_ACTION = frozenset({"tic_tac_toe", "connect_four"})
+
+#: CLI option name (``--min-visits`` -> ``min_visits``) -> :class:`SearchConfig` field.
+CONFIG_OPTIONS: Mapping[str, str] = {
+    "c": "c",
+    "policy": "tree_policy",
+    "prior": "prior",
+    "min_visits": "min_visits",
+    "expansion": "expansion_order",
+    "rollout": "rollout",
+    "epsilon": "epsilon",
+    "depth": "rollout_depth",
+    "horizon": "rollout_horizon",
+    "win": "win_value",
+    "draw": "draw_value",
+    "loss": "loss_value",
+    "heuristic_weight": "heuristic_weight",
+    "value_range": "value_range",
+    "final": "final_policy",
+    "solver": "solver",
+    "max_nodes": "max_nodes",
+}
 
 
 def build_game(name: str, size: int | None = None) -> Any:
-    """The game called ``name``; ``size`` is the gridiron preset (ignored by other games)."""
-    if name == "gridiron":
-        return make_game(name, size=size or 1)
-    return make_game(name)
+    """The game called ``name``. ``size`` picks the gridiron preset (1, 3 or 5; default 1) and
+    is ignored by the other games. Unknown names and sizes raise ``ValueError``."""
+    if name not in GAME_NAMES:
+        raise ValueError(f"unknown game {name!r}; choose one of {', '.join(GAME_NAMES)}")
+    try:
+        if name == "gridiron":
+            size = 1 if size is None else size
+            if size not in GAME_SIZES:
+                raise ValueError(f"gridiron size must be 1, 3 or 5, got {size!r}")
+            return make_game(name, size=size)
+        return make_game(name)
+    except ImportError as error:  # a game module that is not there (yet)
+        raise ValueError(f"game {name!r} is not available: {error}") from None
+
+
+def build_config(options: Mapping[str, Any] | None = None, **more: Any) -> SearchConfig:
+    """A :class:`SearchConfig` from CLI option names (see :data:`CONFIG_OPTIONS`).
+
+    ``None`` values are left at the config's default (``depth=None`` is the default anyway:
+    play to the end). Unknown names and invalid values raise ``ValueError``.
+    """
+    values = {**(options or {}), **more}
+    unknown = sorted(set(values) - set(CONFIG_OPTIONS))
+    if unknown:
+        raise ValueError(f"unknown search option(s): {', '.join(unknown)}")
+    return SearchConfig(
+        **{CONFIG_OPTIONS[k]: v for k, v in values.items() if v is not None},
+    )
+
+
+def parse_position(game: Any, text: str | None) -> Any:
+    """The state a position string describes; ``None`` means the initial position.
+
+    The game's ``parse_state`` raises ``ValueError`` naming what is wrong with a bad string.
+    """
+    if text is None:
+        return game.initial_state()
+    return game.parse_state(text)
 
 
 def action_index(game: Any, state: Any, action: Any) -> int:
-    """A number for an action: the action itself when it is an int (tic-tac-toe's cell, Connect
-    Four's 0-based column), otherwise its index in the game's legal actions."""
-    if isinstance(action, int) and not isinstance(action, bool):
-        return action
+    """The documented number of an action: the cell (0..8) in tic-tac-toe, the 0-based column
+    (0..6) in Connect Four, and in other games the action's index in
+    ``game.legal_actions(state)`` (the game's stable, documented order)."""
+    if game.name in INDEXED_BY_ACTION:
+        return int(action)
     return list(game.legal_actions(state)).index(action)
 
 
-def signed_value(q: float, config: SearchConfig) -> float:
-    """A mean value in the search's range turned into [-1, 1] (unchanged for "symmetric")."""
-    return q if config.value_range == "symmetric" else 2.0 * q - 1.0
+def signed_value(q: float, value_range: str | SearchConfig) -> float:
+    """A mean value in the search's range turned into [-1, 1]: unchanged for "symmetric",
+    ``2q - 1`` for "unit" ([0, 1]), so a reported value means the same whatever the range.
+    ``value_range`` is the range's name or a config to read it from."""
+    if isinstance(value_range, SearchConfig):
+        value_range = value_range.value_range
+    return q if value_range == "symmetric" else 2.0 * q - 1.0
 
 
 def children_rows(search: Search) -> list[dict[str, Any]]:
-    """The root's children as JSON-ready rows (value from the root mover's view in [-1, 1])."""
+    """The root's children as JSON-ready dicts, in expansion order.
+
+    Each: ``action`` (label), ``action_index`` (see :func:`action_index`), ``visits``, ``value``
+    (mean value from the ROOT MOVER's view in [-1, 1]) and ``proven`` ("win"/"draw"/"loss" for
+    the root mover when the solver proved it, else ``None``).
+    """
     game, state = search.game, search.root_state
+    value_range = search.config.value_range
     return [
         {
             "action": child.label,
             "action_index": action_index(game, state, child.action),
             "visits": child.visits,
-            "value": round(signed_value(child.q, search.config), 6),
+            "value": round(signed_value(child.q, value_range), 6),
             "proven": child.proven,
         }
         for child in search.children_summary()
     ]
+
+
+def principal_variation(search: Search, max_moves: int = 12) -> list[str]:
+    """Labels of the most visited line from the root (actions, with the most visited chance
+    outcome's label appended after a colon where an action has several outcomes)."""
+    game = search.game
+    state = search.root_state
+    labels: list[str] = []
+    line = search.principal_variation(max_moves)  # action, chance, action, chance, ...
+    for chance, node in zip(line[1::2], line[2::2], strict=True):
+        assert isinstance(chance, ChanceNode) and isinstance(node, ActionNode)
+        action = chance.action
+        label = game.action_label(state, action)
+        if chance.num_outcomes > 1:
+            label += f": {game.outcome_label(state, action, node.outcome)}"
+        labels.append(label)
+        state = game.next_state(state, action, node.outcome)
+    return labels
+
+
+def search_summary(search: Search, result: RunResult | None = None) -> dict[str, Any]:
+    """The documented JSON summary of a search (``mcts-lab search --json``, docs/cli.md).
+
+    ``result`` is what ``Search.run`` returned (``None`` when nothing ran, e.g. a finished
+    position). Values are from the root mover's view in [-1, 1].
+    """
+    game = search.game
+    state = search.root_state
+    terminal = game.is_terminal(state)
+    seconds = result.seconds if result is not None else 0.0
+    data: dict[str, Any] = {
+        "game": game.name,
+        "position": game.format_state(state),
+        "root_player": None if terminal else game.current_player(state),
+        "iterations": search.iterations,
+        "seconds": round(seconds, 6),
+        "iterations_per_second": round(result.iterations / seconds, 1)
+        if result is not None and seconds > 0
+        else 0.0,
+        "stopped": result.stopped if result is not None else None,
+        "nodes": search.node_count,
+        "max_depth": search.max_depth,
+        "root_value": None,
+        "root_proven": None,
+        "best_action": None,
+        "best_action_index": None,
+        "children": children_rows(search),
+        "final_choices": {},
+        "principal_variation": [],
+        "config": search.config.to_dict(),
+        "note": "",
+    }
+    if terminal:
+        data["note"] = "the position is already over: there is no move to choose"
+        return data
+    player = search.root.player
+    if search.root.visits:
+        data["root_value"] = round(
+            signed_value(search.root.mean(player), search.config.value_range), 6
+        )
+    if search.config.solver and search.root.proven is not None:
+        value = search.root.proven[player]
+        data["root_proven"] = "win" if value > 0 else "loss" if value < 0 else "draw"
+    if data["children"]:
+        best = search.best_child()
+        data["best_action"] = best.label
+        data["best_action_index"] = action_index(game, state, best.action)
+        data["final_choices"] = {name: c.label for name, c in search.final_choices().items()}
+        data["principal_variation"] = principal_variation(search)
+    if result is not None and result.message:
+        data["note"] = result.message
+    return data
