@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +24,7 @@ __all__ = [
     "TreeDrawing",
     "tree_dot",
     "path_ids",
+    "find_action_node",
     "uct_rows",
     "uct_table_html",
     "formulas_latex",
@@ -93,7 +94,7 @@ def path_ids(trace: IterationTrace | None) -> set[int]:
     return ids
 
 
-def _find(search: Search, node_id: int, hint: Iterable[int]) -> ActionNode | None:
+def find_action_node(search: Search, node_id: int) -> ActionNode | None:
     """The action node ``node_id``, searched best-first from the root among at most 5,000
     nodes (never the whole tree)."""
     if search.root.id == node_id:
@@ -142,7 +143,7 @@ def tree_dot(
     top = search.root
     focus_found = True
     if bounds.focus is not None and bounds.focus != search.root.id:
-        found = _find(search, bounds.focus, highlight)
+        found = find_action_node(search, bounds.focus)
         if found is None:
             focus_found = False
         else:

@@ -17,6 +17,7 @@ from app.figures import (
     chance_figure,
     chance_rows,
     chi_square_p,
+    find_action_node,
     formula_latex,
     formulas_latex,
     history_figure,
@@ -415,6 +416,28 @@ def tree_panel() -> None:
     else:
         st.graphviz_chart(dot)
     st.caption(f"Drawn: {drawn:,} nodes; not drawn: {hidden:,} (bounded drawing).")
+    focus = state.bounds_from_widgets().focus
+    if focus is not None:
+        _focused_node_board(focus)
+
+
+def _focused_node_board(node_id: int) -> None:
+    """The position at the focused node, with its own children's visit shares."""
+    search = state.session().search
+    node = find_action_node(search, node_id)
+    if node is None:
+        return
+    game = search.game
+    position = search.state_of(node)
+    children = search.children_summary(node)
+    total = sum(c.visits for c in children) or 1
+    stats = {c.action: (c.visits / total, c.q) for c in children}
+    st.markdown(f"**Position at node #{node_id}** (`{game.format_state(position) or 'start'}`)")
+    svg = board_svg(game, position, stats)
+    if svg is not None:
+        st.markdown(f'<div style="max-width:360px">{svg}</div>', unsafe_allow_html=True)
+    else:
+        st.code(getattr(game, "render", game.format_state)(position))
 
 
 def _bounds_changed_since(entry: state.HistoryEntry) -> bool:

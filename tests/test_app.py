@@ -188,6 +188,7 @@ def test_tree_focus_on_a_node() -> None:
     at.button(key="step_n").click().run()
     at.text_input(key="tree_focus").set_value("2").run()
     assert any("Drawn:" in c.value for c in at.caption)
+    assert "Position at node #2" in texts(at)
     at.text_input(key="tree_focus").set_value("999999").run()
     assert any("not in the tree" in w.value for w in at.warning)
     assert not at.exception
