@@ -15,6 +15,7 @@ The rules are written out in ``docs/gridiron.md``; this docstring is the short v
   of 8 directions (d8, 1/8 each). The kick-off lands uniformly on a free square of the receiving
   half. A failed dodge or pickup, or the attacker going down, is a turnover.
 - A knocked-down player stands up at the start of their team's next turn and cannot act in it.
+- After half the turns, half-time: players reset and home kicks off to away.
 - Carrying the ball into the opponent's endzone scores a touchdown: players are reset and the
   scoring team kicks off to the other team. Most touchdowns after all turns wins.
 
