@@ -17,6 +17,7 @@ __all__ = [
     "board_svg",
     "tic_tac_toe_svg",
     "connect_four_svg",
+    "gridiron_svg",
     "button_layout",
     "button_label",
 ]
@@ -122,9 +123,86 @@ def connect_four_svg(game: Any, state: Any, stats: Stats) -> str:
     return "".join(parts)
 
 
+def gridiron_svg(game: Any, state: Any, stats: Stats) -> str:
+    """The pitch: endzones shaded, tackle zones tinted (blue home, red away), players as
+    numbered discs (hollow when down, faded when used), the ball, and for the root's move
+    actions the visit share on the destination square. Other root actions are listed below."""
+    cell = 44
+    width, height = game.width * cell, game.height * cell
+    notes = _non_move_stats(game, state, stats)
+    parts = [_open(width, height + 18 * len(notes) + 6)]
+    home_zone, away_zone = game.tackle_zones(state, 0), game.tackle_zones(state, 1)
+    for x in range(game.width):
+        for y in range(game.height):
+            fill = "#dcfce7"
+            if x in game.endzones:
+                fill = "#bbf7d0" if x == 0 else "#bfdbfe"
+            parts.append(
+                f'<rect x="{x * cell}" y="{y * cell}" width="{cell}" height="{cell}" '
+                f'fill="{fill}" stroke="#86efac"/>'
+            )
+            if (x, y) in home_zone:
+                parts.append(
+                    f'<rect x="{x * cell}" y="{y * cell}" width="{cell}" '
+                    f'height="{cell}" fill="rgba(37,99,235,0.10)"/>'
+                )
+            if (x, y) in away_zone:
+                parts.append(
+                    f'<rect x="{x * cell}" y="{y * cell}" width="{cell}" '
+                    f'height="{cell}" fill="rgba(220,38,38,0.10)"/>'
+                )
+    for action, (share, _q) in stats.items():
+        if action[0] == "move":
+            x, y = action[1], action[2]
+            parts.append(
+                f'<rect x="{x * cell + 2}" y="{y * cell + 2}" width="{cell - 4}" '
+                f'height="{cell - 4}" fill="{_heat(share)}" rx="4"/>'
+            )
+            parts.append(
+                f'<text x="{x * cell + cell / 2}" y="{y * cell + cell / 2 + 4}" '
+                f'font-size="11" text-anchor="middle">{share:.0%}</text>'
+            )
+    bx, by, carrier = game.ball(state)
+    for label, team, x, y, standing, used in game.players(state):
+        colour = "#2563eb" if team == 0 else "#dc2626"
+        cx, cy = x * cell + cell / 2, y * cell + cell / 2
+        fill = colour if standing else "#ffffff"
+        opacity = "0.55" if used and standing else "1"
+        parts.append(
+            f'<circle cx="{cx}" cy="{cy}" r="{cell / 2 - 6}" fill="{fill}" '
+            f'stroke="{colour}" stroke-width="3" opacity="{opacity}"/>'
+        )
+        parts.append(
+            f'<text x="{cx}" y="{cy + 4}" font-size="11" text-anchor="middle" '
+            f'fill="{"#ffffff" if standing else colour}">{label}</text>'
+        )
+        if carrier == label:
+            parts.append(
+                f'<circle cx="{cx + 12}" cy="{cy - 12}" r="6" fill="#92400e" stroke="#fff"/>'
+            )
+    if bx >= 0 and carrier is None:
+        parts.append(
+            f'<ellipse cx="{bx * cell + cell / 2}" cy="{by * cell + cell / 2}" rx="8" '
+            'ry="6" fill="#92400e" stroke="#fff" stroke-width="2"/>'
+        )
+    for i, (label, share, q) in enumerate(notes):
+        parts.append(
+            f'<text x="4" y="{height + 16 + 18 * i}" font-size="12">{label}: '
+            f"{share:.0%} of visits, Q {q:+.2f}</text>"
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _non_move_stats(game: Any, state: Any, stats: Stats) -> list[tuple[str, float, float]]:
+    rows = [(game.action_label(state, a), s, q) for a, (s, q) in stats.items() if a[0] != "move"]
+    return sorted(rows, key=lambda r: -r[1])
+
+
 BOARDS: dict[str, Callable[[Any, Any, Stats], str]] = {
     "tic_tac_toe": tic_tac_toe_svg,
     "connect_four": connect_four_svg,
+    "gridiron": gridiron_svg,
 }
 
 

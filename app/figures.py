@@ -36,6 +36,7 @@ __all__ = [
     "chi_square_p",
     "series_point",
     "history_figure",
+    "arena_figure",
     "chance_figure",
     "PLAYER_COLOURS",
 ]
@@ -127,6 +128,7 @@ def tree_dot(
     highlight: set[int] | None = None,
     expanded: int | None = None,
     player_names: Sequence[str] = ("X", "O"),
+    mark_turn_ends: bool = False,
 ) -> TreeDrawing:
     """Graphviz DOT of the most visited part of the tree.
 
@@ -190,7 +192,11 @@ def tree_dot(
             style = f', color="{PATH_COLOUR}", penwidth=3' if on_path else ""
             if chance.num_outcomes == 1 and len(chance.children) == 1:
                 child = chance.children[0]
-                lines.append(f'  a{node.id} -> a{child.id} [label="{_esc(action)}"{style}];')
+                text = _esc(action)
+                if mark_turn_ends and child.player != node.player:
+                    text += "\\n⏹ turn ends"  # multi-action turns: where the team turn ends
+                    style += ", style=bold"
+                lines.append(f'  a{node.id} -> a{child.id} [label="{text}"{style}];')
                 drawn_ids.add(chance.id)
                 counter = push(counter, child, state, chance.action)
                 continue
@@ -206,8 +212,9 @@ def tree_dot(
                 outcome = game.outcome_label(state, chance.action, child.outcome)
                 p = probabilities.get(child.outcome, 0.0)
                 edge_style = f', color="{PATH_COLOUR}", penwidth=3' if child.id in highlight else ""
+                turn = "\\n⏹ turn ends" if mark_turn_ends and child.player != node.player else ""
                 lines.append(
-                    f'  c{chance.id} -> a{child.id} [label="{_esc(outcome)}\\np={p:.3f}", '
+                    f'  c{chance.id} -> a{child.id} [label="{_esc(outcome)}\\np={p:.3f}{turn}", '
                     f"style=dashed{edge_style}];"
                 )
                 counter = push(counter, child, state, chance.action)
@@ -549,4 +556,23 @@ def history_figure(series: Sequence[dict[str, Any]]) -> go.Figure:
                              line_color="#111827", showlegend=False), row=3, col=1)  # fmt: skip
     fig.update_layout(height=560, margin=dict(l=10, r=10, t=30, b=10))
     fig.update_xaxes(title_text="iteration", row=3, col=1)
+    return fig
+
+
+def arena_figure(result: Any) -> go.Figure:
+    """Wins, draws and losses of MCTS as home and as away (an ``ArenaResult``)."""
+    sides = ["MCTS as home", "MCTS as away"]
+    fig = go.Figure(
+        [
+            go.Bar(name="wins", x=sides, y=[result.home_wins, result.away_wins],
+                   marker_color="#16a34a"),
+            go.Bar(name="draws", x=sides, y=[result.home_draws, result.away_draws],
+                   marker_color="#9ca3af"),
+            go.Bar(name="losses", x=sides, y=[result.home_losses, result.away_losses],
+                   marker_color="#dc2626"),
+        ]
+    )  # fmt: skip
+    fig.update_layout(barmode="stack", height=280, margin=dict(l=10, r=10, t=30, b=10),
+                      title=f"{result.games_per_side} games per side vs {result.opponent}",
+                      yaxis_title="games")  # fmt: skip
     return fig

@@ -14,6 +14,7 @@ import streamlit as st
 from app import state
 from app.boards import board_svg, button_label, button_layout
 from app.figures import (
+    arena_figure,
     chance_figure,
     chance_rows,
     chi_square_p,
@@ -22,6 +23,7 @@ from app.figures import (
     formulas_latex,
     history_figure,
     html_table,
+    path_ids,
     rollout_rows,
     uct_table_html,
     update_rows,
@@ -156,6 +158,15 @@ def sidebar_controls() -> None:
             format_func=lambda r: "[-1, 1]" if r == "symmetric" else "[0, 1]",
         )
         st.caption("Values are shaped (win/draw/loss) then mapped onto the range UCT expects.")
+        if st.session_state["game"] == "gridiron":
+            st.markdown("**Gridiron heuristic weights** (the leaf evaluation)")
+            weights = state.on_weights_change
+            st.slider("Score", 0.0, 3.0, step=0.05, key="w_score", on_change=weights)
+            st.slider("Ball possession", 0.0, 2.0, step=0.05, key="w_ball", on_change=weights)
+            st.slider(
+                "Carrier's progress", 0.0, 2.0, step=0.05, key="w_distance", on_change=weights
+            )
+            st.slider("Players down", 0.0, 2.0, step=0.05, key="w_down", on_change=weights)
     sb.selectbox("Final-move policy", FINAL_POLICIES, key="final_policy", on_change=change)
     sb.toggle("MCTS-Solver (prove wins and losses)", key="solver", on_change=change)
     sb.number_input(
@@ -374,7 +385,6 @@ def history_panel() -> None:
 
 @guarded
 def tree_panel() -> None:
-    lab = state.session()
     entry = state.current_entry()
     st.subheader("Search tree")
     names = state.player_names()
@@ -391,18 +401,12 @@ def tree_panel() -> None:
         cols[2].number_input("Min visits", 1, 1_000_000, key="tree_min_visits")
         cols[3].text_input("Focus on node id", key="tree_focus", help="e.g. 12; empty: root")
     if entry is None:
-        from app.figures import tree_dot
-
-        drawing = tree_dot(lab.search, state.bounds_from_widgets(), set(), None, names)
+        drawing = state.draw_tree()
         dot, drawn, hidden = drawing.dot, drawing.drawn, drawing.hidden
     else:
         dot, drawn, hidden = entry.dot, entry.drawn, entry.hidden
         if _bounds_changed_since(entry):
-            from app.figures import path_ids, tree_dot
-
-            drawing = tree_dot(
-                lab.search, state.bounds_from_widgets(), path_ids(entry.trace), None, names
-            )
+            drawing = state.draw_tree(path_ids(entry.trace))
             dot, drawn, hidden = drawing.dot, drawing.drawn, drawing.hidden
             if not drawing.focus_found:
                 st.warning("That node id is not in the tree near the root; showing the root.")
@@ -595,7 +599,7 @@ def chance_panel(trace: IterationTrace | None) -> None:
             f"*{step.outcome_label}* with p={step.probability:.3f}"
         )
         cols = st.columns([3, 2])
-        cols[0].dataframe(rows, hide_index=True, width="stretch")
+        cols[0].markdown(html_table(rows), unsafe_allow_html=True)
         cols[1].plotly_chart(chance_figure(rows), width="stretch", key=f"chance_{step.node_id}")
         if p is not None and p < 0.05:
             st.warning(f"Draws deviate from the odds (chi-square p = {p:.3f}).")
@@ -679,3 +683,36 @@ def charts_panel() -> None:
         st.caption("Step a few times to draw the charts.")
         return
     st.plotly_chart(history_figure(series), width="stretch", key="chart_history")
+
+
+@guarded
+def arena_panel() -> None:
+    st.subheader("Arena")
+    help_text(
+        "MCTS with the sidebar's settings plays whole games against an opponent, as home "
+        "(moving first) and as away: the botbowl tutorial's table. It shows how strong the "
+        "settings really are, and whether the expansion order favours one side."
+    )
+    from mcts_lab.arena import OPPONENTS, ROLLOUTS
+
+    cols = st.columns(4)
+    cols[0].number_input("Games per side", 1, 50, key="arena_games")
+    cols[1].number_input("Iterations per decision", 10, 5000, step=10, key="arena_iterations")
+    cols[2].selectbox("Rollout", ROLLOUTS, key="arena_rollout",
+                      help="none: heuristic leaf; turn: to the end of the team turn; game: to "
+                           "the end")  # fmt: skip
+    cols[3].selectbox("Opponent", OPPONENTS, key="arena_opponent")
+    if st.button("Run arena", key="arena_run"):
+        bar = st.progress(0.0, text="playing")
+        state.run_arena(progress=lambda done, total: bar.progress(
+            done / total, text=f"game {done} of {total}"))  # fmt: skip
+        bar.empty()
+        if state.session().arena is not None:
+            st.success(f"Arena finished in {state.session().arena.seconds:.1f} s.")
+    result = state.session().arena
+    if result is None:
+        return
+    from mcts_lab.arena import format_table
+
+    st.code(format_table(result, rollouts=st.session_state["arena_rollout"]), language=None)
+    st.plotly_chart(arena_figure(result), width="stretch", key="arena_chart")

@@ -24,7 +24,7 @@ from typing import Any
 
 import streamlit as st
 
-from app.figures import TreeBounds, path_ids, series_point, tree_dot
+from app.figures import TreeBounds, TreeDrawing, path_ids, series_point, tree_dot
 from games import GAME_NAMES, make_game
 from mcts_core import IterationTrace, Search, SearchConfig
 from mcts_core.rollout import sample_outcome
@@ -67,6 +67,15 @@ DEFAULTS: dict[str, Any] = {
     "print_depth": 3,
     "print_children": 8,
     "show_printed": False,
+    # gridiron heuristic weights (evaluation shaping for that game)
+    "w_score": 1.0,
+    "w_ball": 0.3,
+    "w_distance": 0.8,
+    "w_down": 0.15,
+    "arena_games": 5,
+    "arena_iterations": 100,
+    "arena_rollout": "none",
+    "arena_opponent": "random",
 }
 
 #: Query-string parameters: (session key, parser). Values are checked like typed input.
@@ -117,6 +126,7 @@ class Session:
     last_nodes_rate: float = 0.0
     play_rng: random.Random = field(default_factory=lambda: random.Random(0))
     svg_cache: dict[str, str] = field(default_factory=dict)
+    arena: Any = None  # the last arena result (mcts_lab.arena.ArenaResult)
 
 
 # ------------------------------------------------------------------ access
@@ -127,15 +137,29 @@ def session() -> Session:
 
 
 def game_options() -> dict[str, Any]:
-    return (
-        {"size": st.session_state["gridiron_size"]}
-        if st.session_state["game"] == "gridiron"
-        else {}
-    )
+    return _options_for(st.session_state["game"])
 
 
 def player_names() -> tuple[str, str]:
     return PLAYER_NAMES.get(st.session_state["game"], ("P0", "P1"))
+
+
+def draw_tree(highlight: set[int] | None = None, expanded: int | None = None) -> TreeDrawing:
+    """The bounded drawing of the current tree with the sidebar's bounds."""
+    search = session().search
+    return tree_dot(
+        search,
+        bounds_from_widgets(),
+        highlight or set(),
+        expanded,
+        player_names(),
+        mark_turn_ends=multi_action(search.game),
+    )
+
+
+def multi_action(game: Any) -> bool:
+    """True for games whose turns are several actions (the tree marks where a turn ends)."""
+    return game.name == "gridiron"
 
 
 def notify(level: str, text: str) -> None:
@@ -221,7 +245,17 @@ def init() -> None:
 
 
 def _options_for(game_name: str) -> dict[str, Any]:
-    return {"size": st.session_state["gridiron_size"]} if game_name == "gridiron" else {}
+    """Constructor options: the gridiron size and its heuristic weights (the shaping sliders)."""
+    if game_name != "gridiron":
+        return {}
+    from games.gridiron import GridironWeights
+
+    s = st.session_state
+    weights = GridironWeights(
+        score=float(s["w_score"]), ball=float(s["w_ball"]), distance=float(s["w_distance"]),
+        down=float(s["w_down"]),
+    )  # fmt: skip
+    return {"size": int(s["gridiron_size"]), "weights": weights}
 
 
 def _check_query_value(key: str, value: Any) -> None:
@@ -360,6 +394,13 @@ def on_gridiron_size_change() -> None:
     on_game_change()
 
 
+@safe
+def on_weights_change() -> None:
+    """New heuristic weights make a new game: the tree's values change meaning, so rebuild."""
+    _new_search()
+    notify("warning", "Tree rebuilt: the heuristic weights changed what leaf values mean.")
+
+
 # ----------------------------------------------------------------- stepping
 
 
@@ -372,7 +413,7 @@ def _record(
     expanded = trace.expansion.node_id if trace is not None and trace.expansion else None
     if phase == "select" and result is not None:
         highlight = _phase_path(result)
-    drawing = tree_dot(search, bounds_from_widgets(), highlight, expanded, player_names())
+    drawing = draw_tree(highlight, expanded)
     lab.entries_written += 1
     lab.history.append(
         HistoryEntry(
@@ -549,16 +590,41 @@ def on_play_best() -> None:
     search = lab.search
     if _game_over_notice():
         return
+    mcts_side = search.game.current_player(search.root_state)
     if not search.root.children:
         search.run(iterations=int(st.session_state["iterations_per_click"]))
     best = search.best_child()
     if not play_move(best.action, "MCTS"):
         return
     if st.session_state["play_mode"] == "MCTS vs random":
-        state = search.root_state
-        if not search.game.is_terminal(state):
-            legal = list(search.game.legal_actions(state))
+        # the random player answers until it is MCTS's turn again (a gridiron turn is many
+        # actions; bounded so a strange position cannot loop)
+        for _ in range(1000):
+            state = search.root_state
+            game = search.game
+            if game.is_terminal(state) or game.current_player(state) == mcts_side:
+                break
+            legal = list(game.legal_actions(state))
             play_move(legal[lab.play_rng.randrange(len(legal))], "Random player")
+
+
+@safe
+def run_arena(progress: Any = None) -> None:
+    """Play the arena with the sidebar's search settings (C, policy, expansion order, ...)."""
+    from dataclasses import replace
+
+    from mcts_lab.arena import play_arena, rollout_config
+
+    s = st.session_state
+    lab = session()
+    base = rollout_config(s["arena_rollout"])
+    config = replace(config_from_widgets(), rollout_depth=base.rollout_depth,
+                     rollout_horizon=base.rollout_horizon)  # fmt: skip
+    game = make_game(s["game"], **game_options())
+    lab.arena = play_arena(
+        game, games=int(s["arena_games"]), iterations=int(s["arena_iterations"]),
+        config=config, opponent=s["arena_opponent"], seed=int(s["seed"]), progress=progress,
+    )  # fmt: skip
 
 
 # ------------------------------------------------------------------- views

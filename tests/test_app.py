@@ -192,3 +192,43 @@ def test_tree_focus_on_a_node() -> None:
     at.text_input(key="tree_focus").set_value("999999").run()
     assert any("not in the tree" in w.value for w in at.warning)
     assert not at.exception
+
+
+def test_gridiron_views() -> None:
+    at = fresh(game="gridiron", seed="2")
+    assert at.session_state["game"] == "gridiron"
+    assert "Away to move" in texts(at)  # the away team kicks off
+    at.number_input(key="iterations_per_click").set_value(400).run()
+    at.button(key="step_n").click().run()
+    assert not at.exception
+    body = texts(at)
+    assert "<svg" in body and "H1" in body  # the pitch
+    for _ in range(6):
+        at.button(key="step").click().run()
+        if any(s.value == "Chance events on the path" for s in at.subheader):
+            break
+    assert any(s.value == "Chance events on the path" for s in at.subheader)
+    assert any("probability" in m.value for m in at.markdown)
+    at.slider(key="w_ball").set_value(0.6).run()
+    assert any("heuristic weights" in w.value for w in at.warning)
+
+
+def test_gridiron_play_against_random() -> None:
+    at = fresh(game="gridiron", seed="1", iterations="50")
+    at.radio(key="play_mode").set_value("MCTS vs random").run()
+    at.button(key="play_best").click().run()  # the away team's kick-off
+    played = [s.value for s in at.success if "played" in s.value]
+    assert played[0].startswith("MCTS played kick-off")
+    assert any(p.startswith("Random player played") for p in played)
+    assert not at.exception
+
+
+def test_arena_tab_runs_and_plots() -> None:
+    at = fresh(game="tic_tac_toe")
+    at.number_input(key="arena_games").set_value(2).run()
+    at.number_input(key="arena_iterations").set_value(50).run()
+    at.selectbox(key="arena_rollout").set_value("game").run()
+    at.button(key="arena_run").click().run()
+    assert not at.exception
+    assert any("Home Wins" in c.value for c in at.code)
+    assert any("Arena finished" in s.value for s in at.success)
