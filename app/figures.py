@@ -355,7 +355,7 @@ def uct_table_html(decisions: Sequence[Decision], player_names: Sequence[str]) -
 def formulas_latex(decisions: Sequence[Decision], policy: str, c: float) -> str:
     """The formula of every decision with the chosen child's numbers, one aligned line each."""
     lines = [
-        rf"	ext{{depth {depth}:}} & \quad {formula_latex(d, policy, c)}"
+        rf"\text{{depth {depth}:}} & \quad {formula_latex(d, policy, c)}"
         for depth, d in enumerate(decisions)
     ]
     return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"

@@ -93,6 +93,7 @@ def test_uct_rows_and_formula_use_the_trace_numbers() -> None:
     assert latex.endswith(f"= {decision.chosen_terms.score:+.3f}")
     both = formulas_latex([decision, decision], "uct", 0.8)
     assert both.count("depth") == 2 and both.startswith(r"\begin{aligned}")
+    assert r"\text{depth 0:}" in both and "\t" not in both
     html = uct_table_html([decision], ("X", "O"))
     assert "Depth 0" in html and "background:#fef3c7" in html
 
