@@ -693,6 +693,8 @@ def arena_panel() -> None:
         "(moving first) and as away: the botbowl tutorial's table. It shows how strong the "
         "settings really are, and whether the expansion order favours one side."
     )
+    if not st.toggle("Show the arena", key="show_arena"):
+        return
     from mcts_lab.arena import OPPONENTS, ROLLOUTS
 
     cols = st.columns(4)

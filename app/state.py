@@ -72,6 +72,7 @@ DEFAULTS: dict[str, Any] = {
     "w_ball": 0.3,
     "w_distance": 0.8,
     "w_down": 0.15,
+    "show_arena": False,
     "arena_games": 5,
     "arena_iterations": 100,
     "arena_rollout": "none",

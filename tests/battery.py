@@ -1,93 +1,166 @@
-"""The test battery every game passes (PettingZoo's api_test, OpenSpiel's random_sim_test).
+"""The test battery every game passes (in the spirit of PettingZoo's ``api_test`` and OpenSpiel's
+``random_sim_test``).
 
-``check_game(game)`` plays seeded random games and checks the protocol's promises on every
-state it meets. Each check raises ``AssertionError`` with the position string when it fails.
+Each ``check_*`` function takes a game and a range of seeds, plays seeded uniformly random games
+and checks one group of the protocol's promises (:mod:`games.base`). They are plain functions so
+``tests/test_battery.py`` can parametrize over games x checks and a failure names both; a failed
+check raises ``AssertionError`` with the position string. ``check_game`` runs them all.
+
+Random games are played by :func:`mcts_core.rollout.generic_random_playout`, the same draws the
+search makes, bounded by ``MAX_STEPS`` actions.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from mcts_core.rollout import generic_random_playout
 
+__all__ = [
+    "MAX_STEPS",
+    "SEEDS",
+    "CHECKS",
+    "random_game",
+    "check_state",
+    "check_random_games_end",
+    "check_states_along_random_games",
+    "check_same_seed_same_game",
+    "check_fast_playout",
+    "check_game",
+]
+
+#: A random game longer than this many actions counts as "does not end".
 MAX_STEPS = 5000
+#: Seeds used when a check is not given any.
+SEEDS = range(20)
 
 
 def random_game(game: Any, seed: int) -> list[Any]:
-    """The states of one uniformly random game from the initial state."""
-    rng = random.Random(seed)
-    state = game.initial_state()
-    states = [state]
-    for _ in range(MAX_STEPS):
-        if game.is_terminal(state):
-            return states
-        legal = game.legal_actions(state)
-        action = legal[rng.randrange(len(legal))]
-        outcomes = game.chance_outcomes(state, action)
-        r, acc = rng.random(), 0.0
-        outcome = outcomes[-1][0]
-        for o, p in outcomes:
-            acc += p
-            if r < acc:
-                outcome = o
-                break
-        state = game.next_state(state, action, outcome)
-        states.append(state)
-    raise AssertionError(f"{game.name}: a random game did not end within {MAX_STEPS} actions")
+    """The states of one uniformly random game from the initial state, the last one included.
+
+    Stops after ``MAX_STEPS`` actions even if the game is not over (``check_random_games_end``
+    is the check that it is).
+    """
+    start = game.initial_state()
+    final, played = generic_random_playout(game, start, random.Random(seed), MAX_STEPS, False)
+    states = [start]
+    for action, outcome in played:
+        states.append(game.next_state(states[-1], action, outcome))
+    assert states[-1] == final, f"{game.name}: replaying the same actions gave another state"
+    return states
 
 
 def check_state(game: Any, state: Any) -> None:
-    """The protocol's promises at one state."""
+    """The protocol's promises at one state: hashing, position strings, values, actions,
+    chance outcomes, labels, and that ``next_state`` leaves its input alone."""
     text = game.format_state(state)
-    assert isinstance(text, str)
-    hash(state)
+    assert isinstance(text, str), f"{game.name}: format_state must return a string"
+    state_hash = hash(state)
     parsed = game.parse_state(text)
     assert parsed == state, f"{game.name}: parse(format(s)) != s for {text!r}"
-    assert game.format_state(parsed) == text
-    heuristic = game.heuristic(state)
-    assert len(heuristic) == 2 and all(-1.0 <= h <= 1.0 for h in heuristic), (text, heuristic)
+    assert hash(parsed) == state_hash, f"{game.name}: equal states hash differently at {text!r}"
+    assert game.format_state(parsed) == text, f"{game.name}: format(parse(t)) != t for {text!r}"
+
+    heuristic = tuple(game.heuristic(state))
+    assert len(heuristic) == game.num_players == 2, (text, heuristic)
+    assert all(-1.0 <= h <= 1.0 for h in heuristic), (text, heuristic)  # also rules out NaN
+
     if game.is_terminal(state):
         returns = tuple(game.returns(state))
         assert len(returns) == 2 and sum(returns) == 0, (text, returns)
         assert set(returns) <= {-1.0, 0.0, 1.0}, (text, returns)
         return
-    assert game.current_player(state) in (0, 1)
+
+    assert game.current_player(state) in (0, 1), text
     legal = list(game.legal_actions(state))
     assert legal, f"{game.name}: no legal action at non-terminal {text!r}"
-    assert legal == list(game.legal_actions(state)), "legal actions must come in a stable order"
-    assert len(set(legal)) == len(legal), "legal actions must be distinct"
+    assert legal == list(game.legal_actions(state)), f"unstable legal action order at {text!r}"
+    assert len(set(legal)) == len(legal), f"repeated legal actions at {text!r}"
     for action in legal:
         label = game.action_label(state, action)
-        assert isinstance(label, str) and label, (text, action)
+        assert isinstance(label, str) and label, (text, action, label)
         outcomes = list(game.chance_outcomes(state, action))
         assert outcomes, (text, action)
-        assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9, (text, action, outcomes)
         assert all(p > 0 for _, p in outcomes), (text, action, outcomes)
-        assert len({o for o, _ in outcomes}) == len(outcomes), "outcomes must be distinct"
+        assert abs(sum(p for _, p in outcomes) - 1.0) <= 1e-9, (text, action, outcomes)
+        assert len({o for o, _ in outcomes}) == len(outcomes), f"repeated outcomes at {text!r}"
         for outcome, _ in outcomes:
             assert isinstance(game.outcome_label(state, action, outcome), str)
-            game.next_state(state, action, outcome)
-    assert game.format_state(state) == text, "next_state must not change its input"
+            child = game.next_state(state, action, outcome)
+            hash(child)
+            assert child == game.next_state(state, action, outcome), "next_state must be a function"
+    # the state must be exactly what it was before any next_state call
+    assert state == parsed and hash(state) == state_hash, f"next_state changed {text!r}"
+    assert game.format_state(state) == text, f"next_state changed {text!r}"
 
 
-def check_game(game: Any, seeds: range = range(20)) -> None:
-    """Random games end, every state keeps the protocol's promises, seeds replay exactly."""
+def check_random_games_end(game: Any, seeds: range = SEEDS) -> None:
+    """Uniformly random games reach a terminal state within ``MAX_STEPS`` actions."""
     for seed in seeds:
         states = random_game(game, seed)
-        assert game.is_terminal(states[-1])
-        for state in states:
+        assert game.is_terminal(states[-1]), (
+            f"{game.name}: random game {seed} did not end within {MAX_STEPS} actions"
+        )
+
+
+def check_states_along_random_games(game: Any, seeds: range = SEEDS) -> None:
+    """Every state of every random game passes :func:`check_state`."""
+    for seed in seeds:
+        for state in random_game(game, seed):
             check_state(game, state)
-        replay = random_game(game, seed)
-        assert [game.format_state(s) for s in replay] == [game.format_state(s) for s in states]
-    fast = getattr(game, "random_playout", None)
-    if fast is not None:
-        start = random_game(game, 0)
-        for seed in seeds:
-            for state in start[:: max(1, len(start) // 4)]:
-                for max_steps, turn in ((None, False), (3, False), (None, True), (0, False)):
-                    expected = generic_random_playout(
-                        game, state, random.Random(seed), max_steps, turn
-                    )
-                    got = fast(state, random.Random(seed), max_steps, turn)
-                    assert got == expected, (game.format_state(state), seed, max_steps, turn)
+
+
+def check_same_seed_same_game(game: Any, seeds: range = SEEDS) -> None:
+    """The same seed replays the same game; different seeds do not all give one game."""
+    games = []
+    for seed in seeds:
+        first = [game.format_state(s) for s in random_game(game, seed)]
+        again = [game.format_state(s) for s in random_game(game, seed)]
+        assert first == again, f"{game.name}: seed {seed} gave two different games"
+        games.append(tuple(first))
+    if len(games) > 1:
+        assert len(set(games)) > 1, f"{game.name}: every seed gave the same game"
+
+
+#: (max_steps, stop_on_turn_change) pairs tried by :func:`check_fast_playout`.
+_PLAYOUT_LIMITS = ((None, False), (0, False), (1, False), (3, False), (None, True), (5, True))
+
+
+def check_fast_playout(game: Any, seeds: range = SEEDS) -> None:
+    """If the game has ``random_playout``, it equals the generic playout: same final state, same
+    actions and outcomes, and the generator left in the same state (same draws consumed)."""
+    fast: Callable[..., tuple[Any, list[tuple[Any, Any]]]] | None = getattr(
+        game, "random_playout", None
+    )
+    if fast is None:
+        return
+    starts = []
+    for seed in range(4):
+        states = random_game(game, 1000 + seed)
+        starts += states[:: max(1, len(states) // 5)] + [states[-1]]  # the terminal end too
+    for seed in seeds:
+        for state in starts:
+            for max_steps, turn in _PLAYOUT_LIMITS:
+                generic_rng, fast_rng = random.Random(seed), random.Random(seed)
+                expected = generic_random_playout(game, state, generic_rng, max_steps, turn)
+                got = fast(state, fast_rng, max_steps, turn)
+                where = (game.format_state(state), seed, max_steps, turn)
+                assert got == expected, where
+                assert fast_rng.getstate() == generic_rng.getstate(), ("rng use differs", where)
+
+
+#: Every check, for parametrizing.
+CHECKS: tuple[Callable[[Any, range], None], ...] = (
+    check_random_games_end,
+    check_states_along_random_games,
+    check_same_seed_same_game,
+    check_fast_playout,
+)
+
+
+def check_game(game: Any, seeds: range = SEEDS) -> None:
+    """Run every check in ``CHECKS`` on ``game``."""
+    for check in CHECKS:
+        check(game, seeds)

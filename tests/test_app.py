@@ -225,6 +225,7 @@ def test_gridiron_play_against_random() -> None:
 
 def test_arena_tab_runs_and_plots() -> None:
     at = fresh(game="tic_tac_toe")
+    at.toggle(key="show_arena").set_value(True).run()
     at.number_input(key="arena_games").set_value(2).run()
     at.number_input(key="arena_iterations").set_value(50).run()
     at.selectbox(key="arena_rollout").set_value("game").run()

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from games.connect_four import ConnectFour
+from mcts_core.rollout import generic_random_playout
 
 GAME = ConnectFour()
 
@@ -56,6 +59,7 @@ def test_legal_actions_skip_full_columns() -> None:
         ("448", "column 8 out of range"),
         ("40", "column 0 out of range"),
         ("44x", "bad character 'x' at index 2"),
+        ("4\u00b2", "bad character '\u00b2' at index 1"),  # a digit to str.isdigit(), not a column
         ("4444444", "column 4 is full"),
         ("12121212", "game already over after move 7"),
     ],
@@ -81,4 +85,54 @@ def test_heuristic_sees_threats() -> None:
     o_threat = GAME.heuristic(GAME.parse_state("127314"))  # O: 2,3,4 bottom; X: 1,1,7
     assert x_threat[0] > 0.3
     assert o_threat[0] < -0.3
+    assert x_threat[0] > o_threat[1]  # X's threat counts for more than O's mirror (X's tempo)
     assert x_threat[0] == -x_threat[1]
+    blocked = GAME.heuristic(GAME.parse_state("21354"))  # the same X three, O on 1 and 5
+    assert x_threat[0] > blocked[0]
+
+
+def test_terminal_heuristic_is_the_returns() -> None:
+    state = GAME.parse_state("1213141")
+    assert GAME.heuristic(state) == GAME.returns(state) == (1.0, -1.0)
+
+
+def _positions() -> list[str]:
+    """Start positions for the fast path: random games cut at every length, plus near-full
+    boards (columns fill up, the board can end in a draw) and finished games."""
+    texts = [FULL_BOARD_DRAW[:n] for n in (30, 36, 39, 40, 41, 42)] + ["1213141"]
+    for seed in range(12):
+        final, played = generic_random_playout(
+            GAME, GAME.initial_state(), random.Random(seed), None, False
+        )
+        moves = GAME.format_state(final)
+        assert len(moves) == len(played)
+        texts += [moves[:n] for n in range(0, len(moves) + 1, 3)]
+    return texts
+
+
+@pytest.mark.parametrize(
+    ("max_steps", "stop_on_turn_change"),
+    [(None, False), (0, False), (1, False), (2, False), (7, False), (None, True), (3, True)],
+)
+def test_fast_playout_equals_the_generic_playout(
+    max_steps: int | None, stop_on_turn_change: bool
+) -> None:
+    for text in _positions():
+        state = GAME.parse_state(text)
+        for seed in range(25):
+            generic_rng, fast_rng = random.Random(seed), random.Random(seed)
+            expected = generic_random_playout(
+                GAME, state, generic_rng, max_steps, stop_on_turn_change
+            )
+            got = GAME.random_playout(state, fast_rng, max_steps, stop_on_turn_change)
+            assert got == expected, (text, seed)
+            assert fast_rng.getstate() == generic_rng.getstate(), (text, seed)
+            assert GAME.format_state(got[0]) == text + "".join(str(a + 1) for a, _ in got[1])
+
+
+def test_fast_playout_reaches_the_drawn_full_board() -> None:
+    state = GAME.parse_state(FULL_BOARD_DRAW[:41])
+    final, played = GAME.random_playout(state, random.Random(0), None, False)
+    assert played == [(int(FULL_BOARD_DRAW[41]) - 1, None)]  # one column left: no choice
+    assert GAME.is_terminal(final) and GAME.returns(final) == (0.0, 0.0)
+    assert final == GAME.parse_state(FULL_BOARD_DRAW)

@@ -86,3 +86,20 @@ def test_heuristic_prefers_more_open_lines() -> None:
     edge = GAME.heuristic(GAME.parse_state(".X......."))
     assert centre[0] > corner[0] > edge[0] > 0
     assert centre[1] == -centre[0]
+
+
+def test_finished_positions_are_accepted_as_terminal_roots() -> None:
+    won = GAME.parse_state("XXXOO....")
+    assert GAME.is_terminal(won) and GAME.returns(won) == (1.0, -1.0)
+    assert GAME.heuristic(won) == (1.0, -1.0)
+    assert GAME.parse_state(" XXXOO.... ") == won  # surrounding whitespace is ignored
+    double = GAME.parse_state("XXXXOOXOO")  # X's last move made two lines at once
+    assert GAME.returns(double) == (1.0, -1.0)
+
+
+def test_render_and_label_of_the_middle_right_cell() -> None:
+    state = GAME.parse_state("X.O.X....")
+    assert GAME.render(state) == "X . O\n. X .\n. . ."
+    assert GAME.action_label(state, 5) == "c2"
+    assert GAME.outcome_label(state, 5, None) == ""
+    assert GAME.chance_outcomes(state, 5) == ((None, 1.0),)
