@@ -46,7 +46,13 @@ class TicTacToeState(NamedTuple):
 
 
 class TicTacToe:
-    """The rules, implementing :class:`games.base.Game`."""
+    """The rules, implementing :class:`games.base.Game`.
+
+    Actions are cells 0..8, row-major from the top left, legal ones in increasing order. Player 0
+    is X and moves first, player 1 is O; ``returns`` and ``heuristic`` are ``(X's value, O's
+    value)``. ``action_label`` names a cell by column letter (a, b, c from the left) and row
+    number (1, 2, 3 from the TOP): cell 0 is ``a1``, cell 5 ``c2``, cell 8 ``c3``.
+    """
 
     name = "tic_tac_toe"
     num_players = 2
@@ -118,7 +124,14 @@ class TicTacToe:
         return ""
 
     def parse_state(self, text: str) -> TicTacToeState:
-        """A position string -> state; ``ValueError`` saying what is wrong."""
+        """A position string (9 cells, ``X``/``O``/``.``) -> state.
+
+        Accepts finished positions that could have been played (three in a row, or a full
+        board), so a search can start at a terminal root. Raises ``ValueError`` naming the
+        problem for anything else: wrong length, a bad character, stone counts that are not X's
+        turn or O's turn, two winners, or a move made after the game was won. Surrounding
+        whitespace is ignored.
+        """
         if not isinstance(text, str):
             raise ValueError(f"position must be a string, got {type(text).__name__}")
         text = text.strip()
