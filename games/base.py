@@ -22,7 +22,7 @@ Optional fast path
 ------------------
 A game may also define ``random_playout(state, rng, max_steps, stop_on_turn_change)`` (see
 :class:`FastPlayout`). The search uses it for uniformly random rollouts instead of its generic
-loop. It must consume ``rng`` exactly like the generic loop in ``mcts_core.policies`` does (one
+loop. It must consume ``rng`` exactly like the generic loop in ``mcts_core.rollout`` does (one
 ``rng.random()`` per action choice, ``int(r * len(legal))``; one more per chance node with more
 than one outcome), so a search gives the same tree with or without the fast path.
 """
