@@ -10,14 +10,9 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import subprocess
-import sys
 import time
-import urllib.request
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
+from app_server import CHROMIUM, CHROMIUM_ARGS, IDLE, ROOT, running_app
 
 
 def server_side(iterations: int, clicks: int) -> None:
@@ -34,48 +29,37 @@ def server_side(iterations: int, clicks: int) -> None:
         start = time.perf_counter()
         at.button(key="step").click().run()
         times.append(time.perf_counter() - start)
-    print(f"server: Step rerun with a {nodes}-node tree: median {statistics.median(times)*1000:.0f} ms "
-          f"(min {min(times)*1000:.0f}, max {max(times)*1000:.0f}) over {clicks} clicks "
-          "(AppTest, includes its own overhead)")
+    print(
+        f"server: Step rerun with a {nodes}-node tree: "
+        f"median {statistics.median(times) * 1000:.0f} ms "
+        f"(min {min(times) * 1000:.0f}, max {max(times) * 1000:.0f}) over {clicks} clicks "
+        "(AppTest, includes its own overhead)"
+    )
 
 
 def browser(iterations: int, clicks: int) -> None:
     from playwright.sync_api import sync_playwright
 
-    port = 8765
-    process = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app" / "main.py"),
-         "--server.headless", "true", "--server.port", str(port), "--server.address",
-         "127.0.0.1"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(120):
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.5)
-        with sync_playwright() as p:
-            chromium = p.chromium.launch(executable_path="/usr/bin/chromium", args=[
-                "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run"])
-            page = chromium.new_page(viewport={"width": 1400, "height": 1000})
-            page.goto(f"http://127.0.0.1:{port}/?game=connect_four&iterations={iterations}")
+    with running_app() as url, sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        page = chromium.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(f"{url}/?game=connect_four&iterations={iterations}")
+        page.wait_for_selector(IDLE, timeout=60_000)
+        page.get_by_role("button", name=f"Step {iterations:,}").click()
+        page.wait_for_timeout(200)
+        page.wait_for_selector(IDLE, timeout=600_000)
+        times = []
+        for _ in range(clicks):
+            start = time.perf_counter()
+            page.get_by_role("button", name="Step", exact=True).click()
+            page.wait_for_timeout(50)
             page.wait_for_selector(IDLE, timeout=60_000)
-            page.get_by_role("button", name=f"Step {iterations:,}").click()
-            page.wait_for_timeout(200)
-            page.wait_for_selector(IDLE, timeout=600_000)
-            times = []
-            for _ in range(clicks):
-                start = time.perf_counter()
-                page.get_by_role("button", name="Step", exact=True).click()
-                page.wait_for_timeout(50)
-                page.wait_for_selector(IDLE, timeout=60_000)
-                times.append(time.perf_counter() - start)
-            chromium.close()
-        print(f"browser: Step click to idle page: median {statistics.median(times):.3f} s "
-              f"(min {min(times):.3f}, max {max(times):.3f}) over {clicks} clicks")
-    finally:
-        process.terminate()
+            times.append(time.perf_counter() - start)
+        chromium.close()
+    print(
+        f"browser: Step click to idle page: median {statistics.median(times):.3f} s "
+        f"(min {min(times):.3f}, max {max(times):.3f}) over {clicks} clicks"
+    )
 
 
 if __name__ == "__main__":

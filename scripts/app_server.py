@@ -1,0 +1,47 @@
+"""Start the app on a free loopback port for a script, and the Chromium flags this machine needs.
+
+with running_app() as url:
+    ...
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
+
+
+@contextmanager
+def running_app() -> Iterator[str]:
+    """Run ``streamlit run app/main.py`` headless on a free port; yields its URL."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app" / "main.py"),
+         "--server.headless", "true", "--server.port", str(port), "--server.address",
+         "127.0.0.1"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(120):
+            try:
+                urllib.request.urlopen(url + "/_stcore/health", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.5)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
