@@ -194,7 +194,7 @@ def tree_dot(
                 child = chance.children[0]
                 text = _esc(action)
                 if mark_turn_ends and child.player != node.player:
-                    text += "\\n⏹ turn ends"  # multi-action turns: where the team turn ends
+                    text += "\\n(turn ends)"  # multi-action turns: where the team turn ends
                     style += ", style=bold"
                 lines.append(f'  a{node.id} -> a{child.id} [label="{text}"{style}];')
                 drawn_ids.add(chance.id)
@@ -212,7 +212,7 @@ def tree_dot(
                 outcome = game.outcome_label(state, chance.action, child.outcome)
                 p = probabilities.get(child.outcome, 0.0)
                 edge_style = f', color="{PATH_COLOUR}", penwidth=3' if child.id in highlight else ""
-                turn = "\\n⏹ turn ends" if mark_turn_ends and child.player != node.player else ""
+                turn = "\\n(turn ends)" if mark_turn_ends and child.player != node.player else ""
                 lines.append(
                     f'  c{chance.id} -> a{child.id} [label="{_esc(outcome)}\\np={p:.3f}{turn}", '
                     f"style=dashed{edge_style}];"

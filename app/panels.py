@@ -337,14 +337,12 @@ def final_policies_panel() -> None:
         st.caption("Run some iterations first.")
         return
     choices = search.final_choices()
-    cols = st.columns(3)
-    for col, (name, child) in zip(cols, choices.items(), strict=True):
-        col.metric(
-            name.replace("_", " "),
-            child.label,
-            f"N={child.visits}, Q={child.q:+.2f}",
-            delta_color="off",
-        )
+    rows = [
+        {"policy": name.replace("_", " "), "move": child.label, "visits": child.visits,
+         "Q": f"{child.q:+.3f}"}
+        for name, child in choices.items()
+    ]  # fmt: skip
+    st.markdown(html_table(rows), unsafe_allow_html=True)
     if len({c.action for c in choices.values()}) > 1:
         st.warning("The policies disagree: the search is not settled yet — run more iterations.")
     else:

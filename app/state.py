@@ -224,6 +224,10 @@ def init() -> None:
             warnings.append(f"ignored {name}={raw!r} from the link (using {DEFAULTS[key]!r})")
             continue
         st.session_state[key] = value
+    given = {key for name, (key, _) in QUERY_KEYS.items() if name in st.query_params}
+    for key, value in GAME_SETTINGS.get(st.session_state["game"], {}).items():
+        if key not in given:
+            st.session_state[key] = value
     game = make_game(st.session_state["game"], **_options_for(st.session_state["game"]))
     position = st.session_state["position"]
     try:
@@ -323,8 +327,15 @@ def safe(callback: Callable[..., None]) -> Callable[..., None]:
     return run
 
 
+#: Settings a game starts with when picked (the botbowl tutorial: no rollouts, a good expansion
+#: order and less exploration work best on gridiron).
+GAME_SETTINGS = {"gridiron": {"rollout_depth": 0, "expansion": "heuristic", "c": 0.5}}
+
+
 @safe
 def on_game_change() -> None:
+    for key, value in GAME_SETTINGS.get(st.session_state["game"], {}).items():
+        st.session_state[key] = value
     st.session_state["position"] = ""
     st.session_state["tree_focus"] = ""
     session().position = ""

@@ -99,6 +99,8 @@ def test_bad_position_is_refused_and_the_old_one_kept() -> None:
 
 def test_connect_four_position_and_game_switch() -> None:
     at = fresh()
+    at.selectbox(key="game").set_value("gridiron").run()
+    assert at.session_state["c"] == 0.5 and at.session_state["rollout_depth"] == 0
     at.selectbox(key="game").set_value("connect_four").run()
     at.text_input(key="position").set_value("4453").run()
     assert "4453" in texts(at)
@@ -197,6 +199,8 @@ def test_tree_focus_on_a_node() -> None:
 def test_gridiron_views() -> None:
     at = fresh(game="gridiron", seed="2")
     assert at.session_state["game"] == "gridiron"
+    assert at.session_state["rollout_depth"] == 0  # the tutorial's best setting for gridiron
+    assert at.session_state["expansion"] == "heuristic"
     assert "Away to move" in texts(at)  # the away team kicks off
     at.number_input(key="iterations_per_click").set_value(400).run()
     at.button(key="step_n").click().run()
