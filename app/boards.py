@@ -47,10 +47,7 @@ def _heat(share: float) -> str:
 def tic_tac_toe_svg(game: Any, state: Any, stats: Stats) -> str:
     """3x3 board; every empty cell with a move shows its visit share and Q."""
     size = 90
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{3 * size}" height="{3 * size}" '
-        'font-family="Helvetica, Arial, sans-serif">'
-    ]
+    parts = [_open(3 * size, 3 * size)]
     board = game.format_state(state)
     for cell in range(9):
         x, y = (cell % 3) * size, (cell // 3) * size
@@ -91,8 +88,7 @@ def connect_four_svg(game: Any, state: Any, stats: Stats) -> str:
     cell = 52
     width, height = WIDTH * cell, HEIGHT * cell + 46
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        'font-family="Helvetica, Arial, sans-serif">',
+        _open(width, height),
         f'<rect x="0" y="0" width="{width}" height="{HEIGHT * cell}" fill="#1e3a8a" rx="6"/>',
     ]
     rows = game.render(state).splitlines()  # top row first
