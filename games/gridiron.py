@@ -2,8 +2,8 @@
 
 The rules are written out in ``docs/gridiron.md``; this docstring is the short version.
 
-- Presets: ``size=1`` (1 v 1 on 8x4, 8 turns each), ``size=3`` (3 v 3 on 12x5, 8 turns each),
-  ``size=5`` (5 v 5 on 16x9, 8 turns each). Columns 0 and W-1 are the endzones: home (player 0)
+- Presets: ``size=1`` (1 v 1 on 8x4, 8 turns each), ``size=3`` (3 v 3 on 12x5, 16 turns each),
+  ``size=5`` (5 v 5 on 16x9, 16 turns each). Columns 0 and W-1 are the endzones: home (player 0)
   scores in column W-1, away (player 1) in column 0.
 - A team turn is a sequence of actions: activate a player, move it one square at a time (8
   directions, 3 squares), block an adjacent standing opponent (ends the activation), end the
@@ -26,6 +26,7 @@ States are named tuples of ints (fast to copy, hashable). Actions are small tupl
 
 from __future__ import annotations
 
+import heapq
 import math
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -47,6 +48,10 @@ _STATUS_CHARS = "rud"
 MOVEMENT = 3
 DODGE_BASE = 3  # a dodge succeeds on 2+, one more per opponent tackle zone on the destination
 PICKUP_BASE = 3  # a pickup succeeds on 3+, one more per opponent tackle zone there
+#: The heuristic's price of a dodge, in squares: the carrier's way to the endzone counts each
+#: step out of an opponent's tackle zone as this many extra squares (a 3+ to 5+ roll that
+#: loses the ball when it fails is worth going around, but not at any cost).
+DODGE_SQUARES = 2
 _DIRECTIONS = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 _DETERMINISTIC = ((NO_CHANCE, 1.0),)
 
@@ -67,8 +72,10 @@ class Preset:
 
 PRESETS = {
     1: Preset(8, 4, 8, ((2, 1),)),
-    3: Preset(12, 5, 8, ((4, 1), (5, 2), (4, 3))),
-    5: Preset(16, 9, 8, ((6, 2), (7, 3), (7, 4), (7, 5), (6, 6))),
+    # 3 v 3 and 5 v 5 play Blood Bowl's 8 turns a half: with 4, a team that has to get past
+    # a wall of tackle zones rarely has the time to score at all (see docs/gridiron.md)
+    3: Preset(12, 5, 16, ((4, 1), (5, 2), (4, 3))),
+    5: Preset(16, 9, 16, ((6, 2), (7, 3), (7, 4), (7, 5), (6, 6))),
 }
 
 
@@ -79,14 +86,13 @@ class GridironWeights:
     Attributes:
         score: per touchdown of difference.
         ball: for holding the ball (the opponent holding it counts the same, negatively).
-        distance: for the ball carrier's progress towards the endzone (0 at its own endzone,
-            1 at the scoring one), and for the loose ball, the nearest player's closeness.
+        distance: for how close the ball carrier is to scoring (see ``Gridiron.heuristic``).
         down: per knocked-down player, as a share of the team.
     """
 
     score: float = 1.0
-    ball: float = 0.3
-    distance: float = 0.8
+    ball: float = 0.2
+    distance: float = 0.5
     down: float = 0.15
 
 
@@ -138,6 +144,17 @@ class Gridiron:
         self.height = self.preset.height
         self.team_size = len(self.preset.home_setup)
         self.weights = weights or GridironWeights()
+        h = self.height
+        # the 8 neighbours of every square, as indices x * height + y
+        self._neighbours = tuple(
+            tuple(
+                (x + dx) * h + y + dy
+                for dx, dy in _DIRECTIONS
+                if 0 <= x + dx < self.width and 0 <= y + dy < h
+            )
+            for x in range(self.width)
+            for y in range(h)
+        )
 
     # ------------------------------------------------------------ protocol
 
@@ -232,38 +249,39 @@ class Gridiron:
     def heuristic(self, state: GridironState) -> tuple[float, float]:
         """Per player in [-1, 1]; home's value h, away's -h (terminal states: the returns).
 
-        ``h = 0.95 * tanh(raw)`` with ``raw`` = score weight x touchdown difference + ball
-        weight x (home holds the ball - away holds it) + distance weight x the carrier's
-        progress to its scoring endzone (0..1, signed by team) or, for a loose ball, the
-        difference in how close each team's nearest standing player is + down weight x (away
-        players down - home players down) / team size.
+        ``h = 0.95 * tanh(raw)``, where ``raw`` (from home's side) adds up, with the weights
+        of :class:`GridironWeights`:
+
+        - ``score`` x (home touchdowns - away touchdowns);
+        - for a ball carrier, signed by its team: ``ball + distance x closeness``, where
+          ``closeness = span / (span + to_go)`` (1 in the endzone, 1/2 a pitch length away),
+          ``to_go`` is the carrier's shortest way to the endzone around the other players with
+          every dodge on it counting ``DODGE_SQUARES`` extra squares, and ``closeness`` halves
+          for every 3 squares (a turn's move) the carrier is short of reaching the endzone
+          before half-time, when possession is lost;
+        - for a loose ball: ``(ball + distance / 2) x (d_away - d_home) / (d_away + d_home)``
+          with ``d`` the distance from each team's nearest standing player to the ball;
+        - ``down`` x (away players down - home players down) / team size.
         """
         if self.is_terminal(state):
             return self.returns(state)
         w = self.weights
         raw = w.score * (state.score[0] - state.score[1])
-        span = self.width - 1
         players = state.players
         if state.carrier >= 0:
-            x = players[state.carrier][0]
-            home = state.carrier < self.team_size
-            sign = 1.0 if home else -1.0
-            progress = x / span if home else (span - x) / span
-            # The ball is worth less as its team runs out of turns to score with it: this is what
-            # makes a leading carrier move on rather than stand still until the end.
-            turns = state.turns_left[0 if home else 1]
-            urgency = (turns + 2) / (self.preset.turns + 2)
-            raw += sign * urgency * (w.ball + w.distance * progress)
+            raw += self._carrier_value(state)
         elif state.ball[0] >= 0:
             bx, by = state.ball
-            nearest = [float(span), float(span)]
+            nearest = [float(self.width), float(self.width)]
             for i, (x, y, status) in enumerate(players):
                 if status != DOWN:
                     team = 0 if i < self.team_size else 1
                     nearest[team] = min(nearest[team], max(abs(x - bx), abs(y - by)))
-            # the team whose nearest standing player is closer to the loose ball is about to
-            # get it: up to half the value of holding it
-            raw += 0.5 * w.ball * math.tanh(nearest[1] - nearest[0])
+            # whoever stands closer is likelier to get it; every step towards it counts (an
+            # earlier tanh of the difference saturated, and players stopped going for the ball)
+            raw += (w.ball + 0.5 * w.distance) * (nearest[1] - nearest[0]) / (
+                nearest[1] + nearest[0]
+            )
         down = [0, 0]
         for i, (_, _, status) in enumerate(players):
             if status == DOWN:
@@ -271,6 +289,67 @@ class Gridiron:
         raw += w.down * (down[1] - down[0]) / self.team_size
         h = 0.95 * math.tanh(raw)
         return (h, -h)
+
+    def _carrier_value(self, state: GridironState) -> float:
+        """The ball carrier's part of the heuristic's ``raw``, from home's side."""
+        w = self.weights
+        carrier = state.carrier
+        home = carrier < self.team_size
+        team = 0 if home else 1
+        span = self.width - 1
+        to_go = self.way_to_endzone(state, carrier)
+        # squares the carrier can still move before half-time: what is left of the turn
+        # under way, then MOVEMENT a turn
+        turns = self._turns_left_in_half(state, team)
+        reach = MOVEMENT * turns
+        if state.team == team:
+            reach -= MOVEMENT
+            if carrier == state.active:
+                reach += state.moves_left
+            elif state.players[carrier][2] == READY:
+                reach += MOVEMENT
+        short = max(0, to_go - reach)
+        closeness = span / (span + to_go) * 0.5 ** (short / MOVEMENT)
+        value = w.ball + w.distance * closeness
+        return value if home else -value
+
+    def way_to_endzone(self, state: GridironState, carrier: int) -> int:
+        """The carrier's shortest way to its scoring endzone, in squares: Dijkstra over free
+        squares, where leaving a square in a standing opponent's tackle zone (a dodge) costs
+        ``DODGE_SQUARES`` extra. ``2 x width`` when every way is blocked."""
+        h = self.height
+        home = carrier < self.team_size
+        goal_x = self.width - 1 if home else 0
+        neighbours = self._neighbours
+        blocked = set()
+        marked = set()
+        for i, (px, py, status) in enumerate(state.players):
+            blocked.add(px * h + py)
+            if status != DOWN and (i < self.team_size) != home:
+                marked.update(neighbours[px * h + py])
+        x, y, _ = state.players[carrier]
+        start = x * h + y
+        best = {start: 0}
+        heap = [(0, start)]
+        while heap:
+            cost, square = heapq.heappop(heap)
+            if square // h == goal_x:
+                return cost
+            if cost > best[square]:
+                continue  # a stale entry: the square was reached more cheaply since
+            step = 1 + DODGE_SQUARES if square in marked else 1
+            for nxt in neighbours[square]:
+                if nxt not in blocked and cost + step < best.get(nxt, 1 << 30):
+                    best[nxt] = cost + step
+                    heapq.heappush(heap, (cost + step, nxt))
+        return 2 * self.width
+
+    def _turns_left_in_half(self, state: GridironState, team: int) -> int:
+        """Turns ``team`` still has before half-time or the end (the one under way included)."""
+        half = self.preset.turns // 2
+        left = state.turns_left[team]
+        first_half = state.turns_left[0] > half or state.turns_left[1] > half
+        return left - half if first_half else left
 
     # -------------------------------------------------------------- labels
 

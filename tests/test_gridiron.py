@@ -94,7 +94,8 @@ def test_touchdown_scores_and_restarts() -> None:
     assert after.score == (1, 0) and after.turns_left == (7, 8)
     assert after.kickoff == 1 and after.team == 0  # the scorer kicks off to the other team
     assert after.players == ((2, 1, READY), (5, 1, READY)) and after.carrier == -1
-    assert ONE.heuristic(after)[0] > ONE.heuristic(state)[0] - 1  # a touchdown counts
+    # scoring beats standing one step from the endzone (though the opponent gets the ball)
+    assert ONE.heuristic(after)[0] > ONE.heuristic(state)[0]
 
 
 def test_down_players_stand_up_next_turn_and_cannot_act() -> None:
@@ -126,6 +127,52 @@ def test_heuristic_is_zero_sum_and_weighted() -> None:
     assert h[0] == -h[1] and 0 < h[0] < 1
     greedy = Gridiron(1, weights=GridironWeights(ball=0.0, distance=0.0, down=0.0))
     assert greedy.heuristic(state) == (0.0, -0.0)
+
+
+def test_three_a_side_plays_eight_turns_a_half() -> None:
+    assert THREE.initial_state().turns_left == (16, 16)
+    last = THREE.parse_state("3_8-9_1_0-0_0_--0_0,0_4,1,r~5,2,r~4,3,r~7,1,r~6,2,r~7,3,r")
+    assert THREE.next_state(last, ("end_turn",)).turns_left == (8, 8)  # half-time
+
+
+@pytest.mark.parametrize(
+    ("players", "squares"),
+    [
+        ("2,2,r~0,0,r~0,4,r~1,0,r~1,4,r~0,2,r", 9),  # an open pitch: 9 columns to cross
+        ("5,2,r~0,0,r~0,4,r~6,1,r~1,4,r~0,2,r", 6 + 2),  # one dodge out of A1's zone
+        ("4,2,r~0,0,r~0,4,r~7,1,r~7,3,r~0,2,r", 7 + 3 * 2),  # a wall: three dodges
+        ("4,2,r~0,0,r~0,4,r~7,1,d~7,3,r~0,2,r", 7),  # A1 down: a free way over the top
+        ("0,0,r~1,0,r~1,1,r~0,1,r~5,4,r~6,4,r", 2 * 12),  # boxed in by team-mates
+    ],
+)
+def test_way_to_endzone_counts_each_dodge_as_two_squares(players: str, squares: int) -> None:
+    state = THREE.parse_state(f"3_16-16_0_0-0_0_--0_H1_{players}")
+    assert THREE.way_to_endzone(state, 0) == squares
+
+
+def test_heuristic_values_a_clear_way_and_the_time_to_use_it() -> None:
+    def h(turns: str, players: str) -> float:
+        return THREE.heuristic(THREE.parse_state(f"3_{turns}_0_0-0_0_--0_H1_{players}"))[0]
+
+    wall = "4,2,r~0,0,r~0,4,r~7,1,r~7,3,r~0,2,r"
+    gap = "4,2,r~0,0,r~0,4,r~7,1,d~7,3,r~0,2,r"
+    assert h("16-16", gap) > h("16-16", wall)  # knocking a defender down opens a way
+    # the same carrier with 1 turn left before half-time cannot score: worth less than with 5,
+    # in either half
+    assert h("9-9", wall) < h("13-13", wall)
+    assert h("1-1", wall) < h("5-5", wall)
+    assert h("9-9", wall) == pytest.approx(h("1-1", wall))
+
+
+def test_every_step_towards_a_loose_ball_counts() -> None:
+    values = [
+        THREE.heuristic(
+            THREE.parse_state(f"3_16-16_0_0-0_0_--0_6,2_{x},2,r~0,0,r~0,4,r~10,0,r~10,4,r~11,2,r")
+        )[0]
+        for x in (1, 2, 3, 4, 5)
+    ]
+    assert values == sorted(values) and len(set(values)) == 5
+    assert values[0] < 0 < values[-1]  # from away's ball to home's
 
 
 @pytest.mark.parametrize(
