@@ -26,6 +26,7 @@ import streamlit as st
 
 from app.figures import TreeBounds, TreeDrawing, path_ids, series_point, tree_dot
 from games import GAME_NAMES, make_game
+from games.gridiron import GridironWeights
 from mcts_core import IterationTrace, Search, SearchConfig
 from mcts_core.rollout import sample_outcome
 
@@ -68,10 +69,10 @@ DEFAULTS: dict[str, Any] = {
     "print_children": 8,
     "show_printed": False,
     # gridiron heuristic weights (evaluation shaping for that game)
-    "w_score": 1.0,
-    "w_ball": 0.3,
-    "w_distance": 0.8,
-    "w_down": 0.15,
+    "w_score": GridironWeights().score,
+    "w_ball": GridironWeights().ball,
+    "w_distance": GridironWeights().distance,
+    "w_down": GridironWeights().down,
     "show_arena": False,
     "arena_games": 5,
     "arena_iterations": 100,

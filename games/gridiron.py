@@ -91,8 +91,8 @@ class GridironWeights:
     """
 
     score: float = 1.0
-    ball: float = 0.2
-    distance: float = 0.5
+    ball: float = 0.1
+    distance: float = 0.8
     down: float = 0.15
 
 
@@ -254,7 +254,8 @@ class Gridiron:
 
         - ``score`` x (home touchdowns - away touchdowns);
         - for a ball carrier, signed by its team: ``ball + distance x closeness``, where
-          ``closeness = span / (span + to_go)`` (1 in the endzone, 1/2 a pitch length away),
+          ``closeness = max(0, 1 - to_go / (2 x span))`` (1 in the endzone, 1/2 a pitch length
+          away; ``span = width - 1``),
           ``to_go`` is the carrier's shortest way to the endzone around the other players with
           every dodge on it counting ``DODGE_SQUARES`` extra squares, and ``closeness`` halves
           for every 3 squares (a turn's move) the carrier is short of reaching the endzone
@@ -309,7 +310,7 @@ class Gridiron:
             elif state.players[carrier][2] == READY:
                 reach += MOVEMENT
         short = max(0, to_go - reach)
-        closeness = span / (span + to_go) * 0.5 ** (short / MOVEMENT)
+        closeness = max(0.0, 1 - to_go / (2 * span)) * 0.5 ** (short / MOVEMENT)
         value = w.ball + w.distance * closeness
         return value if home else -value
 
