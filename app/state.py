@@ -26,7 +26,7 @@ import streamlit as st
 
 from app.figures import TreeBounds, TreeDrawing, path_ids, series_point, tree_dot
 from games import GAME_NAMES, make_game
-from games.gridiron import GridironWeights
+from games.gridiron import PRESETS, GridironWeights
 from mcts_core import IterationTrace, Search, SearchConfig
 from mcts_core.rollout import sample_outcome
 
@@ -229,8 +229,11 @@ def init() -> None:
     for key, value in GAME_SETTINGS.get(st.session_state["game"], {}).items():
         if key not in given:
             st.session_state[key] = value
-    game = make_game(st.session_state["game"], **_options_for(st.session_state["game"]))
     position = st.session_state["position"]
+    size = _gridiron_size_of(st.session_state["game"], position)
+    if size is not None:
+        st.session_state["gridiron_size"] = size  # a shared 3 v 3 position opens on 3 v 3
+    game = make_game(st.session_state["game"], **_options_for(st.session_state["game"]))
     try:
         state = game.parse_state(position) if position else game.initial_state()
     except ValueError as error:
@@ -250,12 +253,19 @@ def init() -> None:
         notify("warning", text)
 
 
+def _gridiron_size_of(game_name: str, position: str) -> int | None:
+    """The preset a gridiron position string names in its first field (None for other games,
+    an empty position or a first field that is no preset: parsing then reports the error)."""
+    if game_name != "gridiron" or not position:
+        return None
+    first = position.strip().split("_", 1)[0]
+    return int(first) if first.isdigit() and int(first) in PRESETS else None
+
+
 def _options_for(game_name: str) -> dict[str, Any]:
     """Constructor options: the gridiron size and its heuristic weights (the shaping sliders)."""
     if game_name != "gridiron":
         return {}
-    from games.gridiron import GridironWeights
-
     s = st.session_state
     weights = GridironWeights(
         score=float(s["w_score"]), ball=float(s["w_ball"]), distance=float(s["w_distance"]),
@@ -355,12 +365,17 @@ def on_position_change() -> None:
     lab = session()
     text = str(st.session_state["position"]).strip()
     game = lab.search.game
+    size = _gridiron_size_of(st.session_state["game"], text)
+    if size is not None and size != game.size:  # a position of another preset switches to it
+        game = make_game("gridiron", **{**game_options(), "size": size})
     try:
         state = game.parse_state(text) if text else game.initial_state()
     except ValueError as error:
         notify("error", f"Position {text!r} not used: {error}. The previous position is kept.")
         st.session_state["position"] = lab.position
         return
+    if size is not None:
+        st.session_state["gridiron_size"] = size
     _new_search(state)
     st.session_state["tree_focus"] = ""
     notify("info", "New root position: the tree was rebuilt from it.")

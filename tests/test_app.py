@@ -217,6 +217,19 @@ def test_gridiron_views() -> None:
     assert any("heuristic weights" in w.value for w in at.warning)
 
 
+def test_a_gridiron_position_of_another_size_switches_the_preset() -> None:
+    three = "3_16-16_0_0-0_0_--0_H1_4,2,r~5,1,r~5,3,r~7,1,r~6,2,r~7,3,r"
+    at = fresh(game="gridiron", position=three)  # a shared 3 v 3 link
+    assert at.session_state["gridiron_size"] == 3 and three in texts(at)
+    assert not at.warning
+    one = "1_8-8_0_0-0_0_--0_H1_2,1,r~5,1,r"
+    at.text_input(key="position").set_value(one).run()  # typed on the 3 v 3 screen
+    assert at.session_state["gridiron_size"] == 1 and one in texts(at)
+    at.text_input(key="position").set_value("3_16-16_0").run()  # malformed: nothing changes
+    assert at.session_state["gridiron_size"] == 1 and one in texts(at)
+    assert any("not used" in e.value for e in at.error) and not at.exception
+
+
 def test_gridiron_play_against_random() -> None:
     at = fresh(game="gridiron", seed="1", iterations="50")
     at.radio(key="play_mode").set_value("MCTS vs random").run()
