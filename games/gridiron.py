@@ -46,7 +46,7 @@ __all__ = [
 READY, USED, DOWN = 0, 1, 2  # player status: can act, has acted / stood up this turn, knocked down
 _STATUS_CHARS = "rud"
 MOVEMENT = 3
-DODGE_BASE = 3  # a dodge succeeds on 2+, one more per opponent tackle zone on the destination
+DODGE_BASE = 3  # a dodge succeeds on 3+, one more per opponent tackle zone on the destination
 PICKUP_BASE = 3  # a pickup succeeds on 3+, one more per opponent tackle zone there
 #: The heuristic's price of a dodge, in squares: the carrier's way to the endzone counts each
 #: step out of an opponent's tackle zone as this many extra squares (a 3+ to 5+ roll that
