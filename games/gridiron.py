@@ -260,8 +260,10 @@ class Gridiron:
           every dodge on it counting ``DODGE_SQUARES`` extra squares, and ``closeness`` halves
           for every 3 squares (a turn's move) the carrier is short of reaching the endzone
           before half-time, when possession is lost;
-        - for a loose ball: ``(ball + distance / 2) x (d_away - d_home) / (d_away + d_home)``
-          with ``d`` the distance from each team's nearest standing player to the ball;
+        - for a loose ball: ``lead x (ball + distance x (1 - columns / (2 x span))) / 2`` with
+          ``lead = (d_away - d_home) / (d_away + d_home)``, ``d`` the distance from each team's
+          nearest standing player to the ball, and ``columns`` from the ball to the scoring
+          endzone of the team that is closer;
         - ``down`` x (away players down - home players down) / team size.
         """
         if self.is_terminal(state):
@@ -269,6 +271,7 @@ class Gridiron:
         w = self.weights
         raw = w.score * (state.score[0] - state.score[1])
         players = state.players
+        span = self.width - 1
         if state.carrier >= 0:
             raw += self._carrier_value(state)
         elif state.ball[0] >= 0:
@@ -278,11 +281,14 @@ class Gridiron:
                 if status != DOWN:
                     team = 0 if i < self.team_size else 1
                     nearest[team] = min(nearest[team], max(abs(x - bx), abs(y - by)))
-            # whoever stands closer is likelier to get it; every step towards it counts (an
-            # earlier tanh of the difference saturated, and players stopped going for the ball)
-            raw += (w.ball + 0.5 * w.distance) * (nearest[1] - nearest[0]) / (
-                nearest[1] + nearest[0]
-            )
+            # whoever stands closer is likelier to get it, and every step towards it counts
+            # (a tanh of the difference saturated: players stopped going for the ball). It is
+            # worth half of what holding it there on an empty pitch would be, so picking it up
+            # pays even behind a wall of tackle zones (a ball lay untouched next to a player
+            # for a whole half when a loose ball was valued like a held one).
+            lead = (nearest[1] - nearest[0]) / (nearest[1] + nearest[0])
+            columns = span - bx if lead >= 0 else bx  # to the closer team's scoring endzone
+            raw += 0.5 * lead * (w.ball + w.distance * (1 - columns / (2 * span)))
         down = [0, 0]
         for i, (_, _, status) in enumerate(players):
             if status == DOWN:

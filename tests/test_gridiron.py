@@ -175,6 +175,14 @@ def test_every_step_towards_a_loose_ball_counts() -> None:
     assert values[0] < 0 < values[-1]  # from away's ball to home's
 
 
+def test_picking_up_the_ball_pays_even_behind_a_wall() -> None:
+    wall = "5,2,r~4,3,r~7,1,r~6,2,r~7,3,r"  # H2, H3 and the away line, far from the ball
+    loose = THREE.parse_state(f"3_15-15_0_0-0_0_H1-3_1,1_2,0,r~{wall}")
+    held = THREE.next_state(loose, ("move", 1, 1), (None, 1, None))
+    assert held.carrier == 0
+    assert THREE.heuristic(held)[0] > THREE.heuristic(loose)[0]
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
