@@ -164,7 +164,12 @@ def sidebar_controls() -> None:
             st.slider("Score", 0.0, 3.0, step=0.05, key="w_score", on_change=weights)
             st.slider("Ball possession", 0.0, 2.0, step=0.05, key="w_ball", on_change=weights)
             st.slider(
-                "Carrier's closeness to scoring", 0.0, 2.0, step=0.05, key="w_distance", on_change=weights
+                "Carrier's closeness to scoring",
+                0.0,
+                2.0,
+                step=0.05,
+                key="w_distance",
+                on_change=weights,
             )
             st.slider("Players down", 0.0, 2.0, step=0.05, key="w_down", on_change=weights)
     sb.selectbox("Final-move policy", FINAL_POLICIES, key="final_policy", on_change=change)

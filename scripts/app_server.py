@@ -1,4 +1,5 @@
-"""Start the app on a free loopback port for a script, and the Chromium flags this machine needs.
+"""Start the app on a free loopback port (for the scripts and the browser test), and the
+Chromium flags this machine needs.
 
 with running_app() as url:
     ...
@@ -6,6 +7,7 @@ with running_app() as url:
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -17,21 +19,23 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = os.environ.get("MCTS_LAB_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
 
 
 @contextmanager
 def running_app() -> Iterator[str]:
-    """Run ``streamlit run app/main.py`` headless on a free port; yields its URL."""
+    """Run ``streamlit run app/main.py`` headless on a free port; yields its URL once the app
+    answers (RuntimeError if it does not within 60 s)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     server = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "app" / "main.py"),
          "--server.headless", "true", "--server.port", str(port), "--server.address",
-         "127.0.0.1"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+         "127.0.0.1", "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     try:
@@ -41,6 +45,8 @@ def running_app() -> Iterator[str]:
                 break
             except OSError:
                 time.sleep(0.5)
+        else:
+            raise RuntimeError("the app did not start within 60 s")
         yield url
     finally:
         server.terminate()
