@@ -91,7 +91,9 @@ def path_ids(trace: IterationTrace | None) -> set[int]:
     for update in trace.updates:
         ids.add(update.node_id)
     if trace.expansion is not None:
-        ids.update((trace.expansion.chance_id, trace.expansion.node_id))
+        ids.add(trace.expansion.node_id)
+        if trace.expansion.chance_id is not None:
+            ids.add(trace.expansion.chance_id)
     return ids
 
 
@@ -105,8 +107,8 @@ def find_action_node(search: Search, node_id: int) -> ActionNode | None:
     while heap and looked < 5000:
         _, _, node = heapq.heappop(heap)
         looked += 1
-        for chance in node.children:
-            for child in chance.children:
+        for move in node.children:
+            for child in move.children if isinstance(move, ChanceNode) else (move,):
                 if child.id == node_id:
                     return child
                 if child.id < node_id:  # ids grow downwards: younger nodes cannot be above
@@ -116,10 +118,8 @@ def find_action_node(search: Search, node_id: int) -> ActionNode | None:
 
 def _q_view(node: ActionNode, root_player: int) -> int:
     """Whose view a node's Q is shown from: the player who chose the move into it."""
-    parent = node.parent
-    if parent is None:
-        return root_player
-    return parent.parent.player
+    decider = node.decider
+    return root_player if decider is None else decider.player
 
 
 def tree_dot(
@@ -190,14 +190,13 @@ def tree_dot(
             on_path = chance.id in highlight
             action = game.action_label(state, chance.action)
             style = f', color="{PATH_COLOUR}", penwidth=3' if on_path else ""
-            if chance.num_outcomes == 1 and len(chance.children) == 1:
-                child = chance.children[0]
+            if isinstance(chance, ActionNode):  # a deterministic move: one edge
+                child = chance
                 text = _esc(action)
                 if mark_turn_ends and child.player != node.player:
                     text += "\\n(turn ends)"  # multi-action turns: where the team turn ends
                     style += ", style=bold"
                 lines.append(f'  a{node.id} -> a{child.id} [label="{text}"{style}];')
-                drawn_ids.add(chance.id)
                 counter = push(counter, child, state, chance.action)
                 continue
             drawn_ids.add(chance.id)

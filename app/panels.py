@@ -29,7 +29,7 @@ from app.figures import (
     update_rows,
 )
 from games import GAME_NAMES
-from mcts_core import ChanceStep, Decision, Evaluation, Expansion, IterationTrace
+from mcts_core import ChanceNode, ChanceStep, Decision, Evaluation, Expansion, IterationTrace
 from mcts_core.config import (
     EXPANSION_ORDERS,
     FINAL_POLICIES,
@@ -611,18 +611,8 @@ def chance_panel(trace: IterationTrace | None) -> None:
 
 
 def _chance_node(search: Any, step: ChanceStep) -> Any:
-    # Walk from the root along visited children: bounded by the path length.
-    stack = [search.root]
-    seen = 0
-    while stack and seen < 20_000:
-        node = stack.pop()
-        seen += 1
-        for chance in node.children:
-            if chance.id == step.node_id:
-                return chance
-            if chance.id < step.node_id:
-                stack.extend(k for k in chance.children if k.id < step.node_id)
-    return None
+    node = search.find_node(step.node_id)
+    return node if isinstance(node, ChanceNode) else None
 
 
 # -------------------------------------------------------------- exports

@@ -23,10 +23,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, fields
-from typing import Any
+from typing import Any, Literal, get_args
+
+from mcts_core.policies import FINAL_POLICY_FUNCTIONS, TREE_POLICY_REGISTRY
 
 __all__ = [
     "SearchConfig",
+    "Prior",
+    "ExpansionOrder",
+    "RolloutPolicy",
+    "RolloutHorizon",
+    "ValueRange",
+    "FinalPolicy",
     "TREE_POLICIES",
     "PRIORS",
     "EXPANSION_ORDERS",
@@ -37,13 +45,24 @@ __all__ = [
     "TREE_KEEPING_FIELDS",
 ]
 
-TREE_POLICIES = ("uct", "ucb1", "puct")
-PRIORS = ("uniform", "heuristic")
-EXPANSION_ORDERS = ("listed", "random", "heuristic")
-ROLLOUT_POLICIES = ("random", "heuristic", "epsilon")
-ROLLOUT_HORIZONS = ("game", "turn")
-VALUE_RANGES = ("symmetric", "unit")
-FINAL_POLICIES = ("most_visited", "highest_value", "robust")
+Prior = Literal["uniform", "heuristic"]
+ExpansionOrder = Literal["listed", "random", "heuristic"]
+RolloutPolicy = Literal["random", "heuristic", "epsilon"]
+RolloutHorizon = Literal["game", "turn"]
+ValueRange = Literal["symmetric", "unit"]
+FinalPolicy = Literal["most_visited", "highest_value", "robust"]
+
+# The tree policies come from their registry, so adding one is one edit in policies.py; the
+# other choices are closed sets and typed as Literals (the tuples below are what the CLI and the
+# app offer, read from those types).
+TREE_POLICIES: tuple[str, ...] = tuple(TREE_POLICY_REGISTRY)
+PRIORS: tuple[Prior, ...] = get_args(Prior)
+EXPANSION_ORDERS: tuple[ExpansionOrder, ...] = get_args(ExpansionOrder)
+ROLLOUT_POLICIES: tuple[RolloutPolicy, ...] = get_args(RolloutPolicy)
+ROLLOUT_HORIZONS: tuple[RolloutHorizon, ...] = get_args(RolloutHorizon)
+VALUE_RANGES: tuple[ValueRange, ...] = get_args(ValueRange)
+FINAL_POLICIES: tuple[FinalPolicy, ...] = get_args(FinalPolicy)
+assert set(FINAL_POLICIES) == set(FINAL_POLICY_FUNCTIONS)
 
 #: Fields that change only how the search goes on, not what the existing statistics mean: a new
 #: config that differs from the old one only in these can keep the tree. Any other change
@@ -73,7 +92,8 @@ class SearchConfig:
     Attributes:
         c: exploration constant. UCT: ``Q + c*sqrt(ln N / n)``; the tutorial's UCB1:
             ``Q + 2*c*sqrt(2 ln N / n)`` (c is its Cp); PUCT: ``Q + c*P*sqrt(N)/(1+n)``.
-        tree_policy: "uct", "ucb1" (the botbowl tutorial's form) or "puct".
+        tree_policy: a key of :data:`mcts_core.policies.TREE_POLICY_REGISTRY`: "uct", "ucb1"
+            (the botbowl tutorial's form) or "puct".
         prior: PUCT priors: "uniform" (1/k for k legal actions) or "heuristic" (softmax of the
             mover's heuristic after each action, temperature 0.5).
         min_visits: T, the visits every child gets (round robin) before the formula applies
@@ -99,25 +119,26 @@ class SearchConfig:
         solver: MCTS-Solver: proven wins/losses/draws propagate up the tree and are used exactly.
         detect_repeats: stop the selection at a state that already occurred on the current path
             (loop guard) and evaluate it with the heuristic instead of descending forever.
-        max_nodes: node cap; when reached the tree stops growing (iterations still evaluate and
-            back up, but add no nodes) and the search says so.
+        max_nodes: node cap. Once the tree is full, selection goes on through the existing
+            nodes, and the first iteration that would have to add a node is not counted: the
+            search stops there and says so (see :class:`mcts_core.search.NodeCapReached`).
     """
 
     c: float = 1.4
     tree_policy: str = "uct"
-    prior: str = "uniform"
+    prior: Prior = "uniform"
     min_visits: int = 0
-    expansion_order: str = "listed"
-    rollout: str = "random"
+    expansion_order: ExpansionOrder = "listed"
+    rollout: RolloutPolicy = "random"
     epsilon: float = 0.1
     rollout_depth: int | None = None
-    rollout_horizon: str = "game"
+    rollout_horizon: RolloutHorizon = "game"
     win_value: float = 1.0
     draw_value: float = 0.0
     loss_value: float = -1.0
     heuristic_weight: float = 1.0
-    value_range: str = "symmetric"
-    final_policy: str = "most_visited"
+    value_range: ValueRange = "symmetric"
+    final_policy: FinalPolicy = "most_visited"
     solver: bool = False
     detect_repeats: bool = True
     max_nodes: int = 500_000

@@ -1,12 +1,22 @@
-"""Search-tree nodes: decision nodes and chance nodes alternate, as in the botbowl tutorial.
+"""Search-tree nodes: decision nodes, and chance nodes only where dice decide.
 
-``ActionNode``: a state in which a player decides. Its children are ``ChanceNode``s, one per
-action tried so far. ``ChanceNode``: an action taken; its children are ``ActionNode``s, one per
-chance outcome sampled so far. A deterministic action has a chance node with a single outcome.
+``ActionNode``: a state in which a player decides (or a terminal state). Its ``children`` are
+its *moves*, one per action tried so far:
 
-Nodes do not store game states: a state is rebuilt by replaying actions and outcomes from the
-root (:meth:`mcts_core.search.Search.state_of`). That keeps a node small (the benchmark's budget is
-350 bytes per simulation, two nodes) and mirrors the tutorial, which steps a forward model too.
+- a deterministic action (one outcome) is a plain edge: the child is the next ``ActionNode``;
+- an action with two or more outcomes gets a ``ChanceNode``, whose children are the
+  ``ActionNode``s of the outcomes sampled so far.
+
+So a tic-tac-toe or Connect Four tree has no chance nodes at all, and a gridiron tree has them
+exactly where a die is rolled (the botbowl tutorial's ActionNode/ChanceNode, without the empty
+layer). ``Move = ActionNode | ChanceNode``: both give ``action``, ``visits``, ``value0``,
+``value1``, ``mean(player)`` and ``proven``, so a decision treats its children alike.
+
+Every ``ActionNode`` below the root remembers the edge that leads to it: ``action`` (the move
+taken at the decision above) and ``outcome`` (the chance outcome, ``NO_CHANCE`` when the move is
+deterministic). A state is rebuilt by replaying these from the root
+(:meth:`mcts_core.search.Search.state_of`); nodes visited often enough cache their state (see
+``state``), within the benchmark's bytes-per-simulation budget.
 
 Statistics live on action nodes: ``visits`` and the per-player sums ``value0`` and ``value1`` of
 the values backed up through the node (normalised, see :mod:`mcts_core.config`). Every visit of a
@@ -21,7 +31,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ActionNode", "ChanceNode", "Node"]
+__all__ = ["ActionNode", "ChanceNode", "Move"]
 
 
 class ActionNode:
@@ -29,24 +39,30 @@ class ActionNode:
 
     Attributes:
         id: creation-order id, unique within a search.
-        parent: the ``ChanceNode`` this node is an outcome of; ``None`` for the root.
-        outcome: the chance outcome that led here from ``parent`` (the game's ``NO_CHANCE`` for a
-            deterministic action).
+        parent: the node above: the deciding ``ActionNode`` for a deterministic move, the
+            ``ChanceNode`` for a chance outcome; ``None`` for the root.
+        action: the action taken above that led here (``None`` for the root).
+        outcome: the chance outcome that led here (the game's ``NO_CHANCE`` for a deterministic
+            action and for the root).
         player: the player deciding here, or -1 at a terminal state.
         visits: iterations that passed through this node.
         value0, value1: sums of the backed-up values of player 0 and player 1. Their means are
             each player's estimate of this state.
-        children: the ``ChanceNode``s of the actions tried so far, in expansion order (a tuple,
-            the smallest container; empty before the first expansion).
+        children: the moves tried so far, in expansion order: an ``ActionNode`` per
+            deterministic action, a ``ChanceNode`` per action with chance (a tuple, the smallest
+            container; empty before the first expansion).
         actions: every legal action in expansion order (set the first time the node is
             expanded; ``None`` before; ``()`` at a terminal state).
         proven: with the solver on, the game-theoretic returns of this state under perfect play,
             e.g. ``(1.0, -1.0)`` if player 0 wins by force; ``None`` while unproven.
+        state: the game state here, cached by the search once the node is visited often (the
+            selection then skips replaying the moves above); ``None`` when not cached.
     """
 
     __slots__ = (
         "id",
         "parent",
+        "action",
         "outcome",
         "player",
         "visits",
@@ -55,19 +71,29 @@ class ActionNode:
         "children",
         "actions",
         "proven",
+        "state",
     )
 
-    def __init__(self, node_id: int, parent: ChanceNode | None, outcome: Any, player: int) -> None:
+    def __init__(
+        self,
+        node_id: int,
+        parent: ActionNode | ChanceNode | None,
+        action: Any,
+        outcome: Any,
+        player: int,
+    ) -> None:
         self.id = node_id
         self.parent = parent
+        self.action = action
         self.outcome = outcome
         self.player = player
         self.visits = 0
         self.value0 = 0.0
         self.value1 = 0.0
-        self.children: tuple[ChanceNode, ...] = ()
+        self.children: tuple[Move, ...] = ()
         self.actions: tuple[Any, ...] | None = () if player < 0 else None
         self.proven: tuple[float, ...] | None = None
+        self.state: Any = None
 
     @property
     def is_terminal(self) -> bool:
@@ -76,10 +102,18 @@ class ActionNode:
 
     @property
     def is_fully_expanded(self) -> bool:
-        """True when every legal action has a chance node (always true at a terminal state)."""
+        """True when every legal action has a child (always true at a terminal state)."""
         if self.actions is None:
             return False
         return len(self.children) == len(self.actions)
+
+    @property
+    def decider(self) -> ActionNode | None:
+        """The decision node whose move leads here (above a chance node if there is one)."""
+        parent = self.parent
+        if isinstance(parent, ChanceNode):
+            return parent.parent
+        return parent
 
     @property
     def value_sums(self) -> tuple[float, float]:
@@ -97,15 +131,14 @@ class ActionNode:
 
 
 class ChanceNode:
-    """An action taken at its parent ``ActionNode``; its children are the sampled outcomes.
+    """An action with two or more chance outcomes; its children are the sampled outcomes.
 
     Attributes:
         id: creation-order id.
         parent: the ``ActionNode`` where the action was chosen.
         action: the action (as the game defines it).
-        num_outcomes: how many outcomes the action has in the game (1 when deterministic).
-        children: the ``ActionNode`` of each outcome sampled so far, in the order first sampled
-            (a tuple: almost always of one node, and a one-tuple is the smallest container).
+        num_outcomes: how many outcomes the action has in the game (at least 2).
+        children: the ``ActionNode`` of each outcome sampled so far, in the order first sampled.
     """
 
     __slots__ = ("id", "parent", "action", "num_outcomes", "children")
@@ -121,6 +154,11 @@ class ChanceNode:
     def player(self) -> int:
         """The player who chose this action."""
         return self.parent.player
+
+    @property
+    def decider(self) -> ActionNode:
+        """The decision node where this action was chosen."""
+        return self.parent
 
     @property
     def visits(self) -> int:
@@ -171,4 +209,8 @@ class ChanceNode:
         return f"ChanceNode(id={self.id}, action={self.action!r}, visits={self.visits})"
 
 
-Node = ActionNode | ChanceNode
+Move = ActionNode | ChanceNode
+"""A child of a decision node: the next decision (deterministic action) or a chance node."""
+
+#: Kept for code written against the first version, where it named any node.
+Node = Move

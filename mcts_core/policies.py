@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 __all__ = [
     "uct",
     "ucb1",
     "puct",
+    "TreePolicy",
+    "TREE_POLICY_REGISTRY",
     "TREE_POLICY_FUNCTIONS",
     "FORMULAS",
     "most_visited",
@@ -29,15 +32,17 @@ __all__ = [
     "visit_entropy",
 ]
 
-TreePolicy = Callable[..., list[float]]
+BonusFunction = Callable[..., list[float]]
 
 
 def uct(
     parent_visits: int, visits: Sequence[int], priors: Sequence[float], *, c: float
 ) -> list[float]:
-    """UCT bonus ``c * sqrt(ln N / n)`` (Kocsis & Szepesvari)."""
-    log_n = math.log(parent_visits)
-    return [c * math.sqrt(log_n / n) for n in visits]
+    """UCT bonus ``c * sqrt(ln N / n)`` (Kocsis & Szepesvari), computed as
+    ``(c * sqrt(ln N)) / sqrt(n)``: the search's fused loop does the same arithmetic, so both
+    give the same floats and the same choices."""
+    scale = c * math.sqrt(math.log(parent_visits))
+    return [scale / math.sqrt(n) for n in visits]
 
 
 def ucb1(
@@ -56,14 +61,40 @@ def puct(
     return [c * p * root_n / (1 + n) for n, p in zip(visits, priors, strict=True)]
 
 
-TREE_POLICY_FUNCTIONS: dict[str, TreePolicy] = {"uct": uct, "ucb1": ucb1, "puct": puct}
+@dataclass(frozen=True, slots=True)
+class TreePolicy:
+    """A tree policy, registered once in :data:`TREE_POLICY_REGISTRY`.
 
-#: LaTeX of each score, for the views.
-FORMULAS = {
-    "uct": r"Q + c\sqrt{\frac{\ln N}{n}}",
-    "ucb1": r"Q + 2C_p\sqrt{\frac{2\ln N}{n}}",
-    "puct": r"Q + c\,P\,\frac{\sqrt{N}}{1+n}",
+    Attributes:
+        name: the key used by the config, the CLI (``--policy``) and the app ("uct").
+        label: what a person reads ("UCB1 (botbowl tutorial)").
+        bonus: the exploration bonus of every child: ``bonus(N, visits, priors, c=c)``.
+        formula: the score as LaTeX, for the views.
+        needs_priors: True when ``bonus`` reads the children's priors (PUCT).
+    """
+
+    name: str
+    label: str
+    bonus: BonusFunction
+    formula: str
+    needs_priors: bool = False
+
+
+#: Every tree policy by name; adding one is one entry here (config, search, CLI and app read it).
+TREE_POLICY_REGISTRY: dict[str, TreePolicy] = {
+    policy.name: policy
+    for policy in (
+        TreePolicy("uct", "UCT", uct, r"Q + c\sqrt{\frac{\ln N}{n}}"),
+        TreePolicy("ucb1", "UCB1 (botbowl tutorial)", ucb1, r"Q + 2C_p\sqrt{\frac{2\ln N}{n}}"),
+        TreePolicy("puct", "PUCT", puct, r"Q + c\,P\,\frac{\sqrt{N}}{1+n}", needs_priors=True),
+    )
 }
+
+#: Name -> bonus function and name -> LaTeX, derived from the registry (older spellings).
+TREE_POLICY_FUNCTIONS: dict[str, BonusFunction] = {
+    name: policy.bonus for name, policy in TREE_POLICY_REGISTRY.items()
+}
+FORMULAS: dict[str, str] = {name: policy.formula for name, policy in TREE_POLICY_REGISTRY.items()}
 
 
 # Final-move policies: given each root child's visits and mean value (from the root mover's

@@ -1,9 +1,12 @@
 """Text exports of a search tree: the tutorial's printed tree (XML), JSON and Graphviz DOT.
 
-All three walk the tree from the root with a depth limit (action-node levels below the root) and
-a children limit per node (the most visited children are kept, shown in expansion order, and the
-rest counted). Values are means from the view of the ROOT's deciding player, as in the botbowl
-tutorial, where ``p='max'`` marks that player's decisions and ``p='min'`` the opponent's.
+All three walk the tree from the root with a depth limit (moves below the root) and a children
+limit per node (the most visited children are kept, shown in expansion order, and the rest
+counted). Values are from the view of the ROOT's deciding player, as in the botbowl tutorial,
+where ``p='max'`` marks that player's decisions and ``p='min'`` the opponent's: the mean of the
+backed-up values, or the proven value once the solver proved a node. A deterministic move is an
+``ActionNode`` nested in its parent (with the ``action`` that leads to it); an action with dice
+is a ``ChanceNode`` whose children are the outcomes, as in the tutorial.
 They return strings; only the edges (CLI, app) print or draw.
 """
 
@@ -13,7 +16,9 @@ import json
 from typing import Any
 
 from mcts_core.nodes import ActionNode, ChanceNode
-from mcts_core.search import Search, proof_label
+from mcts_core.queries import move_value
+from mcts_core.search import Search
+from mcts_core.solver import proof_label
 
 __all__ = ["format_tree", "tree_to_dict", "tree_to_json", "tree_to_dot"]
 
@@ -56,44 +61,56 @@ def _role(player: int, root_player: int) -> str:
 def format_tree(search: Search, *, max_depth: int = 3, max_children: int = 10) -> str:
     """The printed tree in the botbowl tutorial's XML-like format, as valid XML.
 
-    ``<ActionNode id='0' p='max' visits='483' score='0.4984' actions='7'>`` nests
-    ``<ChanceNode ... action='col 4'>`` which nests the outcome ``ActionNode``s. ``score`` is the
-    mean value from the root player's view; ``p`` is "max" where the root player decides, "min"
-    where the opponent does, "end" at a terminal state.
+    ``<ActionNode id='0' p='max' visits='483' score='0.4984' actions='7'>`` nests one child per
+    move: ``<ActionNode ... action='col 4'>`` for a deterministic move, ``<ChanceNode ...
+    action='dodge'>`` for a move with dice, which nests its outcome ``ActionNode``s (with
+    ``outcome`` and ``probability``). ``score`` is the value from the root player's view; ``p``
+    is "max" where the root player decides, "min" where the opponent does, "end" at a terminal
+    state.
     """
     _check_limits(max_depth, max_children)
     game = search.game
     root_player = max(search.root.player, 0)
     lines: list[str] = []
 
-    def action_node(node: ActionNode, state: Any, depth: int, extra: str) -> None:
-        tabs = "\t" * (2 * depth)
+    def score(node: ActionNode | ChanceNode) -> str:
+        return _attr(f"{move_value(search, node, root_player):.4f}")
+
+    def children(node: ActionNode, state: Any, depth: int, indent: int) -> None:
+        shown, hidden_count = _shown(list(node.children), max_children)
+        for move in shown:
+            action = game.action_label(state, move.action)
+            if isinstance(move, ChanceNode):
+                chance_node(move, state, depth, indent + 1)
+            else:
+                child_state = game.next_state(state, move.action, move.outcome)
+                action_node(move, child_state, depth + 1, indent + 1, f" action={_attr(action)}")
+        if hidden_count:
+            lines.append("\t" * (indent + 1) + f"<!-- {hidden_count} more actions not shown -->")
+
+    def action_node(node: ActionNode, state: Any, depth: int, indent: int, extra: str) -> None:
+        tabs = "\t" * indent
         attrs = (
             f"id={_attr(node.id)} p={_attr(_role(node.player, root_player))} "
-            f"visits={_attr(node.visits)} score={_attr(f'{node.mean(root_player):.4f}')} "
+            f"visits={_attr(node.visits)} score={score(node)} "
             f"actions={_attr(len(node.actions) if node.actions is not None else '?')}{extra}"
         )
         proof = proof_label(node.proven, root_player)
         if proof:
             attrs += f" proven={_attr(proof)}"
-        children = list(node.children)
-        if not children or depth >= max_depth:
-            hidden = f" hidden_children={_attr(len(children))}" if children else ""
+        if not node.children or depth >= max_depth:
+            hidden = f" hidden_children={_attr(len(node.children))}" if node.children else ""
             lines.append(f"{tabs}<ActionNode {attrs}{hidden}/>")
             return
         lines.append(f"{tabs}<ActionNode {attrs}>")
-        shown, hidden_count = _shown(children, max_children)
-        for chance in shown:
-            chance_node(chance, state, depth)
-        if hidden_count:
-            lines.append(f"{tabs}\t<!-- {hidden_count} more actions not shown -->")
+        children(node, state, depth, indent)
         lines.append(f"{tabs}</ActionNode>")
 
-    def chance_node(chance: ChanceNode, state: Any, depth: int) -> None:
-        tabs = "\t" * (2 * depth + 1)
+    def chance_node(chance: ChanceNode, state: Any, depth: int, indent: int) -> None:
+        tabs = "\t" * indent
         attrs = (
             f"id={_attr(chance.id)} p={_attr(_role(chance.player, root_player))} "
-            f"visits={_attr(chance.visits)} score={_attr(f'{chance.mean(root_player):.4f}')} "
+            f"visits={_attr(chance.visits)} score={score(chance)} "
             f"action={_attr(game.action_label(state, chance.action))}"
         )
         proof = proof_label(chance.proven, root_player)
@@ -103,17 +120,15 @@ def format_tree(search: Search, *, max_depth: int = 3, max_children: int = 10) -
         probabilities = dict(game.chance_outcomes(state, chance.action))
         for child in chance.children:
             child_state = game.next_state(state, chance.action, child.outcome)
-            extra = ""
-            if chance.num_outcomes > 1:
-                label = game.outcome_label(state, chance.action, child.outcome)
-                extra = (
-                    f" outcome={_attr(label)} "
-                    f"probability={_attr(f'{probabilities[child.outcome]:.4f}')}"
-                )
-            action_node(child, child_state, depth + 1, extra)
+            label = game.outcome_label(state, chance.action, child.outcome)
+            extra = (
+                f" outcome={_attr(label)} "
+                f"probability={_attr(f'{probabilities[child.outcome]:.4f}')}"
+            )
+            action_node(child, child_state, depth + 1, indent + 1, extra)
         lines.append(f"{tabs}</ChanceNode>")
 
-    action_node(search.root, search.root_state, 0, "")
+    action_node(search.root, search.root_state, 0, 0, "")
     return "\n".join(lines)
 
 
@@ -121,8 +136,9 @@ def tree_to_dict(search: Search, *, max_depth: int = 3, max_children: int = 10) 
     """The tree as nested JSON-ready dicts.
 
     Action nodes: ``id``, ``kind`` ("action"), ``player`` (-1 terminal), ``visits``, ``mean``
-    (per player), ``score`` (root player's view), ``proven`` (root player's view), ``position``
-    (position string), ``children``, ``hidden_children``; outcome nodes also ``outcome`` and
+    (per player), ``score`` (root player's view; the proven value once proven), ``proven``
+    (root player's view), ``position`` (position string), ``children``, ``hidden_children``; a
+    node reached by a deterministic move also has ``action``, an outcome node ``outcome`` and
     ``probability``. Chance nodes: ``id``, ``kind`` ("chance"), ``player`` (who chose),
     ``action``, ``visits``, ``mean``, ``score``, ``proven``, ``num_outcomes``, ``children``.
     """
@@ -137,18 +153,23 @@ def tree_to_dict(search: Search, *, max_depth: int = 3, max_children: int = 10) 
             "player": node.player,
             "visits": node.visits,
             "mean": [node.mean(0), node.mean(1)],
-            "score": node.mean(root_player),
+            "score": move_value(search, node, root_player),
             "proven": proof_label(node.proven, root_player),
             "position": game.format_state(state),
             "children": [],
             "hidden_children": 0,
         }
-        children = list(node.children)
         if depth >= max_depth:
-            data["hidden_children"] = len(children)
+            data["hidden_children"] = len(node.children)
             return data
-        shown, data["hidden_children"] = _shown(children, max_children)
-        data["children"] = [chance_node(c, state, depth) for c in shown]
+        shown, data["hidden_children"] = _shown(list(node.children), max_children)
+        for move in shown:
+            if isinstance(move, ChanceNode):
+                data["children"].append(chance_node(move, state, depth))
+            else:
+                kid = action_node(move, game.next_state(state, move.action, move.outcome), depth + 1)
+                kid["action"] = game.action_label(state, move.action)
+                data["children"].append(kid)
         return data
 
     def chance_node(chance: ChanceNode, state: Any, depth: int) -> dict[str, Any]:
@@ -167,7 +188,7 @@ def tree_to_dict(search: Search, *, max_depth: int = 3, max_children: int = 10) 
             "action": game.action_label(state, chance.action),
             "visits": chance.visits,
             "mean": [chance.mean(0), chance.mean(1)],
-            "score": chance.mean(root_player),
+            "score": move_value(search, chance, root_player),
             "proven": proof_label(chance.proven, root_player),
             "num_outcomes": chance.num_outcomes,
             "children": kids,
@@ -188,8 +209,9 @@ def _dot_text(text: str) -> str:
 
 
 def tree_to_dot(search: Search, *, max_depth: int = 3, max_children: int = 10) -> str:
-    """Graphviz DOT source of the tree: action nodes as boxes labelled with N and Q (root
-    player's view), chance nodes as small circles; edges carry actions and outcome odds."""
+    """Graphviz DOT source of the tree: decision nodes as boxes labelled with N and Q (root
+    player's view), a deterministic move as one edge, chance nodes as small circles whose
+    edges carry the outcomes' odds."""
     _check_limits(max_depth, max_children)
     game = search.game
     root_player = max(search.root.player, 0)
@@ -203,7 +225,7 @@ def tree_to_dot(search: Search, *, max_depth: int = 3, max_children: int = 10) -
     def action_node(node: ActionNode, state: Any, depth: int) -> None:
         role = _role(node.player, root_player)
         fill = {"max": "#dbeafe", "min": "#fee2e2", "end": "#e5e7eb"}[role]
-        label = f"#{node.id} {role}\\nN={node.visits} Q={node.mean(root_player):+.3f}"
+        label = f"#{node.id} {role}\\nN={node.visits} Q={move_value(search, node, root_player):+.3f}"
         proof = proof_label(node.proven, root_player)
         if proof:
             label += f"\\nproven {proof}"
@@ -218,21 +240,23 @@ def tree_to_dot(search: Search, *, max_depth: int = 3, max_children: int = 10) -
                 out.append(f"  a{node.id} -> more{node.id} [style=dashed];")
             return
         shown, hidden = _shown(children, max_children)
-        for chance in shown:
-            action = _dot_text(game.action_label(state, chance.action))
+        for move in shown:
+            action = _dot_text(game.action_label(state, move.action))
+            if isinstance(move, ActionNode):
+                out.append(f'  a{node.id} -> a{move.id} [label="{action}\\nN={move.visits}"];')
+                action_node(move, game.next_state(state, move.action, move.outcome), depth + 1)
+                continue
             out.append(
-                f'  c{chance.id} [shape=circle, width=0.15, label="", style=filled, '
+                f'  c{move.id} [shape=circle, width=0.15, label="", style=filled, '
                 f'fillcolor="#facc15"];'
             )
-            out.append(f'  a{node.id} -> c{chance.id} [label="{action}\\nN={chance.visits}"];')
-            probabilities = dict(game.chance_outcomes(state, chance.action))
-            for child in chance.children:
-                child_state = game.next_state(state, chance.action, child.outcome)
-                edge = ""
-                if chance.num_outcomes > 1:
-                    outcome = _dot_text(game.outcome_label(state, chance.action, child.outcome))
-                    edge = f' [label="{outcome}\\np={probabilities[child.outcome]:.3f}"]'
-                out.append(f"  c{chance.id} -> a{child.id}{edge};")
+            out.append(f'  a{node.id} -> c{move.id} [label="{action}\\nN={move.visits}"];')
+            probabilities = dict(game.chance_outcomes(state, move.action))
+            for child in move.children:
+                child_state = game.next_state(state, move.action, child.outcome)
+                outcome = _dot_text(game.outcome_label(state, move.action, child.outcome))
+                edge = f' [label="{outcome}\\np={probabilities[child.outcome]:.3f}"]'
+                out.append(f"  c{move.id} -> a{child.id}{edge};")
                 action_node(child, child_state, depth + 1)
         if hidden:
             out.append(f'  more{node.id} [shape=plaintext, label="+{hidden} more"];')

@@ -2,11 +2,12 @@
 
 An iteration is four phases, each its own method (mctx: simulate, expand, backward):
 
-1. ``_select``: from the root, pick a child at every fully expanded decision node with the tree
-   policy and sample a chance outcome after every action, until a node that can grow (an untried
-   action, or an outcome never drawn before), a terminal or proven node, or a repeated state.
-2. ``_expand``: add one node: the next untried action's chance node and the outcome drawn, or
-   the new outcome of a known action.
+1. ``_select``: from the root, pick a move at every fully expanded decision node with the tree
+   policy (and draw an outcome where the move is a chance node), until a node that can grow (an
+   untried action, or an outcome never drawn before), a terminal or proven node, or a repeated
+   state.
+2. ``_expand``: add the new node: the next untried action (its next decision, or its chance node
+   and the outcome drawn), or the new outcome of a known chance node.
 3. ``_evaluate``: value the new leaf: terminal returns, a proof, or a rollout (random,
    heuristic-greedy or epsilon-greedy, depth- or turn-limited) ending in returns or the heuristic.
 4. ``_backpropagate``: add the leaf's per-player values to every node on the path; with the
@@ -16,6 +17,9 @@ An iteration is four phases, each its own method (mctx: simulate, expand, backwa
 ``select()``, ``expand()``, ``evaluate()`` and ``backpropagate()`` run the phases one at a time
 for teaching; ``run()`` loops without recording traces (the fast path). Every random draw comes
 from the search's own ``random.Random(seed)``, so the same seed gives the same tree.
+
+The solver (:mod:`mcts_core.solver`), the tree queries (:mod:`mcts_core.queries`) and the trace
+records (:mod:`mcts_core.tracing`) live in their own modules; this one runs the iterations.
 """
 
 from __future__ import annotations
@@ -25,50 +29,51 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
-from mcts_core.config import SearchConfig
-from mcts_core.nodes import ActionNode, ChanceNode
-from mcts_core.policies import (
-    FINAL_POLICY_FUNCTIONS,
-    TREE_POLICY_FUNCTIONS,
-    make_value_mapping,
-    softmax,
-)
+from mcts_core import queries
+from mcts_core.config import FINAL_POLICIES, SearchConfig
+from mcts_core.game import Game
+from mcts_core.nodes import ActionNode, ChanceNode, Move
+from mcts_core.phases import PHASES, Iteration, Phase, RunStop, Stop
+from mcts_core.policies import TREE_POLICY_REGISTRY, make_value_mapping, softmax
+from mcts_core.queries import ChildSummary
 from mcts_core.rollout import generic_random_playout, pick_index, sample_outcome
+from mcts_core.solver import proof_label, propagate_proofs
 from mcts_core.trace import (
     ChanceStep,
-    ChildTerms,
-    Decision,
     Evaluation,
     Expansion,
     IterationTrace,
-    NodeUpdate,
     PathStep,
     RolloutStep,
 )
+from mcts_core.tracing import decision, iteration_trace
 
-__all__ = ["Search", "ChildSummary", "RunResult", "Reuse", "PHASES", "proof_label"]
+__all__ = [
+    "PHASES",
+    "ChildSummary",
+    "NodeCapReached",
+    "Reuse",
+    "RunResult",
+    "Search",
+    "proof_label",
+]
 
-PHASES = ("select", "expand", "evaluate", "backpropagate")
 _UNSET: Any = object()
 _MAX_RUN_ITERATIONS = 10_000_000
+#: A node caches its state once it has been visited this often: the selection then stops
+#: replaying moves there. Most nodes are leaves visited once or twice, so the cache costs few
+#: bytes per simulation and saves most of the replay (measured in docs/search.md).
+CACHE_VISITS = 3
 
 
-@dataclass(frozen=True, slots=True)
-class ChildSummary:
-    """A child of a decision node as a final-move policy sees it.
+class NodeCapReached(RuntimeError):
+    """The tree is full and this iteration needed a new node: it was not counted.
 
-    ``q`` is the mean value from the view of the player deciding at the parent; ``proven`` is
-    "win", "draw" or "loss" for that player when the solver proved it.
+    Nothing in the tree changed. The message says what to do (raise ``max_nodes`` or play a
+    move, which frees the discarded part of the tree).
     """
-
-    node_id: int
-    action: Any
-    label: str
-    visits: int
-    q: float
-    proven: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +82,7 @@ class RunResult:
 
     iterations: int
     seconds: float
-    stopped: str  # "iterations", "seconds" or "solved" (the solver proved the root)
+    stopped: RunStop
     message: str = ""
 
 
@@ -95,57 +100,11 @@ class Reuse:
         return self.kept_nodes / total if total else 0.0
 
 
-def proof_label(proven: tuple[float, ...] | None, player: int) -> str | None:
-    """ "win", "draw" or "loss" for ``player`` of a proven result (``None`` if unproven)."""
-    if proven is None or player < 0:
-        return None
-    value = proven[player]
-    return "win" if value > 0 else "loss" if value < 0 else "draw"
-
-
-class _Iteration:
-    """Scratch state of one iteration while its phases run (not part of the public API)."""
-
-    __slots__ = (
-        "path",
-        "state",
-        "steps",
-        "seen",
-        "stop",
-        "chance",
-        "outcome",
-        "probability",
-        "expansion",
-        "evaluation",
-        "values",
-        "note",
-        "phase",
-        "before",
-    )
-
-    def __init__(self, path: list[ActionNode], state: Any, record: bool, seen: set | None):
-        self.path = path
-        self.state = state
-        self.steps: list[PathStep] | None = [] if record else None
-        self.seen = seen
-        self.stop = ""
-        self.chance: ChanceNode | None = None
-        self.outcome: Any = None
-        self.probability = 1.0
-        self.expansion: Expansion | None = None
-        self.evaluation: Evaluation | None = None
-        self.values: tuple[float, float] = (0.0, 0.0)
-        self.note = ""
-        self.phase = "expand"
-        self.before: Any = None  # state before the chance step of a new outcome
-
-
 class Search:
     """MCTS over a two-player game with chance, one iteration at a time.
 
     Args:
-        game: rules implementing :class:`games.base.Game` (duck-typed; this package imports no
-            game).
+        game: rules implementing :class:`mcts_core.game.Game`.
         root_state: where the search starts (default: the game's initial state).
         config: a :class:`SearchConfig` (default settings when ``None``).
         seed: seeds the search's random generator; same seed, same tree.
@@ -153,7 +112,7 @@ class Search:
 
     def __init__(
         self,
-        game: Any,
+        game: Game,
         root_state: Any = None,
         config: SearchConfig | None = None,
         seed: int = 0,
@@ -180,7 +139,7 @@ class Search:
             loss_value=cfg.loss_value,
             value_range=cfg.value_range,
         )
-        self._bonus = TREE_POLICY_FUNCTIONS[cfg.tree_policy]
+        self._policy = TREE_POLICY_REGISTRY[cfg.tree_policy]
         # Shaped values of terminal returns, keyed by the returns tuple. Sharing the float
         # objects keeps leaf nodes small: a node visited once stores these very objects.
         self._terminal_values: dict[tuple[float, ...], tuple[float, float]] = {}
@@ -188,6 +147,10 @@ class Search:
         self._plain_uct = cfg.tree_policy == "uct" and cfg.min_visits <= 1 and not cfg.solver
         fast = getattr(self.game, "random_playout", None)
         self._fast_playout = fast if cfg.rollout == "random" else None
+        # The loop guard hashes every state on the path: skip it where states cannot repeat.
+        self._detect_repeats = cfg.detect_repeats and not getattr(
+            self.game, "states_never_repeat", False
+        )
 
     def _reset(self, root_state: Any) -> None:
         self.rng = random.Random(self.seed)
@@ -197,26 +160,41 @@ class Search:
         self.node_count = 0
         self.max_depth = 0
         self.node_cap_reached = False
-        self._pending: _Iteration | None = None
+        self._pending: Iteration | None = None
         # PUCT heuristic priors by node id, kept off the nodes so other policies pay nothing.
         self._heuristic_priors: dict[int, tuple[float, ...]] = {}
         self._action_tuples: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-        self.root = self._new_action_node(None, None, root_state)
+        self.root = self._new_node(None, None, None, root_state)
+        self.root.state = root_state
 
     def reconfigure(self, config: SearchConfig) -> bool:
         """Switch to ``config``. Returns True if the tree was kept, False if it was rebuilt.
 
         The tree is kept when only parameters that steer the rest of the search changed (C,
-        policies, rollout settings, ...); changing what values mean (shaping, solver, repeat
-        detection) rebuilds it from the same root and seed.
+        policies, rollout settings, ...); a half-done iteration is then finished under the old
+        settings first. Changing what values mean (shaping, solver, repeat detection) rebuilds
+        the tree from the same root and seed.
         """
         old = self.config
+        if config.keeps_tree_of(old):
+            self._finish_pending()
+            self.config = config
+            self._apply_config()
+            self.node_cap_reached = self.node_count >= config.max_nodes
+            return True
         self.config = config
         self._apply_config()
-        if config.keeps_tree_of(old):
-            return True
         self._reset(self.root_state)
         return False
+
+    def value_of_raw(self, raw: float) -> float:
+        """A raw value (win 1, draw 0, loss -1) in the search's shaped, normalised range."""
+        return self._value(raw)
+
+    @property
+    def value_width(self) -> float:
+        """Width of the range Q lives in: 2 for [-1, 1], 1 for [0, 1]."""
+        return 2.0 if self.config.value_range == "symmetric" else 1.0
 
     def _new_id(self) -> int:
         node_id = self._next_id
@@ -224,11 +202,17 @@ class Search:
         self.node_count += 1
         return node_id
 
-    def _new_action_node(self, parent: ChanceNode | None, outcome: Any, state: Any) -> ActionNode:
+    def _new_node(
+        self, parent: ActionNode | ChanceNode | None, action: Any, outcome: Any, state: Any
+    ) -> ActionNode:
         game = self.game
         terminal = game.is_terminal(state)
         node = ActionNode(
-            self._new_id(), parent, outcome, -1 if terminal else game.current_player(state)
+            self._new_id(),
+            parent,
+            action,
+            outcome,
+            -1 if terminal else game.current_player(state),
         )
         if terminal and self.config.solver:
             node.proven = tuple(game.returns(state))
@@ -237,52 +221,72 @@ class Search:
     # ----------------------------------------------------------- public loop
 
     @property
-    def next_phase(self) -> str:
+    def next_phase(self) -> Phase:
         """The phase the next phase call runs: "select" unless an iteration is half done."""
-        return self._pending.phase if self._pending else "select"
+        return self._pending.phase if self._pending else Phase.SELECT
+
+    @property
+    def tree_full(self) -> bool:
+        """True when the tree holds ``max_nodes`` nodes: iterations that need a node stop."""
+        return self.node_count >= self.config.max_nodes
 
     def step(self) -> IterationTrace:
-        """Run one whole iteration (or finish the half-done one) and return its trace."""
+        """Run one whole iteration (or finish the half-done one) and return its trace.
+
+        Raises :class:`NodeCapReached` (nothing changed) when the tree is full and the
+        iteration needed a new node.
+        """
         it = self._pending
         if it is None:
-            it = self._select(record=True)
-        if it.phase == "expand":
+            it = self._pending = self._select(record=True)
+        if it.phase is Phase.EXPAND:
             self._expand(it)
-        if it.phase == "evaluate":
+        if it.phase is Phase.EVALUATE:
             self._evaluate(it)
         self._pending = None
         return self._backpropagate(it)
 
     def select(self) -> tuple[PathStep, ...]:
         """Phase 1 alone: walk down the tree. Returns the decisions and chance steps taken."""
-        self._require_phase("select")
+        self._require_phase(Phase.SELECT)
         it = self._select(record=True)
         self._pending = it
         return tuple(it.steps or ())
 
     def expand(self) -> Expansion | None:
-        """Phase 2 alone: add the new node (``None`` when nothing can be added)."""
-        it = self._require_phase("expand")
+        """Phase 2 alone: add the new node (``None`` when nothing is added: a terminal, proven
+        or repeated leaf). Raises :class:`NodeCapReached` when the tree is full."""
+        it = self._require_phase(Phase.EXPAND)
         self._expand(it)
         return it.expansion
 
     def evaluate(self) -> Evaluation:
         """Phase 3 alone: value the leaf (rollout, heuristic, returns or proof)."""
-        it = self._require_phase("evaluate")
+        it = self._require_phase(Phase.EVALUATE)
         self._evaluate(it)
         assert it.evaluation is not None
         return it.evaluation
 
     def backpropagate(self) -> IterationTrace:
         """Phase 4 alone: back the value up; completes the iteration and returns its trace."""
-        it = self._require_phase("backpropagate")
+        it = self._require_phase(Phase.BACKPROPAGATE)
         self._pending = None
         return self._backpropagate(it)
 
-    def _require_phase(self, phase: str) -> _Iteration:
+    def _require_phase(self, phase: Phase) -> Iteration:
+        it = self._pending
         if self.next_phase != phase:
             raise RuntimeError(f"the next phase is {self.next_phase}, not {phase}")
-        return self._pending  # type: ignore[return-value]
+        assert it is not None or phase is Phase.SELECT
+        return it  # type: ignore[return-value]  # None only for SELECT, which ignores it
+
+    def _finish_pending(self) -> None:
+        """Complete a half-done iteration (an iteration refused by the node cap is dropped)."""
+        if self._pending is not None:
+            try:
+                self.step()
+            except NodeCapReached:
+                pass
 
     def run(
         self,
@@ -290,13 +294,18 @@ class Search:
         seconds: float | None = None,
         progress: Callable[[int], None] | None = None,
         progress_every: int = 100,
+        should_stop: Callable[[], bool] | None = None,
     ) -> RunResult:
-        """Run iterations without recording traces, until either budget is used up.
+        """Run iterations without recording traces, until a budget is used up.
 
         Args:
             iterations: how many iterations (at most 10,000,000).
             seconds: wall-clock budget.
             progress: called with the number of iterations done every ``progress_every``.
+            should_stop: polled every ``progress_every`` iterations; True cancels the run.
+
+        A half-done iteration is finished first and counts as one. The run also stops when the
+        solver proves the root, and when the tree is full and an iteration needs a new node.
         """
         if iterations is None and seconds is None:
             raise ValueError("give iterations, seconds or both")
@@ -309,108 +318,128 @@ class Search:
                 f"iterations must be a whole number in [0, {_MAX_RUN_ITERATIONS:,}], "
                 f"got {iterations!r}"
             )
-        if seconds is not None and not (isinstance(seconds, int | float) and 0 <= seconds <= 3600):
+        if seconds is not None and (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, int | float)
+            or not 0 <= seconds <= 3600
+        ):
             raise ValueError(f"seconds must be between 0 and 3600, got {seconds!r}")
-        if self._pending is not None:
-            self.step()  # finish the half-done iteration first; it counts as one
-            done = 1
-        else:
-            done = 0
         limit = _MAX_RUN_ITERATIONS if iterations is None else iterations
+        done = 0
+        stopped = RunStop.ITERATIONS
         start = time.perf_counter()
         deadline = None if seconds is None else start + seconds
-        stopped = "iterations"
-        while done < limit:
-            if deadline is not None and time.perf_counter() >= deadline:
-                stopped = "seconds"
-                break
-            if self.root.proven is not None:
-                stopped = "solved"  # more iterations could not change a proven root
-                break
-            it = self._select(record=False)
-            self._expand(it)
-            self._evaluate(it)
-            self._backpropagate(it)
-            done += 1
-            if progress is not None and done % progress_every == 0:
-                progress(done)
+        try:
+            if self._pending is not None and limit > 0:
+                self.step()
+                done = 1
+            while done < limit:
+                if deadline is not None and time.perf_counter() >= deadline:
+                    stopped = RunStop.SECONDS
+                    break
+                if self.root.proven is not None:
+                    stopped = RunStop.SOLVED  # more iterations could not change a proven root
+                    break
+                it = self._select(record=False)
+                self._expand(it)
+                self._evaluate(it)
+                self._backpropagate(it)
+                done += 1
+                if done % progress_every == 0:
+                    if progress is not None:
+                        progress(done)
+                    if should_stop is not None and should_stop():
+                        stopped = RunStop.CANCELLED
+                        break
+        except NodeCapReached:
+            stopped = RunStop.NODE_CAP
         elapsed = time.perf_counter() - start
-        message = ""
-        if self.node_cap_reached:
-            message = self.node_cap_message
+        message = self.node_cap_message if stopped is RunStop.NODE_CAP else ""
         return RunResult(done, elapsed, stopped, message)
 
     @property
     def node_cap_message(self) -> str:
         return (
-            f"The tree reached its cap of {self.config.max_nodes:,} nodes, so it stopped growing; "
-            "iterations still refine the existing nodes. Raise max_nodes or play a move to "
-            "free memory."
+            f"The tree is full: it holds its cap of {self.config.max_nodes:,} nodes, and the "
+            "next iteration needed a new one, so the search stopped there. Raise max_nodes or "
+            "play a move to free memory."
         )
 
     # ---------------------------------------------------------------- phases
 
-    def _select(self, record: bool) -> _Iteration:
-        """Descend from the root to a node that can grow, a terminal/proven node or a repeat."""
+    def _select(self, record: bool) -> Iteration:
+        """Descend from the root to a node that can grow, a terminal/proven node or a repeat.
+
+        Once the tree is full, a node with untried actions is passed through like a fully
+        expanded one (its existing moves compete); the selection stops as ``CAPPED`` only where
+        a new node would be unavoidable.
+        """
         game = self.game
-        chance_outcomes = game.chance_outcomes
+        next_state = game.next_state
         rng = self.rng
         node = self.root
         state = self.root_state
-        seen = {state} if self.config.detect_repeats else None
-        it = _Iteration([node], state, record, seen)
+        seen = {state} if self._detect_repeats else None
+        it = Iteration([node], state, record, seen)
         path = it.path
         steps = it.steps
+        full = self.node_count >= self.config.max_nodes
         while True:
             if node.player < 0:
-                it.stop = "terminal"
+                it.stop = Stop.TERMINAL
                 break
             if node.proven is not None:
-                it.stop = "proven"
+                it.stop = Stop.PROVEN
                 break
             actions = node.actions
             if actions is None:
                 actions = self._init_actions(node, state)
-            children = node.children
-            if len(children) < len(actions):
-                it.stop = "expand"
-                break
-            chance = self._choose(node, state, steps)
-            action = chance.action
-            outcomes = chance_outcomes(state, action)
-            child: ActionNode | None
-            if len(outcomes) == 1:  # deterministic: no draw (as sample_outcome), one child
-                outcome, probability = outcomes[0]
-                child = chance.children[0]
+            if len(node.children) < len(actions):
+                if not full:
+                    it.stop = Stop.EXPAND
+                    break
+                if not node.children:
+                    it.stop = Stop.CAPPED
+                    break
+            move = self._choose(node, state, steps)
+            if type(move) is ActionNode:  # a deterministic action: one edge
+                child: ActionNode | None = move
             else:
+                assert isinstance(move, ChanceNode)
+                action = move.action
+                outcomes = game.chance_outcomes(state, action)
                 outcome, probability = outcomes[sample_outcome(outcomes, rng)]
-                child = chance.child_for(outcome)
-            next_state = game.next_state(state, action, outcome)
-            if steps is not None:
-                steps.append(
-                    ChanceStep(
-                        node_id=chance.id,
-                        action_label=game.action_label(state, action),
-                        outcome_label=game.outcome_label(state, action, outcome),
-                        probability=probability,
-                        num_outcomes=len(outcomes),
-                        child_id=None if child is None else child.id,
+                child = move.child_for(outcome)
+                if steps is not None:
+                    steps.append(
+                        ChanceStep(
+                            node_id=move.id,
+                            action_label=game.action_label(state, action),
+                            outcome_label=game.outcome_label(state, action, outcome),
+                            probability=probability,
+                            num_outcomes=len(outcomes),
+                            child_id=None if child is None else child.id,
+                        )
                     )
-                )
-            if child is None:
-                it.before = state
-                state = next_state
-                it.stop = "new_outcome"
-                it.chance = chance
-                it.outcome = outcome
-                it.probability = probability
-                break
-            state = next_state
+                if child is None:
+                    it.before = state
+                    state = next_state(state, action, outcome)
+                    it.stop = Stop.CAPPED if full else Stop.NEW_OUTCOME
+                    it.chance = move
+                    it.outcome = outcome
+                    it.probability = probability
+                    break
+            cached = child.state
+            if cached is None:
+                cached = next_state(state, child.action, child.outcome)
+                if child.visits >= CACHE_VISITS:
+                    child.state = cached
+            state = cached
             node = child
             path.append(node)
             if seen is not None:
                 if state in seen:
-                    it.stop = "repeat"
+                    it.stop = Stop.REPEAT
                     break
                 seen.add(state)
         it.state = state
@@ -434,7 +463,7 @@ class Search:
         # keep one copy of each instead of one per node.
         actions = self._action_tuples.setdefault(actions, actions)
         node.actions = actions
-        if cfg.tree_policy == "puct" and cfg.prior == "heuristic":
+        if self._policy.needs_priors and cfg.prior == "heuristic":
             if scores is None:
                 scores = [self._action_score(state, a, node.player) for a in actions]
             self._heuristic_priors[node.id] = tuple(softmax(scores))
@@ -449,34 +478,36 @@ class Search:
         return total
 
     def _priors(self, node: ActionNode, state: Any) -> tuple[float, ...]:
+        """The PUCT priors of the node's moves tried so far, in expansion order."""
         cfg = self.config
-        assert node.actions is not None
+        actions = node.actions
+        assert actions is not None
+        tried = len(node.children)
         if cfg.prior == "uniform":
-            return (1.0 / len(node.actions),) * len(node.actions)
+            return (1.0 / len(actions),) * tried
         priors = self._heuristic_priors.get(node.id)
         if priors is None:  # the node was expanded under another policy: compute now
-            scores = [self._action_score(state, a, node.player) for a in node.actions]
+            scores = [self._action_score(state, a, node.player) for a in actions]
             priors = self._heuristic_priors[node.id] = tuple(softmax(scores))
-        return priors
+        return priors[:tried]
 
-    def _choose(self, node: ActionNode, state: Any, steps: list[PathStep] | None) -> ChanceNode:
-        """Pick a child of a fully expanded node by the tree policy; record every term."""
+    def _choose(self, node: ActionNode, state: Any, steps: list[PathStep] | None) -> Move:
+        """Pick a move of a decision node by the tree policy; record every term."""
         if steps is None and self._plain_uct:
             return self._choose_uct(node)
         cfg = self.config
         player = node.player
         children = node.children
-        assert children is not None
-        visits = [chance.visits for chance in children]
-        means = [chance.mean(player) for chance in children]
+        visits = [move.visits for move in children]
+        means = [move.mean(player) for move in children]
         proofs: list[tuple[float, ...] | None] | None = None
         if cfg.solver:
-            proofs = [chance.proven for chance in children]
+            proofs = [move.proven for move in children]
             for i, proof in enumerate(proofs):
                 if proof is not None:
                     means[i] = self._value(proof[player])  # exact, not an estimate
-        priors = self._priors(node, state) if cfg.tree_policy == "puct" else None
-        bonuses = self._bonus(node.visits, visits, priors, c=cfg.c)
+        priors = self._priors(node, state) if self._policy.needs_priors else None
+        bonuses = self._policy.bonus(node.visits, visits, priors, c=cfg.c)
         rule = cfg.tree_policy
         fewest = min(visits)
         if cfg.min_visits > 1 and fewest < cfg.min_visits:
@@ -490,124 +521,133 @@ class Search:
                     best_score = q + bonus
                     best = i
         if steps is not None:
-            label = self.game.action_label
-            terms = tuple(
-                ChildTerms(
-                    node_id=chance.id,
-                    action=chance.action,
-                    label=label(state, chance.action),
-                    visits=visits[i],
-                    q=means[i],
-                    bonus=bonuses[i],
-                    prior=None if priors is None else priors[i],
-                    score=means[i] + bonuses[i],
-                    proven=None if proofs is None else proof_label(proofs[i], player),
+            steps.append(
+                decision(
+                    self.game,
+                    node,
+                    state,
+                    rule=rule,
+                    visits=visits,
+                    values=means,
+                    bonuses=bonuses,
+                    priors=priors,
+                    proofs=proofs,
+                    chosen=best,
                 )
-                for i, chance in enumerate(children)
             )
-            steps.append(Decision(node.id, player, node.visits, rule, terms, best))
         return children[best]
 
-    def _choose_uct(self, node: ActionNode) -> ChanceNode:
+    def _choose_uct(self, node: ActionNode) -> Move:
         """:meth:`_choose` for plain UCT when nothing is recorded, fused into one loop.
 
-        It computes exactly ``policies.uct`` and the same first-maximum argmax (the tests check
-        that ``run`` and ``step`` build identical trees); it only avoids building lists.
+        It computes exactly what ``policies.uct`` and :meth:`_choose` compute, in the same
+        order of operations, and takes the same first maximum (the tests check that ``run`` and
+        ``step`` build identical trees); it only avoids building lists.
         """
-        player = node.player
-        c = self.config.c
-        log_n = math.log(node.visits)
+        scale = self.config.c * math.sqrt(math.log(node.visits))
         sqrt = math.sqrt
-        best = None
+        best: Move = node.children[0]
         best_score = -math.inf
-        for chance in node.children:
-            kids = chance.children
-            if len(kids) == 1:
-                kid = kids[0]
-                n = kid.visits
-                w = kid.value1 if player else kid.value0
-            else:
-                n = 0
-                w = 0.0
-                for kid in kids:
-                    n += kid.visits
-                    w += kid.value1 if player else kid.value0
-            score = w / n + c * sqrt(log_n / n)
-            if score > best_score:
-                best_score = score
-                best = chance
-        assert best is not None
+        if node.player:
+            for move in node.children:
+                n = move.visits
+                score = move.value1 / n + scale / sqrt(n)
+                if score > best_score:
+                    best_score = score
+                    best = move
+        else:
+            for move in node.children:
+                n = move.visits
+                score = move.value0 / n + scale / sqrt(n)
+                if score > best_score:
+                    best_score = score
+                    best = move
         return best
 
-    def _expand(self, it: _Iteration) -> None:
-        """Add one node below the selected one (nothing at a terminal, proven or repeat leaf)."""
-        it.phase = "evaluate"
-        if it.stop not in ("expand", "new_outcome"):
-            return
-        needed = 2 if it.stop == "expand" else 1
-        if self.node_count + needed > self.config.max_nodes:
-            self.node_cap_reached = True
-            it.note = (
-                f"Node cap of {self.config.max_nodes:,} reached: the new position was evaluated "
-                "but not added to the tree."
-            )
-            if it.stop == "expand":
-                it.stop = "capped"  # evaluate the leaf itself; its state is it.state
-            else:
-                it.stop = "capped_outcome"  # it.state is the unstored outcome's state
+    def _expand(self, it: Iteration) -> None:
+        """Add the new node below the selected one (nothing at a terminal, proven or repeated
+        leaf). When the node cap leaves no room, drop the iteration and raise
+        :class:`NodeCapReached`."""
+        it.phase = Phase.EVALUATE
+        stop = it.stop
+        if stop is not Stop.EXPAND and stop is not Stop.NEW_OUTCOME and stop is not Stop.CAPPED:
             return
         game = self.game
         parent = it.path[-1]
         state = it.state
-        if it.stop == "expand":
+        room = self.config.max_nodes - self.node_count
+        chance: ChanceNode | None
+        if stop is Stop.EXPAND:
             assert parent.actions is not None
             action = parent.actions[len(parent.children)]
             outcomes = game.chance_outcomes(state, action)
-            chance = ChanceNode(self._new_id(), parent, action, len(outcomes))
-            parent.children += (chance,)
-            outcome, probability = outcomes[sample_outcome(outcomes, self.rng)]
+            if room < (1 if len(outcomes) == 1 else 2):
+                self._refuse(it)
+            if len(outcomes) == 1:
+                chance = None
+                outcome, probability = outcomes[0]
+            else:
+                chance = ChanceNode(self._new_id(), parent, action, len(outcomes))
+                parent.children += (chance,)
+                outcome, probability = outcomes[sample_outcome(outcomes, self.rng)]
             it.state = game.next_state(state, action, outcome)
             new_action = True
-        else:
-            chance = it.chance  # type: ignore[assignment]
+        elif stop is Stop.NEW_OUTCOME:
+            if room < 1:
+                self._refuse(it)
+            chance = it.chance
+            assert chance is not None
             action, outcome, probability = chance.action, it.outcome, it.probability
             state = it.before
             new_action = False
-        child = self._new_action_node(chance, outcome, it.state)
-        chance.children += (child,)
+        else:
+            self._refuse(it)
+        child = self._new_node(chance or parent, action, outcome, it.state)
+        if chance is None:
+            parent.children += (child,)
+        else:
+            chance.children += (child,)
         it.path.append(child)
         depth = len(it.path) - 1
         if depth > self.max_depth:
             self.max_depth = depth
         if it.steps is not None:
-            assert parent.actions is not None
             it.expansion = Expansion(
                 parent_id=parent.id,
-                chance_id=chance.id,
+                chance_id=None if chance is None else chance.id,
                 node_id=child.id,
                 new_action=new_action,
                 action_label=game.action_label(state, action),
                 outcome_label=game.outcome_label(state, action, outcome),
                 probability=probability,
-                untried=len(parent.actions) - len(parent.children),
+                untried=len(parent.actions or ()) - len(parent.children),
             )
         if it.seen is not None and it.state in it.seen:
-            it.stop = "repeat"
+            it.stop = Stop.REPEAT
 
-    def _evaluate(self, it: _Iteration) -> None:
+    def _refuse(self, it: Iteration) -> NoReturn:
+        """Drop an iteration the node cap leaves no room for (nothing was changed)."""
+        self._pending = None
+        self.node_cap_reached = True
+        raise NodeCapReached(self.node_cap_message)
+
+    def _evaluate(self, it: Iteration) -> None:
         """Value the leaf for both players and store the values to back up."""
-        it.phase = "backpropagate"
+        it.phase = Phase.BACKPROPAGATE
         game = self.game
         cfg = self.config
         state = it.state
         rollout: list[tuple[Any, Any]] = []
-        if game.is_terminal(state):
+        leaf = it.path[-1]
+        raw: tuple[float, ...]
+        if leaf.player < 0:
             kind = "terminal"
             raw = tuple(game.returns(state))
-        elif it.stop == "proven":
+        elif it.stop is Stop.PROVEN:
             kind = "proven"
-            raw = it.path[-1].proven  # type: ignore[assignment]
-        elif it.stop == "repeat":
+            assert leaf.proven is not None
+            raw = leaf.proven
+        elif it.stop is Stop.REPEAT:
             kind = "repeat"
             raw = self._heuristic(state)
         elif cfg.rollout_depth == 0:
@@ -696,7 +736,7 @@ class Search:
             state = game.next_state(state, action, outcome)
         return tuple(steps)
 
-    def _backpropagate(self, it: _Iteration) -> IterationTrace:
+    def _backpropagate(self, it: Iteration) -> IterationTrace:
         """Add the leaf values to every node on the path; propagate proofs; build the trace."""
         v0, v1 = it.values
         for node in it.path:
@@ -708,153 +748,41 @@ class Search:
                 node.value1 = v1
             node.visits += 1
         if self.config.solver:
-            self._propagate_proofs(it.path)
+            propagate_proofs(it.path)
         self.iterations += 1
         if it.steps is None:
             return None  # type: ignore[return-value]  # run() ignores traces
-        return self._trace(it)
-
-    def _propagate_proofs(self, path: list[ActionNode]) -> None:
-        """MCTS-Solver: a node is proven when a child is a proven win for its mover, or when
-        every action is tried and proven (it takes the best). Stops at the first unproven."""
-        for node in reversed(path):
-            if node.proven is not None:
-                continue
-            proof = self._prove(node)
-            if proof is None:
-                return
-            node.proven = proof
-
-    @staticmethod
-    def _prove(node: ActionNode) -> tuple[float, ...] | None:
-        player = node.player
-        if player < 0 or node.actions is None or not node.children:
-            return None
-        complete = len(node.children) == len(node.actions)
-        best: tuple[float, ...] | None = None
-        for chance in node.children:
-            proof = chance.proven
-            if proof is None:
-                complete = False
-                continue
-            if proof[player] >= 1.0:
-                return proof
-            if best is None or proof[player] > best[player]:
-                best = proof
-        return best if complete else None
-
-    def _trace(self, it: _Iteration) -> IterationTrace:
-        updates: list[NodeUpdate] = []
-        previous_player = max(self.root.player, 0)
-        for depth, node in enumerate(it.path):
-            view = previous_player
-            added = it.values[view]
-            if depth:
-                chance = node.parent
-                assert chance is not None
-                updates.append(
-                    NodeUpdate(
-                        chance.id,
-                        "chance",
-                        chance.parent.player,
-                        view,
-                        added,
-                        chance.visits,
-                        chance.mean(view),
-                        proof_label(chance.proven, view),
-                    )
-                )
-            updates.append(
-                NodeUpdate(
-                    node.id,
-                    "action",
-                    node.player,
-                    view,
-                    added,
-                    node.visits,
-                    node.mean(view),
-                    proof_label(node.proven, view),
-                )
-            )
-            if node.player >= 0:
-                previous_player = node.player
-        assert it.evaluation is not None and it.steps is not None
-        return IterationTrace(
-            iteration=self.iterations,
-            path=tuple(it.steps),
-            expansion=it.expansion,
-            leaf_id=it.path[-1].id,
-            evaluation=it.evaluation,
-            updates=tuple(updates),
-            note=it.note or self._stop_note(it.stop),
-        )
-
-    @staticmethod
-    def _stop_note(stop: str) -> str:
-        if stop == "repeat":
-            return (
-                "The leaf's position already occurred on this path (a loop): it was valued "
-                "by the heuristic and is not expanded."
-            )
-        if stop == "proven":
-            return "The selection reached a proven node: its exact value was backed up."
-        return ""
+        return iteration_trace(it, self.iterations, self.root.player)
 
     # ------------------------------------------------------------- reading
 
-    def state_of(self, node: ActionNode | ChanceNode) -> Any:
+    def state_of(self, node: Move) -> Any:
         """The game state at ``node`` (for a chance node: the state where its action is taken),
-        rebuilt by replaying the actions and outcomes from the root."""
+        rebuilt by replaying moves from the nearest node above that caches its state."""
+        current: ActionNode = node.parent if isinstance(node, ChanceNode) else node
         moves = []
-        current: ActionNode | None = node.parent if isinstance(node, ChanceNode) else node
-        while current is not None and current.parent is not None:
-            moves.append((current.parent.action, current.outcome))
-            current = current.parent.parent
-        state = self.root_state
+        state = current.state
+        while state is None:
+            moves.append((current.action, current.outcome))
+            above = current.decider
+            assert above is not None  # the root caches its state
+            current = above
+            state = current.state
+        next_state = self.game.next_state
         for action, outcome in reversed(moves):
-            state = self.game.next_state(state, action, outcome)
+            state = next_state(state, action, outcome)
         return state
 
     def children_summary(self, node: ActionNode | None = None) -> list[ChildSummary]:
-        """The children of a decision node (default: the root) with visits and Q for its mover."""
-        node = self.root if node is None else node
-        if not node.children:
-            return []
-        state = self.state_of(node)
-        player = node.player
-        return [
-            ChildSummary(
-                node_id=chance.id,
-                action=chance.action,
-                label=self.game.action_label(state, chance.action),
-                visits=chance.visits,
-                q=chance.mean(player),
-                proven=proof_label(chance.proven, player) if self.config.solver else None,
-            )
-            for chance in node.children
-        ]
+        """The moves of a decision node (default: the root) with visits and Q for its mover;
+        a proven move's Q is its proven value (:func:`mcts_core.queries.children_summary`)."""
+        return queries.children_summary(self, node)
 
     def best_child(self, policy: str | None = None) -> ChildSummary:
-        """The root child the final-move policy picks. With the solver, a proven win is taken
-        and proven losses are avoided whenever another move exists."""
-        policy = policy or self.config.final_policy
-        if policy not in FINAL_POLICY_FUNCTIONS:
-            raise ValueError(
-                f"final policy must be one of {', '.join(FINAL_POLICY_FUNCTIONS)}; got {policy!r}"
-            )
-        children = self.children_summary()
-        if not children:
-            raise ValueError("the search has no moves to choose from yet: run some iterations")
-        if self.config.solver:
-            wins = [c for c in children if c.proven == "win"]
-            if wins:
-                return max(wins, key=lambda c: c.visits)
-            safe = [c for c in children if c.proven != "loss"]
-            children = safe or children
-        index = FINAL_POLICY_FUNCTIONS[policy](
-            [c.visits for c in children], [c.q for c in children]
-        )
-        return children[index]
+        """The root move the final-move policy picks; with the solver, the rule of
+        :func:`mcts_core.solver.final_move_index` (proven win, no proven loss, a proven draw
+        unless an unproven move is better with confidence)."""
+        return queries.best_child(self, policy)
 
     def best_action(self, policy: str | None = None) -> Any:
         """The action the final-move policy picks at the root (see :meth:`best_child`)."""
@@ -862,18 +790,15 @@ class Search:
 
     def final_choices(self) -> dict[str, ChildSummary]:
         """Every final-move policy's pick side by side (they may disagree)."""
-        return {name: self.best_child(name) for name in FINAL_POLICY_FUNCTIONS}
+        return {name: self.best_child(name) for name in FINAL_POLICIES}
 
-    def principal_variation(self, max_length: int = 50) -> list[ActionNode | ChanceNode]:
-        """Most-visited line from the root: action node, chance node, action node, ..."""
-        line: list[ActionNode | ChanceNode] = [self.root]
-        node = self.root
-        while node.children and len(line) < 2 * max_length:
-            chance = max(node.children, key=lambda c: c.visits)
-            line.append(chance)
-            node = max(chance.children, key=lambda n: n.visits)
-            line.append(node)
-        return line
+    def principal_variation(self, max_length: int = 50) -> list[Move]:
+        """Most visited line from the root (:func:`mcts_core.queries.principal_variation`)."""
+        return queries.principal_variation(self, max_length)
+
+    def find_node(self, node_id: int) -> Move | None:
+        """The node with this id in the current tree, or ``None``."""
+        return queries.find_node(self.root, node_id)
 
     # --------------------------------------------------------- tree reuse
 
@@ -881,7 +806,8 @@ class Search:
         """Play a real move at the root and keep the subtree below it.
 
         ``outcome`` may be left out for a deterministic action. Raises ``ValueError`` for an
-        illegal action or an impossible outcome, leaving the search unchanged.
+        illegal action or an impossible outcome, leaving the search unchanged. A half-done
+        iteration is finished first, so the kept tree is always consistent.
         """
         game = self.game
         state = self.root_state
@@ -900,35 +826,20 @@ class Search:
             outcome = outcomes[0][0]
         elif outcome not in [o for o, _ in outcomes]:
             raise ValueError(f"outcome {outcome!r} is not possible after that move")
+        self._finish_pending()
         new_state = game.next_state(state, action, outcome)
         before = self.node_count
-        self._pending = None
-        chance = next((c for c in self.root.children if c.action == action), None)
-        child = chance.child_for(outcome) if chance is not None else None
+        move = next((m for m in self.root.children if m.action == action), None)
+        child = move.child_for(outcome) if isinstance(move, ChanceNode) else move
         self.root_state = new_state
         if child is None:
             self.node_count = 0
-            self.root = self._new_action_node(None, None, new_state)
+            self.root = self._new_node(None, None, None, new_state)
             self.max_depth = 0
         else:
             child.parent = None
             self.root = child
-            self.node_count, self.max_depth = _subtree_size_and_depth(child)
+            self.node_count, self.max_depth = queries.subtree_size_and_depth(child)
+        self.root.state = new_state
         self.node_cap_reached = False
         return Reuse(self.node_count, before - self.node_count, self.root.visits)
-
-
-def _subtree_size_and_depth(root: ActionNode) -> tuple[int, int]:
-    """Number of nodes (action and chance) below and including ``root``, and the deepest
-    action-node depth."""
-    count = 0
-    deepest = 0
-    stack: list[tuple[ActionNode, int]] = [(root, 0)]
-    while stack:
-        node, depth = stack.pop()
-        count += 1
-        deepest = max(deepest, depth)
-        for chance in node.children:
-            count += 1
-            stack.extend((child, depth + 1) for child in chance.children)
-    return count, deepest

@@ -27,7 +27,8 @@ class ChildTerms:
     """One child's terms in a selection decision.
 
     Attributes:
-        node_id: id of the child's ``ChanceNode`` (the action edge).
+        node_id: id of the move's node: the next ``ActionNode`` for a deterministic action,
+            the ``ChanceNode`` for an action with chance.
         action: the action.
         label: the action's label.
         visits: n, the child's visits before this iteration.
@@ -77,12 +78,13 @@ class Decision:
 
 @dataclass(frozen=True, slots=True)
 class ChanceStep:
-    """A chance outcome sampled while descending the existing tree.
+    """A chance outcome sampled while descending the existing tree (only at a ``ChanceNode``:
+    a deterministic move has no chance step).
 
     Attributes:
         node_id: the ``ChanceNode``.
         action_label: the action whose outcome was drawn.
-        outcome_label: the outcome drawn ("" for a deterministic action).
+        outcome_label: the outcome drawn.
         probability: its exact probability.
         num_outcomes: how many outcomes the action has.
         child_id: the outcome's ``ActionNode`` (``None`` when the outcome is new: the expansion
@@ -106,7 +108,8 @@ class Expansion:
 
     Attributes:
         parent_id: the ``ActionNode`` expanded from.
-        chance_id: the ``ChanceNode`` of the action (new unless only a new outcome was added).
+        chance_id: the ``ChanceNode`` of the action (new unless only a new outcome was added);
+            ``None`` for a deterministic action, whose new node hangs from the parent directly.
         node_id: the new ``ActionNode``.
         new_action: True when a new action was tried; False when a known action met a new outcome.
         action_label, outcome_label, probability: what was tried and drawn.
@@ -114,7 +117,7 @@ class Expansion:
     """
 
     parent_id: int
-    chance_id: int
+    chance_id: int | None
     node_id: int
     new_action: bool
     action_label: str
@@ -138,8 +141,8 @@ class Evaluation:
 
     Attributes:
         kind: "terminal" (the leaf ends the game), "rollout" (played out to the end),
-            "heuristic" (the rollout stopped early, or depth 0: the heuristic valued the last
-            state), "proven" (a solved node's exact value) or "repeat" (the leaf's state repeats
+            "heuristic" (depth 0: the heuristic valued the leaf), "cutoff" (the rollout stopped
+            early at its depth or turn limit and the heuristic valued where it stopped), "proven" (a solved node's exact value) or "repeat" (the leaf's state repeats
             one on the path; valued by the heuristic, not expanded).
         rollout: the rollout's actions (empty without rollout).
         end_state: the position string where the evaluation happened.

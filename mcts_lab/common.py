@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games import GAME_NAMES, make_game
-from mcts_core import ActionNode, ChanceNode, RunResult, Search, SearchConfig
+from mcts_core import ChanceNode, RunResult, Search, SearchConfig
 
 __all__ = [
     "CONFIG_OPTIONS",
@@ -141,12 +141,13 @@ def principal_variation(search: Search, max_moves: int = 12) -> list[str]:
     game = search.game
     state = search.root_state
     labels: list[str] = []
-    line = search.principal_variation(max_moves)  # action, chance, action, chance, ...
-    for chance, node in zip(line[1::2], line[2::2], strict=True):
-        assert isinstance(chance, ChanceNode) and isinstance(node, ActionNode)
-        action = chance.action
+    # root, then per move its next decision, or its chance node and the outcome drawn
+    for node in search.principal_variation(max_moves)[1:]:
+        if isinstance(node, ChanceNode):
+            continue  # its outcome node follows and carries the action and outcome
+        action = node.action
         label = game.action_label(state, action)
-        if chance.num_outcomes > 1:
+        if isinstance(node.parent, ChanceNode):
             label += f": {game.outcome_label(state, action, node.outcome)}"
         labels.append(label)
         state = game.next_state(state, action, node.outcome)

@@ -45,9 +45,9 @@ def test_first_screen() -> None:
 def test_step_shows_the_iteration() -> None:
     at = fresh()
     at.button(key="step").click().run()
-    assert metric(at, "Iterations") == "1" and metric(at, "Nodes") == "3"
+    assert metric(at, "Iterations") == "1" and metric(at, "Nodes") == "2"  # no chance layer
     body = texts(at)
-    assert "Added node **#2**" in body
+    assert "Added node **#1**" in body
     assert "No decision yet" in body  # the root still had untried moves
     for _ in range(9):
         at.button(key="step").click().run()

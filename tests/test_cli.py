@@ -251,9 +251,10 @@ def test_tree_formats(capsys: pytest.CaptureFixture[str]) -> None:
     base = ("tree", "--game", "tic_tac_toe", "--iterations", "200", "--max-depth", "2")
     root = ET.fromstring(run(capsys, *base)[1])
     assert root.tag == "ActionNode" and root.get("visits") == "200" and root.get("p") == "max"
-    chances = root.findall("ChanceNode")
-    assert len(chances) == 9 and sum(int(c.get("visits")) for c in chances) == 200
-    assert all(c.find("ActionNode").get("p") == "min" for c in chances)
+    assert root.findall("ChanceNode") == []  # tic-tac-toe has no dice: no chance layer
+    moves = root.findall("ActionNode")
+    assert len(moves) == 9 and sum(int(c.get("visits")) for c in moves) == 200
+    assert all(c.get("p") == "min" and c.get("action") for c in moves)
     data = json.loads(run(capsys, *base, "--format", "json")[1])
     assert data["visits"] == 200 and data["kind"] == "action"
     assert run(capsys, *base, "--format", "dot")[1].startswith("digraph")
@@ -265,7 +266,7 @@ def test_tree_limits(capsys: pytest.CaptureFixture[str]) -> None:
         "--max-depth", "1", "--max-children", "3", "--seed", "5",
     )[1]  # fmt: skip
     root = ET.fromstring(out)
-    assert len(root.findall("ChanceNode")) == 3
+    assert len(root.findall("ActionNode")) == 3
     assert "4 more actions not shown" in out
 
 

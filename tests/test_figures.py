@@ -76,7 +76,7 @@ def test_tree_dot_cost_does_not_grow_with_the_tree() -> None:
     search = Search(make_game("connect_four"), seed=0)
     search.run(iterations=20000)
     drawing = tree_dot(search, TreeBounds(max_nodes=50))
-    assert drawing.drawn <= 50 and drawing.hidden > 30000
+    assert drawing.drawn <= 50 and drawing.hidden > 15000  # 20,000 nodes: one per iteration
 
 
 def test_uct_rows_and_formula_use_the_trace_numbers() -> None:

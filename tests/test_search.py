@@ -9,6 +9,7 @@ import pytest
 
 from mcts_core import (
     ChanceStep,
+    NodeCapReached,
     Decision,
     Search,
     SearchConfig,
@@ -17,18 +18,16 @@ from mcts_core import (
     tree_to_dot,
     tree_to_json,
 )
-from mcts_core.nodes import ActionNode
+from mcts_core.nodes import ActionNode, ChanceNode
 from mcts_core.policies import make_value_mapping
 from tests.toy_games import CoinFlip, Loop, Take
 
 
-def walk(node: ActionNode):
+def walk(node: ActionNode | ChanceNode):
     """Every action node and chance node below ``node`` (depth first)."""
     yield node
-    for chance in node.children or ():
-        yield chance
-        for child in chance.children:
-            yield from walk(child)
+    for child in node.children:
+        yield from walk(child)
 
 
 def snapshot(search: Search) -> list[tuple]:
@@ -97,22 +96,41 @@ def test_phase_out_of_order_is_refused() -> None:
 # ------------------------------------------------------------------ the tree
 
 
-def test_ids_are_creation_order_and_nodes_alternate() -> None:
+def test_ids_are_creation_order_and_no_chance_node_without_dice() -> None:
     search = Search(Take(9), seed=0)
     search.run(iterations=100)
     nodes = list(walk(search.root))
     assert sorted(n.id for n in nodes) == list(range(search.node_count))
+    assert all(type(n) is ActionNode for n in nodes)  # deterministic moves are plain edges
     for node in nodes:
-        for child in node.children or ():
-            assert type(child) is not type(node)  # action and chance nodes alternate
+        for child in node.children:
             assert child.id > node.id
+            assert child.parent is node
 
 
-def test_each_iteration_adds_one_action_and_one_chance_node() -> None:
+def test_chance_nodes_only_where_an_action_has_two_outcomes() -> None:
+    search = Search(CoinFlip(), seed=0)
+    search.run(iterations=300)
+    kinds = {c.action: type(c) for c in search.root.children}
+    assert kinds == {"safe": ActionNode, "gamble": ChanceNode, "bad": ChanceNode}
+    for chance in (c for c in search.root.children if isinstance(c, ChanceNode)):
+        assert chance.num_outcomes == 2
+        assert all(type(k) is ActionNode and k.parent is chance for k in chance.children)
+
+
+def test_each_iteration_adds_one_node() -> None:
     search = Search(Take(30), seed=0)
     for i in range(1, 20):
         search.step()
-        assert search.node_count == 1 + 2 * i
+        assert search.node_count == 1 + i
+
+
+def test_tic_tac_toe_100_iterations_make_at_most_101_nodes() -> None:
+    from games.tic_tac_toe import TicTacToe
+
+    search = Search(TicTacToe(), seed=0)
+    search.run(iterations=100)
+    assert search.node_count == len(list(walk(search.root))) <= 101
 
 
 def test_visits_add_up() -> None:
@@ -122,8 +140,9 @@ def test_visits_add_up() -> None:
     assert root.visits == 500
     # the first iteration already expands the root, so every visit passed on to a child
     assert sum(c.visits for c in root.children) == 500
-    for chance in root.children:
-        assert chance.visits == sum(k.visits for k in chance.children)
+    for move in root.children:
+        if isinstance(move, ChanceNode):
+            assert move.visits == sum(k.visits for k in move.children)
 
 
 def test_chance_frequencies_follow_probabilities() -> None:
@@ -179,8 +198,8 @@ def test_q_is_from_the_deciding_players_view() -> None:
     search.run(iterations=400)
     root_q = {c.label: c.q for c in search.children_summary()}
     assert root_q["take 1"] > root_q["take 2"]
-    after = next(c for c in search.root.children if c.action == 1).children[0]
-    assert after.player == 1
+    after = next(c for c in search.root.children if c.action == 1)
+    assert isinstance(after, ActionNode) and after.player == 1
     replies = search.children_summary(after)
     assert all(r.q < 0 for r in replies)  # every reply loses for player 1
 
@@ -220,10 +239,18 @@ def test_rollout_and_values_in_trace() -> None:
     assert len(ev.rollout) >= 1
     assert ev.value in ((1.0, -1.0), (-1.0, 1.0))
     assert trace.path == ()  # the root is not fully expanded: no decision yet
-    assert trace.expansion is not None and trace.expansion.node_id == 2
-    assert trace.expansion.chance_id == 1 and trace.expansion.untried == 1
+    assert trace.expansion is not None and trace.expansion.node_id == 1
+    assert trace.expansion.chance_id is None and trace.expansion.untried == 1
     views = [(u.node_id, u.kind, u.view) for u in trace.updates]
-    assert views == [(0, "action", 0), (1, "chance", 0), (2, "action", 0)]
+    assert views == [(0, "action", 0), (1, "action", 0)]
+
+
+def test_chance_node_updates_sit_between_decisions() -> None:
+    search = Search(CoinFlip(), seed=0)
+    traces = [search.step() for _ in range(3)]
+    gamble = traces[1]  # listed order: safe, then gamble (a chance node and its outcome)
+    assert gamble.expansion is not None and gamble.expansion.chance_id == 2
+    assert [(u.node_id, u.kind) for u in gamble.updates] == [(0, "action"), (2, "chance"), (3, "action")]
 
 
 def test_sign_flip_along_the_path() -> None:
@@ -346,21 +373,26 @@ def test_repeated_state_is_not_expanded() -> None:
     traces = [search.step() for _ in range(40)]
     kinds = {t.evaluation.kind for t in traces}
     assert "repeat" in kinds
-    wait = next(c for c in search.root.children if c.action == "wait")
-    repeated = wait.children[0]
+    repeated = next(c for c in search.root.children if c.action == "wait")
     assert repeated.children == ()  # never grown: the loop is cut
     assert any("already occurred" in t.note for t in traces)
 
 
-def test_node_cap_stops_growth_with_a_message() -> None:
+def test_node_cap_stops_the_search_with_a_message() -> None:
     search = Search(Take(40), config=SearchConfig(max_nodes=21), seed=0)
     result = search.run(iterations=200)
-    assert search.node_count <= 21
-    assert result.iterations == 200
+    assert search.node_count == 21
+    assert result.stopped == "node_cap"
     assert "cap of 21 nodes" in result.message
-    assert search.root.visits == 200
-    trace = search.step()
-    assert trace.expansion is None and "Node cap" in trace.note
+    assert search.root.visits == result.iterations < 200
+    before = snapshot(search)
+    with pytest.raises(NodeCapReached, match="cap of 21 nodes"):
+        search.step()
+    assert snapshot(search) == before and search.next_phase == "select"
+    search.select()
+    with pytest.raises(NodeCapReached):
+        search.expand()
+    assert snapshot(search) == before and search.next_phase == "select"
 
 
 # -------------------------------------------------------------- tree reuse
@@ -369,7 +401,7 @@ def test_node_cap_stops_growth_with_a_message() -> None:
 def test_advance_keeps_the_subtree() -> None:
     search = Search(Take(10), seed=0)
     search.run(iterations=300)
-    child = next(c for c in search.root.children if c.action == 1).children[0]
+    child = next(c for c in search.root.children if c.action == 1)
     visits, before = child.visits, search.node_count
     reuse = search.advance(1)
     assert search.root is child and search.root.parent is None
@@ -435,9 +467,12 @@ def test_printed_tree_is_valid_xml() -> None:
     root = ET.fromstring(text)
     assert root.tag == "ActionNode" and root.get("p") == "max"
     assert root.get("visits") == "100"
-    chance = root.findall("ChanceNode")
-    assert len(chance) == 2  # limited to the 2 most visited children
+    shown = list(root)
+    assert len(shown) == 2  # limited to the 2 most visited children
+    assert root.findall("ChanceNode")  # the dice moves keep the tutorial's chance layer
     assert any(n.get("probability") for n in root.iter("ActionNode"))
+    safe = root.find("ActionNode[@action='safe']")  # a deterministic move: one edge
+    assert safe is None or safe.get("outcome") is None
 
 
 def test_printed_tree_escapes_labels() -> None:
@@ -457,21 +492,14 @@ def test_printed_tree_golden() -> None:
     assert format_tree(search, max_depth=2) == "\n".join(
         [
             # Take 3 is lost for the mover: both first moves end in -1 for player 0 ("max")
-            # unless player 1 errs (node 6: player 1 took 1, player 0 takes the last stone).
+            # unless player 1 errs (node 3: player 1 took 1, player 0 takes the last stone).
+            # Deterministic moves nest the next decision directly: no chance layer.
             "<ActionNode id='0' p='max' visits='4' score='-0.5000' actions='2'>",
-            "\t<ChanceNode id='1' p='max' visits='3' score='-0.3333' action='take 1'>",
-            "\t\t<ActionNode id='2' p='min' visits='3' score='-0.3333' actions='2'>",
-            "\t\t\t<ChanceNode id='5' p='min' visits='1' score='1.0000' action='take 1'>",
-            "\t\t\t\t<ActionNode id='6' p='max' visits='1' score='1.0000' actions='?'/>",
-            "\t\t\t</ChanceNode>",
-            "\t\t\t<ChanceNode id='7' p='min' visits='1' score='-1.0000' action='take 2'>",
-            "\t\t\t\t<ActionNode id='8' p='end' visits='1' score='-1.0000' actions='0'/>",
-            "\t\t\t</ChanceNode>",
-            "\t\t</ActionNode>",
-            "\t</ChanceNode>",
-            "\t<ChanceNode id='3' p='max' visits='1' score='-1.0000' action='take 2'>",
-            "\t\t<ActionNode id='4' p='min' visits='1' score='-1.0000' actions='?'/>",
-            "\t</ChanceNode>",
+            "\t<ActionNode id='1' p='min' visits='3' score='-0.3333' actions='2' action='take 1'>",
+            "\t\t<ActionNode id='3' p='max' visits='1' score='1.0000' actions='?' action='take 1'/>",
+            "\t\t<ActionNode id='4' p='end' visits='1' score='-1.0000' actions='0' action='take 2'/>",
+            "\t</ActionNode>",
+            "\t<ActionNode id='2' p='min' visits='1' score='-1.0000' actions='?' action='take 2'/>",
             "</ActionNode>",
         ]
     )
@@ -503,10 +531,21 @@ def test_state_of_rebuilds_positions() -> None:
     assert search.state_of(search.root) == (10, 0)
 
 
-def test_decision_and_chance_steps_alternate_on_the_path() -> None:
+def test_deterministic_path_has_decisions_only() -> None:
     search = Search(Take(15), seed=0)
     search.run(iterations=100)
-    path = search.step().path
-    kinds = [type(step) for step in path]
-    assert kinds[0::2] == [Decision] * len(kinds[0::2])
-    assert kinds[1::2] == [ChanceStep] * len(kinds[1::2])
+    trace = search.step()
+    assert trace.path and all(isinstance(step, Decision) for step in trace.path)
+    assert all(u.kind == "action" for u in trace.updates)
+    assert trace.expansion is not None and trace.expansion.chance_id is None
+
+
+def test_chance_steps_follow_their_decision_on_the_path() -> None:
+    search = Search(CoinFlip(), config=SearchConfig(c=100.0), seed=3)
+    search.run(iterations=50)
+    for _ in range(20):
+        path = search.step().path
+        for i, step in enumerate(path):
+            if isinstance(step, ChanceStep):
+                assert isinstance(path[i - 1], Decision)
+                assert step.num_outcomes == 2

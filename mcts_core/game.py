@@ -1,0 +1,102 @@
+"""The game protocol: everything the search knows about a game.
+
+The search is typed against :class:`Game`, a trimmed version of OpenSpiel's game API: just what
+Monte Carlo Tree Search needs, plus labels and position strings for the views. The rules live in
+``games/`` (which re-exports this module as :mod:`games.base`); nothing here knows a game.
+
+Conventions
+-----------
+- Two players, numbered 0 and 1. Player 0 moves first unless a game says otherwise. A player may
+  decide several times in a row (a multi-action team turn): always ask ``current_player``.
+- States are immutable and hashable (tuples, named tuples or frozen dataclasses).
+- ``legal_actions`` returns actions in a stable, documented order (the search's "as listed"
+  expansion order uses it).
+- ``chance_outcomes(s, a)`` lists every outcome of playing ``a`` in ``s`` with its exact
+  probability. A deterministic action has the single outcome ``(NO_CHANCE, 1.0)``; the search
+  stores it as one edge from decision to decision (no chance node).
+- ``returns`` are per player and only meaningful at terminal states: win 1, loss -1, draw 0.
+- ``heuristic`` is per player, defined for any state, each entry in [-1, 1]: +1 means "as good as
+  a won game for this player".
+- Position strings round-trip: ``parse_state(format_state(s)) == s``. A malformed, illegal or
+  impossible string raises ``ValueError`` whose message names the problem.
+
+Optional fast path
+------------------
+A game may also define ``random_playout(state, rng, max_steps, stop_on_turn_change)`` (see
+:class:`FastPlayout`). The search uses it for uniformly random rollouts instead of its generic
+loop. It must consume ``rng`` exactly like the generic loop in :mod:`mcts_core.rollout` does (one
+``rng.random()`` per action choice, ``int(r * len(legal))``; one more per chance node with more
+than one outcome), so a search gives the same tree with or without the fast path.
+
+A game whose positions can never repeat within one game (every move adds a stone, say) may set
+``states_never_repeat = True``: the search then skips its loop guard, which hashes every state
+on the selection path.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable, Sequence
+from typing import Any, Final, Protocol, runtime_checkable
+
+__all__ = ["NO_CHANCE", "Action", "FastPlayout", "Game", "Outcome", "State"]
+
+State = Hashable
+Action = Hashable
+Outcome = Hashable
+
+#: The single outcome of a deterministic action.
+NO_CHANCE: Final = None
+
+
+@runtime_checkable
+class Game(Protocol):
+    """Rules of a two-player game with optional chance events. See the module docstring."""
+
+    name: str
+    num_players: int
+
+    def initial_state(self) -> Any: ...
+
+    def current_player(self, state: Any) -> int:
+        """The player (0 or 1) who decides in ``state``. Undefined for terminal states."""
+        ...
+
+    def legal_actions(self, state: Any) -> Sequence[Any]: ...
+
+    def chance_outcomes(self, state: Any, action: Any) -> Sequence[tuple[Any, float]]: ...
+
+    def next_state(self, state: Any, action: Any, outcome: Any = NO_CHANCE) -> Any: ...
+
+    def is_terminal(self, state: Any) -> bool: ...
+
+    def returns(self, state: Any) -> tuple[float, ...]: ...
+
+    def heuristic(self, state: Any) -> tuple[float, ...]: ...
+
+    def action_label(self, state: Any, action: Any) -> str: ...
+
+    def outcome_label(self, state: Any, action: Any, outcome: Any) -> str: ...
+
+    def parse_state(self, text: str) -> Any: ...
+
+    def format_state(self, state: Any) -> str: ...
+
+
+class FastPlayout(Protocol):
+    """Optional: a game-specific random playout, bit-for-bit equal to the generic one."""
+
+    def random_playout(
+        self,
+        state: Any,
+        rng: random.Random,
+        max_steps: int | None,
+        stop_on_turn_change: bool,
+    ) -> tuple[Any, list[tuple[Any, Any]]]:
+        """Play uniformly random actions from ``state``.
+
+        Stops at a terminal state, after ``max_steps`` actions (``None``: no limit), or, when
+        ``stop_on_turn_change`` is true, as soon as the player to move differs from the player
+        to move in ``state``. Returns the final state and the ``(action, outcome)`` pairs played.
+        """
+        ...
