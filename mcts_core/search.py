@@ -384,6 +384,14 @@ class Search:
         path = it.path
         steps = it.steps
         full = self.node_count >= self.config.max_nodes
+        # Plain UCT without recording is the benchmark's hot loop: the choice is inlined below.
+        # It computes exactly what policies.uct and _choose compute, in the same order of
+        # operations, and takes the same first maximum (the tests check that run() and step()
+        # build identical trees).
+        fused = steps is None and self._plain_uct
+        c = self.config.c
+        log = math.log
+        sqrt = math.sqrt
         while True:
             if node.player < 0:
                 it.stop = Stop.TERMINAL
@@ -401,7 +409,26 @@ class Search:
                 if not node.children:
                     it.stop = Stop.CAPPED
                     break
-            move = self._choose(node, state, steps)
+            if fused:
+                scale = c * sqrt(log(node.visits))
+                best_score = -math.inf
+                move = node.children[0]
+                if node.player:
+                    for other in node.children:
+                        n = other.visits
+                        score = other.value1 / n + scale / sqrt(n)
+                        if score > best_score:
+                            best_score = score
+                            move = other
+                else:
+                    for other in node.children:
+                        n = other.visits
+                        score = other.value0 / n + scale / sqrt(n)
+                        if score > best_score:
+                            best_score = score
+                            move = other
+            else:
+                move = self._choose(node, state, steps)
             if type(move) is ActionNode:  # a deterministic action: one edge
                 child: ActionNode | None = move
             else:
@@ -492,9 +519,10 @@ class Search:
         return priors[:tried]
 
     def _choose(self, node: ActionNode, state: Any, steps: list[PathStep] | None) -> Move:
-        """Pick a move of a decision node by the tree policy; record every term."""
-        if steps is None and self._plain_uct:
-            return self._choose_uct(node)
+        """Pick a move of a decision node by the tree policy; record every term.
+
+        (Plain UCT without recording never comes here: :meth:`_select` inlines it.)
+        """
         cfg = self.config
         player = node.player
         children = node.children
@@ -536,33 +564,6 @@ class Search:
                 )
             )
         return children[best]
-
-    def _choose_uct(self, node: ActionNode) -> Move:
-        """:meth:`_choose` for plain UCT when nothing is recorded, fused into one loop.
-
-        It computes exactly what ``policies.uct`` and :meth:`_choose` compute, in the same
-        order of operations, and takes the same first maximum (the tests check that ``run`` and
-        ``step`` build identical trees); it only avoids building lists.
-        """
-        scale = self.config.c * math.sqrt(math.log(node.visits))
-        sqrt = math.sqrt
-        best: Move = node.children[0]
-        best_score = -math.inf
-        if node.player:
-            for move in node.children:
-                n = move.visits
-                score = move.value1 / n + scale / sqrt(n)
-                if score > best_score:
-                    best_score = score
-                    best = move
-        else:
-            for move in node.children:
-                n = move.visits
-                score = move.value0 / n + scale / sqrt(n)
-                if score > best_score:
-                    best_score = score
-                    best = move
-        return best
 
     def _expand(self, it: Iteration) -> None:
         """Add the new node below the selected one (nothing at a terminal, proven or repeated
