@@ -99,6 +99,8 @@ class ConnectFour:
 
     name = "connect_four"
     num_players = 2
+    #: Every move adds a stone, so no position repeats within a game (the search skips its guard).
+    states_never_repeat = True
 
     def initial_state(self) -> ConnectFourState:
         return ConnectFourState(0, 0, "", 0)

@@ -13,6 +13,7 @@ the game was already won.
 from __future__ import annotations
 
 import math
+import random
 from typing import NamedTuple
 
 from games.base import NO_CHANCE
@@ -56,6 +57,8 @@ class TicTacToe:
 
     name = "tic_tac_toe"
     num_players = 2
+    #: Every move adds a mark, so no position repeats within a game (the search skips its guard).
+    states_never_repeat = True
 
     def initial_state(self) -> TicTacToeState:
         return TicTacToeState("." * 9, 0, 0)
@@ -88,6 +91,48 @@ class TicTacToe:
             if "." not in board:
                 result = 3
         return TicTacToeState(board, 1 - player, result)
+
+    def random_playout(
+        self,
+        state: TicTacToeState,
+        rng: random.Random,
+        max_steps: int | None,
+        stop_on_turn_change: bool,
+    ) -> tuple[TicTacToeState, list[tuple[int, None]]]:
+        """:func:`mcts_core.rollout.generic_random_playout` on a list of cells: the same draws
+        (one ``rng.random()`` per move, an index into the empty cells in increasing order), the
+        same result, without building a state per move. Every move hands the turn over, so a
+        turn-limited playout plays one move."""
+        board, player, result = state
+        played: list[tuple[int, None]] = []
+        if result:
+            return state, played
+        cells = list(board)
+        empty = [i for i in range(9) if cells[i] == "."]
+        steps = len(empty)
+        if stop_on_turn_change:
+            steps = 1
+        if max_steps is not None:
+            steps = min(steps, max_steps)
+        draw = rng.random
+        add = played.append
+        lines_through = _LINES_THROUGH
+        for _ in range(steps):
+            cell = empty.pop(int(draw() * len(empty)))
+            mark = _MARKS[player]
+            cells[cell] = mark
+            add((cell, None))  # None is NO_CHANCE, as a constant
+            player = 1 - player
+            for a, b, c in lines_through[cell]:
+                if cells[a] == cells[b] == cells[c]:
+                    result = 2 - player  # the mover, who is now 1 - player: 1 for X, 2 for O
+                    break
+            else:
+                if not empty:
+                    result = 3
+            if result:
+                break
+        return TicTacToeState("".join(cells), player, result), played
 
     def is_terminal(self, state: TicTacToeState) -> bool:
         return state.result != 0

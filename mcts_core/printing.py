@@ -167,7 +167,9 @@ def tree_to_dict(search: Search, *, max_depth: int = 3, max_children: int = 10) 
             if isinstance(move, ChanceNode):
                 data["children"].append(chance_node(move, state, depth))
             else:
-                kid = action_node(move, game.next_state(state, move.action, move.outcome), depth + 1)
+                kid = action_node(
+                    move, game.next_state(state, move.action, move.outcome), depth + 1
+                )
                 kid["action"] = game.action_label(state, move.action)
                 data["children"].append(kid)
         return data
@@ -225,7 +227,9 @@ def tree_to_dot(search: Search, *, max_depth: int = 3, max_children: int = 10) -
     def action_node(node: ActionNode, state: Any, depth: int) -> None:
         role = _role(node.player, root_player)
         fill = {"max": "#dbeafe", "min": "#fee2e2", "end": "#e5e7eb"}[role]
-        label = f"#{node.id} {role}\\nN={node.visits} Q={move_value(search, node, root_player):+.3f}"
+        label = (
+            f"#{node.id} {role}\\nN={node.visits} Q={move_value(search, node, root_player):+.3f}"
+        )
         proof = proof_label(node.proven, root_player)
         if proof:
             label += f"\\nproven {proof}"

@@ -24,6 +24,7 @@ records (:mod:`mcts_core.tracing`) live in their own modules; this one runs the 
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 import time
@@ -36,7 +37,7 @@ from mcts_core.config import FINAL_POLICIES, SearchConfig
 from mcts_core.game import Game
 from mcts_core.nodes import ActionNode, ChanceNode, Move
 from mcts_core.phases import PHASES, Iteration, Phase, RunStop, Stop
-from mcts_core.policies import TREE_POLICY_REGISTRY, make_value_mapping, softmax
+from mcts_core.policies import TREE_POLICY_REGISTRY, inverse_sqrt_table, make_value_mapping, softmax
 from mcts_core.queries import ChildSummary
 from mcts_core.rollout import generic_random_playout, pick_index, sample_outcome
 from mcts_core.solver import proof_label, propagate_proofs
@@ -283,10 +284,8 @@ class Search:
     def _finish_pending(self) -> None:
         """Complete a half-done iteration (an iteration refused by the node cap is dropped)."""
         if self._pending is not None:
-            try:
+            with contextlib.suppress(NodeCapReached):
                 self.step()
-            except NodeCapReached:
-                pass
 
     def run(
         self,
@@ -392,6 +391,7 @@ class Search:
         c = self.config.c
         log = math.log
         sqrt = math.sqrt
+        rsqrt = inverse_sqrt_table(node.visits)
         while True:
             if node.player < 0:
                 it.stop = Stop.TERMINAL
@@ -416,14 +416,14 @@ class Search:
                 if node.player:
                     for other in node.children:
                         n = other.visits
-                        score = other.value1 / n + scale / sqrt(n)
+                        score = other.value1 / n + scale * rsqrt[n]
                         if score > best_score:
                             best_score = score
                             move = other
                 else:
                     for other in node.children:
                         n = other.visits
-                        score = other.value0 / n + scale / sqrt(n)
+                        score = other.value0 / n + scale * rsqrt[n]
                         if score > best_score:
                             best_score = score
                             move = other
