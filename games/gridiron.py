@@ -16,8 +16,12 @@ The rules are written out in ``docs/gridiron.md``; this docstring is the short v
   half. A failed dodge or pickup, or the attacker going down, is a turnover.
 - A knocked-down player stands up at the start of their team's next turn and cannot act in it.
 - After half the turns, half-time: players reset and home kicks off to away.
-- Carrying the ball into the opponent's endzone scores a touchdown: players are reset and the
-  scoring team kicks off to the other team. Most touchdowns after all turns wins.
+- A touchdown is scored as soon as a ball carrier stands in the endzone where his team scores,
+  however he got there: moving with the ball, picking it up there, pushed there by a block,
+  catching a scattered ball there, standing up on the ball there; in either team's turn. It
+  ends the turn under way; players are reset and the scoring team kicks off to the other team.
+  A touchdown in the other team's turn costs the scorer its next turn of the half. A carrier
+  who goes down drops the ball (no touchdown). Most touchdowns after all turns wins.
 
 States are named tuples of ints (fast to copy, hashable). Actions are small tuples:
 ``("kick",)``, ``("activate", i)``, ``("move", x, y)``, ``("block", j)``, ``("end_activation",)``,
@@ -328,8 +332,8 @@ class Gridiron:
         home = carrier < self.team_size
         goal_x = self.width - 1 if home else 0
         neighbours = self._neighbours
-        blocked = set()
-        marked = set()
+        blocked: set[int] = set()
+        marked: set[int] = set()
         for i, (px, py, status) in enumerate(state.players):
             blocked.add(px * h + py)
             if status != DOWN and (i < self.team_size) != home:
@@ -405,17 +409,32 @@ class Gridiron:
                 parts.append("pickup ok" if pickup else "pickup failed")
             if direction is not None:
                 parts.append(f"ball scatters to ({self._scatter_label(state, action, outcome)})")
-            return ", ".join(parts)
+            return ", ".join(parts) + self._touchdown_label(state, action, outcome)
         face, direction = outcome
         text = {0: "attacker down", 1: "both down", 2: "push", 3: "defender down"}[face]
         label = f"block: {text}"
         if direction is not None:
             label += f", ball scatters to ({self._scatter_label(state, action, outcome)})"
-        return label
+        return label + self._touchdown_label(state, action, outcome)
 
     def _scatter_label(self, state: GridironState, action: tuple, outcome: tuple) -> str:
-        ball = self.next_state(state, action, outcome).ball
-        return f"{ball[0]},{ball[1]}"
+        """The square a scattering ball lands on (worked out here: after a touchdown the
+        next state has no ball on the pitch)."""
+        if action[0] == "move":
+            x, y = action[1], action[2]
+        else:
+            attacker, target = state.active, action[1]
+            x, y, _ = state.players[attacker if state.carrier == attacker else target]
+        bx, by = self._landing(x, y, outcome[-1])
+        return f"{bx},{by}"
+
+    def _touchdown_label(self, state: GridironState, action: tuple, outcome: object) -> str:
+        """The label's ending when the outcome scores (", home touchdown" or ", away
+        touchdown"), else the empty string."""
+        score = self.next_state(state, action, outcome).score
+        if score == state.score:
+            return ""
+        return ", home touchdown" if score[0] > state.score[0] else ", away touchdown"
 
     # --------------------------------------------------------- positions
 
@@ -515,6 +534,11 @@ class Gridiron:
             carrier = self._index(ball_text)
             if players[carrier][2] == DOWN:
                 raise ValueError(f"ball carrier {ball_text} is down")
+            if players[carrier][0] == (self.width - 1 if carrier < self.team_size else 0):
+                raise ValueError(
+                    f"ball carrier {ball_text} stands in the endzone where his team scores: "
+                    "that touchdown is scored at once"
+                )
             ball = players[carrier][:2]
         if kickoff and (active >= 0 or ball_text != "-"):
             raise ValueError("during a kick-off no player is active and the ball is '-'")
@@ -646,14 +670,27 @@ class Gridiron:
                 outcomes.append(((face, None), p))
         return outcomes
 
-    def _scatter(self, state: GridironState, players: list, x: int, y: int, direction: int):
-        """The ball bounces from (x, y) one square in ``direction`` (clamped onto the pitch);
-        a standing player on the landing square catches it. Returns (ball, carrier)."""
+    def _landing(self, x: int, y: int, direction: int) -> tuple[int, int]:
+        """Where a ball scattering from (x, y) in ``direction`` lands (clamped onto the pitch)."""
         dx, dy = _DIRECTIONS[direction]
-        bx = min(max(x + dx, 0), self.width - 1)
-        by = min(max(y + dy, 0), self.height - 1)
+        return min(max(x + dx, 0), self.width - 1), min(max(y + dy, 0), self.height - 1)
+
+    def _scatter(
+        self,
+        state: GridironState,
+        players: list,
+        x: int,
+        y: int,
+        direction: int,
+        fumbler: int = -1,
+    ) -> tuple[tuple[int, int], int]:
+        """The ball bounces from (x, y) one square in ``direction`` (clamped onto the pitch);
+        a standing player on the landing square catches it, except ``fumbler`` (the player
+        who just failed to pick it up: a bounce clamped back onto his square leaves the ball
+        loose at his feet). Returns (ball, carrier)."""
+        bx, by = self._landing(x, y, direction)
         for i, (px, py, status) in enumerate(players):
-            if (px, py) == (bx, by) and status != DOWN:
+            if (px, py) == (bx, by) and status != DOWN and i != fumbler:
                 return (bx, by), i
         return (bx, by), -1
 
@@ -671,19 +708,19 @@ class Gridiron:
             dodge, pickup, direction = outcome  # type: ignore[misc]
         if dodge == 0:  # failed dodge: down in the new square, turnover
             players[active] = (x, y, DOWN)
-            if carrier == active:
+            if carrier == active:  # a carrier who falls (in an endzone too) drops the ball
                 assert direction is not None
                 ball, carrier = self._scatter(state, players, x, y, direction)
-            return self._end_turn(
+            return self._turnover(
                 state._replace(
                     players=tuple(players), ball=ball, carrier=carrier, active=-1, moves_left=0
                 )
             )
         if pickup == 0:  # failed pickup: the ball scatters, turnover
             assert direction is not None
-            ball, carrier = self._scatter(state, players, x, y, direction)
             players[active] = (x, y, USED)
-            return self._end_turn(
+            ball, carrier = self._scatter(state, players, x, y, direction, fumbler=active)
+            return self._turnover(
                 state._replace(
                     players=tuple(players), ball=ball, carrier=carrier, active=-1, moves_left=0
                 )
@@ -694,10 +731,7 @@ class Gridiron:
         after = state._replace(
             players=tuple(players), ball=ball, carrier=carrier, moves_left=moves_left
         )
-        scoring_column = self.width - 1 if active < self.team_size else 0
-        if carrier == active and x == scoring_column:
-            return self._touchdown(after, 0 if active < self.team_size else 1)
-        return after
+        return self._touchdown_if_scored(after) or after
 
     def _resolve_block(self, state: GridironState, target: int, outcome: object):
         assert isinstance(outcome, tuple)
@@ -728,9 +762,11 @@ class Gridiron:
         after = state._replace(
             players=tuple(players), ball=ball, carrier=carrier, active=-1, moves_left=0
         )
+        # a carrier pushed into the endzone where his team scores, or a scattered ball caught
+        # there, scores at the end of the block (even in the other team's turn)
         if face in (0, 1):  # the attacker went down: turnover
-            return self._end_turn(after)
-        return after
+            return self._turnover(after)
+        return self._touchdown_if_scored(after) or after
 
     def _end_activation(self, state: GridironState) -> GridironState:
         if state.active < 0:
@@ -760,7 +796,7 @@ class Gridiron:
                     carrier = i  # standing up on the ball takes it
             else:
                 players[i] = (x, y, READY)
-        return state._replace(
+        started = state._replace(
             turns_left=(turns[0], turns[1]),
             team=team,
             players=tuple(players),
@@ -768,6 +804,26 @@ class Gridiron:
             moves_left=0,
             carrier=carrier,
         )
+        # standing up on the ball in the endzone where his team scores: a touchdown at the
+        # start of the team's turn (which it uses up)
+        return self._touchdown_if_scored(started) or started
+
+    def _turnover(self, state: GridironState) -> GridironState:
+        """The turn ends after a failed roll, unless the ball scattered into the hands of a
+        player standing where his team scores: then that touchdown ends it."""
+        return self._touchdown_if_scored(state) or self._end_turn(state)
+
+    def _touchdown_if_scored(self, state: GridironState) -> GridironState | None:
+        """The touchdown if the ball carrier stands in the endzone where his team scores (the
+        state after it), else None. Carriers always stand: a player who goes down drops the
+        ball. Checked after every action and roll, in either team's turn."""
+        carrier = state.carrier
+        if carrier < 0:
+            return None
+        home = carrier < self.team_size
+        if state.players[carrier][0] != (self.width - 1 if home else 0):
+            return None
+        return self._touchdown(state, 0 if home else 1)
 
     @staticmethod
     def _next_team(team: int, turns_left: tuple[int, int]) -> int:
@@ -775,18 +831,27 @@ class Gridiron:
         return team if turns_left[1 - team] == 0 and turns_left[team] > 0 else 1 - team
 
     def _touchdown(self, state: GridironState, scorer: int) -> GridironState:
-        """Score, end the scorer's turn, reset the players; the scorer kicks off next."""
+        """Score, end the turn under way, reset the players; the scorer kicks off next.
+
+        A touchdown in the other team's turn (``scorer != state.team``: a carrier pushed into
+        the endzone, a scattered ball caught there) also costs the scorer its next turn of the
+        half, if it has one (Blood Bowl moves the scorer's turn marker for the celebration), so
+        the turns still alternate: the scorer kicks off to the team whose turn it was, which
+        plays next."""
         score = list(state.score)
         score[scorer] += 1
         turns = list(state.turns_left)
-        turns[scorer] -= 1
+        half = self.preset.turns // 2
+        first_half = turns[0] > half or turns[1] > half
+        turns[state.team] -= 1
+        if scorer != state.team and turns[scorer] > (half if first_half else 0):
+            turns[scorer] -= 1
         reset = state._replace(
             score=(score[0], score[1]), turns_left=(turns[0], turns[1]), team=scorer, kickoff=1,
             active=-1, moves_left=0, ball=(-1, -1), carrier=-1, players=self._setup(),
         )  # fmt: skip
         if turns[0] == 0 and turns[1] == 0:
             return reset._replace(kickoff=0)  # the game is over: no kick-off
-        half = self.preset.turns // 2
         if turns[0] == turns[1] == half:
             return self._half_time(reset)
         return reset

@@ -211,3 +211,201 @@ def test_size_presets() -> None:
         Gridiron(2)
     labels = [p[0] for p in five.players(five.initial_state())]
     assert labels == ["H1", "H2", "H3", "H4", "H5", "A1", "A2", "A3", "A4", "A5"]
+
+
+# --------------------------------------------------------------------------------------------
+# Touchdowns however the carrier gets there (docs/gridiron.md, "When a touchdown is scored").
+# Home scores in column W-1 (7 in 1 v 1, 11 in 3 v 3), away in column 0.
+
+
+def scoring_odds(game: Gridiron, text: str, action: tuple) -> tuple[Fraction, dict]:
+    """The exact probability that ``action`` scores, and the scoring outcomes -> next state."""
+    state = game.parse_state(text)
+    scoring = {}
+    total = Fraction(0)
+    for outcome, p in game.chance_outcomes(state, action):
+        after = game.next_state(state, action, outcome)
+        if after.score != state.score:
+            scoring[outcome] = after
+            total += Fraction(p).limit_denominator(10_000)
+    return total, scoring
+
+
+def test_a_carrier_pushed_into_his_scoring_endzone_scores_in_the_other_teams_turn() -> None:
+    # home's turn: H1 (2,1) blocks the away carrier A1 (1,1); a push (2/6) moves A1 onto (0,1),
+    # where away scores. Away scores in home's turn: home's turn is over, away's celebration
+    # costs it its next turn (7-7), and away kicks off to home, who plays next.
+    text = "1_8-8_0_0-0_0_H1-3_A1_2,1,r~1,1,r"
+    p, scoring = scoring_odds(ONE, text, ("block", 1))
+    assert p == Fraction(1, 3) and list(scoring) == [(2, None)]
+    after = scoring[(2, None)]
+    assert ONE.format_state(after) == "1_7-7_1_0-1_1_--0_-_2,1,r~5,1,r"
+    state = ONE.parse_state(text)
+    assert ONE.outcome_label(state, ("block", 1), (2, None)) == "block: push, away touchdown"
+    received = ONE.next_state(after, ("kick",), (1, 0))
+    assert received.team == 0 and received.turns_left == (7, 7)  # home receives and plays
+    ended = ONE.next_state(received, ("end_turn",))
+    assert ended.team == 1 and ended.turns_left == (6, 7)  # then the turns alternate again
+    # a diagonal push into the endzone scores too
+    assert scoring_odds(ONE, "1_8-8_0_0-0_0_H1-3_A1_2,2,r~1,1,r", ("block", 1))[0] == Fraction(1, 3)
+
+
+def test_a_push_blocked_by_a_player_in_the_endzone_does_not_score() -> None:
+    # A2 stands on (0,2), behind the carrier A1 (1,2): the push cannot move A1 and scores
+    # nothing. Only A1 going down (defender down 2/6, both down 1/6) with the ball scattering
+    # onto A2 (direction 3, 1/8) scores for away: 3/6 x 1/8 = 1/16.
+    three = "3_16-16_0_0-0_0_H1-3_A1_2,2,r~5,2,r~4,3,r~1,2,r~0,2,r~7,3,r"
+    p, scoring = scoring_odds(THREE, three, ("block", 3))
+    assert p == Fraction(1, 16) and sorted(scoring) == [(1, 3), (3, 3)]
+    pushed = THREE.next_state(THREE.parse_state(three), ("block", 3), (2, None))
+    assert pushed.players[3] == (1, 2, READY) and pushed.carrier == 3 and pushed.score == (0, 0)
+
+
+def test_a_carrier_pushed_into_his_own_endzone_does_not_score() -> None:
+    # A1 carries on (6,1); H1 pushes it onto (7,1): home's scoring endzone, A1's own
+    text = "1_8-8_0_0-0_0_H1-3_A1_5,1,r~6,1,r"
+    p, _ = scoring_odds(ONE, text, ("block", 1))
+    assert p == 0
+    pushed = ONE.next_state(ONE.parse_state(text), ("block", 1), (2, None))
+    assert pushed.players[1] == (7, 1, READY) and pushed.carrier == 1 and pushed.score == (0, 0)
+    assert pushed.team == 0 and pushed.turns_left == (8, 8)  # no turnover: home plays on
+
+
+def test_a_carrier_who_falls_in_the_endzone_drops_the_ball_then_scores_standing_up_on_it() -> None:
+    # H1 carries on (6,1) next to A1 (5,1) and dodges into the endzone at (7,1) (3+: 4/6 scores).
+    # A failed dodge (2/6) leaves him down there and the ball scatters: no touchdown (a carrier
+    # who goes down drops the ball), and no standing player is near to catch it.
+    text = "1_8-8_0_0-0_0_H1-3_H1_6,1,r~5,1,r"
+    p, scoring = scoring_odds(ONE, text, ("move", 7, 1))
+    assert p == Fraction(2, 3) and list(scoring) == [(1, None, None)]
+    state = ONE.parse_state(text)
+    label = ONE.outcome_label(state, ("move", 7, 1), (1, None, None))
+    assert label == "dodge 3+ ok, home touchdown"
+    # direction 4 (+1, 0) is clamped back onto (7,1): the ball lies under H1 (2/6 x 1/8 = 1/24)
+    odds = dict(ONE.chance_outcomes(state, ("move", 7, 1)))
+    assert Fraction(odds[(0, None, 4)]).limit_denominator(1000) == Fraction(1, 24)
+    fell = ONE.next_state(state, ("move", 7, 1), (0, None, 4))
+    assert ONE.format_state(fell) == "1_7-8_1_0-0_0_--0_7,1_7,1,d~5,1,r"
+    assert ONE.outcome_label(state, ("move", 7, 1), (0, None, 4)) == (
+        "dodge 3+ failed, ball scatters to (7,1)"
+    )
+    # when home's next turn starts, H1 stands up on the ball in his scoring endzone: a standing
+    # carrier there scores at once, using up that turn; home kicks off to away
+    after = ONE.next_state(fell, ("end_turn",))
+    assert ONE.format_state(after) == "1_6-7_0_1-0_1_--0_-_2,1,r~5,1,r"
+    assert ONE.next_state(after, ("kick",), (5, 0)).team == 1
+
+
+def test_standing_up_on_the_ball_in_the_own_endzone_does_not_score() -> None:
+    # A1 down on the ball at (7,1), away's own endzone: it takes the ball, nothing more
+    after = ONE.next_state(ONE.parse_state("1_8-8_0_0-0_0_--0_7,1_2,1,u~7,1,d"), ("end_turn",))
+    assert after.carrier == 1 and after.score == (0, 0) and after.team == 1
+
+
+def test_a_scattered_ball_caught_in_the_endzone_scores_even_after_a_turnover() -> None:
+    # 3 v 3, home's turn: H1 (9,2) blocks the away carrier A1 (10,2). H2 (11,1) and H3 (11,3)
+    # stand in home's scoring endzone, A2 (11,2) in the same column (away's own endzone).
+    # A1 down (defender down 2/6, both down 1/6) scatters the ball from (10,2); landing on H2 or
+    # H3 (2 of 8 directions) is a home touchdown: (2/6 + 1/6) x 2/8 = 1/8, even with H1 down
+    # too (both down: a turnover, but the touchdown is scored and ends the turn the same way).
+    text = "3_16-16_0_0-0_0_H1-3_A1_9,2,r~11,1,r~11,3,r~10,2,r~11,2,r~2,2,r"
+    p, scoring = scoring_odds(THREE, text, ("block", 3))
+    assert p == Fraction(1, 8)
+    assert sorted(scoring) == [(1, 2), (1, 7), (3, 2), (3, 7)]
+    for after in scoring.values():  # home's own turn: it is used, home kicks off to away
+        assert after.score == (1, 0) and after.turns_left == (15, 16)
+        assert after.team == 0 and after.kickoff == 1
+    state = THREE.parse_state(text)
+    assert THREE.outcome_label(state, ("block", 3), (1, 7)) == (
+        "block: both down, ball scatters to (11,3), home touchdown"
+    )
+    # A2 catching it in its own endzone (direction 4) scores nothing; home plays on
+    caught = THREE.next_state(state, ("block", 3), (3, 4))
+    assert caught.carrier == 4 and caught.score == (0, 0) and caught.team == 0
+
+
+def test_the_defender_catching_the_ball_in_its_scoring_endzone_scores_in_the_other_turn() -> None:
+    # H1 (2,1) steps onto the ball at (1,1), next to A1 standing in column 0 (away's scoring
+    # endzone): pickup 4+ (3/6). A failed pickup scattering onto A1 (direction 3, 1/8) is an
+    # away touchdown in home's turn: 3/6 x 1/8 = 1/16. Home's turn is over and away's next
+    # one is spent (7-7); away kicks off to home.
+    text = "1_8-8_0_0-0_0_H1-3_1,1_2,1,r~0,1,r"
+    p, scoring = scoring_odds(ONE, text, ("move", 1, 1))
+    assert p == Fraction(1, 16) and list(scoring) == [(None, 0, 3)]
+    assert ONE.format_state(scoring[(None, 0, 3)]) == "1_7-7_1_0-1_1_--0_-_2,1,r~5,1,r"
+    assert ONE.outcome_label(ONE.parse_state(text), ("move", 1, 1), (None, 0, 3)) == (
+        "pickup failed, ball scatters to (0,1), away touchdown"
+    )
+
+
+def test_a_fumbled_ball_bouncing_back_is_not_caught_by_the_fumbler() -> None:
+    # H1 picks up the ball in the endzone corner (7,0): 3+ scores (4/6). Of a failure's 8
+    # directions, 3 are clamped back onto (7,0): the ball stays loose at H1's feet (a failed
+    # pickup never catches its own ball), so the chance of a touchdown stays 4/6.
+    text = "1_8-8_0_0-0_0_H1-3_7,0_6,1,r~2,2,r"
+    p, scoring = scoring_odds(ONE, text, ("move", 7, 0))
+    assert p == Fraction(2, 3) and list(scoring) == [(None, 1, None)]
+    state = ONE.parse_state(text)
+    assert ONE.outcome_label(state, ("move", 7, 0), (None, 1, None)) == "pickup ok, home touchdown"
+    for direction in (1, 2, 4):
+        after = ONE.next_state(state, ("move", 7, 0), (None, 0, direction))
+        assert after.ball == (7, 0) and after.carrier == -1 and after.team == 1
+        assert after.players[0] == (7, 0, USED)
+
+
+def test_a_touchdown_in_the_other_turn_at_half_time_and_at_the_end() -> None:
+    # away's last turn of the first half: A1 pushes the home carrier into (7,1). Home has no
+    # turn of this half left to spend, so the half ends: home kicks off to away.
+    half = "1_4-5_1_0-0_0_A1-3_H1_6,1,r~5,1,r"
+    p, scoring = scoring_odds(ONE, half, ("block", 0))
+    assert p == Fraction(1, 3)
+    assert ONE.format_state(scoring[(2, None)]) == "1_4-4_0_1-0_1_--0_-_2,1,r~5,1,r"
+    # home's last turn of the game: away scores when pushed into (0,1), and the game is over
+    last = "1_1-0_0_0-0_0_H1-3_A1_2,1,r~1,1,r"
+    p, scoring = scoring_odds(ONE, last, ("block", 1))
+    end = scoring[(2, None)]
+    assert p == Fraction(1, 3) and ONE.is_terminal(end) and ONE.returns(end) == (-1.0, 1.0)
+
+
+def test_a_carrier_standing_in_his_scoring_endzone_is_refused() -> None:
+    with pytest.raises(ValueError, match="H1 stands in the endzone where his team scores"):
+        ONE.parse_state("1_8-8_0_0-0_0_--0_H1_7,1,r~2,2,r")
+    ONE.parse_state("1_8-8_0_0-0_0_--0_H1_0,1,r~2,2,r")  # his own endzone is fine
+
+
+@pytest.mark.parametrize(
+    ("game", "text"),
+    [
+        (ONE, "1_8-8_0_0-0_0_H1-3_A1_2,1,r~1,1,r"),
+        (ONE, "1_4-5_1_0-0_0_A1-3_H1_6,1,r~5,1,r"),
+        (ONE, "1_8-8_0_0-0_0_H1-3_H1_6,1,r~5,1,r"),
+        (THREE, "3_16-16_0_0-0_0_H1-3_A1_9,2,r~11,1,r~11,3,r~10,2,r~11,2,r~2,2,r"),
+    ],
+)
+def test_random_play_from_the_scoring_positions_keeps_the_turns_in_step(
+    game: Gridiron, text: str
+) -> None:
+    # random games from the positions above (touchdowns in either team's turn among them):
+    # every game ends, no carrier ever stands where his team scores, and the teams' turns never
+    # drift more than one apart (a touchdown in the other team's turn costs the scorer a turn)
+    import random
+
+    scores_seen = set()
+    for seed in range(60):
+        rng = random.Random(seed)
+        state = game.parse_state(text)
+        for _ in range(5000):
+            if game.is_terminal(state):
+                break
+            action = rng.choice(game.legal_actions(state))
+            listed = game.chance_outcomes(state, action)
+            outcome = rng.choices([o for o, _ in listed], [p for _, p in listed])[0]
+            before = state
+            state = game.next_state(state, action, outcome)
+            assert abs(state.turns_left[0] - state.turns_left[1]) <= 1, game.format_state(state)
+            # parse_state refuses a carrier standing where his team scores
+            assert game.parse_state(game.format_state(state)) == state
+            if state.score != before.score:
+                scores_seen.add(before.team == (0 if state.score[0] > before.score[0] else 1))
+        assert game.is_terminal(state)
+    assert False in scores_seen  # some touchdowns were scored in the other team's turn
