@@ -40,6 +40,7 @@ from mcts_core.config import (
     VALUE_RANGES,
 )
 from mcts_core.printing import format_tree, tree_to_dot, tree_to_json
+from mcts_lab.presets import PRESET_HELP
 
 LOG = logging.getLogger("mcts_lab.app")
 
@@ -109,6 +110,13 @@ def sidebar_controls() -> None:
 
     sb.header("Search")
     change = state.on_param_change
+    sb.selectbox(
+        "Preset",
+        state.PRESET_CHOICES,
+        key="preset",
+        on_change=state.on_preset_change,
+        help="tutorial: " + PRESET_HELP["tutorial"] + ". strong: " + PRESET_HELP["strong"] + ".",
+    )
     sb.slider("Exploration C", 0.0, 5.0, step=0.05, key="c", on_change=change)
     sb.selectbox(
         "Tree policy", TREE_POLICIES, key="policy", on_change=change, format_func=POLICY_NAMES.get

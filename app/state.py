@@ -12,6 +12,7 @@ bounded too: the last ``HISTORY_LIMIT`` entries; older ones are dropped and the 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import random
@@ -29,6 +30,7 @@ from games import GAME_NAMES, make_game
 from games.gridiron import PRESETS, GridironWeights
 from mcts_core import IterationTrace, Search, SearchConfig
 from mcts_core.rollout import sample_outcome
+from mcts_lab.presets import PRESET_NAMES, preset_overrides
 
 LOG = logging.getLogger("mcts_lab.app")
 HISTORY_LIMIT = 200
@@ -59,6 +61,7 @@ DEFAULTS: dict[str, Any] = {
     "value_range": "symmetric",
     "final_policy": "most_visited",
     "solver": False,
+    "preset": "custom",
     "iterations_per_click": 100,
     "play_mode": PLAY_MODES[0],
     "tree_max_nodes": 50,
@@ -166,6 +169,28 @@ def multi_action(game: Any) -> bool:
 
 def notify(level: str, text: str) -> None:
     session().notices.append(Notice(level, text))
+
+
+#: SearchConfig field -> the sidebar widget that sets it (the preset picker writes through it).
+CONFIG_WIDGETS = {
+    "c": "c",
+    "tree_policy": "policy",
+    "prior": "prior",
+    "min_visits": "min_visits",
+    "expansion_order": "expansion",
+    "rollout": "rollout",
+    "epsilon": "epsilon",
+    "rollout_depth": "rollout_depth",
+    "rollout_horizon": "horizon",
+    "win_value": "win_value",
+    "draw_value": "draw_value",
+    "loss_value": "loss_value",
+    "heuristic_weight": "heuristic_weight",
+    "value_range": "value_range",
+    "final_policy": "final_policy",
+    "solver": "solver",
+}
+PRESET_CHOICES = ("custom", *PRESET_NAMES)
 
 
 def config_from_widgets() -> SearchConfig:
@@ -392,8 +417,11 @@ def on_seed_change() -> None:
 
 
 @safe
-def on_param_change() -> None:
-    """A search parameter changed: keep the tree if its statistics stay meaningful."""
+def on_param_change(keep_preset: bool = False) -> None:
+    """A search parameter changed: keep the tree if its statistics stay meaningful. A setting
+    changed by hand makes the preset picker say "custom"."""
+    if not keep_preset:
+        st.session_state["preset"] = "custom"
     lab = session()
     try:
         config = config_from_widgets()
@@ -415,6 +443,23 @@ def on_param_change() -> None:
             "Tree rebuilt: this setting changes what the stored values mean "
             "(value shaping, solver), so the old statistics were dropped.",
         )
+
+
+@safe
+def on_preset_change() -> None:
+    """Set every search widget to the picked preset: the defaults, then the preset's fields
+    (``custom`` leaves the widgets as they are)."""
+    name = st.session_state["preset"]
+    if name not in PRESET_NAMES:
+        return
+    fields = {f.name: f.default for f in dataclasses.fields(SearchConfig)}
+    fields.update(preset_overrides(name, st.session_state["game"]))
+    for field_name, key in CONFIG_WIDGETS.items():
+        value = fields[field_name]
+        if field_name == "rollout_depth":
+            value = -1 if value is None else value
+        st.session_state[key] = value
+    on_param_change(keep_preset=True)
 
 
 @safe

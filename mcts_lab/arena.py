@@ -54,7 +54,7 @@ MAX_ITERATIONS = 10_000_000
 MAX_ACTIONS_PER_GAME = 100_000
 
 
-def rollout_config(rollout: str, **fields: Any) -> SearchConfig:
+def rollout_config(rollout: str, /, **fields: Any) -> SearchConfig:
     """A config for the tutorial's rollout settings: "none" (``rollout_depth=0``: evaluate the
     leaf with the heuristic), "turn" (``rollout_horizon="turn"``: random rollout to the end of
     the team turn) or "game" (random rollout to the end of the game). ``fields`` are further

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from games import GAME_NAMES
-from mcts_core import Search, format_tree, tree_to_dot, tree_to_json
+from mcts_core import Search, SearchConfig, format_tree, tree_to_dot, tree_to_json
 from mcts_core.config import (
     EXPANSION_ORDERS,
     FINAL_POLICIES,
@@ -35,6 +35,7 @@ from mcts_lab.common import (
     parse_position,
     search_summary,
 )
+from mcts_lab.presets import PRESET_HELP, PRESET_NAMES, preset_overrides
 
 __all__ = ["main", "build_parser", "MAX_ITERATIONS", "MAX_GAMES"]
 
@@ -131,30 +132,50 @@ def _search_options(p: argparse.ArgumentParser, *, batch: bool) -> None:
     )
     p.add_argument("--seconds", type=_seconds, default=None, help="wall-clock budget")
     p.add_argument("--seed", type=_whole(0, MAX_SEED), default=0, help="random seed (default 0)")
-    p.add_argument("--c", type=_number, default=1.4, help="exploration constant (default 1.4)")
-    p.add_argument("--policy", choices=TREE_POLICIES, default="uct", help="tree policy")
-    p.add_argument("--prior", choices=PRIORS, default="uniform", help="PUCT priors")
+    # Search settings default to None: "not given", so a --preset can fill them and an explicit
+    # flag still wins over the preset. SearchConfig holds the real defaults (named in the help).
+    _preset_option(p)
+    p.add_argument("--c", type=_number, default=None, help="exploration constant (default 1.4)")
+    p.add_argument("--policy", choices=TREE_POLICIES, default=None, help="tree policy (uct)")
+    p.add_argument("--prior", choices=PRIORS, default=None, help="PUCT priors (uniform)")
     p.add_argument(
-        "--min-visits", type=_whole(0, 1_000_000), default=0, help="visits before UCT (T)"
+        "--min-visits", type=_whole(0, 1_000_000), default=None, help="visits before UCT (T)"
     )
-    p.add_argument("--expansion", choices=EXPANSION_ORDERS, default="listed")
-    p.add_argument("--rollout", choices=ROLLOUT_POLICIES, default="random")
-    p.add_argument("--epsilon", type=_number, default=0.1, help="random share of --rollout epsilon")
+    p.add_argument("--expansion", choices=EXPANSION_ORDERS, default=None, help="(listed)")
+    p.add_argument("--rollout", choices=ROLLOUT_POLICIES, default=None, help="(random)")
+    p.add_argument(
+        "--epsilon", type=_number, default=None, help="random share of --rollout epsilon (0.1)"
+    )
     p.add_argument(
         "--depth",
         type=_whole(0, 1_000_000),
         default=None,
         help="rollout depth limit (0: heuristic at the leaf, no rollout; default: no limit)",
     )
-    p.add_argument("--horizon", choices=ROLLOUT_HORIZONS, default="game", help="rollout horizon")
-    p.add_argument("--win", type=_number, default=1.0, help="value of a win (default 1)")
-    p.add_argument("--draw", type=_number, default=0.0, help="value of a draw (default 0)")
-    p.add_argument("--loss", type=_number, default=-1.0, help="value of a loss (default -1)")
-    p.add_argument("--heuristic-weight", type=_number, default=1.0)
-    p.add_argument("--value-range", choices=VALUE_RANGES, default="symmetric")
-    p.add_argument("--final", choices=FINAL_POLICIES, default="most_visited")
-    p.add_argument("--solver", action="store_true", help="MCTS-Solver: prove wins and losses")
-    p.add_argument("--max-nodes", type=_whole(2, 100_000_000), default=500_000)
+    p.add_argument("--horizon", choices=ROLLOUT_HORIZONS, default=None, help="(game)")
+    p.add_argument("--win", type=_number, default=None, help="value of a win (default 1)")
+    p.add_argument("--draw", type=_number, default=None, help="value of a draw (default 0)")
+    p.add_argument("--loss", type=_number, default=None, help="value of a loss (default -1)")
+    p.add_argument("--heuristic-weight", type=_number, default=None, help="(1)")
+    p.add_argument("--value-range", choices=VALUE_RANGES, default=None, help="(symmetric)")
+    p.add_argument("--final", choices=FINAL_POLICIES, default=None, help="(most_visited)")
+    p.add_argument(
+        "--solver",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="MCTS-Solver: prove wins and losses (default off; --no-solver turns a preset's off)",
+    )
+    p.add_argument("--max-nodes", type=_whole(2, 100_000_000), default=None, help="(500,000)")
+
+
+def _preset_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--preset",
+        choices=PRESET_NAMES,
+        default=None,
+        help="named settings; explicit flags override them. "
+        + "; ".join(f"{name}: {text}" for name, text in PRESET_HELP.items()),
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -194,11 +215,17 @@ def build_parser() -> argparse.ArgumentParser:
     _game_options(a)
     a.add_argument("--games", type=_whole(1, MAX_GAMES), default=20, help="games per side")
     a.add_argument("--iterations", type=_whole(1, MAX_ITERATIONS), default=200)
-    a.add_argument("--rollout", choices=arena.ROLLOUTS, default="none")
+    _preset_option(a)
+    a.add_argument(
+        "--rollout",
+        choices=arena.ROLLOUTS,
+        default=None,
+        help="none (heuristic at the leaf; the default without --preset), turn or game",
+    )
     a.add_argument("--opponent", choices=arena.OPPONENTS, default="random")
     a.add_argument("--seed", type=_whole(0, MAX_SEED), default=0)
-    a.add_argument("--expansion", choices=EXPANSION_ORDERS, default="listed")
-    a.add_argument("--c", type=_number, default=1.4)
+    a.add_argument("--expansion", choices=EXPANSION_ORDERS, default=None, help="(listed)")
+    a.add_argument("--c", type=_number, default=None, help="exploration constant (1.4)")
     a.add_argument("--opponent-c", type=_number, default=None)
     a.add_argument("--opponent-iterations", type=_whole(1, MAX_ITERATIONS), default=None)
     a.add_argument(
@@ -213,8 +240,10 @@ def build_parser() -> argparse.ArgumentParser:
 # ---------------------------------------------------------------- search and tree
 
 
-def _config(args: argparse.Namespace) -> Any:
-    return build_config({name: getattr(args, name) for name in CONFIG_OPTIONS})
+def _config(args: argparse.Namespace) -> SearchConfig:
+    """The preset's settings (if any), overridden by every flag given explicitly."""
+    preset = preset_overrides(args.preset, args.game) if args.preset else {}
+    return build_config({name: getattr(args, name) for name in CONFIG_OPTIONS}, base=preset)
 
 
 def _run_search(args: argparse.Namespace, game: Any, position: str | None) -> tuple[Search, Any]:
@@ -341,19 +370,33 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _arena_config(args: argparse.Namespace, game_name: str, c: float | None) -> SearchConfig:
+    """The arena's search: the preset (if any), then the arena's own flags. Without a preset
+    and without ``--rollout``, the arena's documented default is ``none``."""
+    fields = preset_overrides(args.preset, game_name) if args.preset else {}
+    if c is not None:
+        fields["c"] = c
+    if args.expansion is not None:
+        fields["expansion_order"] = args.expansion
+    rollout = args.rollout or (None if args.preset else "none")
+    if rollout is None:
+        return SearchConfig(**fields)
+    for key in ("rollout_depth", "rollout_horizon"):  # --rollout decides these alone
+        fields.pop(key, None)
+    return arena.rollout_config(rollout, **fields)
+
+
 def cmd_arena(args: argparse.Namespace) -> int:
     if args.opponent != "mcts" and (
         args.opponent_c is not None or args.opponent_iterations is not None
     ):
         raise UsageError("--opponent-c and --opponent-iterations need --opponent mcts")
     game = build_game(args.game, args.size)
-    config = arena.rollout_config(args.rollout, c=args.c, expansion_order=args.expansion)
+    config = _arena_config(args, game.name, args.c)
     opponent_config = None
     if args.opponent == "mcts":
         opponent_c = args.c if args.opponent_c is None else args.opponent_c
-        opponent_config = arena.rollout_config(
-            args.rollout, c=opponent_c, expansion_order=args.expansion
-        )
+        opponent_config = _arena_config(args, game.name, opponent_c)
     result = arena.play_arena(
         game,
         games=args.games,
@@ -369,7 +412,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if args.json:
         data = result.to_dict()
         data.update(
-            rollout=args.rollout,
+            rollout=args.rollout or ("preset" if args.preset else "none"),
+            preset=args.preset,
             size=size,
             config=config.to_dict(),
             opponent_config=None if opponent_config is None else opponent_config.to_dict(),
@@ -377,7 +421,8 @@ def cmd_arena(args: argparse.Namespace) -> int:
         print(json.dumps(data))
     else:
         env = str(size) if size is not None else game.name
-        print(arena.format_table(result, rollouts=args.rollout, env=env))
+        rollouts = args.rollout or (args.preset if args.preset else "none")
+        print(arena.format_table(result, rollouts=rollouts, env=env))
     return 0
 
 

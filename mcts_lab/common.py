@@ -71,18 +71,28 @@ def build_game(name: str, size: int | None = None) -> Any:
         raise ValueError(f"game {name!r} is not available: {error}") from None
 
 
-def build_config(options: Mapping[str, Any] | None = None, **more: Any) -> SearchConfig:
+def build_config(
+    options: Mapping[str, Any] | None = None,
+    *,
+    base: Mapping[str, Any] | None = None,
+    **more: Any,
+) -> SearchConfig:
     """A :class:`SearchConfig` from CLI option names (see :data:`CONFIG_OPTIONS`).
 
-    ``None`` values are left at the config's default (``depth=None`` is the default anyway:
-    play to the end). Unknown names and invalid values raise ``ValueError``.
+    ``base`` holds :class:`SearchConfig` fields laid under the options (a preset, see
+    :mod:`mcts_lab.presets`). ``None`` option values leave the base or the config's default in
+    place (``depth=None`` is the default anyway: play to the end). Unknown names and invalid
+    values raise ``ValueError``.
     """
     values = {**(options or {}), **more}
     unknown = sorted(set(values) - set(CONFIG_OPTIONS))
     if unknown:
         raise ValueError(f"unknown search option(s): {', '.join(unknown)}")
     return SearchConfig(
-        **{CONFIG_OPTIONS[k]: v for k, v in values.items() if v is not None},
+        **{
+            **(base or {}),
+            **{CONFIG_OPTIONS[k]: v for k, v in values.items() if v is not None},
+        }
     )
 
 

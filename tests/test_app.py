@@ -250,3 +250,18 @@ def test_arena_tab_runs_and_plots() -> None:
     assert not at.exception
     assert any("Home Wins" in c.value for c in at.code)
     assert any("Arena finished" in s.value for s in at.success)
+
+
+def test_preset_picker_sets_the_search_and_a_change_by_hand_makes_it_custom() -> None:
+    at = fresh()
+    at.selectbox(key="preset").set_value("tutorial").run()
+    assert not at.exception
+    state = at.session_state
+    assert (state["policy"], state["c"], state["value_range"]) == ("ucb1", 0.707, "unit")
+    assert (state["horizon"], state["solver"]) == ("turn", False)
+    at.button(key="step").click().run()
+    assert metric(at, "Iterations") == "1"
+    at.selectbox(key="preset").set_value("strong").run()
+    assert at.session_state["solver"] is True and at.session_state["policy"] == "uct"
+    at.slider(key="c").set_value(2.0).run()
+    assert at.session_state["preset"] == "custom" and at.session_state["solver"] is True

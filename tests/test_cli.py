@@ -326,3 +326,40 @@ def test_summary_of_a_game_with_chance() -> None:
     json.dumps(data)  # JSON-ready
     pv = principal_variation(search)
     assert pv and (pv[0] == "hold" or pv[0].startswith("roll: rolled "))
+
+
+def test_preset_sets_the_search_and_explicit_flags_win(capsys: pytest.CaptureFixture[str]) -> None:
+    base = ("search", "--game", "tic_tac_toe", "--iterations", "20", "--json")
+    code, out, _ = run(capsys, *base, "--preset", "tutorial")
+    config = json.loads(out)["config"]
+    assert code == 0
+    assert (config["tree_policy"], config["c"], config["value_range"]) == ("ucb1", 0.707, "unit")
+    assert (config["rollout_horizon"], config["solver"]) == ("turn", False)
+    code, out, _ = run(capsys, *base, "--preset", "strong", "--c", "2", "--no-solver")
+    config = json.loads(out)["config"]
+    assert (config["c"], config["solver"]) == (2.0, False)
+    code, out, _ = run(capsys, *base, "--preset", "strong")
+    assert json.loads(out)["config"]["solver"] is True
+    code, out, _ = run(capsys, *base)  # no preset: the documented defaults
+    config = json.loads(out)["config"]
+    assert (config["c"], config["tree_policy"], config["solver"]) == (1.4, "uct", False)
+    code, _, err = run(capsys, *base, "--preset", "nonsense")
+    assert code == 2 and "invalid choice" in err
+
+
+def test_preset_on_tree_and_arena(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "tree", "--game", "connect_four", "--iterations", "30", "--preset", "strong",
+        "--format", "json",
+    )  # fmt: skip
+    assert code == 0 and json.loads(out)
+    arena_args = ("arena", "--game", "gridiron", "--games", "1", "--iterations", "10", "--json")
+    code, out, _ = run(capsys, *arena_args, "--preset", "tutorial")
+    data = json.loads(out)
+    assert code == 0 and data["preset"] == "tutorial" and data["rollout"] == "preset"
+    assert data["config"]["rollout_horizon"] == "turn" and data["config"]["tree_policy"] == "ucb1"
+    code, out, _ = run(capsys, *arena_args, "--preset", "tutorial", "--rollout", "none")
+    data = json.loads(out)
+    assert data["config"]["rollout_depth"] == 0 and data["config"]["rollout_horizon"] == "game"
+    code, out, _ = run(capsys, *arena_args)  # no preset: rollout none, as documented
+    assert json.loads(out)["config"]["rollout_depth"] == 0
