@@ -119,7 +119,11 @@ def sidebar_controls() -> None:
     )
     sb.slider("Exploration C", 0.0, 5.0, step=0.05, key="c", on_change=change)
     sb.selectbox(
-        "Tree policy", TREE_POLICIES, key="policy", on_change=change, format_func=POLICY_NAMES.get
+        "Tree policy",
+        TREE_POLICIES,
+        key="policy",
+        on_change=change,
+        format_func=lambda name: POLICY_NAMES.get(name, name),
     )
     if st.session_state["policy"] == "puct":
         sb.selectbox("PUCT prior", PRIORS, key="prior", on_change=change)

@@ -84,7 +84,7 @@ DEFAULTS: dict[str, Any] = {
 }
 
 #: Query-string parameters: (session key, parser). Values are checked like typed input.
-QUERY_KEYS = {
+QUERY_KEYS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "game": ("game", str),
     "position": ("position", str),
     "seed": ("seed", int),
@@ -391,7 +391,8 @@ def on_position_change() -> None:
     text = str(st.session_state["position"]).strip()
     game = lab.search.game
     size = _gridiron_size_of(st.session_state["game"], text)
-    if size is not None and size != game.size:  # a position of another preset switches to it
+    # a position of another gridiron preset switches to it
+    if size is not None and size != getattr(game, "size", None):
         game = make_game("gridiron", **{**game_options(), "size": size})
     try:
         state = game.parse_state(text) if text else game.initial_state()

@@ -245,11 +245,13 @@ class Search:
         if it.phase is Phase.EVALUATE:
             self._evaluate(it)
         self._pending = None
-        return self._backpropagate(it)
+        self._backpropagate(it)
+        return iteration_trace(it, self.iterations, self.root.player)
 
     def select(self) -> tuple[PathStep, ...]:
         """Phase 1 alone: walk down the tree. Returns the decisions and chance steps taken."""
-        self._require_phase(Phase.SELECT)
+        if self._pending is not None:
+            raise RuntimeError(f"the next phase is {self.next_phase}, not {Phase.SELECT}")
         it = self._select(record=True)
         self._pending = it
         return tuple(it.steps or ())
@@ -272,14 +274,15 @@ class Search:
         """Phase 4 alone: back the value up; completes the iteration and returns its trace."""
         it = self._require_phase(Phase.BACKPROPAGATE)
         self._pending = None
-        return self._backpropagate(it)
+        self._backpropagate(it)
+        return iteration_trace(it, self.iterations, self.root.player)
 
     def _require_phase(self, phase: Phase) -> Iteration:
+        """The half-done iteration, which must be waiting for ``phase`` (not SELECT)."""
         it = self._pending
-        if self.next_phase != phase:
+        if it is None or it.phase is not phase:
             raise RuntimeError(f"the next phase is {self.next_phase}, not {phase}")
-        assert it is not None or phase is Phase.SELECT
-        return it  # type: ignore[return-value]  # None only for SELECT, which ignores it
+        return it
 
     def _finish_pending(self) -> None:
         """Complete a half-done iteration (an iteration refused by the node cap is dropped)."""
@@ -429,14 +432,15 @@ class Search:
                             move = other
             else:
                 move = self._choose(node, state, steps)
+            child: ActionNode
             if type(move) is ActionNode:  # a deterministic action: one edge
-                child: ActionNode | None = move
+                child = move
             else:
                 assert isinstance(move, ChanceNode)
                 action = move.action
                 outcomes = game.chance_outcomes(state, action)
                 outcome, probability = outcomes[sample_outcome(outcomes, rng)]
-                child = move.child_for(outcome)
+                sampled = move.child_for(outcome)
                 if steps is not None:
                     steps.append(
                         ChanceStep(
@@ -445,10 +449,10 @@ class Search:
                             outcome_label=game.outcome_label(state, action, outcome),
                             probability=probability,
                             num_outcomes=len(outcomes),
-                            child_id=None if child is None else child.id,
+                            child_id=None if sampled is None else sampled.id,
                         )
                     )
-                if child is None:
+                if sampled is None:
                     it.before = state
                     state = next_state(state, action, outcome)
                     it.stop = Stop.CAPPED if full else Stop.NEW_OUTCOME
@@ -456,6 +460,7 @@ class Search:
                     it.outcome = outcome
                     it.probability = probability
                     break
+                child = sampled
             cached = child.state
             if cached is None:
                 cached = next_state(state, child.action, child.outcome)
@@ -737,8 +742,8 @@ class Search:
             state = game.next_state(state, action, outcome)
         return tuple(steps)
 
-    def _backpropagate(self, it: Iteration) -> IterationTrace:
-        """Add the leaf values to every node on the path; propagate proofs; build the trace."""
+    def _backpropagate(self, it: Iteration) -> None:
+        """Add the leaf values to every node on the path and propagate proofs."""
         v0, v1 = it.values
         for node in it.path:
             if node.visits:
@@ -751,9 +756,6 @@ class Search:
         if self.config.solver:
             propagate_proofs(it.path)
         self.iterations += 1
-        if it.steps is None:
-            return None  # type: ignore[return-value]  # run() ignores traces
-        return iteration_trace(it, self.iterations, self.root.player)
 
     # ------------------------------------------------------------- reading
 

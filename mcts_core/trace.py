@@ -142,8 +142,9 @@ class Evaluation:
     Attributes:
         kind: "terminal" (the leaf ends the game), "rollout" (played out to the end),
             "heuristic" (depth 0: the heuristic valued the leaf), "cutoff" (the rollout stopped
-            early at its depth or turn limit and the heuristic valued where it stopped), "proven" (a solved node's exact value) or "repeat" (the leaf's state repeats
-            one on the path; valued by the heuristic, not expanded).
+            early at its depth or turn limit and the heuristic valued where it stopped),
+            "proven" (a solved node's exact value) or "repeat" (the leaf's state repeats one on
+            the path; valued by the heuristic, not expanded).
         rollout: the rollout's actions (empty without rollout).
         end_state: the position string where the evaluation happened.
         raw: per-player raw values there: returns or heuristic, in [-1, 1].

@@ -112,7 +112,8 @@ def test_unproven_move_beats_a_proven_draw_only_with_confidence() -> None:
     assert many == 1  # 900 visits: 0.6 - 0.08 beats the draw
     # a proven win always; a proven loss never while something else exists
     assert final_move_index([1, 99], [1.0, 0.9], ["win", None], [1.0, None], most_visited, 2) == 0
-    assert final_move_index([99, 1], [-1.0, -0.9], ["loss", None], [-1.0, None], most_visited, 2) == 1
+    losing = final_move_index([99, 1], [-1.0, -0.9], ["loss", None], [-1.0, None], most_visited, 2)
+    assert losing == 1
 
 
 # -------------------------------------------------------- half-done iterations

@@ -9,8 +9,8 @@ import pytest
 
 from mcts_core import (
     ChanceStep,
-    NodeCapReached,
     Decision,
+    NodeCapReached,
     Search,
     SearchConfig,
     format_tree,
@@ -250,7 +250,8 @@ def test_chance_node_updates_sit_between_decisions() -> None:
     traces = [search.step() for _ in range(3)]
     gamble = traces[1]  # listed order: safe, then gamble (a chance node and its outcome)
     assert gamble.expansion is not None and gamble.expansion.chance_id == 2
-    assert [(u.node_id, u.kind) for u in gamble.updates] == [(0, "action"), (2, "chance"), (3, "action")]
+    updates = [(u.node_id, u.kind) for u in gamble.updates]
+    assert updates == [(0, "action"), (2, "chance"), (3, "action")]
 
 
 def test_sign_flip_along_the_path() -> None:
@@ -496,8 +497,10 @@ def test_printed_tree_golden() -> None:
             # Deterministic moves nest the next decision directly: no chance layer.
             "<ActionNode id='0' p='max' visits='4' score='-0.5000' actions='2'>",
             "\t<ActionNode id='1' p='min' visits='3' score='-0.3333' actions='2' action='take 1'>",
-            "\t\t<ActionNode id='3' p='max' visits='1' score='1.0000' actions='?' action='take 1'/>",
-            "\t\t<ActionNode id='4' p='end' visits='1' score='-1.0000' actions='0' action='take 2'/>",
+            "\t\t<ActionNode id='3' p='max' visits='1' score='1.0000' actions='?' "
+            "action='take 1'/>",
+            "\t\t<ActionNode id='4' p='end' visits='1' score='-1.0000' actions='0' "
+            "action='take 2'/>",
             "\t</ActionNode>",
             "\t<ActionNode id='2' p='min' visits='1' score='-1.0000' actions='?' action='take 2'/>",
             "</ActionNode>",
