@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from mcts_core import Search, SearchConfig
+from mcts_lab.presets import preset_overrides
 
 __all__ = [
     "BenchReport",
@@ -182,8 +183,13 @@ class BenchReport:
         }
 
 
-def bench_configs(game_name: str) -> list[tuple[str, SearchConfig]]:
-    """The configs the benchmark times for a game, with a short label each."""
+def bench_configs(game_name: str, preset: str | None = None) -> list[tuple[str, SearchConfig]]:
+    """The configs the benchmark times for a game, with a short label each. With a preset
+    (:mod:`mcts_lab.presets`), that preset's search alone (C 1.4 unless the preset sets C); its
+    ratio to OpenSpiel then compares different searches, which the label says."""
+    if preset is not None:
+        fields = {"c": 1.4, **preset_overrides(preset, game_name)}
+        return [(f"preset {preset}", SearchConfig(**fields))]
     if game_name == "gridiron":
         return [
             ("heuristic leaf", SearchConfig(c=1.4, rollout_depth=0)),
@@ -352,8 +358,12 @@ def our_runner(game: Any, config: SearchConfig, *, iterations: int, record: bool
 
         def run_fast() -> None:
             done = search.run(iterations=iterations).iterations
-            if done != iterations:  # e.g. a solved root; never with the bench's configs
-                raise RuntimeError(f"the search stopped after {done} of {iterations} iterations")
+            if done != iterations:  # a solved root (a preset with the solver); never by default
+                raise ValueError(
+                    f"the search stopped after {done:,} of {iterations:,} iterations "
+                    f"({search.root.proven and 'the solver proved the root' or 'node cap'}); "
+                    "time fewer --iterations or a preset without the solver"
+                )
 
         return run_fast
 
@@ -517,6 +527,7 @@ def run_bench(
     log: Callable[[str], None] | None = None,
     warmup: int = WARMUP_RUNS,
     machine: dict[str, Any] | None = None,
+    preset: str | None = None,
 ) -> BenchReport:
     """Run every measurement for ``game`` (see the module docstring); ``log`` hears progress.
 
@@ -529,7 +540,7 @@ def run_bench(
         raise ValueError(f"compare must be 'openspiel' or None, got {compare!r}")
     if compare and game.name not in OPENSPIEL_NAMES:
         raise ValueError(f"OpenSpiel has no {game.name}; compare on tic_tac_toe or connect_four")
-    configs = bench_configs(game.name)
+    configs = bench_configs(game.name, preset)
     rates: list[Measurement] = []
     theirs = None
     pairs = None

@@ -35,6 +35,7 @@ from mcts_lab.common import (
     parse_position,
     search_summary,
 )
+from mcts_lab.exact import add_exact
 from mcts_lab.presets import PRESET_HELP, PRESET_NAMES, preset_overrides
 
 __all__ = ["main", "build_parser", "MAX_ITERATIONS", "MAX_GAMES"]
@@ -193,6 +194,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _search_options(search, batch=True)
     search.add_argument("--json", action="store_true", help="print one JSON object")
+    search.add_argument(
+        "--exact",
+        action="store_true",
+        help="also solve the position: each move's exact value and the chosen move's regret",
+    )
+    search.add_argument(
+        "--exact-seconds",
+        type=_seconds,
+        default=2.0,
+        help="time budget of the exact values (default 2); a move not solved in time gets null",
+    )
 
     tree = sub.add_parser("tree", help="search a position and print the tree", allow_abbrev=False)
     _search_options(tree, batch=False)
@@ -207,6 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--seed", type=_whole(0, MAX_SEED), default=0)
     b.add_argument("--memory-iterations", type=_whole(1, MAX_ITERATIONS), default=50_000)
     b.add_argument("--compare", choices=("openspiel",), default=None)
+    _preset_option(b)
     b.add_argument("--json", action="store_true", help="print one JSON object")
 
     a = sub.add_parser(
@@ -280,17 +293,36 @@ def _format_summary(data: dict[str, Any]) -> str:
     )
     if data["principal_variation"]:
         lines.append("principal variation: " + " ".join(data["principal_variation"]))
+    exact = "regret" in data  # --exact
+    if exact:
+        regret = "unknown" if data["regret"] is None else f"{data['regret']:.3f}"
+        lines.append(
+            f"regret of the best move: {regret} (exact value of the best move minus the "
+            "chosen one's; exact: the game-theoretic value, '?' when not solved in time)"
+        )
     width = max(8, *(len(c["action"]) for c in data["children"]))
     lines.append(
-        f"{'move':<{width}} {'index':>5} {'visits':>8} {'value':>8}  proven"
-        "   (value: mean, from the view of the player to move at the root, -1..1)"
+        f"{'move':<{width}} {'index':>5} {'visits':>8} {'value':>8}"
+        + (f" {'exact':>8}" if exact else "")
+        + "  proven   (value: mean, from the view of the player to move at the root, -1..1)"
     )
     for child in sorted(data["children"], key=lambda c: (-c["visits"], c["action_index"])):
+        exact_text = ""
+        if exact:
+            exact_text = " " + ("?" if child["exact"] is None else f"{child['exact']:+.3f}").rjust(8)
         lines.append(
             f"{child['action']:<{width}} {child['action_index']:>5} {child['visits']:>8,} "
-            f"{child['value']:>+8.3f}  {child['proven'] or ''}"
+            f"{child['value']:>+8.3f}{exact_text}  {child['proven'] or ''}"
         )
     return "\n".join(lines)
+
+
+def _summary(args: argparse.Namespace, search: Search, result: Any) -> dict[str, Any]:
+    """The search's JSON summary, with the exact values when ``--exact`` asks for them."""
+    data = search_summary(search, result)
+    if args.exact:
+        add_exact(data, search.game, search.root_state, args.exact_seconds)
+    return data
 
 
 def _read_positions(path: str) -> list[tuple[int, str]]:
@@ -312,7 +344,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     game = build_game(args.game, args.size)
     if args.positions_file is None:
         search, result = _run_search(args, game, args.position)
-        data = search_summary(search, result)
+        data = _summary(args, search, result)
         print(json.dumps(data) if args.json else _format_summary(data))
         return 0
     if args.position is not None:
@@ -322,7 +354,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     for number, position in _read_positions(args.positions_file):
         try:
             search, result = _run_search(args, game, position)
-            data = {"line": number, **search_summary(search, result)}
+            data = {"line": number, **_summary(args, search, result)}
         except ValueError as error:
             data = {"line": number, "game": game.name, "position": position, "error": str(error)}
             status = 1
@@ -365,6 +397,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         compare=args.compare,
         size=args.size or 1,
         log=log,
+        preset=args.preset,
     )
     print(json.dumps(report.to_dict()) if args.json else bench.format_report(report))
     return 0

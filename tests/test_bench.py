@@ -453,3 +453,13 @@ def test_report_says_met_and_not_met() -> None:
     ttt = bench.format_report(fake_report("tic_tac_toe", 40_000.0, 10_000.0, 137.0))
     assert ">= 4x OpenSpiel" in ttt and "4.00x (median of per-pair ratios), met" in ttt
     assert "no target for tic_tac_toe" in ttt
+
+
+def test_a_preset_benchmarks_that_search() -> None:
+    from mcts_lab.bench import bench_configs
+
+    ((label, config),) = bench_configs("tic_tac_toe", "tutorial")
+    assert label == "preset tutorial"
+    assert (config.tree_policy, config.c, config.rollout_horizon) == ("ucb1", 0.707, "turn")
+    ((_, strong),) = bench_configs("connect_four", "strong")
+    assert strong.solver is True
