@@ -31,6 +31,11 @@ than one outcome), so a search gives the same tree with or without the fast path
 A game whose positions can never repeat within one game (every move adds a stone, say) may set
 ``states_never_repeat = True``: the search then skips its loop guard, which hashes every state
 on the selection path.
+
+A game may also define ``exact_value(state, deadline)`` (see :class:`ExactSolver`): the
+game-theoretic value of a state for the player to move, computed by a game-specific solver
+(Connect Four's bitboard alpha-beta). :func:`mcts_lab.exact.exact_values` uses it below every
+root move instead of its generic minimax; games without it are solved generically.
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ import random
 from collections.abc import Hashable, Sequence
 from typing import Any, Final, Protocol, runtime_checkable
 
-__all__ = ["NO_CHANCE", "Action", "FastPlayout", "Game", "Outcome", "State"]
+__all__ = ["NO_CHANCE", "Action", "ExactSolver", "FastPlayout", "Game", "Outcome", "State"]
 
 State = Hashable
 Action = Hashable
@@ -98,5 +103,19 @@ class FastPlayout(Protocol):
         Stops at a terminal state, after ``max_steps`` actions (``None``: no limit), or, when
         ``stop_on_turn_change`` is true, as soon as the player to move differs from the player
         to move in ``state``. Returns the final state and the ``(action, outcome)`` pairs played.
+        """
+        ...
+
+
+class ExactSolver(Protocol):
+    """Optional: a game-specific exact solver, used by :func:`mcts_lab.exact.exact_values`."""
+
+    def exact_value(self, state: Any, deadline: float) -> float | None:
+        """The game-theoretic value of ``state`` for ``current_player(state)``, in [-1, 1].
+
+        Win 1, draw 0, loss -1 (the expected value where dice decide), with both players
+        playing perfectly from ``state``; a terminal state gives its return for the player who
+        would move. ``deadline`` is a :func:`time.monotonic` time: the solver must check it
+        while it searches and return ``None`` soon after it passes, without an answer.
         """
         ...

@@ -297,8 +297,8 @@ def _format_summary(data: dict[str, Any]) -> str:
     if exact:
         regret = "unknown" if data["regret"] is None else f"{data['regret']:.3f}"
         lines.append(
-            f"regret of the best move: {regret} (exact value of the best move minus the "
-            "chosen one's; exact: the game-theoretic value, '?' when not solved in time)"
+            f"regret: {regret} (the best move's exact value minus the chosen move's; exact: "
+            "the game-theoretic value, '?' when not solved within --exact-seconds)"
         )
     width = max(8, *(len(c["action"]) for c in data["children"]))
     lines.append(
@@ -309,7 +309,8 @@ def _format_summary(data: dict[str, Any]) -> str:
     for child in sorted(data["children"], key=lambda c: (-c["visits"], c["action_index"])):
         exact_text = ""
         if exact:
-            exact_text = " " + ("?" if child["exact"] is None else f"{child['exact']:+.3f}").rjust(8)
+            known = child["exact"] is not None
+            exact_text = " " + (f"{child['exact']:+.3f}" if known else "?").rjust(8)
         lines.append(
             f"{child['action']:<{width}} {child['action_index']:>5} {child['visits']:>8,} "
             f"{child['value']:>+8.3f}{exact_text}  {child['proven'] or ''}"
