@@ -380,8 +380,10 @@ def formula_latex(decision: Decision, policy: str, c: float) -> str:
             rf"{t.q:+.3f} + {c:g}\cdot{prior:.3f}\cdot\frac{{\sqrt{{{n_parent}}}}}"
             rf"{{1+{t.visits}}} = {t.score:+.3f}"
         )
-    else:
+    elif policy == "uct":
         live = rf"{t.q:+.3f} + {c:g}\sqrt{{\frac{{\ln {n_parent}}}{{{t.visits}}}}} = {t.score:+.3f}"
+    else:  # a policy added to the registry: its formula, then Q + bonus with the numbers
+        live = rf"{t.q:+.3f} + {t.bonus:.3f} = {t.score:+.3f}"
     return rf"{FORMULAS[policy]} \;=\; {live}"
 
 

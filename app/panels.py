@@ -4,6 +4,7 @@ through callbacks in ``app.state``."""
 from __future__ import annotations
 
 import functools
+import html
 import json
 import logging
 from collections.abc import Callable
@@ -39,6 +40,7 @@ from mcts_core.config import (
     TREE_POLICIES,
     VALUE_RANGES,
 )
+from mcts_core.policies import TREE_POLICY_REGISTRY
 from mcts_core.printing import format_tree, tree_to_dot, tree_to_json
 from mcts_lab.presets import PRESET_HELP
 
@@ -63,17 +65,55 @@ def guarded(panel: Callable[..., None]) -> Callable[..., None]:
     return draw
 
 
-POLICY_NAMES = {"uct": "UCT", "ucb1": "UCB1 (botbowl tutorial)", "puct": "PUCT"}
+POLICY_NAMES = {name: policy.label for name, policy in TREE_POLICY_REGISTRY.items()}
 PHASE_TEXT = {
-    "select": "1 · Selection: walked down the tree with the tree policy (orange path).",
-    "expand": "2 · Expansion: added one new node (green).",
-    "evaluate": "3 · Simulation: valued the new node by a rollout or the heuristic.",
-    "backpropagate": "4 · Backpropagation: added the value to every node on the path.",
+    "select": "1 · Select: walked down the tree with the tree policy (orange path).",
+    "expand": "2 · Expand: added one new node (green).",
+    "evaluate": "3 · Simulate: valued the new node by a rollout or the heuristic.",
+    "backpropagate": "4 · Backpropagate: added the value to every node on the path.",
 }
 
 
 def help_text(text: str) -> None:
     st.caption(text)
+
+
+# ------------------------------------------------------------------ page
+
+
+#: The page's own styles: a compact top so the classroom screen fits 720 px, no fade of the
+#: page while a click reruns, the notice lines, and the presentation mode's larger type.
+PAGE_CSS = """
+.block-container {padding-top: 0.6rem !important; padding-bottom: 1rem !important;}
+header[data-testid="stHeader"] {height: 0; min-height: 0;}
+[data-stale="true"], .stale-element {opacity: 1 !important; transition: none !important;}
+.lab-title {font-size: 1.25rem; line-height: 1.6rem; white-space: nowrap; overflow: hidden;
+  text-overflow: ellipsis;}
+.lab-title span {font-size: 0.85rem; color: #555; margin-left: 0.5rem;}
+.lab-stats {font-size: 0.95rem; line-height: 1.4rem;}
+.lab-stat {margin-right: 1.1rem; white-space: nowrap;}
+.lab-stat small {color: #666;}
+.lab-where {color: #666; font-size: 0.8rem; margin-left: 0.2rem;}
+.lab-tree-help {color: #666; font-size: 0.8rem; line-height: 1.1rem;}
+.st-key-detail_panels h2 {font-size: 1.15rem; padding: 0.2rem 0;}
+.st-key-detail_panels h3 {font-size: 1.0rem; padding: 0.2rem 0;}
+.lab-narration {font-size: 1.0rem; line-height: 1.35rem; margin: 0 0 0.3rem 0;}
+.lab-flip {font-size: 0.85rem; color: #7c2d12; margin: 0 0 0.3rem 0;}
+.lab-note {font-size: 0.85rem; padding: 0.15rem 0.5rem; border-radius: 0.3rem;
+  margin-bottom: 0.2rem;}
+.lab-success {background: #dcfce7;} .lab-info {background: #e0f2fe;}
+.lab-warning {background: #fef9c3;} .lab-error {background: #fee2e2;}
+"""
+PRESENTATION_CSS = """
+section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] {display: none;}
+.lab-narration {font-size: 1.35rem; line-height: 1.75rem;}
+.lab-stats {font-size: 1.2rem;} .lab-title {font-size: 1.5rem;}
+"""
+
+
+def page_style() -> None:
+    css = PAGE_CSS + (PRESENTATION_CSS if st.session_state["presentation"] else "")
+    st.markdown(f"<style>{css}</style>", unsafe_allow_html=True)
 
 
 # ------------------------------------------------------------------ sidebar
@@ -125,7 +165,7 @@ def sidebar_controls() -> None:
         on_change=change,
         format_func=lambda name: POLICY_NAMES.get(name, name),
     )
-    if st.session_state["policy"] == "puct":
+    if TREE_POLICY_REGISTRY[st.session_state["policy"]].needs_priors:
         sb.selectbox("PUCT prior", PRIORS, key="prior", on_change=change)
     sb.number_input(
         "Minimum visits T",
@@ -206,63 +246,28 @@ def _position_help(game: str) -> str:
 # ------------------------------------------------------------------ notices
 
 
-@guarded
-def notices() -> None:
+def notices() -> list[str]:
+    """Show the session's pending messages (the newest few) and return their texts."""
     lab = state.session()
-    for notice in lab.notices:
-        getattr(st, notice.level)(notice.text)
+    shown = lab.notices[-4:]  # the newest few: older ones are stale by now
+    for notice in shown:
+        notice_line(notice.level, notice.text)
     lab.notices.clear()
+    return [notice.text for notice in shown]
 
 
-# ------------------------------------------------------------------ controls
+NOTICE_ICONS = {"success": "✓", "info": "ℹ", "warning": "⚠", "error": "✖"}
 
 
-@guarded
-def step_controls() -> None:
-    search = state.session().search
-    cols = st.columns([1, 1.3, 1.3, 1, 1.2])
-    cols[0].button(
-        "Step",
-        key="step",
-        on_click=state.on_step,
-        type="primary",
-        help="Run one whole iteration: select, expand, simulate, backpropagate.",
+def notice_line(level: str, text: str) -> None:
+    """A one-line message. The text is escaped and shown as plain text: messages quote user
+    input (a position, a link's value), which must never become Markdown, a link or HTML."""
+    icon = NOTICE_ICONS.get(level, "")
+    text = " ".join(text.split())  # one line: a blank line would end the HTML block
+    st.markdown(
+        f'<div class="lab-note lab-{level}">{icon} {html.escape(text)}</div>',
+        unsafe_allow_html=True,
     )
-    n = int(st.session_state["iterations_per_click"])
-    clicked_n = cols[1].button(
-        f"Step {n:,}", key="step_n", help="Run N iterations (N: 'Iterations per click')."
-    )
-    cols[2].button(
-        f"Phase: {search.next_phase}",
-        key="phase_step",
-        on_click=state.on_phase_step,
-        help="Run only the next phase of an iteration.",
-    )
-    cols[3].button("Reset", key="reset", on_click=state.on_reset)
-    cols[4].button(
-        "Play best",
-        key="play_best",
-        on_click=state.on_play_best,
-        help="Play the search's move for real; the subtree is kept (tree reuse).",
-    )
-    if clicked_n:
-        bar = st.progress(0.0, text="running")
-        state.run_batch(progress=bar.progress)
-        bar.empty()
-
-
-@guarded
-def statistics_panel() -> None:
-    lab = state.session()
-    search = lab.search
-    cols = st.columns(5)
-    cols[0].metric("Iterations", f"{search.iterations:,}")
-    cols[1].metric("Nodes", f"{search.node_count:,}")
-    cols[2].metric("Depth", search.max_depth)
-    cols[3].metric("Iterations / s", f"{lab.last_rate:,.0f}")
-    cols[4].metric("Nodes / s", f"{lab.last_nodes_rate:,.0f}")
-    if search.node_cap_reached:
-        st.warning(search.node_cap_message)
 
 
 # -------------------------------------------------------------------- board
@@ -370,38 +375,9 @@ def final_policies_panel() -> None:
 
 
 @guarded
-def history_panel() -> None:
-    lab = state.session()
-    if not lab.history:
-        return
-    first, last = lab.history[0].number, lab.history[-1].number
-    if first < last:
-        st.slider(
-            "History: go back to an earlier click",
-            first,
-            last,
-            key="history_index",
-            help="Each click (step, phase, move) is an entry; the panels below show it.",
-        )
-    entry = state.current_entry()
-    if entry is None:
-        return
-    if entry.number != last:
-        st.info(
-            f"Showing history entry {entry.number} ({entry.what}, after iteration "
-            f"{entry.iteration:,}), not the newest ({last})."
-        )
-    if first > 1:
-        st.caption(
-            f"Only the last {state.HISTORY_LIMIT} entries are kept: {first - 1} older "
-            "entries were dropped to bound memory."
-        )
-
-
-@guarded
-def tree_panel() -> None:
-    entry = state.current_entry()
-    st.subheader("Search tree")
+def graphviz_panel(entry: state.HistoryEntry | None) -> None:
+    """The Graphviz drawing of the newest tree, with its own bounds (an export view)."""
+    st.subheader("Graphviz drawing")
     names = state.player_names()
     help_text(
         f"Boxes are positions (blue: {names[0]} to move, red: {names[1]} to move, grey: "
@@ -409,22 +385,12 @@ def tree_panel() -> None:
         "N = visits; Q = mean value from the view of the player who made the move into "
         "the box. Orange: the last iteration's path; green: the node it added."
     )
-    with st.expander("Drawing bounds and focus"):
-        cols = st.columns(4)
-        cols[0].number_input("Max nodes", 5, 600, step=5, key="tree_max_nodes")
-        cols[1].number_input("Top-k children", 1, 50, key="tree_top_k")
-        cols[2].number_input("Min visits", 1, 1_000_000, key="tree_min_visits")
-        cols[3].text_input("Focus on node id", key="tree_focus", help="e.g. 12; empty: root")
-    if entry is None:
-        drawing = state.draw_tree()
-        dot, drawn, hidden = drawing.dot, drawing.drawn, drawing.hidden
-    else:
-        dot, drawn, hidden = entry.dot, entry.drawn, entry.hidden
-        if _bounds_changed_since(entry):
-            drawing = state.draw_tree(path_ids(entry.trace))
-            dot, drawn, hidden = drawing.dot, drawing.drawn, drawing.hidden
-            if not drawing.focus_found:
-                st.warning("That node id is not in the tree near the root; showing the root.")
+    cols = st.columns(2)
+    cols[0].number_input("Max nodes", 5, 600, step=5, key="tree_max_nodes")
+    cols[1].number_input("Min visits", 1, 1_000_000, key="tree_min_visits")
+    trace = entry.trace if entry is not None else None
+    drawing = state.draw_tree(path_ids(trace) if trace is not None else None)
+    dot, drawn, hidden = drawing.dot, drawing.drawn, drawing.hidden
     svg = state.svg_for(dot)
     if svg is not None:
         # The SVG keeps its viewBox and scales with the column (see state.svg_for).
@@ -457,15 +423,6 @@ def _focused_node_board(node_id: int) -> None:
         st.markdown(f'<div style="max-width:360px">{svg}</div>', unsafe_allow_html=True)
     else:
         st.code(getattr(game, "render", game.format_state)(position))
-
-
-def _bounds_changed_since(entry: state.HistoryEntry) -> bool:
-    # Redraw the newest entry when the bounds widgets changed; old entries stay as they were.
-    lab = state.session()
-    key = repr(state.bounds_from_widgets())
-    changed = st.session_state.get("_drawn_bounds") not in (None, key)
-    st.session_state["_drawn_bounds"] = key
-    return changed and entry.number == lab.entries_written
 
 
 # -------------------------------------------------------------------- trace
@@ -709,7 +666,7 @@ def arena_panel() -> None:
                       help="none: heuristic leaf; turn: to the end of the team turn; game: to "
                            "the end")  # fmt: skip
     cols[3].selectbox("Opponent", OPPONENTS, key="arena_opponent")
-    if st.button("Run arena", key="arena_run"):
+    if st.button("Run arena", key="arena_run", on_click=state.click_stops_autoplay):
         bar = st.progress(0.0, text="playing")
         state.run_arena(progress=lambda done, total: bar.progress(
             done / total, text=f"game {done} of {total}"))  # fmt: skip

@@ -18,6 +18,7 @@ import logging
 import random
 import re
 import time
+import urllib.parse
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,9 +27,12 @@ from typing import Any
 import streamlit as st
 
 from app.figures import TreeBounds, TreeDrawing, path_ids, series_point, tree_dot
+from app.narration import PhaseContext, narrate_iteration, narrate_phase, selection_end
+from app.tree_view import TreeView, build_view
 from games import GAME_NAMES, make_game
 from games.gridiron import PRESETS, GridironWeights
 from mcts_core import IterationTrace, Search, SearchConfig
+from mcts_core.config import TREE_POLICIES
 from mcts_core.rollout import sample_outcome
 from mcts_lab.presets import PRESET_NAMES, preset_overrides
 
@@ -66,6 +70,7 @@ DEFAULTS: dict[str, Any] = {
     "play_mode": PLAY_MODES[0],
     "tree_max_nodes": 50,
     "tree_top_k": 3,
+    "tree_levels": 6,
     "tree_min_visits": 1,
     "tree_focus": "",
     "print_depth": 3,
@@ -77,6 +82,10 @@ DEFAULTS: dict[str, Any] = {
     "w_distance": GridironWeights().distance,
     "w_down": GridironWeights().down,
     "show_arena": False,
+    "autoplay": False,
+    "autoplay_speed": 1.0,
+    "autoplay_batch": False,
+    "presentation": False,
     "arena_games": 5,
     "arena_iterations": 100,
     "arena_rollout": "none",
@@ -109,6 +118,12 @@ class HistoryEntry:
     drawn: int = 0
     hidden: int = 0
     position: str = ""
+    nodes: int = 0  # the tree's size, depth and last click's speed when the entry was written
+    depth: int = 0
+    rate: float = 0.0
+    view: Any = None  # the browser tree drawing as it was (app.tree_view.TreeView)
+    narration: str = ""  # what happened, in one or two plain sentences
+    root_stats: dict[Any, tuple[float, float]] = field(default_factory=dict)  # action: share, Q
 
 
 @dataclass
@@ -132,6 +147,12 @@ class Session:
     play_rng: random.Random = field(default_factory=lambda: random.Random(0))
     svg_cache: dict[str, str] = field(default_factory=dict)
     arena: Any = None  # the last arena result (mcts_lab.arena.ArenaResult)
+    clicked: bool = False  # a callback ran in this rerun (so an autoplay tick must not step)
+    autoplay_applied: tuple[bool, float] = (
+        False,
+        0.0,
+    )  # the autoplay (on, speed) the screen's timer was built with
+    phase_context: PhaseContext | None = None  # why the pending iteration's selection stopped
 
 
 # ------------------------------------------------------------------ access
@@ -220,7 +241,9 @@ def config_from_widgets() -> SearchConfig:
 def bounds_from_widgets() -> TreeBounds:
     s = st.session_state
     focus_text = str(s["tree_focus"]).strip().lstrip("#")
-    focus = int(focus_text) if focus_text.isdigit() else None
+    # ASCII digits only ("²".isdigit() is true and int("²") raises), and a sane length
+    ok = focus_text.isascii() and focus_text.isdigit() and len(focus_text) <= 12
+    focus = int(focus_text) if ok else None
     return TreeBounds(
         max_nodes=int(s["tree_max_nodes"]),
         top_k=int(s["tree_top_k"]),
@@ -260,11 +283,15 @@ def init() -> None:
         st.session_state["gridiron_size"] = size  # a shared 3 v 3 position opens on 3 v 3
     game = make_game(st.session_state["game"], **_options_for(st.session_state["game"]))
     try:
-        state = game.parse_state(position) if position else game.initial_state()
+        state = game.parse_state(position) if position else None
     except ValueError as error:
         warnings.append(f"ignored position {position!r} from the link: {error}")
-        st.session_state["position"] = ""
-        state = game.initial_state()
+        state = None
+    if state is None:  # the game's opening (gridiron: after the kick-off)
+        state = opening_state(game, int(st.session_state["seed"]))
+        st.session_state["position"] = (
+            "" if state == game.initial_state() else game.format_state(state)
+        )
     try:
         config = config_from_widgets()
     except ValueError as error:
@@ -274,8 +301,40 @@ def init() -> None:
         config = config_from_widgets()
     search = Search(game, state, config, seed=int(st.session_state["seed"]))
     st.session_state["lab"] = Session(search=search, position=game.format_state(state))
+    steps = _link_steps(st.query_params.get("steps"), warnings)
+    if steps and not game.is_terminal(state):
+        # the link's tree: the same seeded iterations again (Step, Step N and phases build the
+        # same tree as one run of that many iterations)
+        result = search.run(iterations=steps, seconds=LINK_REPLAY_SECONDS)
+        if result.iterations < steps:
+            warnings.append(
+                f"the link's tree was rebuilt to {result.iterations:,} of {steps:,} iterations "
+                f"({result.stopped})"
+            )
+        _record(f"link: {search.iterations:,} iterations", None, narration=(
+            f"Opened a shared link: the tree was rebuilt by running its {search.iterations:,} "
+            "seeded iterations again."
+        ))  # fmt: skip
     for text in warnings:
         notify("warning", text)
+
+
+#: A shared link rebuilds its tree by replaying its iterations, within these bounds.
+MAX_LINK_STEPS = 200_000
+LINK_REPLAY_SECONDS = 10.0
+
+
+def _link_steps(raw: str | None, warnings: list[str]) -> int:
+    """The link's ``steps`` (iterations to replay), 0 when absent or refused."""
+    if raw is None:
+        return 0
+    text = str(raw)
+    if not (text.isascii() and text.isdigit()) or not 0 <= int(text) <= MAX_LINK_STEPS:
+        warnings.append(
+            f"ignored steps={text[:24]!r} from the link: a whole number 0..{MAX_LINK_STEPS:,}"
+        )
+        return 0
+    return int(text)
 
 
 def _gridiron_size_of(game_name: str, position: str) -> int | None:
@@ -302,7 +361,7 @@ def _options_for(game_name: str) -> dict[str, Any]:
 def _check_query_value(key: str, value: Any) -> None:
     if key == "game" and value not in GAME_NAMES:
         raise ValueError(value)
-    if key == "policy" and value not in ("uct", "ucb1", "puct"):
+    if key == "policy" and value not in TREE_POLICIES:
         raise ValueError(value)
     if key == "seed" and not 0 <= value < 2**31:
         raise ValueError(value)
@@ -312,8 +371,21 @@ def _check_query_value(key: str, value: Any) -> None:
         raise ValueError(value)
 
 
+def share_link() -> str:
+    """This page's address with the shareable state: opening it rebuilds the same tree."""
+    base = str(st.context.url or "").split("?", 1)[0] or "http://localhost:8501/"
+    return base + "?" + urllib.parse.urlencode(shared_params())
+
+
 def sync_query_params() -> None:
     """Write the shareable state into the URL (only when it changed)."""
+    wanted = shared_params()
+    if {k: st.query_params.get(k) for k in st.query_params} != wanted:
+        st.query_params.from_dict(wanted)
+
+
+def shared_params() -> dict[str, str]:
+    """The URL parameters that reproduce this screen: game, position, settings, tree size."""
     s = st.session_state
     wanted = {
         "game": s["game"],
@@ -324,8 +396,10 @@ def sync_query_params() -> None:
         "iterations": str(s["iterations_per_click"]),
         "solver": "1" if s["solver"] else "0",
     }
-    if {k: st.query_params.get(k) for k in wanted} != wanted:
-        st.query_params.from_dict(wanted)
+    iterations = session().search.iterations
+    if iterations:
+        wanted["steps"] = str(iterations)  # the link rebuilds this tree (see init)
+    return wanted
 
 
 def _new_search(state: Any | None = None) -> None:
@@ -338,6 +412,7 @@ def _new_search(state: Any | None = None) -> None:
     lab.search = Search(game, state, config_from_widgets(), seed=int(s["seed"]))
     lab.position = game.format_state(state)
     lab.history.clear()
+    lab.entries_written = 0  # a new tree starts its history at entry 1
     lab.series.clear()
     lab.svg_cache.clear()
     lab.play_rng = random.Random(int(s["seed"]))
@@ -346,19 +421,41 @@ def _new_search(state: Any | None = None) -> None:
 # ------------------------------------------------------------------ callbacks
 
 
-def safe(callback: Callable[..., None]) -> Callable[..., None]:
-    """Run a callback; an unexpected error becomes a message instead of a traceback, and the
-    session keeps its search (callbacks change state only after their checks pass)."""
+def click_stops_autoplay() -> None:
+    """A click's first effect: autoplay stops, and the screen's timer tick must not step too.
 
-    @functools.wraps(callback)
+    Buttons whose work runs in the script body (Step N, the arena: they draw a progress bar)
+    use it as their ``on_click``; every other callback gets it from :func:`safe`."""
+    st.session_state["autoplay"] = False
+    session().clicked = True
+
+
+def reported(work: Callable[..., None]) -> Callable[..., None]:
+    """Run ``work``; an unexpected error becomes a message instead of a traceback, and the
+    session keeps its search (work changes state only after its checks pass)."""
+
+    @functools.wraps(work)
     def run(*args: Any, **kwargs: Any) -> None:
         try:
-            callback(*args, **kwargs)
+            work(*args, **kwargs)
         except Exception as error:  # noqa: BLE001 - never a traceback on screen
-            LOG.exception("callback %s failed", callback.__name__)
+            LOG.exception("%s failed", work.__name__)
             notify(
                 "error", f"That did not work ({type(error).__name__}: {error}). Nothing was lost."
             )
+
+    return run
+
+
+def safe(callback: Callable[..., None]) -> Callable[..., None]:
+    """A widget callback: stops autoplay (:func:`click_stops_autoplay`), then runs
+    :func:`reported`."""
+    guarded = reported(callback)
+
+    @functools.wraps(callback)
+    def run(*args: Any, **kwargs: Any) -> None:
+        click_stops_autoplay()
+        guarded(*args, **kwargs)
 
     return run
 
@@ -368,21 +465,69 @@ def safe(callback: Callable[..., None]) -> Callable[..., None]:
 GAME_SETTINGS = {"gridiron": {"rollout_depth": 0, "expansion": "heuristic", "c": 0.5}}
 
 
+#: How the settings a game changes are named in the message that says so.
+SETTING_NAMES = {"c": "C", "expansion": "expansion order", "rollout_depth": "rollout depth"}
+
+
+def _setting_text(key: str, value: Any) -> str:
+    if key == "rollout_depth":
+        return (
+            "to the end"
+            if value < 0
+            else "0 (the heuristic values the leaf)"
+            if value == 0
+            else str(value)
+        )
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def opening_state(game: Any, seed: int) -> Any:
+    """Where a game starts on screen: its initial state, after any forced opening move (a lone
+    legal action such as gridiron's kick-off) played with seeded dice, so the first Step already
+    has real choices to make."""
+    state = game.initial_state()
+    rng = random.Random(seed)
+    for _ in range(4):  # a few forced moves at most
+        if game.is_terminal(state):
+            break
+        legal = list(game.legal_actions(state))
+        if len(legal) != 1:
+            break
+        outcomes = game.chance_outcomes(state, legal[0])
+        state = game.next_state(state, legal[0], outcomes[sample_outcome(outcomes, rng)][0])
+    return state
+
+
 @safe
 def on_game_change() -> None:
-    for key, value in GAME_SETTINGS.get(st.session_state["game"], {}).items():
-        st.session_state[key] = value
-    st.session_state["position"] = ""
-    st.session_state["tree_focus"] = ""
-    session().position = ""
+    s = st.session_state
+    name = s["game"]
+    wanted = {key: DEFAULTS[key] for settings in GAME_SETTINGS.values() for key in settings}
+    wanted.update(GAME_SETTINGS.get(name, {}))
+    changes = [
+        f"{SETTING_NAMES.get(key, key)} {_setting_text(key, s[key])} -> {_setting_text(key, value)}"
+        for key, value in wanted.items()
+        if s[key] != value
+    ]
+    for key, value in wanted.items():
+        s[key] = value
+    s["tree_focus"] = ""
+    s["preset"] = "custom"
+    game = make_game(name, **game_options())
+    start = opening_state(game, int(s["seed"]))
+    session().position = "" if start == game.initial_state() else game.format_state(start)
+    s["position"] = session().position
     try:
-        _new_search()
+        _new_search(start)
     except ValueError as error:
         notify("error", str(error))
         return
-    notify(
-        "info", f"New game: {st.session_state['game'].replace('_', ' ')}. The tree starts empty."
-    )
+    text = f"New game: {name.replace('_', ' ')}. The tree starts empty."
+    if session().position:
+        text += " The forced opening move (the kick-off) was played, so the first Step has choices."
+    if changes:
+        text += " Settings changed for this game: " + "; ".join(changes) + "."
+    notify("info", text)
 
 
 @safe
@@ -479,15 +624,34 @@ def on_weights_change() -> None:
 
 
 def _record(
-    what: str, trace: IterationTrace | None, phase: str | None = None, result: Any = None
+    what: str,
+    trace: IterationTrace | None,
+    phase: str | None = None,
+    result: Any = None,
+    narration: str = "",
 ) -> None:
+    """Write a history entry: the trace, the tree as drawn now, the numbers and the narration.
+
+    ``narration`` is used for entries without a trace (a move played); steps and phases are
+    narrated from their trace or phase result."""
     lab = session()
     search = lab.search
+    names = player_names()
+    c, policy = float(st.session_state["c"]), str(st.session_state["policy"])
     highlight = path_ids(trace) if trace is not None else set()
-    expanded = trace.expansion.node_id if trace is not None and trace.expansion else None
     if phase == "select" and result is not None:
         highlight = _phase_path(result)
-    drawing = draw_tree(highlight, expanded)
+    new_id = None
+    if trace is not None and trace.expansion is not None:
+        new_id = trace.expansion.node_id
+    elif phase == "expand" and result is not None:
+        new_id = result.node_id
+    changed = {u.node_id for u in trace.updates} if trace is not None else set()
+    if phase is not None:
+        context: Any = trace if trace is not None else lab.phase_context
+        narration = narrate_phase(phase, result, context, names, c, policy)
+    elif trace is not None:
+        narration = narrate_iteration(trace, names, c, policy)
     lab.entries_written += 1
     lab.history.append(
         HistoryEntry(
@@ -497,10 +661,13 @@ def _record(
             trace=trace,
             phase=phase,
             phase_result=result,
-            dot=drawing.dot,
-            drawn=drawing.drawn,
-            hidden=drawing.hidden,
             position=lab.position,
+            nodes=search.node_count,
+            depth=search.max_depth,
+            rate=lab.last_rate,
+            view=tree_view_now(highlight, new_id, changed),
+            narration=narration,
+            root_stats=root_stats(search),
         )
     )
     st.session_state["history_index"] = lab.entries_written
@@ -508,6 +675,30 @@ def _record(
         lab.series.append(series_point(search))
         if len(lab.series) > SERIES_LIMIT:  # keep every other old point: bounded, still spans
             lab.series[:] = lab.series[: SERIES_LIMIT // 2 : 2] + lab.series[SERIES_LIMIT // 2 :]
+
+
+def tree_view_now(
+    highlight: set[int] | None = None, new_id: int | None = None, changed: set[int] | None = None
+) -> TreeView:
+    """The browser drawing of the current tree with the drawing settings (focus, top-k)."""
+    s = st.session_state
+    return build_view(
+        session().search,
+        path_ids=highlight or set(),
+        new_id=new_id,
+        changed_ids=changed or set(),
+        focus_id=bounds_from_widgets().focus,
+        player_names=player_names(),
+        max_children=int(s["tree_top_k"]),
+        max_levels=int(s["tree_levels"]),
+    )
+
+
+def root_stats(search: Search) -> dict[Any, tuple[float, float]]:
+    """Each root move's share of the root's visits and its Q (the mover's view)."""
+    children = search.children_summary()
+    total = sum(c.visits for c in children) or 1
+    return {c.action: (c.visits / total, c.q) for c in children}
 
 
 def _phase_path(steps: Any) -> set[int]:
@@ -546,7 +737,7 @@ def on_step() -> None:
     _record("step", trace)
 
 
-@safe
+@reported
 def run_batch(progress: Any = None) -> None:
     """Step N: run ``iterations_per_click`` iterations; the last one records its trace."""
     if _game_over_notice():
@@ -588,14 +779,18 @@ def on_phase_step() -> None:
         return
     search = session().search
     phase = search.next_phase
+    lab = session()
     if phase == "select":
-        _record("phase: select", None, "select", search.select())
+        path = search.select()
+        lab.phase_context = selection_end(search, path)
+        _record("phase: select", None, "select", path)
     elif phase == "expand":
         _record("phase: expand", None, "expand", search.expand())
     elif phase == "evaluate":
         _record("phase: simulate", None, "evaluate", search.evaluate())
     else:
         trace = search.backpropagate()
+        lab.phase_context = None
         _record("phase: backpropagate", trace, "backpropagate", trace)
 
 
@@ -607,6 +802,59 @@ def on_reset() -> None:
         notify("error", str(error))
         return
     notify("info", "Reset: the tree is empty again (same position, settings and seed).")
+
+
+@safe
+def on_unfocus() -> None:
+    st.session_state["tree_focus"] = ""
+
+
+@safe
+def on_back() -> None:
+    _move_in_history(-1)
+
+
+@safe
+def on_forward() -> None:
+    _move_in_history(+1)
+
+
+def _move_in_history(delta: int) -> None:
+    lab = session()
+    if not lab.history:
+        return
+    first, last = lab.history[0].number, lab.history[-1].number
+    current = int(st.session_state.get("history_index", last))
+    st.session_state["history_index"] = min(last, max(first, current + delta))
+
+
+def autoplay_interval() -> float | None:
+    """Seconds between autoplay ticks, or None when autoplay is off."""
+    s = st.session_state
+    if not s["autoplay"]:
+        return None
+    return 1.0 / min(5.0, max(0.5, float(s["autoplay_speed"])))
+
+
+def autoplay_tick() -> None:
+    """One autoplay step, when the rerun came from the timer rather than a click: one
+    iteration, or Step N with "N per tick". Stops at the end of the game or a full tree."""
+    lab = session()
+    clicked, lab.clicked = lab.clicked, False
+    if clicked or not st.session_state["autoplay"]:
+        return
+    search = lab.search
+    if search.game.is_terminal(search.root_state) or search.tree_full:
+        st.session_state["autoplay"] = False
+        notify("info", "Autoplay stopped: the game is over or the tree is full.")
+        return
+    lab.clicked = False
+    if st.session_state["autoplay_batch"]:
+        run_batch()
+    else:
+        on_step()
+    lab.clicked = False
+    st.session_state["autoplay"] = True  # the step's own callback wrapper switched it off
 
 
 # -------------------------------------------------------------------- play
@@ -682,7 +930,7 @@ def on_play_best() -> None:
             play_move(legal[lab.play_rng.randrange(len(legal))], "Random player")
 
 
-@safe
+@reported
 def run_arena(progress: Any = None) -> None:
     """Play the arena with the sidebar's search settings (C, policy, expansion order, ...)."""
     from dataclasses import replace

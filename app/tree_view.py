@@ -42,6 +42,7 @@ import streamlit.components.v2 as components
 
 from app.figures import EXPANDED_COLOUR, PATH_COLOUR, PLAYER_COLOURS, TERMINAL_COLOUR
 from mcts_core import Search
+from mcts_core.game import ShortLabels
 from mcts_core.nodes import ActionNode, ChanceNode, Move
 from mcts_core.queries import find_node
 
@@ -76,7 +77,7 @@ GROUP_GAP = 10  # between the children of different parents
 ROW_GAP = 28  # room for an edge label (a chance outcome's probability)
 UP_GAP = 16
 MARGIN = 8
-SHORT_CHARS = 7  # a label longer than SHORT_CHARS + 1 characters is cut to SHORT_CHARS + "…"
+SHORT_CHARS = 8  # a label longer than SHORT_CHARS + 1 characters is cut to SHORT_CHARS + "…"
 FAINT_VISITS = 3  # KaTrain-style: N below this ...
 FAINT_SHARE = 0.02  # ... or under this share of the parent's N is drawn faintly
 
@@ -454,7 +455,7 @@ def build_view(
             state = _state_of_box(search, box)
             group = [_child_box(search, box, child, state, level) for child in shown]
             for child_box, text in zip(
-                group, sibling_labels([b.full_label for b in group]), strict=True
+                group, sibling_labels([b.label for b in group]), strict=True
             ):
                 child_box.label = text
             row.extend(group)
@@ -643,7 +644,10 @@ def _child_box(search: Search, parent: _Box, child: Move, state: Any, level: int
         box.via = parent.full_label
     else:
         box.full_label = str(search.game.action_label(state, child.action))
-    box.label = short_label(box.full_label)
+        if isinstance(search.game, ShortLabels):  # the game's own few-character label
+            box.label = str(search.game.short_action_label(state, child.action))
+            return box
+    box.label = box.full_label  # shortened with its siblings (sibling_labels)
     return box
 
 

@@ -391,6 +391,24 @@ class Gridiron:
             verb = "dodge and pick up at" if dodge else "pick up at"
         return f"{who} {verb} ({x},{y})"
 
+    def short_action_label(self, state: GridironState, action: tuple) -> str:
+        """At most 9 characters for a tree box: "H1 acts", "to 3,2", "dodge 1,2", "pick 3,2"."""
+        kind = action[0]
+        if kind == "activate":
+            return f"{self.player_label(action[1])} acts"
+        if kind == "end_activation":
+            return f"{self.player_label(state.active)} stops"
+        if kind == "block":
+            return f"block {self.player_label(action[1])}"
+        if kind != "move":
+            return self.action_label(state, action)
+        x, y = action[1], action[2]
+        if self._tackle_zones(state, state.active, *state.players[state.active][:2]) > 0:
+            return f"dodge {x},{y}"
+        if state.carrier < 0 and state.ball == (x, y):
+            return f"pick {x},{y}"
+        return f"to {x},{y}"
+
     def outcome_label(self, state: GridironState, action: tuple, outcome: object) -> str:
         if outcome is NO_CHANCE:
             return ""

@@ -107,6 +107,14 @@ class FastPlayout(Protocol):
         ...
 
 
+@runtime_checkable
+class ShortLabels(Protocol):
+    """Optional: a move's label in a few characters (about 9), for the boxes of a drawn tree
+    where the full :meth:`Game.action_label` would be cut; the full label stays in tooltips."""
+
+    def short_action_label(self, state: Any, action: Any) -> str: ...
+
+
 class ExactSolver(Protocol):
     """Optional: a game-specific exact solver, used by :func:`mcts_lab.exact.exact_values`."""
 

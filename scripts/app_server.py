@@ -25,14 +25,14 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 
 @contextmanager
-def running_app() -> Iterator[str]:
-    """Run ``streamlit run app/main.py`` headless on a free port; yields its URL once the app
-    answers (RuntimeError if it does not within 60 s)."""
+def running_app(script: Path = ROOT / "app" / "main.py") -> Iterator[str]:
+    """Run ``streamlit run SCRIPT`` (the app by default) headless on a free port; yields its
+    URL once it answers (RuntimeError if it does not within 60 s)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     server = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app" / "main.py"),
+        [sys.executable, "-m", "streamlit", "run", str(script),
          "--server.headless", "true", "--server.port", str(port), "--server.address",
          "127.0.0.1", "--browser.gatherUsageStats", "false"],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

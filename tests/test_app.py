@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import re
 from pathlib import Path
 
 import pytest
@@ -22,11 +24,44 @@ def fresh(**query: str) -> AppTest:
 
 
 def metric(at: AppTest, label: str) -> str:
-    return next(m.value for m in at.metric if m.label == label)
+    """A number in the statistics line (``Iteration``, ``Nodes``, ``Depth``, ``Iterations/s``)."""
+    stats = next(m.value for m in at.markdown if '<div class="lab-stats">' in m.value)
+    found = re.search(rf"<small>{re.escape(label)}</small> <b>([^<]*)</b>", stats)
+    assert found is not None, stats
+    return found.group(1)
+
+
+def notes(at: AppTest, level: str) -> list[str]:
+    """The notice lines of one level ("success", "info", "warning", "error"), as plain text,
+    plus Streamlit's own alert elements of that level."""
+    lines = [
+        html.unescape(re.sub(r"<[^>]+>", "", m.value))[2:]
+        for m in at.markdown
+        if f'class="lab-note lab-{level}"' in m.value
+    ]
+    return lines + [e.value for e in getattr(at, level)]
+
+
+def narration(at: AppTest) -> str:
+    return html.unescape(
+        re.sub(
+            r"<[^>]+>",
+            " ",
+            next(m.value for m in at.markdown if '<p class="lab-narration">' in m.value),
+        )
+    )
+
+
+def tab(at: AppTest, name: str) -> AppTest:
+    """Open a detail tab (only the open tab's panels run)."""
+    at.session_state["details"] = name
+    at.run()
+    assert not at.exception
+    return at
 
 
 def texts(at: AppTest) -> str:
-    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts = [html.unescape(m.value) for m in at.markdown] + [c.value for c in at.caption]
     for kind in (at.info, at.success, at.warning, at.error):
         parts += [e.value for e in kind]
     return "\n".join(str(p) for p in parts)
@@ -34,9 +69,9 @@ def texts(at: AppTest) -> str:
 
 def test_first_screen() -> None:
     at = fresh()
-    assert at.title[0].value == "MCTS Lab"
-    assert metric(at, "Iterations") == "0" and metric(at, "Nodes") == "1"
-    for key in ("step", "step_n", "phase_step", "reset", "play_best"):
+    assert any('class="lab-title"><b>MCTS Lab</b>' in m.value for m in at.markdown)
+    assert metric(at, "Iteration") == "0" and metric(at, "Nodes") == "1"
+    for key in ("step", "step_n", "phase_step", "back", "forward", "reset", "play_best"):
         assert at.button(key=key) is not None
     for key in ("game", "position", "seed", "c", "policy", "iterations_per_click"):
         assert at.session_state[key] is not None
@@ -45,37 +80,47 @@ def test_first_screen() -> None:
 def test_step_shows_the_iteration() -> None:
     at = fresh()
     at.button(key="step").click().run()
-    assert metric(at, "Iterations") == "1" and metric(at, "Nodes") == "2"  # no chance layer
-    body = texts(at)
-    assert "Added node **#1**" in body
-    assert "No decision yet" in body  # the root still had untried moves
+    assert metric(at, "Iteration") == "1" and metric(at, "Nodes") == "2"  # no chance layer
+    assert "untried" in narration(at)  # the root still had untried moves: no decision yet
+    tab(at, "Backup")
+    assert "Added node **#1**" in texts(at)
     for _ in range(9):
         at.button(key="step").click().run()
+    tab(at, "Why this path")
     body = texts(at)
     assert "Depth 0 · node #0" in body  # the UCT table of a real decision
     assert "◀ chosen" in body
     assert at.latex and "sqrt" in at.latex[0].value
-    assert "value added" in body  # the backpropagation table
+    tab(at, "Backup")
+    assert "value added" in texts(at)  # the backpropagation table
 
 
 def test_step_n_runs_iterations_per_click() -> None:
     at = fresh()
     at.number_input(key="iterations_per_click").set_value(250).run()
     at.button(key="step_n").click().run()
-    assert metric(at, "Iterations") == "250"
+    assert metric(at, "Iteration") == "250"
     assert not at.exception
+    assert not at.get("plotly_chart")  # charts are drawn only when their tab is open
+    tab(at, "Charts")
     assert len(at.get("plotly_chart")) == 1  # the history chart
 
 
 def test_phase_step_walks_the_four_phases() -> None:
     at = fresh()
     at.button(key="step_n").click().run()
-    seen = []
-    for _ in range(4):
+    tab(at, "Backup")
+    seen, told = [], []
+    for name in ("select", "expand", "simulate", "backpropagate"):
+        assert at.button(key="phase_step").label == f"Phase: {name}"
         at.button(key="phase_step").click().run()
         seen.append(next(i.value for i in at.info if i.value.startswith("Phase just run")))
+        told.append(narration(at))
     assert [s.split("— ")[1][:1] for s in seen] == ["1", "2", "3", "4"]
-    assert metric(at, "Iterations") == "101"
+    assert [t.split(":")[0].strip() for t in told] == [
+        "Select", "Expand", "Simulate", "Backpropagate"
+    ]  # fmt: skip
+    assert metric(at, "Iteration") == "101"
     assert at.button(key="phase_step").label == "Phase: select"
 
 
@@ -83,7 +128,7 @@ def test_reset_empties_the_tree() -> None:
     at = fresh()
     at.button(key="step_n").click().run()
     at.button(key="reset").click().run()
-    assert metric(at, "Iterations") == "0" and metric(at, "Nodes") == "1"
+    assert metric(at, "Iteration") == "0" and metric(at, "Nodes") == "1"
 
 
 def test_bad_position_is_refused_and_the_old_one_kept() -> None:
@@ -91,9 +136,9 @@ def test_bad_position_is_refused_and_the_old_one_kept() -> None:
     at.text_input(key="position").set_value("X.O.X....").run()
     at.button(key="step").click().run()
     at.text_input(key="position").set_value("OOOO").run()
-    assert any("not used" in e.value and "9 cells" in e.value for e in at.error)
+    assert any("not used" in e and "9 cells" in e for e in notes(at, "error"))
     assert at.text_input(key="position").value == "X.O.X...."
-    assert metric(at, "Iterations") == "1"  # the tree survived
+    assert metric(at, "Iteration") == "1"  # the tree survived
     assert not at.exception
 
 
@@ -101,30 +146,34 @@ def test_connect_four_position_and_game_switch() -> None:
     at = fresh()
     at.selectbox(key="game").set_value("gridiron").run()
     assert at.session_state["c"] == 0.5 and at.session_state["rollout_depth"] == 0
+    said = " ".join(notes(at, "info"))
+    assert "C 1.4 -> 0.5" in said and "expansion order listed -> heuristic" in said
+    assert "kick-off" in said and at.session_state["position"]  # starts after the kick-off
     at.selectbox(key="game").set_value("connect_four").run()
+    assert at.session_state["c"] == 1.4 and "C 0.5 -> 1.4" in " ".join(notes(at, "info"))
     at.text_input(key="position").set_value("4453").run()
     assert "4453" in texts(at)
     at.text_input(key="position").set_value("44444444").run()
-    assert any("column 4 is full" in e.value for e in at.error)
+    assert any("column 4 is full" in e for e in notes(at, "error"))
 
 
 def test_parameter_change_says_kept_or_rebuilt() -> None:
     at = fresh()
     at.button(key="step_n").click().run()
     at.slider(key="c").set_value(0.7).run()
-    assert any("Tree kept" in s.value for s in at.success)
-    assert metric(at, "Iterations") == "100"
+    assert any("Tree kept" in s for s in notes(at, "success"))
+    assert metric(at, "Iteration") == "100"
     at.toggle(key="solver").set_value(True).run()
-    assert any("Tree rebuilt" in w.value for w in at.warning)
-    assert metric(at, "Iterations") == "0"
+    assert any("Tree rebuilt" in w for w in notes(at, "warning"))
+    assert metric(at, "Iteration") == "0"
 
 
 def test_nonsense_shaping_is_refused() -> None:
     at = fresh()
     at.button(key="step_n").click().run()
     at.number_input(key="loss_value").set_value(5.0).run()
-    assert any("Setting not used" in e.value for e in at.error)
-    assert metric(at, "Iterations") == "100"
+    assert any("Setting not used" in e for e in notes(at, "error"))
+    assert metric(at, "Iteration") == "100"
 
 
 def test_history_scrubber_goes_back() -> None:
@@ -132,36 +181,50 @@ def test_history_scrubber_goes_back() -> None:
     for _ in range(3):
         at.button(key="step").click().run()
     at.slider(key="history_index").set_value(1).run()
-    assert any("Showing history entry 1" in i.value for i in at.info)
+    assert metric(at, "Iteration") == "1" and "entry 1 of 3" in texts(at)
+    at.button(key="forward").click().run()
+    assert metric(at, "Iteration") == "2" and "entry 2 of 3" in texts(at)
+    at.button(key="back").click().run()
+    at.button(key="back").click().run()  # stays at the first entry
+    assert metric(at, "Iteration") == "1"
+    for _ in range(2):
+        at.button(key="forward").click().run()
+    assert metric(at, "Iteration") == "3" and "entry 3 of 3" in texts(at)
+    at.button(key="reset").click().run()
+    at.button(key="step").click().run()
+    assert "entry 1 of 1" in texts(at) and "dropped" not in texts(at)
 
 
 def test_board_click_plays_and_refuses_illegal_moves() -> None:
     at = fresh()
     at.button(key="step_n").click().run()
     at.button(key="board_4").click().run()
-    assert any("You played b2" in s.value and "Tree reuse" in s.value for s in at.success)
+    assert any("You played b2" in s and "Tree reuse" in s for s in notes(at, "success"))
     assert at.text_input(key="position").value == "....X...."
     assert at.button(key="board_4").disabled  # an occupied cell cannot be clicked
 
 
 def test_play_best_against_random_reuses_the_tree() -> None:
     at = fresh()
+    tab(at, "Play")
     at.radio(key="play_mode").set_value("MCTS vs random").run()
     at.button(key="step_n").click().run()
     at.button(key="play_best").click().run()
-    played = [s.value for s in at.success if "played" in s.value]
+    played = [s for s in notes(at, "success") if "played" in s]
     assert any(p.startswith("MCTS played") for p in played)
     assert any(p.startswith("Random player played") for p in played)
+    tab(at, "Board")
     assert "X to move" in texts(at)
 
 
 def test_play_to_the_end_then_refuse() -> None:
     at = fresh(position="XX.OO....")
+    tab(at, "Play")
     at.radio(key="play_mode").set_value("MCTS vs MCTS").run()
     at.button(key="play_best").click().run()
-    assert any("Game over: X wins" in i.value for i in at.info)
+    assert any("Game over: X wins" in i for i in notes(at, "info"))
     at.button(key="step").click().run()
-    assert any("nothing to search" in i.value for i in at.info)
+    assert any("nothing to search" in i for i in notes(at, "info"))
     assert not at.exception
 
 
@@ -173,27 +236,32 @@ def test_query_params_restore_and_fall_back() -> None:
     bad = fresh(game="chess", seed="-4", c="abc", position="99")
     assert bad.session_state["game"] == "tic_tac_toe"
     assert bad.session_state["c"] == 1.4
-    warnings = " ".join(w.value for w in bad.warning)
+    warnings = " ".join(notes(bad, "warning"))
     assert "game='chess'" in warnings and "c='abc'" in warnings and "position" in warnings
 
 
 def test_printed_tree_and_downloads() -> None:
     at = fresh()
     at.button(key="step_n").click().run()
+    tab(at, "Text")
     at.toggle(key="show_printed").set_value(True).run()
-    code = at.code[0].value
-    assert code.startswith("<ActionNode id='0' p='max' visits='100'")
+    printed = [c.value for c in at.code if c.value.startswith("<ActionNode")]
+    assert printed and printed[0].startswith("<ActionNode id='0' p='max' visits='100'")
 
 
 def test_tree_focus_on_a_node() -> None:
     at = fresh()
     at.button(key="step_n").click().run()
     at.text_input(key="tree_focus").set_value("2").run()
+    assert at.button(key="tree_unfocus") is not None
+    tab(at, "Text")
     assert any("Drawn:" in c.value for c in at.caption)
     assert "Position at node #2" in texts(at)
     at.text_input(key="tree_focus").set_value("999999").run()
-    assert any("not in the tree" in w.value for w in at.warning)
+    assert any("not in the tree" in w for w in notes(at, "warning"))
     assert not at.exception
+    at.button(key="tree_unfocus").click().run()
+    assert at.session_state["tree_focus"] == ""
 
 
 def test_gridiron_views() -> None:
@@ -201,12 +269,13 @@ def test_gridiron_views() -> None:
     assert at.session_state["game"] == "gridiron"
     assert at.session_state["rollout_depth"] == 0  # the tutorial's best setting for gridiron
     assert at.session_state["expansion"] == "heuristic"
-    assert "Away to move" in texts(at)  # the away team kicks off
+    assert "Home to move" in texts(at)  # the kick-off was played: home has real choices
     at.number_input(key="iterations_per_click").set_value(400).run()
     at.button(key="step_n").click().run()
     assert not at.exception
     body = texts(at)
     assert "<svg" in body and "H1" in body  # the pitch
+    tab(at, "Dice")
     for _ in range(6):
         at.button(key="step").click().run()
         if any(s.value == "Chance events on the path" for s in at.subheader):
@@ -214,34 +283,41 @@ def test_gridiron_views() -> None:
     assert any(s.value == "Chance events on the path" for s in at.subheader)
     assert any("probability" in m.value for m in at.markdown)
     at.slider(key="w_ball").set_value(0.6).run()
-    assert any("heuristic weights" in w.value for w in at.warning)
+    assert any("heuristic weights" in w for w in notes(at, "warning"))
 
 
 def test_a_gridiron_position_of_another_size_switches_the_preset() -> None:
     three = "3_16-16_0_0-0_0_--0_H1_4,2,r~5,1,r~5,3,r~7,1,r~6,2,r~7,3,r"
     at = fresh(game="gridiron", position=three)  # a shared 3 v 3 link
     assert at.session_state["gridiron_size"] == 3 and three in texts(at)
-    assert not at.warning
+    assert not notes(at, "warning")
     one = "1_8-8_0_0-0_0_--0_H1_2,1,r~5,1,r"
     at.text_input(key="position").set_value(one).run()  # typed on the 3 v 3 screen
     assert at.session_state["gridiron_size"] == 1 and one in texts(at)
     at.text_input(key="position").set_value("3_16-16_0").run()  # malformed: nothing changes
     assert at.session_state["gridiron_size"] == 1 and one in texts(at)
-    assert any("not used" in e.value for e in at.error) and not at.exception
+    assert any("not used" in e for e in notes(at, "error")) and not at.exception
 
 
 def test_gridiron_play_against_random() -> None:
     at = fresh(game="gridiron", seed="1", iterations="50")
+    tab(at, "Play")
     at.radio(key="play_mode").set_value("MCTS vs random").run()
-    at.button(key="play_best").click().run()  # the away team's kick-off
-    played = [s.value for s in at.success if "played" in s.value]
-    assert played[0].startswith("MCTS played kick-off")
+    at.button(key="play_best").click().run()  # home's first action after the kick-off
+    played = [s for s in notes(at, "success") if "played" in s]
+    assert played[0].startswith("MCTS played")
+    for _ in range(10):  # home acts until its turn ends; then the random away team replies
+        if any(p.startswith("Random player played") for p in played):
+            break
+        at.button(key="play_best").click().run()
+        played = [s for s in notes(at, "success") if "played" in s]
     assert any(p.startswith("Random player played") for p in played)
     assert not at.exception
 
 
 def test_arena_tab_runs_and_plots() -> None:
     at = fresh(game="tic_tac_toe")
+    tab(at, "Arena")
     at.toggle(key="show_arena").set_value(True).run()
     at.number_input(key="arena_games").set_value(2).run()
     at.number_input(key="arena_iterations").set_value(50).run()
@@ -260,8 +336,53 @@ def test_preset_picker_sets_the_search_and_a_change_by_hand_makes_it_custom() ->
     assert (state["policy"], state["c"], state["value_range"]) == ("ucb1", 0.707, "unit")
     assert (state["horizon"], state["solver"]) == ("turn", False)
     at.button(key="step").click().run()
-    assert metric(at, "Iterations") == "1"
+    assert metric(at, "Iteration") == "1"
     at.selectbox(key="preset").set_value("strong").run()
     assert at.session_state["solver"] is True and at.session_state["policy"] == "uct"
     at.slider(key="c").set_value(2.0).run()
     assert at.session_state["preset"] == "custom" and at.session_state["solver"] is True
+
+
+def test_autoplay_steps_on_its_own_and_any_click_stops_it() -> None:
+    at = fresh()
+    at.toggle(key="autoplay").set_value(True).run()  # on: the screen rebuilds its timer
+    assert not at.exception and at.session_state["autoplay"] is True
+    first = int(metric(at, "Iteration"))
+    assert first >= 1
+    at.run()  # what the timer does: a rerun without a click
+    assert int(metric(at, "Iteration")) == first + 1
+    at.button(key="step").click().run()  # any click stops autoplay (and still steps once)
+    assert at.session_state["autoplay"] is False
+    stopped = int(metric(at, "Iteration"))
+    at.run()
+    assert int(metric(at, "Iteration")) == stopped
+
+
+def test_a_link_rebuilds_its_tree() -> None:
+    clicked = fresh(seed="3")
+    for _ in range(5):
+        clicked.button(key="step").click().run()
+    nodes = metric(clicked, "Nodes")
+    assert clicked.query_params["steps"] == ["5"] or clicked.query_params["steps"] == "5"
+    opened = fresh(seed="3", steps="5")
+    assert metric(opened, "Iteration") == "5" and metric(opened, "Nodes") == nodes
+    bad = fresh(steps="9" * 40)
+    assert metric(bad, "Iteration") == "0" and any("steps=" in w for w in notes(bad, "warning"))
+
+
+def test_messages_quoting_user_text_are_plain_text() -> None:
+    at = fresh(game="connect_four", position="[log in here](https://evil.example/login)")
+    body = "\n".join(m.value for m in at.markdown if "lab-note" in m.value)
+    assert "https://evil.example" in body  # quoted, escaped
+    assert "<a " not in body and "](" in body  # never a live link
+    img = fresh(game="connect_four", position="![t](http://host/track.png)")
+    body = "\n".join(m.value for m in img.markdown if "lab-note" in m.value)
+    assert "<img" not in body and "![t]" in body
+
+
+def test_presentation_mode_hides_the_sidebar() -> None:
+    at = fresh()
+    at.toggle(key="presentation").set_value(True).run()
+    assert not at.exception
+    style = next(m.value for m in at.markdown if m.value.startswith("<style>"))
+    assert 'section[data-testid="stSidebar"]' in style

@@ -428,7 +428,7 @@ def test_hostile_labels_are_carried_verbatim_as_data() -> None:
     view = build_view(search, path_ids=set(), new_id=None, changed_ids=set(), focus_id=None,
                       player_names=("<b>P0</b>", "P1"))  # fmt: skip
     level1 = by_level(view)[1]
-    assert [n.label for n in level1] == ["<img sr…", "**bold**"]
+    assert [n.label for n in level1] == ["<img src…", "**bold**"]
     assert level1[0].tooltip[0] == "<b>P0</b> plays <img src=x onerror=alert(1)>"
     assert level1[1].tooltip[0] == "<b>P0</b> plays **bold**"
     text = json.dumps(view.to_dict())
@@ -460,8 +460,9 @@ def test_short_labels() -> None:
     assert short_label("a1") == "a1"
     assert short_label("col 4") == "col 4"
     assert short_label("end turn") == "end turn"  # 8 characters: kept whole
-    assert short_label("kick-off!") == "kick-of…"
-    assert short_label("two\nlines\there") == "two lin…"
+    assert short_label("kick-off!") == "kick-off!"  # 9 characters: kept whole
+    assert short_label("kick-off!!") == "kick-off…"
+    assert short_label("two\nlines\there") == "two line…"
     assert sibling_labels(["ball lands on (1,1)", "ball lands on (3,2)"]) == ["…(1,1)", "…(3,2)"]
     assert sibling_labels(["H1 move to (1,0)", "H1 move to (2,0)", "end turn"]) == [
         "H1…(1,0)",

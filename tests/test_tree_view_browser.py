@@ -8,12 +8,8 @@ Skipped when Debian's chromium is missing. Saves screenshots in out/ (git-ignore
 from __future__ import annotations
 
 import os
-import socket
 import statistics
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,7 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
-from app_server import CHROMIUM, CHROMIUM_ARGS, IDLE  # noqa: E402
+from app_server import CHROMIUM, CHROMIUM_ARGS, IDLE, running_app  # noqa: E402
 
 DEMO = ROOT / "scripts" / "tree_view_demo.py"
 OUT = ROOT / "out"
@@ -37,30 +33,9 @@ pytestmark = [
 
 @pytest.fixture(scope="module")
 def demo_url() -> Iterator[str]:
-    """The demo page on a free loopback port (as scripts/app_server.py starts the app)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    server = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(DEMO), "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1",
-         "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(120):
-            try:
-                urllib.request.urlopen(url + "/_stcore/health", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.5)
-        else:
-            raise RuntimeError("the demo did not start within 60 s")
+    """The demo page on a free loopback port."""
+    with running_app(DEMO) as url:
         yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")

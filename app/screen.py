@@ -1,0 +1,241 @@
+"""The classroom screen: everything a Step click changes, on one screen at 1280x720.
+
+Top to bottom: the step controls (container ``controls``), the numbers of the entry shown
+(``stats``), then the tree drawn in the browser (``tree``) beside the narration of what just
+happened (``narration``) and the detail panels in tabs, one click away. The whole screen is one
+``st.fragment``: a click reruns it alone, not the sidebar, and autoplay is the same fragment on
+a timer (``run_every``).
+"""
+
+from __future__ import annotations
+
+import html
+
+import streamlit as st
+
+from app import panels, state
+from app.figures import path_ids
+from app.narration import flip_c, flip_sentence
+from app.tree_view import clicked_focus, render_tree
+from mcts_core import Decision
+
+TREE_HEIGHT = 450  # px: below the header, controls, statistics and drawing row, fits 720 px
+DETAILS_MIN_HEIGHT = 200  # px: the open detail tab's scroll box, at least
+LINE_CHARS = 40  # characters per narration line in the narrowest right column (1280 wide)
+DETAIL_TABS = ("Board", "Why this path", "Backup", "Dice", "Charts", "Play", "Arena", "Text")
+
+
+def header() -> None:
+    left, right = st.columns([3, 1], vertical_alignment="center")
+    left.markdown(
+        '<div class="lab-title"><b>MCTS Lab</b> <span>one iteration at a time: '
+        "select → expand → simulate → backpropagate</span></div>",
+        unsafe_allow_html=True,
+    )
+    with right.container(horizontal=True, vertical_alignment="center", gap="small"):
+        with st.popover("Link", help="A link that opens this position, settings and tree"):
+            st.caption("Copy this link (the icon on the right): it reopens this tree.")
+            st.code(state.share_link(), language=None, wrap_lines=True)
+        st.toggle(
+            "Present",
+            key="presentation",
+            help="Presentation mode: hide the sidebar and enlarge the type, for a projector.",
+        )
+
+
+def classroom_screen() -> None:
+    """The screen as a fragment; with autoplay on, the fragment reruns on a timer."""
+    lab = state.session()
+    lab.autoplay_applied = _timer_settings()
+    st.fragment(run_every=state.autoplay_interval())(_screen)()
+
+
+def _timer_settings() -> tuple[bool, float]:
+    s = st.session_state
+    return (bool(s["autoplay"]), float(s["autoplay_speed"]))
+
+
+def _screen() -> None:
+    lab = state.session()
+    if lab.autoplay_applied != _timer_settings():
+        st.rerun()  # autoplay switched or its speed changed: rebuild the timer (a full rerun)
+    state.autoplay_tick()  # before any widget: a step writes the history scrubber's value
+    with st.container(key="controls", horizontal=True, vertical_alignment="center", gap="small"):
+        _controls()
+    entry = state.current_entry()
+    with st.container(key="stats"):
+        _stats(entry)
+    left, right = st.columns([3, 2], gap="small")
+    with left, st.container(key="tree"):
+        _tree(entry)
+    with right:
+        with st.container(key="narration"):
+            lines = _narration(entry)
+        # the tabs fill what the narration leaves of the tree's height (lines at 320 px wide)
+        _details(entry, height=max(DETAILS_MIN_HEIGHT, TREE_HEIGHT - 20 - 22 * lines))
+    state.sync_query_params()
+
+
+# ------------------------------------------------------------------ controls
+
+
+def _controls() -> None:
+    search = state.session().search
+    n = int(st.session_state["iterations_per_click"])
+    st.button("Step", key="step", on_click=state.on_step, type="primary")
+    clicked_n = st.button(f"Step {n:,}", key="step_n", on_click=state.click_stops_autoplay)
+    st.button(f"Phase: {search.next_phase.label}", key="phase_step", on_click=state.on_phase_step)
+    st.button("◀", key="back", on_click=state.on_back, help="Back: the previous history entry")
+    st.button("▶", key="forward", on_click=state.on_forward, help="Forward: the next entry")
+    st.button("Reset", key="reset", on_click=state.on_reset)
+    st.button("Play best", key="play_best", on_click=state.on_play_best)
+    st.toggle("Autoplay", key="autoplay", help="Step on its own; any click stops it")
+    speed = float(st.session_state["autoplay_speed"])
+    with st.popover(f"{speed:g}/s", help="Autoplay speed and what each tick runs"):
+        st.slider("Autoplay: clicks per second", 0.5, 5.0, step=0.5, key="autoplay_speed")
+        st.toggle(
+            f"Each tick runs Step {n:,} (else one iteration)",
+            key="autoplay_batch",
+        )
+    if clicked_n:
+        bar = st.progress(0.0, text="running")
+        state.run_batch(progress=bar.progress)
+        bar.empty()
+
+
+def _stats(entry: state.HistoryEntry | None) -> None:
+    lab = state.session()
+    search = lab.search
+    if entry is None:
+        iteration, nodes, depth, rate = search.iterations, search.node_count, search.max_depth, 0.0
+        where = "no clicks yet"
+    else:
+        iteration, nodes, depth, rate = entry.iteration, entry.nodes, entry.depth, entry.rate
+        last = lab.history[-1].number
+        where = f"entry {entry.number} of {last}: {entry.what}"
+        if entry.number != last:
+            where += " (history; Forward ▶ goes on)"
+    cells = [
+        ("Iteration", f"{iteration:,}"),
+        ("Nodes", f"{nodes:,}"),
+        ("Depth", f"{depth:,}"),
+        ("Iterations/s", f"{rate:,.0f}"),
+    ]
+    body = "".join(
+        f'<span class="lab-stat"><small>{name}</small> <b>{value}</b></span>'
+        for name, value in cells
+    )
+    numbers, scrubber = st.columns([3, 2], vertical_alignment="center")
+    numbers.markdown(
+        f'<div class="lab-stats">{body}<span class="lab-where">{html.escape(where)}</span></div>',
+        unsafe_allow_html=True,
+    )
+    if len(lab.history) > 1:
+        scrubber.slider(
+            "History entry",
+            lab.history[0].number,
+            lab.history[-1].number,
+            key="history_index",
+            label_visibility="collapsed",
+            help="Each click (step, phase, move) is an entry: drag to go back to any of them.",
+        )
+    if search.node_cap_reached:
+        panels.notice_line("warning", search.node_cap_message)
+
+
+# ---------------------------------------------------------------------- tree
+
+
+def _tree(entry: state.HistoryEntry | None) -> None:
+    clicked = clicked_focus("tree_view")  # read before the focus box is drawn: it may write it
+    if clicked is not None:
+        st.session_state["tree_focus"] = str(clicked)
+    focus = state.bounds_from_widgets().focus
+    with st.container(horizontal=True, vertical_alignment="center", gap="small"):
+        with st.popover("Drawing", help="What the tree shows: children per node, levels, focus"):
+            st.number_input("Children shown per expanded node", 1, 12, key="tree_top_k")
+            st.number_input("Levels", 2, 12, key="tree_levels")
+            st.text_input("Focus on node id", key="tree_focus", help="e.g. 12; empty: the root")
+        if focus is not None:
+            st.button("Back to the root", key="tree_unfocus", on_click=state.on_unfocus)
+        st.markdown(
+            '<span class="lab-tree-help">hover: numbers · click: focus · ?: colours</span>',
+            unsafe_allow_html=True,
+        )
+    view = entry.view if entry is not None else state.tree_view_now()
+    if focus is not None and entry is not None and entry.number == state.session().entries_written:
+        view = state.tree_view_now(*_marks(entry))  # the focus moved since the entry was drawn
+    typed = str(st.session_state["tree_focus"]).strip()
+    if typed and focus is None:
+        panels.notice_line("warning", "Focus: type a node id such as 12 (shown on hover).")
+    elif focus is not None and not view.focus_found:
+        panels.notice_line("warning", f"Node #{focus} is not in the tree: drawn from the root.")
+    render_tree(view, key="tree_view", height=TREE_HEIGHT)
+
+
+def _marks(entry: state.HistoryEntry) -> tuple[set[int], int | None, set[int]]:
+    trace = entry.trace
+    if trace is None:
+        return set(), None, set()
+    new_id = trace.expansion.node_id if trace.expansion is not None else None
+    return path_ids(trace), new_id, {u.node_id for u in trace.updates}
+
+
+# ----------------------------------------------------------------- narration
+
+
+def _narration(entry: state.HistoryEntry | None) -> int:
+    """Draw the narration; returns about how many lines it took (for the space below it)."""
+    text = entry.narration if entry is not None else ""
+    if not text:
+        text = (
+            "Press Step to run one iteration of MCTS: select a path down the tree, expand one "
+            "new node, simulate a game from it, and backpropagate the result up the path. "
+            "Phase runs one of the four at a time."
+        )
+    # plain text inside one HTML block: escaped, on one line, never read as Markdown
+    said = [" ".join(text.split())]
+    html_parts = [f'<p class="lab-narration">{html.escape(said[0])}</p>']
+    decision = _root_decision(entry)
+    if decision is not None:
+        flip = flip_c(decision, str(st.session_state["policy"]), float(st.session_state["c"]))
+        if flip is not None:
+            said.append(flip_sentence(flip))
+            html_parts.append(f'<p class="lab-flip">{html.escape(said[-1])}</p>')
+    st.markdown("".join(html_parts), unsafe_allow_html=True)
+    said += panels.notices()
+    return sum(-(-len(line) // LINE_CHARS) for line in said)
+
+
+def _root_decision(entry: state.HistoryEntry | None) -> Decision | None:
+    if entry is None:
+        return None
+    steps = entry.trace.path if entry.trace is not None else ()
+    if entry.phase == "select" and entry.phase_result:
+        steps = entry.phase_result
+    for step in steps:
+        if isinstance(step, Decision):
+            return step
+    return None
+
+
+# ------------------------------------------------------------------- details
+
+
+def _details(entry: state.HistoryEntry | None, height: int) -> None:
+    tabs = st.tabs(DETAIL_TABS, key="details", on_change="rerun")
+    trace = entry.trace if entry is not None else None
+    panels_by_tab = {
+        "Board": lambda: panels.board_panel(),
+        "Why this path": lambda: panels.uct_panel(trace),
+        "Backup": lambda: (panels.phase_panel(entry), panels.rollout_panel(trace)),
+        "Dice": lambda: panels.chance_panel(trace),
+        "Charts": lambda: panels.charts_panel(),
+        "Play": lambda: (panels.play_panel(), panels.final_policies_panel()),
+        "Arena": lambda: panels.arena_panel(),
+        "Text": lambda: (panels.printed_tree_panel(trace), panels.graphviz_panel(entry)),
+    }
+    for name, tab in zip(DETAIL_TABS, tabs, strict=True):
+        if tab.open:  # only the open tab's panels run (the others cost nothing per click)
+            with tab, st.container(key="detail_panels", height=height, border=False):
+                panels_by_tab[name]()
