@@ -157,7 +157,7 @@ def sidebar_controls() -> None:
         on_change=state.on_preset_change,
         help="tutorial: " + PRESET_HELP["tutorial"] + ". strong: " + PRESET_HELP["strong"] + ".",
     )
-    sb.slider("Exploration C", 0.0, 5.0, step=0.05, key="c", on_change=change)
+    sb.slider("Exploration C", *state.C_RANGE, step=0.05, key="c", on_change=change)
     sb.selectbox(
         "Tree policy",
         TREE_POLICIES,

@@ -20,6 +20,7 @@ from app.tree_view import clicked_focus, render_tree
 from mcts_core import Decision
 
 TREE_HEIGHT = 450  # px: below the header, controls, statistics and drawing row, fits 720 px
+PRESENTATION_ZOOM = 1.3  # the tree's first zoom in presentation mode (wider column, projector)
 DETAILS_MIN_HEIGHT = 200  # px: the open detail tab's scroll box, at least
 LINE_CHARS = 40  # characters per narration line in the narrowest right column (1280 wide)
 DETAIL_TABS = ("Board", "Why this path", "Backup", "Dice", "Charts", "Play", "Arena", "Text")
@@ -170,7 +171,8 @@ def _tree(entry: state.HistoryEntry | None) -> None:
         panels.notice_line("warning", "Focus: type a node id such as 12 (shown on hover).")
     elif focus is not None and not view.focus_found:
         panels.notice_line("warning", f"Node #{focus} is not in the tree: drawn from the root.")
-    render_tree(view, key="tree_view", height=TREE_HEIGHT)
+    scale = PRESENTATION_ZOOM if st.session_state["presentation"] else 1.0
+    render_tree(view, key="tree_view", height=TREE_HEIGHT, scale=scale)
 
 
 def _marks(entry: state.HistoryEntry) -> tuple[set[int], int | None, set[int]]:

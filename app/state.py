@@ -100,8 +100,11 @@ QUERY_KEYS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "c": ("c", float),
     "policy": ("policy", str),
     "iterations": ("iterations_per_click", int),
-    "solver": ("solver", lambda v: {"1": True, "0": False, "true": True, "false": False}[v]),
+    "solver": ("solver", lambda v: _LINK_BOOLS[v]),
+    "presentation": ("presentation", lambda v: _LINK_BOOLS[v]),
 }
+_LINK_BOOLS = {"1": True, "0": False, "true": True, "false": False}
+C_RANGE = (0.0, 5.0)  # the exploration slider's range; a link's c must lie in it too
 
 
 @dataclass
@@ -365,7 +368,7 @@ def _check_query_value(key: str, value: Any) -> None:
         raise ValueError(value)
     if key == "seed" and not 0 <= value < 2**31:
         raise ValueError(value)
-    if key == "c" and not 0 <= value <= 10:
+    if key == "c" and not C_RANGE[0] <= value <= C_RANGE[1]:
         raise ValueError(value)
     if key == "iterations_per_click" and not 1 <= value <= MAX_ITERATIONS_PER_CLICK:
         raise ValueError(value)
@@ -396,6 +399,8 @@ def shared_params() -> dict[str, str]:
         "iterations": str(s["iterations_per_click"]),
         "solver": "1" if s["solver"] else "0",
     }
+    if s["presentation"]:
+        wanted["presentation"] = "1"
     iterations = session().search.iterations
     if iterations:
         wanted["steps"] = str(iterations)  # the link rebuilds this tree (see init)

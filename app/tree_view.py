@@ -1142,7 +1142,7 @@ function zoomTo(st, scale, ax, ay) {
 }
 
 function actualSize(st) {
-  st.scale = 1;
+  st.scale = st.baseScale || 1;
   st.moved = false;
   layout(st);
   centre(st);
@@ -1303,6 +1303,12 @@ function render(st, data) {
   const topChanged = !st.view || st.view.top !== v.top;
   st.view = v;
   st.root.style.height = Math.max(80, Number(data.height) || 400) + "px";
+  const base = Math.min(4, Math.max(0.15, Number(data.scale) || 1));
+  if (st.baseScale !== base) { // a new first-view zoom (presentation mode): start from it
+    st.baseScale = base;
+    st.scale = base;
+    st.moved = false;
+  }
   st.byKey = new Map();
   for (const n of v.nodes) st.byKey.set(String(n.key), n);
   const pal = v.palette || {};
@@ -1350,10 +1356,11 @@ export default function (component) {
 _COMPONENT: Callable[..., Any] = components.component("mcts_lab_tree_view", css=_CSS, js=_JS)
 
 
-def render_tree(view: TreeView, *, key: str, height: int) -> int | None:
+def render_tree(view: TreeView, *, key: str, height: int, scale: float = 1.0) -> int | None:
     """Draw ``view`` in the page; returns the node id the user just clicked (to focus on), or
-    ``None``. The component is ``height`` px high and as wide as its container."""
-    data = {"view": view.to_dict(), "height": int(height)}
+    ``None``. The component is ``height`` px high and as wide as its container; ``scale`` is
+    the first view's zoom (and what the 1:1 button returns to): above 1 for a projector."""
+    data = {"view": view.to_dict(), "height": int(height), "scale": float(scale)}
     result = _COMPONENT(key=key, data=data, height=int(height), on_focus_change=_no_op)
     return _as_id(result.get("focus") if hasattr(result, "get") else None)
 

@@ -148,7 +148,7 @@ def test_labels_are_readable_on_other_games(demo_url: str, browser, query: str) 
 def test_hostile_labels_stay_text(demo_url: str, browser) -> None:  # noqa: ANN001
     page = _open(browser, demo_url + "/?game=hostile&steps=40")
     labels = page.locator(".tv-label").all_text_contents()
-    assert "<img sr…" in labels and "**bold**" in labels
+    assert "<img src…" in labels and "**bold**" in labels
     assert page.locator(".tv-root img, .tv-root script, .tv-root b").count() == 0
     page.locator("g.tv-node[data-id='1']").hover()
     tip = page.locator(".tv-tip")
