@@ -93,6 +93,7 @@ DEFAULTS: dict[str, Any] = {
 }
 
 #: Query-string parameters: (session key, parser). Values are checked like typed input.
+_LINK_BOOLS: dict[str, bool] = {"1": True, "0": False, "true": True, "false": False}
 QUERY_KEYS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "game": ("game", str),
     "position": ("position", str),
@@ -103,7 +104,6 @@ QUERY_KEYS: dict[str, tuple[str, Callable[[str], Any]]] = {
     "solver": ("solver", lambda v: _LINK_BOOLS[v]),
     "presentation": ("presentation", lambda v: _LINK_BOOLS[v]),
 }
-_LINK_BOOLS = {"1": True, "0": False, "true": True, "false": False}
 C_RANGE = (0.0, 5.0)  # the exploration slider's range; a link's c must lie in it too
 
 
