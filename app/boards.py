@@ -1,13 +1,16 @@
 """Board pictures (SVG strings) with the search's statistics on top, one renderer per game.
 
-A renderer takes the game, a state and ``stats`` ({action: (visit share, Q)} for the moves at
-the root, Q from the mover's view) and returns an SVG string. ``BOARDS`` is the registry the app
-looks games up in; a game without an entry is shown as its position string and ``render`` text.
+A renderer takes the game, a state, ``stats`` ({action: (visit share, Q)} for the moves at
+the root, Q from the mover's view) and ``pv`` (the principal variation's decisions from this
+state: (player, action) pairs, first the move now) and returns an SVG string. The PV is drawn
+as numbered discs in the colour of the player who makes that move, as engine GUIs do.
+``BOARDS`` is the registry the app looks games up in; a game without an entry is shown as its
+position string and ``render`` text. ``LEGENDS`` says in words what each picture's marks mean.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from games.connect_four import HEIGHT, WIDTH
@@ -15,6 +18,8 @@ from games.connect_four import HEIGHT, WIDTH
 __all__ = [
     "BOARDS",
     "board_svg",
+    "board_legend",
+    "LEGENDS",
     "tic_tac_toe_svg",
     "connect_four_svg",
     "gridiron_svg",
@@ -23,6 +28,8 @@ __all__ = [
 ]
 
 Stats = dict[Any, tuple[float, float]]
+Line = Sequence[tuple[int, Any]]  # the PV's decisions: (player who moves, action)
+PV_LENGTH = 6  # numbered discs on a board: more would hide the statistics under them
 
 _X = "#2563eb"
 _O = "#dc2626"
@@ -44,8 +51,19 @@ def _heat(share: float) -> str:
     return f"rgba(245,158,11,{alpha:.2f})"
 
 
-def tic_tac_toe_svg(game: Any, state: Any, stats: Stats) -> str:
-    """3x3 board; every empty cell with a move shows its visit share and Q."""
+def _pv_disc(x: float, y: float, number: int, colour: str, r: float = 10) -> str:
+    """A numbered disc: the ``number``-th move of the principal variation, in its player's
+    colour."""
+    return (
+        f'<circle cx="{x}" cy="{y}" r="{r}" fill="{colour}" stroke="#ffffff" '
+        f'stroke-width="2"/><text x="{x}" y="{y + r * 0.42}" font-size="{r * 1.2:.0f}" '
+        f'text-anchor="middle" fill="#ffffff" font-weight="bold">{number}</text>'
+    )
+
+
+def tic_tac_toe_svg(game: Any, state: Any, stats: Stats, pv: Line = ()) -> str:
+    """3x3 board; every empty cell with a move shows its visit share and Q; the PV's cells
+    carry their move numbers."""
     size = 90
     parts = [_open(3 * size, 3 * size)]
     board = game.format_state(state)
@@ -79,12 +97,16 @@ def tic_tac_toe_svg(game: Any, state: Any, stats: Stats) -> str:
             f'<text x="{x + 5}" y="{y + 14}" font-size="10" fill="#9ca3af">'
             f"{game.action_label(state, cell)}</text>"
         )
+    for number, (player, cell) in enumerate(pv[:PV_LENGTH], start=1):
+        x, y = (cell % 3) * size, (cell // 3) * size
+        parts.append(_pv_disc(x + size - 14, y + 14, number, _X if player == 0 else _O))
     parts.append("</svg>")
     return "".join(parts)
 
 
-def connect_four_svg(game: Any, state: Any, stats: Stats) -> str:
-    """7x6 board; under each column the visit share and Q of dropping a stone there."""
+def connect_four_svg(game: Any, state: Any, stats: Stats, pv: Line = ()) -> str:
+    """7x6 board; under each column the visit share and Q of dropping a stone there; the PV's
+    stones where they would land, numbered."""
     cell = 52
     width, height = WIDTH * cell, HEIGHT * cell + 46
     parts = [
@@ -99,6 +121,16 @@ def connect_four_svg(game: Any, state: Any, stats: Stats) -> str:
                 f'<circle cx="{c * cell + cell / 2}" cy="{r * cell + cell / 2}" '
                 f'r="{cell / 2 - 5}" fill="{colour}"/>'
             )
+    filled = [sum(line.split()[c] != "." for line in rows) for c in range(WIDTH)]
+    for number, (player, column) in enumerate(pv[:PV_LENGTH], start=1):
+        if filled[column] >= HEIGHT:
+            break
+        row = HEIGHT - 1 - filled[column]  # from the top, where the stone would land
+        filled[column] += 1
+        colour = "#ca8a04" if player == 0 else _O
+        parts.append(
+            _pv_disc(column * cell + cell / 2, row * cell + cell / 2, number, colour, r=14)
+        )
     for c in range(WIDTH):
         x = c * cell + cell / 2
         if c in stats:
@@ -119,7 +151,7 @@ def connect_four_svg(game: Any, state: Any, stats: Stats) -> str:
     return "".join(parts)
 
 
-def gridiron_svg(game: Any, state: Any, stats: Stats) -> str:
+def gridiron_svg(game: Any, state: Any, stats: Stats, pv: Line = ()) -> str:
     """The pitch: endzones shaded, tackle zones tinted (blue home, red away), players as
     numbered discs (hollow when down, faded when used), the ball, and for the root's move
     actions the visit share on the destination square. Other root actions are listed below."""
@@ -181,6 +213,10 @@ def gridiron_svg(game: Any, state: Any, stats: Stats) -> str:
             f'<ellipse cx="{bx * cell + cell / 2}" cy="{by * cell + cell / 2}" rx="8" '
             'ry="6" fill="#92400e" stroke="#fff" stroke-width="2"/>'
         )
+    for number, (player, action) in enumerate(pv[:PV_LENGTH], start=1):
+        if action[0] == "move":  # squares only: activations and blocks are in the PV text
+            x, y = action[1] * cell + cell - 9, action[2] * cell + 9
+            parts.append(_pv_disc(x, y, number, "#2563eb" if player == 0 else "#dc2626", r=8))
     for i, (label, share, q) in enumerate(notes):
         parts.append(
             f'<text x="4" y="{height + 16 + 18 * i}" font-size="12">{label}: '
@@ -195,17 +231,38 @@ def _non_move_stats(game: Any, state: Any, stats: Stats) -> list[tuple[str, floa
     return sorted(rows, key=lambda r: -r[1])
 
 
-BOARDS: dict[str, Callable[[Any, Any, Stats], str]] = {
+BOARDS: dict[str, Callable[[Any, Any, Stats, Line], str]] = {
     "tic_tac_toe": tic_tac_toe_svg,
     "connect_four": connect_four_svg,
     "gridiron": gridiron_svg,
 }
 
+_STATS_LEGEND = (
+    "Shading and %: each move's share of the root's visits. Q: the value the search expects "
+    "for the player to move (+1 a win, -1 a loss). Numbered discs: the principal "
+    "variation (the most visited line), 1 = the move now, in the colour of the player who "
+    "would play it."
+)
+LEGENDS: dict[str, str] = {
+    "tic_tac_toe": _STATS_LEGEND + " Blue X, red O.",
+    "connect_four": _STATS_LEGEND + " Yellow X, red O; the shares sit under their columns.",
+    "gridiron": _STATS_LEGEND
+    + " Blue discs: Home players, red: Away (H1, A1...); a hollow disc is a player knocked "
+    "down, a faded one has acted this turn; the brown oval is the ball (a small brown dot on "
+    "a player: he carries it). Tinted squares: tackle zones (blue Home's, red Away's), where a "
+    "move out needs a dodge roll. Home scores in the right-hand endzone, Away in the left.",
+}
 
-def board_svg(game: Any, state: Any, stats: Stats) -> str | None:
+
+def board_svg(game: Any, state: Any, stats: Stats, pv: Line = ()) -> str | None:
     """The game's board picture, or ``None`` when the game has no renderer."""
     renderer = BOARDS.get(game.name)
-    return renderer(game, state, stats) if renderer else None
+    return renderer(game, state, stats, pv) if renderer else None
+
+
+def board_legend(game: Any) -> str:
+    """What the board's colours and marks mean, in words (generic for unknown games)."""
+    return LEGENDS.get(game.name, _STATS_LEGEND)
 
 
 def button_label(game: Any, state: Any, action: Any) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 import streamlit as st
 
 from app import state
-from app.boards import board_svg, button_label, button_layout
+from app.boards import PV_LENGTH, board_legend, board_svg, button_label, button_layout
 from app.figures import (
     arena_figure,
     chance_figure,
@@ -264,10 +264,7 @@ def notice_line(level: str, text: str) -> None:
     input (a position, a link's value), which must never become Markdown, a link or HTML."""
     icon = NOTICE_ICONS.get(level, "")
     text = " ".join(text.split())  # one line: a blank line would end the HTML block
-    st.markdown(
-        f'<div class="lab-note lab-{level}">{icon} {html.escape(text)}</div>',
-        unsafe_allow_html=True,
-    )
+    st.html(f'<div class="lab-note lab-{level}">{icon} {html.escape(text)}</div>')
 
 
 # -------------------------------------------------------------------- board
@@ -297,28 +294,39 @@ def board_panel() -> None:
     children = search.children_summary()
     total = sum(c.visits for c in children) or 1
     stats = {c.action: (c.visits / total, c.q) for c in children}
-    svg = board_svg(game, root, stats)
+    line = state.pv_decisions(search)
+    svg = board_svg(game, root, stats, line)
     if svg is not None:
-        st.markdown(svg, unsafe_allow_html=True)
+        st.html(svg)
     else:
         st.code(getattr(game, "render", game.format_state)(root))
+    if line:
+        st.caption(
+            "Most visited line: "
+            + " · ".join(
+                f"{n}. {names[player]} {label}"
+                for n, (player, label) in enumerate(state.pv_labels(search), start=1)
+                if n <= PV_LENGTH
+            )
+        )
+    help_text(board_legend(game))
     layout = button_layout(game)
     legal = set(game.legal_actions(root))
     if layout is not None:
         columns, actions = layout
-        colours = " (X yellow, O red)" if game.name == "connect_four" else ""
-        st.caption(f"Click to play a move{colours}; it is also how you set up a position:")
+        st.caption("Click to play a move; it is also how you set up a position:")
         for start in range(0, len(actions), columns):
-            row = st.columns(columns)
-            for col, action in zip(row, actions[start : start + columns], strict=False):
-                col.button(
-                    button_label(game, root, action),
-                    key=f"board_{action}",
-                    on_click=state.on_board_click,
-                    args=(action,),
-                    disabled=action not in legal,
-                    width="stretch",
-                )
+            # one flex row per board row: fewer page elements than st.columns (a faster click)
+            with st.container(horizontal=True, gap="small"):
+                for action in actions[start : start + columns]:
+                    st.button(
+                        button_label(game, root, action),
+                        key=f"board_{action}",
+                        on_click=state.on_board_click,
+                        args=(action,),
+                        disabled=action not in legal,
+                        width="stretch",
+                    )
     elif legal:
         choices = list(game.legal_actions(root))
         pick = st.selectbox(
@@ -364,7 +372,7 @@ def final_policies_panel() -> None:
          "Q": f"{child.q:+.3f}"}
         for name, child in choices.items()
     ]  # fmt: skip
-    st.markdown(html_table(rows), unsafe_allow_html=True)
+    st.html(html_table(rows))
     if len({c.action for c in choices.values()}) > 1:
         st.warning("The policies disagree: the search is not settled yet — run more iterations.")
     else:
@@ -394,10 +402,7 @@ def graphviz_panel(entry: state.HistoryEntry | None) -> None:
     svg = state.svg_for(dot)
     if svg is not None:
         # The SVG keeps its viewBox and scales with the column (see state.svg_for).
-        st.markdown(
-            f'<div class="mcts-tree" style="overflow:auto; max-height:760px">{svg}</div>',
-            unsafe_allow_html=True,
-        )
+        st.html(f'<div class="mcts-tree" style="overflow:auto; max-height:760px">{svg}</div>')
     else:
         st.graphviz_chart(dot)
     st.caption(f"Drawn: {drawn:,} nodes; not drawn: {hidden:,} (bounded drawing).")
@@ -420,7 +425,7 @@ def _focused_node_board(node_id: int) -> None:
     st.markdown(f"**Position at node #{node_id}** (`{game.format_state(position) or 'start'}`)")
     svg = board_svg(game, position, stats)
     if svg is not None:
-        st.markdown(f'<div style="max-width:360px">{svg}</div>', unsafe_allow_html=True)
+        st.html(f'<div style="max-width:360px">{svg}</div>')
     else:
         st.code(getattr(game, "render", game.format_state)(position))
 
@@ -482,7 +487,7 @@ def _evaluation_text(evaluation: Evaluation) -> None:
 
 def _decision_table(decision: Decision) -> None:
     names = state.player_names()
-    st.markdown(uct_table_html([decision], names), unsafe_allow_html=True)
+    st.html(uct_table_html([decision], names))
     st.latex(formula_latex(decision, st.session_state["policy"], float(st.session_state["c"])))
 
 
@@ -505,7 +510,7 @@ def uct_panel(trace: IterationTrace | None) -> None:
         )
     if decisions:
         names = state.player_names()
-        st.markdown(uct_table_html(decisions, names), unsafe_allow_html=True)
+        st.html(uct_table_html(decisions, names))
         st.caption("The formula at each depth with the chosen move's numbers:")
         st.latex(
             formulas_latex(decisions, st.session_state["policy"], float(st.session_state["c"]))
@@ -534,12 +539,12 @@ def rollout_panel(trace: IterationTrace | None) -> None:
         st.markdown("**Rollout moves**")
         rows = rollout_rows(trace, names)
         if rows:
-            st.markdown(_scroll(html_table(rows)), unsafe_allow_html=True)
+            st.html(_scroll(html_table(rows)))
         else:
             st.caption("No rollout this time.")
     with cols[1]:
         st.markdown("**Backed-up values (root first)**")
-        st.markdown(_scroll(html_table(update_rows(trace, names))), unsafe_allow_html=True)
+        st.html(_scroll(html_table(update_rows(trace, names))))
 
 
 def _scroll(html: str, height: int = 260) -> str:
@@ -571,7 +576,7 @@ def chance_panel(trace: IterationTrace | None) -> None:
             f"*{step.outcome_label}* with p={step.probability:.3f}"
         )
         cols = st.columns([3, 2])
-        cols[0].markdown(html_table(rows), unsafe_allow_html=True)
+        cols[0].html(html_table(rows))
         cols[1].plotly_chart(chance_figure(rows), width="stretch", key=f"chance_{step.node_id}")
         if p is not None and p < 0.05:
             st.warning(f"Draws deviate from the odds (chi-square p = {p:.3f}).")

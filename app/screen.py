@@ -10,6 +10,8 @@ a timer (``run_every``).
 from __future__ import annotations
 
 import html
+import os
+import time
 
 import streamlit as st
 
@@ -57,6 +59,17 @@ def _timer_settings() -> tuple[bool, float]:
 
 
 def _screen() -> None:
+    start = time.perf_counter()
+    _draw_screen()
+    timings = os.environ.get("MCTS_LAB_TIMINGS")
+    if timings:  # scripts/measure_app_speed.py: the server time of each screen rerun, in ms
+        with open(timings, "a", encoding="utf-8") as out:
+            out.write(f"{(time.perf_counter() - start) * 1000:.2f}\n")
+        with open(timings + ".t", "a", encoding="utf-8") as out:
+            out.write(f"{time.time() - (time.perf_counter() - start):.4f} {time.time():.4f}\n")
+
+
+def _draw_screen() -> None:
     lab = state.session()
     if lab.autoplay_applied != _timer_settings():
         st.rerun()  # autoplay switched or its speed changed: rebuild the timer (a full rerun)
@@ -127,9 +140,8 @@ def _stats(entry: state.HistoryEntry | None) -> None:
         for name, value in cells
     )
     numbers, scrubber = st.columns([3, 2], vertical_alignment="center")
-    numbers.markdown(
-        f'<div class="lab-stats">{body}<span class="lab-where">{html.escape(where)}</span></div>',
-        unsafe_allow_html=True,
+    numbers.html(
+        f'<div class="lab-stats">{body}<span class="lab-where">{html.escape(where)}</span></div>'
     )
     if len(lab.history) > 1:
         scrubber.slider(
@@ -159,10 +171,7 @@ def _tree(entry: state.HistoryEntry | None) -> None:
             st.text_input("Focus on node id", key="tree_focus", help="e.g. 12; empty: the root")
         if focus is not None:
             st.button("Back to the root", key="tree_unfocus", on_click=state.on_unfocus)
-        st.markdown(
-            '<span class="lab-tree-help">hover: numbers · click: focus · ?: colours</span>',
-            unsafe_allow_html=True,
-        )
+        st.html('<span class="lab-tree-help">hover: numbers · click: focus · ?: colours</span>')
     view = entry.view if entry is not None else state.tree_view_now()
     if focus is not None and entry is not None and entry.number == state.session().entries_written:
         view = state.tree_view_now(*_marks(entry))  # the focus moved since the entry was drawn
@@ -204,7 +213,7 @@ def _narration(entry: state.HistoryEntry | None) -> int:
         if flip is not None:
             said.append(flip_sentence(flip))
             html_parts.append(f'<p class="lab-flip">{html.escape(said[-1])}</p>')
-    st.markdown("".join(html_parts), unsafe_allow_html=True)
+    st.html("".join(html_parts))
     said += panels.notices()
     return sum(-(-len(line) // LINE_CHARS) for line in said)
 

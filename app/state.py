@@ -33,6 +33,8 @@ from games import GAME_NAMES, make_game
 from games.gridiron import PRESETS, GridironWeights
 from mcts_core import IterationTrace, Search, SearchConfig
 from mcts_core.config import TREE_POLICIES
+from mcts_core.nodes import ActionNode
+from mcts_core.queries import principal_variation
 from mcts_core.rollout import sample_outcome
 from mcts_lab.presets import PRESET_NAMES, preset_overrides
 
@@ -704,6 +706,31 @@ def root_stats(search: Search) -> dict[Any, tuple[float, float]]:
     children = search.children_summary()
     total = sum(c.visits for c in children) or 1
     return {c.action: (c.visits / total, c.q) for c in children}
+
+
+def pv_decisions(search: Search) -> list[tuple[int, Any]]:
+    """The principal variation's decisions from the root: (player who moves, action), skipping
+    the dice outcomes between them."""
+    return [
+        (move.parent.player, move.action)
+        for move in principal_variation(search)[1:]
+        if isinstance(move.parent, ActionNode)
+    ]
+
+
+def pv_labels(search: Search) -> list[tuple[int, str]]:
+    """The principal variation's decisions as (player, the move's label) for a text line."""
+    labels = []
+    state = search.root_state
+    game = search.game
+    for move in principal_variation(search, max_length=12)[1:]:
+        if isinstance(move.parent, ActionNode):
+            labels.append((move.parent.player, str(game.action_label(state, move.action))))
+            if isinstance(move, ActionNode):
+                state = game.next_state(state, move.action, move.outcome)
+        elif isinstance(move, ActionNode) and move.parent is not None:  # the dice's result
+            state = game.next_state(state, move.parent.action, move.outcome)
+    return labels
 
 
 def _phase_path(steps: Any) -> set[int]:

@@ -23,9 +23,14 @@ def fresh(**query: str) -> AppTest:
     return at
 
 
+def blocks(at: AppTest) -> list[str]:
+    """The page's Markdown and raw HTML elements (``st.markdown`` and ``st.html``) as text."""
+    return [m.value for m in at.markdown] + [str(h.value) for h in at.html]
+
+
 def metric(at: AppTest, label: str) -> str:
     """A number in the statistics line (``Iteration``, ``Nodes``, ``Depth``, ``Iterations/s``)."""
-    stats = next(m.value for m in at.markdown if '<div class="lab-stats">' in m.value)
+    stats = next(b for b in blocks(at) if '<div class="lab-stats">' in b)
     found = re.search(rf"<small>{re.escape(label)}</small> <b>([^<]*)</b>", stats)
     assert found is not None, stats
     return found.group(1)
@@ -35,9 +40,9 @@ def notes(at: AppTest, level: str) -> list[str]:
     """The notice lines of one level ("success", "info", "warning", "error"), as plain text,
     plus Streamlit's own alert elements of that level."""
     lines = [
-        html.unescape(re.sub(r"<[^>]+>", "", m.value))[2:]
-        for m in at.markdown
-        if f'class="lab-note lab-{level}"' in m.value
+        html.unescape(re.sub(r"<[^>]+>", "", b))[2:]
+        for b in blocks(at)
+        if f'class="lab-note lab-{level}"' in b
     ]
     return lines + [e.value for e in getattr(at, level)]
 
@@ -47,7 +52,7 @@ def narration(at: AppTest) -> str:
         re.sub(
             r"<[^>]+>",
             " ",
-            next(m.value for m in at.markdown if '<p class="lab-narration">' in m.value),
+            next(b for b in blocks(at) if '<p class="lab-narration">' in b),
         )
     )
 
@@ -61,7 +66,7 @@ def tab(at: AppTest, name: str) -> AppTest:
 
 
 def texts(at: AppTest) -> str:
-    parts = [html.unescape(m.value) for m in at.markdown] + [c.value for c in at.caption]
+    parts = [html.unescape(b) for b in blocks(at)] + [c.value for c in at.caption]
     for kind in (at.info, at.success, at.warning, at.error):
         parts += [e.value for e in kind]
     return "\n".join(str(p) for p in parts)
@@ -281,7 +286,7 @@ def test_gridiron_views() -> None:
         if any(s.value == "Chance events on the path" for s in at.subheader):
             break
     assert any(s.value == "Chance events on the path" for s in at.subheader)
-    assert any("probability" in m.value for m in at.markdown)
+    assert any("probability" in b for b in blocks(at))
     at.slider(key="w_ball").set_value(0.6).run()
     assert any("heuristic weights" in w for w in notes(at, "warning"))
 
@@ -372,11 +377,11 @@ def test_a_link_rebuilds_its_tree() -> None:
 
 def test_messages_quoting_user_text_are_plain_text() -> None:
     at = fresh(game="connect_four", position="[log in here](https://evil.example/login)")
-    body = "\n".join(m.value for m in at.markdown if "lab-note" in m.value)
+    body = "\n".join(b for b in blocks(at) if 'class="lab-note' in b)
     assert "https://evil.example" in body  # quoted, escaped
     assert "<a " not in body and "](" in body  # never a live link
     img = fresh(game="connect_four", position="![t](http://host/track.png)")
-    body = "\n".join(m.value for m in img.markdown if "lab-note" in m.value)
+    body = "\n".join(b for b in blocks(img) if 'class="lab-note' in b)
     assert "<img" not in body and "![t]" in body
 
 
