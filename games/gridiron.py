@@ -800,6 +800,8 @@ class Gridiron:
         knocked-down players stand up (used: they cannot act this turn)."""
         turns = list(state.turns_left)
         turns[state.team] -= 1
+        if turns[0] == 0 and turns[1] == 0:  # the last turn of the game: nobody stands up
+            return state._replace(turns_left=(0, 0), active=-1, moves_left=0)
         half = self.preset.turns // 2
         if turns[0] == turns[1] == half:
             return self._half_time(state)
@@ -861,7 +863,7 @@ class Gridiron:
         turns = list(state.turns_left)
         half = self.preset.turns // 2
         first_half = turns[0] > half or turns[1] > half
-        turns[state.team] -= 1
+        turns[state.team] = max(0, turns[state.team] - 1)
         if scorer != state.team and turns[scorer] > (half if first_half else 0):
             turns[scorer] -= 1
         reset = state._replace(

@@ -367,6 +367,19 @@ def test_a_touchdown_in_the_other_turn_at_half_time_and_at_the_end() -> None:
     assert p == Fraction(1, 3) and ONE.is_terminal(end) and ONE.returns(end) == (-1.0, 1.0)
 
 
+def test_standing_up_on_the_ball_after_the_last_turn_ends_the_game() -> None:
+    # away's last turn: A1 fails a dodge into its scoring endzone and the ball lands on him;
+    # home's last turn then ends, and with no turns left nobody stands up to score: the game
+    # is over (it used to count a turn below zero and never end)
+    state = ONE.parse_state("1_1-1_1_1-0_0_A1-1_A1_2,2,r~1,1,r")
+    state = ONE.next_state(state, ("move", 0, 0), (0, None, 0))
+    assert ONE.format_state(state) == "1_1-0_0_1-0_0_--0_0,0_2,2,r~0,0,d"
+    ((outcome, _),) = ONE.chance_outcomes(state, ("end_turn",))
+    end = ONE.next_state(state, ("end_turn",), outcome)
+    assert end.turns_left == (0, 0) and ONE.is_terminal(end)
+    assert end.score == (1, 0) and ONE.returns(end) == (1.0, -1.0)  # home kept its lead
+
+
 def test_a_carrier_standing_in_his_scoring_endzone_is_refused() -> None:
     with pytest.raises(ValueError, match="H1 stands in the endzone where his team scores"):
         ONE.parse_state("1_8-8_0_0-0_0_--0_H1_7,1,r~2,2,r")
