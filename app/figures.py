@@ -299,11 +299,12 @@ def uct_rows(decision: Decision) -> list[dict[str, Any]]:
             {
                 "chosen": "◀ chosen" if i == decision.chosen else "",
                 "move": terms.label,
-                "visits n": terms.visits,
-                "Q": round(terms.q, 4),
-                "bonus": round(terms.bonus, 4),
-                "Q + bonus": round(terms.score, 4),
-                "prior P": None if terms.prior is None else round(terms.prior, 4),
+                "n (before backup)": terms.visits,
+                # one number format for every value column: signed, 3 decimals
+                "Q": f"{terms.q:+.3f}",
+                "bonus": f"{terms.bonus:+.3f}",
+                "Q + bonus": f"{terms.score:+.3f}",
+                "prior P": None if terms.prior is None else f"{terms.prior:.3f}",
                 "proven": terms.proven or "",
             }
         )
@@ -342,12 +343,15 @@ def uct_table_html(decisions: Sequence[Decision], player_names: Sequence[str]) -
         who = player_names[d.player]
         parts.append(
             f"<p style='margin:0.6rem 0 0.2rem 0'><b>Depth {depth} · node #{d.node_id}</b> — "
-            f"{_html(who)} decides, N = {d.parent_visits}, Q from {_html(who)}'s view, visit "
-            f"entropy {decision_entropy(d):.2f} nats"
+            f"{_html(who)} decides, N = {d.parent_visits} before this backup, Q from "
+            f"{_html(who)}'s view, visit entropy {decision_entropy(d):.2f} "
+            f"(of at most {math.log(max(1, len(d.children))):.2f})"
             + (" · <i>minimum-visits rule</i>" if d.rule == "min_visits" else "")
             + "</p>"
         )
-        parts.append(html_table(uct_rows(d), highlight=d.chosen))
+        parts.append(
+            f'<div style="overflow-x:auto">{html_table(uct_rows(d), highlight=d.chosen)}</div>'
+        )
     return "".join(parts)
 
 

@@ -29,6 +29,7 @@ from app.figures import (
     uct_table_html,
     update_rows,
 )
+from app.narration import ENTROPY_TEXT, explain_n_convention
 from games import GAME_NAMES
 from mcts_core import ChanceNode, ChanceStep, Decision, Evaluation, Expansion, IterationTrace
 from mcts_core.config import (
@@ -497,7 +498,10 @@ def uct_panel(trace: IterationTrace | None) -> None:
     help_text(
         "At every decision on the last selection path, each move's visits n, its Q (the "
         "average value from the deciding player's view), the exploration bonus that grows "
-        "for rarely tried moves, and their sum. The largest sum is chosen."
+        "for rarely tried moves, and their sum. The largest sum is chosen. "
+        + explain_n_convention()
+        + " "
+        + ENTROPY_TEXT
     )
     if trace is None:
         st.caption("Step once to see a selection.")

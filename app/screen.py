@@ -135,7 +135,7 @@ def _stats(entry: state.HistoryEntry | None) -> None:
         ("Depth", f"{depth:,}"),
         ("Iterations/s", f"{rate:,.0f}"),
     ]
-    body = "".join(
+    body = " ".join(
         f'<span class="lab-stat"><small>{name}</small> <b>{value}</b></span>'
         for name, value in cells
     )

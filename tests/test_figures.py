@@ -86,7 +86,7 @@ def test_uct_rows_and_formula_use_the_trace_numbers() -> None:
     rows = uct_rows(decision)
     assert [r["chosen"] for r in rows].count("◀ chosen") == 1
     chosen = rows[decision.chosen]
-    assert chosen["Q + bonus"] == round(decision.chosen_terms.score, 4)
+    assert chosen["Q + bonus"] == f"{decision.chosen_terms.score:+.3f}"  # one format
     latex = formula_latex(decision, "uct", 0.8)
     assert f"\\ln {decision.parent_visits}" in latex
     assert f"{{{decision.chosen_terms.visits}}}" in latex
