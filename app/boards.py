@@ -37,11 +37,10 @@ _YELLOW = "#facc15"  # Connect Four's X stones
 
 
 def _open(width: int, height: int) -> str:
-    """An <svg> that scales down to its column (viewBox) but never above its natural size."""
+    """An <svg> of its natural size (shown as an image, scaled down to its column if needed)."""
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'style="width:100%; max-width:{width}px; height:auto" '
-        'font-family="Helvetica, Arial, sans-serif">'
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">'
     )
 
 

@@ -298,7 +298,9 @@ def board_panel() -> None:
     line = state.pv_decisions(search)
     svg = board_svg(game, root, stats, line)
     if svg is not None:
-        st.html(svg)
+        # an <img> of the SVG: cheap for the browser (Markdown would parse it on every click,
+        # and st.html's sanitiser drops SVG)
+        st.image(svg, width="content")
     else:
         st.code(getattr(game, "render", game.format_state)(root))
     if line:
@@ -403,7 +405,11 @@ def graphviz_panel(entry: state.HistoryEntry | None) -> None:
     svg = state.svg_for(dot)
     if svg is not None:
         # The SVG keeps its viewBox and scales with the column (see state.svg_for).
-        st.html(f'<div class="mcts-tree" style="overflow:auto; max-height:760px">{svg}</div>')
+        # Markdown keeps the SVG live (hover titles); this tab is not on the click path
+        st.markdown(
+            f'<div class="mcts-tree" style="overflow:auto; max-height:760px">{svg}</div>',
+            unsafe_allow_html=True,
+        )
     else:
         st.graphviz_chart(dot)
     st.caption(f"Drawn: {drawn:,} nodes; not drawn: {hidden:,} (bounded drawing).")
@@ -426,7 +432,7 @@ def _focused_node_board(node_id: int) -> None:
     st.markdown(f"**Position at node #{node_id}** (`{game.format_state(position) or 'start'}`)")
     svg = board_svg(game, position, stats)
     if svg is not None:
-        st.html(f'<div style="max-width:360px">{svg}</div>')
+        st.image(svg, width=360)
     else:
         st.code(getattr(game, "render", game.format_state)(position))
 

@@ -1,34 +1,49 @@
 """Take screenshots of the running app with headless Chromium (for docs and for looking).
 
-    python scripts/screenshot.py OUT.png "query string" [clicks...]
+    python scripts/screenshot.py OUT.png "query string" [--size 1280x720] [--tab NAME] [KEY ...]
 
-Starts the app on a free port, opens it with the query string, clicks the named buttons in order
-(waiting until the app is idle after each) and saves a screenshot of the whole page.
+Starts the app on a free port, opens it with the query string (``steps=N`` rebuilds a tree of N
+iterations), opens a detail tab if asked, clicks the buttons with the given widget keys in order
+(``step``, ``phase_step``, ...; waiting until the app is idle after each) and saves a screenshot
+of the viewport, as a projector would show it.
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
 
 from app_server import CHROMIUM, CHROMIUM_ARGS, IDLE, running_app
 from playwright.sync_api import sync_playwright
 
 
-def main(out: str, query: str, clicks: list[str], height: int = 2600) -> None:
+def main(out: str, query: str, keys: list[str], size: str, tab: str | None) -> None:
+    width, height = (int(v) for v in size.lower().split("x"))
     with running_app() as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": 1400, "height": height})
+        page = browser.new_page(viewport={"width": width, "height": height})
         page.goto(f"{url}/?{query}")
-        page.wait_for_selector(IDLE, timeout=60_000)
-        for name in clicks:
-            page.get_by_role("button", name=name, exact=True).first.click()
+        page.wait_for_selector("g.tv-node", timeout=600_000)
+        page.wait_for_selector(IDLE, timeout=600_000)
+        if tab:
+            page.get_by_role("tab", name=tab, exact=True).click()
+            page.wait_for_timeout(300)
+            page.wait_for_selector(IDLE, timeout=60_000)
+        for key in keys:
+            page.locator(f".st-key-{key} button").first.click()
             page.wait_for_timeout(300)
             page.wait_for_selector(IDLE, timeout=600_000)
         page.mouse.move(5, 5)  # no tooltip in the picture
-        page.wait_for_timeout(500)
+        page.wait_for_timeout(700)  # the tree component draws after the run ends
         page.screenshot(path=out)
         browser.close()
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2], sys.argv[3:])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out")
+    parser.add_argument("query")
+    parser.add_argument("keys", nargs="*", help="widget keys of buttons to click, in order")
+    parser.add_argument("--size", default="1280x720", help="viewport, e.g. 1920x1080")
+    parser.add_argument("--tab", help="a detail tab to open first, e.g. 'Why this path'")
+    args = parser.parse_args()
+    main(args.out, args.query, args.keys, args.size, args.tab)

@@ -28,6 +28,25 @@ def blocks(at: AppTest) -> list[str]:
     return [m.value for m in at.markdown] + [str(h.value) for h in at.html]
 
 
+def board_pictures(at: AppTest) -> list[str]:
+    """The SVG text of every board picture on the page (shown as ``st.image`` data URLs)."""
+    import base64
+
+    found: list[str] = []
+
+    def walk(node: object) -> None:
+        if getattr(node, "type", None) == "image":
+            for img in node.proto.imgs:  # type: ignore[attr-defined]
+                head, _, data = img.url.partition("base64,")
+                if head.startswith("data:image/svg+xml"):
+                    found.append(base64.b64decode(data).decode())
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at._tree)
+    return found
+
+
 def metric(at: AppTest, label: str) -> str:
     """A number in the statistics line (``Iteration``, ``Nodes``, ``Depth``, ``Iterations/s``)."""
     stats = next(b for b in blocks(at) if '<div class="lab-stats">' in b)
@@ -203,6 +222,10 @@ def test_history_scrubber_goes_back() -> None:
 def test_board_click_plays_and_refuses_illegal_moves() -> None:
     at = fresh()
     at.button(key="step_n").click().run()
+    board = board_pictures(at)[0]
+    assert 'font-weight="bold">1</text>' in board  # the principal variation, numbered
+    assert any(c.value.startswith("Most visited line: 1. X ") for c in at.caption)
+    assert any("Numbered discs: the principal variation" in c.value for c in at.caption)
     at.button(key="board_4").click().run()
     assert any("You played b2" in s and "Tree reuse" in s for s in notes(at, "success"))
     assert at.text_input(key="position").value == "....X...."
@@ -278,8 +301,8 @@ def test_gridiron_views() -> None:
     at.number_input(key="iterations_per_click").set_value(400).run()
     at.button(key="step_n").click().run()
     assert not at.exception
-    body = texts(at)
-    assert "<svg" in body and "H1" in body  # the pitch
+    pitch = board_pictures(at)
+    assert pitch and pitch[0].startswith("<svg") and "H1" in pitch[0]  # the pitch
     tab(at, "Dice")
     for _ in range(6):
         at.button(key="step").click().run()
