@@ -22,6 +22,7 @@ from app.tree_view import clicked_focus, render_tree
 from mcts_core import Decision
 
 TREE_HEIGHT = 450  # px: below the header, controls, statistics and drawing row, fits 720 px
+TREE_BELOW = 270  # px of the window above and below the tree: taller windows, taller trees
 PRESENTATION_ZOOM = 1.3  # the tree's first zoom in presentation mode (wider column, projector)
 DETAILS_MIN_HEIGHT = 200  # px: the open detail tab's scroll box, at least
 LINE_CHARS = 40  # characters per narration line in the narrowest right column (1280 wide)
@@ -181,7 +182,7 @@ def _tree(entry: state.HistoryEntry | None) -> None:
     elif focus is not None and not view.focus_found:
         panels.notice_line("warning", f"Node #{focus} is not in the tree: drawn from the root.")
     scale = PRESENTATION_ZOOM if st.session_state["presentation"] else 1.0
-    render_tree(view, key="tree_view", height=TREE_HEIGHT, scale=scale)
+    render_tree(view, key="tree_view", height=TREE_HEIGHT, scale=scale, below=TREE_BELOW)
 
 
 def _marks(entry: state.HistoryEntry) -> tuple[set[int], int | None, set[int]]:

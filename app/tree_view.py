@@ -1302,7 +1302,9 @@ function render(st, data) {
   const v = data.view;
   const topChanged = !st.view || st.view.top !== v.top;
   st.view = v;
-  st.root.style.height = Math.max(80, Number(data.height) || 400) + "px";
+  const px = Math.max(80, Number(data.height) || 400) + "px";
+  // grow with a taller window (a 1080-high projector) when asked: "calc(100vh - Npx)"
+  st.root.style.height = data.fill ? "max(" + px + ", " + String(data.fill) + ")" : px;
   const base = Math.min(4, Math.max(0.15, Number(data.scale) || 1));
   if (st.baseScale !== base) { // a new first-view zoom (presentation mode): start from it
     st.baseScale = base;
@@ -1356,12 +1358,23 @@ export default function (component) {
 _COMPONENT: Callable[..., Any] = components.component("mcts_lab_tree_view", css=_CSS, js=_JS)
 
 
-def render_tree(view: TreeView, *, key: str, height: int, scale: float = 1.0) -> int | None:
+def render_tree(
+    view: TreeView,
+    *,
+    key: str,
+    height: int,
+    scale: float = 1.0,
+    below: int | None = None,
+) -> int | None:
     """Draw ``view`` in the page; returns the node id the user just clicked (to focus on), or
-    ``None``. The component is ``height`` px high and as wide as its container; ``scale`` is
-    the first view's zoom (and what the 1:1 button returns to): above 1 for a projector."""
-    data = {"view": view.to_dict(), "height": int(height), "scale": float(scale)}
-    result = _COMPONENT(key=key, data=data, height=int(height), on_focus_change=_no_op)
+    ``None``. The component is ``height`` px high and as wide as its container, or, with
+    ``below``, as high as the window less ``below`` px when that is more (a taller screen gets
+    a taller tree); ``scale`` is the first view's zoom (and what the 1:1 button returns to):
+    above 1 for a projector."""
+    data: dict[str, Any] = {"view": view.to_dict(), "height": int(height), "scale": float(scale)}
+    if below is not None:
+        data["fill"] = f"calc(100vh - {int(below)}px)"
+    result = _COMPONENT(key=key, data=data, on_focus_change=_no_op)
     return _as_id(result.get("focus") if hasattr(result, "get") else None)
 
 
