@@ -29,6 +29,7 @@ from app.figures import (
     uct_table_html,
     update_rows,
 )
+from app.links import C_RANGE, SEED_RANGE
 from app.narration import ENTROPY_TEXT, explain_n_convention
 from games import GAME_NAMES
 from mcts_core import ChanceNode, ChanceStep, Decision, Evaluation, Expansion, IterationTrace
@@ -145,9 +146,7 @@ def sidebar_controls() -> None:
         on_change=state.on_position_change,
         help=_position_help(st.session_state["game"]),
     )
-    sb.number_input(
-        "Seed", min_value=0, max_value=2**31 - 1, step=1, key="seed", on_change=state.on_seed_change
-    )
+    sb.number_input("Seed", *SEED_RANGE, step=1, key="seed", on_change=state.on_seed_change)
 
     sb.header("Search")
     change = state.on_param_change
@@ -158,7 +157,7 @@ def sidebar_controls() -> None:
         on_change=state.on_preset_change,
         help="tutorial: " + PRESET_HELP["tutorial"] + ". strong: " + PRESET_HELP["strong"] + ".",
     )
-    sb.slider("Exploration C", *state.C_RANGE, step=0.05, key="c", on_change=change)
+    sb.slider("Exploration C", *C_RANGE, step=0.05, key="c", on_change=change)
     sb.selectbox(
         "Tree policy",
         TREE_POLICIES,

@@ -27,12 +27,18 @@ from typing import Any
 import streamlit as st
 
 from app.figures import TreeBounds, TreeDrawing, path_ids, series_point, tree_dot
+from app.links import (
+    ITERATIONS_RANGE,
+    MAX_VALUE_CHARS,
+    echo,
+    link_steps,
+    read_link,
+)
 from app.narration import PhaseContext, narrate_iteration, narrate_phase, selection_end
 from app.tree_view import TreeView, build_view
-from games import GAME_NAMES, make_game
+from games import make_game
 from games.gridiron import PRESETS, GridironWeights
 from mcts_core import IterationTrace, Search, SearchConfig
-from mcts_core.config import TREE_POLICIES
 from mcts_core.nodes import ActionNode
 from mcts_core.queries import principal_variation
 from mcts_core.rollout import sample_outcome
@@ -41,7 +47,7 @@ from mcts_lab.presets import PRESET_NAMES, preset_overrides
 LOG = logging.getLogger("mcts_lab.app")
 HISTORY_LIMIT = 200
 SERIES_LIMIT = 400
-MAX_ITERATIONS_PER_CLICK = 100_000
+MAX_ITERATIONS_PER_CLICK = ITERATIONS_RANGE[1]
 PLAY_MODES = ("Human vs MCTS", "MCTS vs MCTS", "MCTS vs random")
 PLAYER_NAMES = {"tic_tac_toe": ("X", "O"), "connect_four": ("X", "O"), "gridiron": ("Home", "Away")}
 
@@ -95,18 +101,6 @@ DEFAULTS: dict[str, Any] = {
 }
 
 #: Query-string parameters: (session key, parser). Values are checked like typed input.
-_LINK_BOOLS: dict[str, bool] = {"1": True, "0": False, "true": True, "false": False}
-QUERY_KEYS: dict[str, tuple[str, Callable[[str], Any]]] = {
-    "game": ("game", str),
-    "position": ("position", str),
-    "seed": ("seed", int),
-    "c": ("c", float),
-    "policy": ("policy", str),
-    "iterations": ("iterations_per_click", int),
-    "solver": ("solver", lambda v: _LINK_BOOLS[v]),
-    "presentation": ("presentation", lambda v: _LINK_BOOLS[v]),
-}
-C_RANGE = (0.0, 5.0)  # the exploration slider's range; a link's c must lie in it too
 
 
 @dataclass
@@ -264,21 +258,11 @@ def init() -> None:
     """Set defaults once per session, restoring a shared URL's parameters first."""
     if "lab" in st.session_state:
         return
-    warnings = []
     for key, value in DEFAULTS.items():
         st.session_state.setdefault(key, value)
-    for name, (key, parse) in QUERY_KEYS.items():
-        if name not in st.query_params:
-            continue
-        raw = st.query_params[name]
-        try:
-            value = parse(raw)
-            _check_query_value(key, value)
-        except (ValueError, KeyError):
-            warnings.append(f"ignored {name}={raw!r} from the link (using {DEFAULTS[key]!r})")
-            continue
-        st.session_state[key] = value
-    given = {key for name, (key, _) in QUERY_KEYS.items() if name in st.query_params}
+    values, warnings = read_link(st.query_params)  # every value checked, none can raise
+    st.session_state.update(values)
+    given = set(values)
     for key, value in GAME_SETTINGS.get(st.session_state["game"], {}).items():
         if key not in given:
             st.session_state[key] = value
@@ -290,7 +274,7 @@ def init() -> None:
     try:
         state = game.parse_state(position) if position else None
     except ValueError as error:
-        warnings.append(f"ignored position {position!r} from the link: {error}")
+        warnings.append(f"ignored position {echo(position)} from the link: {error}")
         state = None
     if state is None:  # the game's opening (gridiron: after the kick-off)
         state = opening_state(game, int(st.session_state["seed"]))
@@ -306,7 +290,8 @@ def init() -> None:
         config = config_from_widgets()
     search = Search(game, state, config, seed=int(st.session_state["seed"]))
     st.session_state["lab"] = Session(search=search, position=game.format_state(state))
-    steps = _link_steps(st.query_params.get("steps"), warnings)
+    steps, refused = link_steps(st.query_params.get("steps"))
+    warnings += [refused] if refused else []
     if steps and not game.is_terminal(state):
         # the link's tree: the same seeded iterations again (Step, Step N and phases build the
         # same tree as one run of that many iterations)
@@ -324,22 +309,8 @@ def init() -> None:
         notify("warning", text)
 
 
-#: A shared link rebuilds its tree by replaying its iterations, within these bounds.
-MAX_LINK_STEPS = 200_000
+#: A shared link rebuilds its tree by replaying its iterations within this time.
 LINK_REPLAY_SECONDS = 10.0
-
-
-def _link_steps(raw: str | None, warnings: list[str]) -> int:
-    """The link's ``steps`` (iterations to replay), 0 when absent or refused."""
-    if raw is None:
-        return 0
-    text = str(raw)
-    if not (text.isascii() and text.isdigit()) or not 0 <= int(text) <= MAX_LINK_STEPS:
-        warnings.append(
-            f"ignored steps={text[:24]!r} from the link: a whole number 0..{MAX_LINK_STEPS:,}"
-        )
-        return 0
-    return int(text)
 
 
 def _gridiron_size_of(game_name: str, position: str) -> int | None:
@@ -348,7 +319,8 @@ def _gridiron_size_of(game_name: str, position: str) -> int | None:
     if game_name != "gridiron" or not position:
         return None
     first = position.strip().split("_", 1)[0]
-    return int(first) if first.isdigit() and int(first) in PRESETS else None
+    ok = first.isascii() and first.isdigit() and len(first) <= 2  # "²".isdigit() is true
+    return int(first) if ok and int(first) in PRESETS else None
 
 
 def _options_for(game_name: str) -> dict[str, Any]:
@@ -361,19 +333,6 @@ def _options_for(game_name: str) -> dict[str, Any]:
         down=float(s["w_down"]),
     )  # fmt: skip
     return {"size": int(s["gridiron_size"]), "weights": weights}
-
-
-def _check_query_value(key: str, value: Any) -> None:
-    if key == "game" and value not in GAME_NAMES:
-        raise ValueError(value)
-    if key == "policy" and value not in TREE_POLICIES:
-        raise ValueError(value)
-    if key == "seed" and not 0 <= value < 2**31:
-        raise ValueError(value)
-    if key == "c" and not C_RANGE[0] <= value <= C_RANGE[1]:
-        raise ValueError(value)
-    if key == "iterations_per_click" and not 1 <= value <= MAX_ITERATIONS_PER_CLICK:
-        raise ValueError(value)
 
 
 def share_link() -> str:
@@ -541,6 +500,10 @@ def on_game_change() -> None:
 def on_position_change() -> None:
     lab = session()
     text = str(st.session_state["position"]).strip()
+    if len(text) > MAX_VALUE_CHARS:  # the same limit as a link's
+        notify("error", f"Position not used: {len(text):,} characters is too long.")
+        st.session_state["position"] = lab.position
+        return
     game = lab.search.game
     size = _gridiron_size_of(st.session_state["game"], text)
     # a position of another gridiron preset switches to it
@@ -549,7 +512,7 @@ def on_position_change() -> None:
     try:
         state = game.parse_state(text) if text else game.initial_state()
     except ValueError as error:
-        notify("error", f"Position {text!r} not used: {error}. The previous position is kept.")
+        notify("error", f"Position {echo(text)} not used: {error}. The previous position is kept.")
         st.session_state["position"] = lab.position
         return
     if size is not None:

@@ -565,7 +565,12 @@ class Gridiron:
         )
 
     def _index(self, label: str) -> int:
-        if len(label) >= 2 and label[0] in "HA" and label[1:].isdigit():
+        if (
+            len(label) in (2, 3)
+            and label[0] in "HA"
+            and label[1:].isascii()
+            and label[1:].isdigit()
+        ):
             number = int(label[1:])
             if 1 <= number <= self.team_size:
                 return number - 1 + (0 if label[0] == "H" else self.team_size)
@@ -887,10 +892,12 @@ class Gridiron:
 
 
 def _int(text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError(f"{what} must be a whole number, got {text!r}") from None
+    """A whole number in ASCII digits ("-" allowed first): ``int()`` alone would take "1_000",
+    " 7" or Arabic-Indic digits, and ``str.isdigit()`` lets "²" through to a failing ``int``."""
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 9:
+        raise ValueError(f"{what} must be a whole number, got {text[:24]!r}")
+    return int(text)
 
 
 def _pair(text: str, what: str, sep: str = "-") -> tuple[int, int]:

@@ -401,7 +401,7 @@ def test_a_link_rebuilds_its_tree() -> None:
 def test_messages_quoting_user_text_are_plain_text() -> None:
     at = fresh(game="connect_four", position="[log in here](https://evil.example/login)")
     body = "\n".join(b for b in blocks(at) if 'class="lab-note' in b)
-    assert "https://evil.example" in body  # quoted, escaped
+    assert "[log in here](https://ev…" in html.unescape(body)  # quoted (24 characters), escaped
     assert "<a " not in body and "](" in body  # never a live link
     img = fresh(game="connect_four", position="![t](http://host/track.png)")
     body = "\n".join(b for b in blocks(img) if 'class="lab-note' in b)
@@ -414,3 +414,80 @@ def test_presentation_mode_hides_the_sidebar() -> None:
     assert not at.exception
     style = next(m.value for m in at.markdown if m.value.startswith("<style>"))
     assert 'section[data-testid="stSidebar"]' in style
+
+
+SIDEBAR_KEYS = ("game", "position", "seed", "c", "policy", "expansion", "rollout", "solver")
+
+
+def _intact(at: AppTest) -> None:
+    """No exception, every sidebar control and step button drawn."""
+    assert not at.exception
+    widgets = {w.key for kind in ("selectbox", "text_input", "number_input", "slider", "toggle")
+               for w in at.sidebar.get(kind)}  # fmt: skip
+    assert set(SIDEBAR_KEYS) <= widgets
+    for key in ("step", "step_n", "phase_step", "back", "forward", "reset", "play_best"):
+        assert at.button(key=key) is not None
+
+
+def _no_live_markdown(at: AppTest, needle: str) -> None:
+    """``needle`` (from a hostile link) never reaches an element that renders Markdown."""
+    for element in list(at.markdown) + list(at.caption) + list(at.warning) + list(at.error):
+        assert needle not in element.value, element.value
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"game": "gridiron", "position": "²_8-8_1_0-0_1_--0_-_2,1,r~5,1,r"},
+        {"game": "gridiron", "position": "1_8-8_0_0-0_0_H²-3_H1_2,1,r~5,1,r"},
+        {"game": "gridiron", "position": "1_٣-8_0_0-0_0_--0_-_2,1,r~5,1,r"},
+        {"c": "10"},
+        {"c": "1e3"},
+        {"seed": "1_000"},
+        {"seed": "٣"},
+        {"iterations": "-5"},
+        {"steps": "²"},
+        {"policy": "<script>alert(1)</script>"},
+    ],
+)
+def test_hostile_links_are_refused_without_harm(query: dict[str, str]) -> None:
+    at = fresh(**query)
+    _intact(at)
+    warnings = notes(at, "warning")
+    assert warnings and all(len(w) < 200 for w in warnings)
+    assert at.session_state["c"] <= 5.0 and at.session_state["seed"] in (0, 1)
+
+
+@pytest.mark.parametrize(
+    "position",
+    [
+        "[session expired, log in here](https://evil.example/login)",
+        "![t](http://evil.example/t.png)",
+    ],
+)
+def test_links_with_markdown_never_render_it(position: str) -> None:
+    at = fresh(game="connect_four", position=position)
+    _intact(at)
+    _no_live_markdown(at, "evil.example")
+    tab(at, "Board")
+    _no_live_markdown(at, "evil.example")
+
+
+def test_an_overlong_link_value_is_refused_early() -> None:
+    import time
+
+    start = time.perf_counter()
+    at = fresh(game="connect_four", position="4" * 100_000, seed="9" * 100_000)
+    seconds = time.perf_counter() - start
+    _intact(at)
+    warnings = notes(at, "warning")
+    assert any("too long" in w for w in warnings) and all(len(w) < 200 for w in warnings)
+    print(f"\n100,000-character link values: page ready in {seconds:.2f} s")
+
+
+def test_a_typed_focus_of_odd_digits_is_a_message() -> None:
+    at = fresh()
+    at.button(key="step_n").click().run()
+    at.text_input(key="tree_focus").set_value("²").run()
+    assert not at.exception
+    assert any("type a node id" in w for w in notes(at, "warning"))

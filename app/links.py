@@ -1,0 +1,119 @@
+"""What a shared link may set, checked one way for links and the widgets alike.
+
+A link's query parameters are untrusted text from a chat: every value is checked here against
+the same ranges the sidebar's widgets use (the widgets read their bounds from this module), is
+refused early when overlong, and is echoed back at most ``ECHO_CHARS`` characters long. Numbers
+take ASCII digits only: ``int()`` alone accepts "1_000", " 7" and Arabic-Indic digits, and
+``str.isdigit()`` is true for "²", which ``int()`` then refuses.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from games import GAME_NAMES
+from mcts_core.config import TREE_POLICIES
+
+#: Longest link value read at all (a 5 v 5 gridiron position is about 110 characters).
+MAX_VALUE_CHARS = 300
+#: How much of a refused value a message repeats.
+ECHO_CHARS = 24
+
+SEED_RANGE = (0, 2**31 - 1)
+C_RANGE = (0.0, 5.0)
+ITERATIONS_RANGE = (1, 100_000)  # iterations per click (Step N)
+MAX_LINK_STEPS = 200_000  # a link's tree: iterations replayed when it is opened
+
+_DECIMAL = re.compile(r"[0-9]{1,6}(\.[0-9]{1,6})?")
+_FLAGS = {"1": True, "0": False, "true": True, "false": False}
+
+
+def echo(raw: object) -> str:
+    """A value quoted for a message: at most ``ECHO_CHARS`` characters, then "…"."""
+    text = str(raw)
+    return repr(text[:ECHO_CHARS] + ("…" if len(text) > ECHO_CHARS else ""))
+
+
+def whole(text: str, low: int, high: int) -> int:
+    """A whole number in ASCII digits within [low, high]; ``ValueError`` otherwise."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 12 or not low <= int(text) <= high:
+        raise ValueError(f"a whole number {low:,}..{high:,}")
+    return int(text)
+
+
+def decimal(text: str, low: float, high: float) -> float:
+    """A decimal number in ASCII digits (e.g. 0.7) within [low, high]; ``ValueError`` otherwise."""
+    if not _DECIMAL.fullmatch(text) or not low <= float(text) <= high:
+        raise ValueError(f"a number {low:g}..{high:g}")
+    return float(text)
+
+
+def flag(text: str) -> bool:
+    if text not in _FLAGS:
+        raise ValueError("1 or 0")
+    return _FLAGS[text]
+
+
+def choice(options: tuple[str, ...]) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        if text not in options:
+            raise ValueError("one of " + ", ".join(options))
+        return text
+
+    return parse
+
+
+@dataclass(frozen=True)
+class LinkParam:
+    """One query parameter: the widget key it sets and how its text is read."""
+
+    key: str
+    parse: Callable[[str], Any]
+
+
+#: The parameters a link may carry, by name (``steps`` and ``position`` are read by the app:
+#: they need the game).
+LINK_PARAMS: dict[str, LinkParam] = {
+    "game": LinkParam("game", choice(tuple(GAME_NAMES))),
+    "position": LinkParam("position", str),
+    "seed": LinkParam("seed", lambda t: whole(t, *SEED_RANGE)),
+    "c": LinkParam("c", lambda t: decimal(t, *C_RANGE)),
+    "policy": LinkParam("policy", choice(tuple(TREE_POLICIES))),
+    "iterations": LinkParam("iterations_per_click", lambda t: whole(t, *ITERATIONS_RANGE)),
+    "solver": LinkParam("solver", flag),
+    "presentation": LinkParam("presentation", flag),
+}
+
+
+def read_link(params: Mapping[str, str]) -> tuple[dict[str, Any], list[str]]:
+    """The widget values a link sets (by widget key) and a short message per refused value.
+
+    Never raises: an overlong value or one outside its widget's range is left out with a
+    message that quotes at most ``ECHO_CHARS`` of it."""
+    values: dict[str, Any] = {}
+    refused: list[str] = []
+    for name, param in LINK_PARAMS.items():
+        if name not in params:
+            continue
+        raw = str(params[name])
+        if len(raw) > MAX_VALUE_CHARS:
+            refused.append(f"ignored {name} from the link: {len(raw):,} characters is too long")
+            continue
+        try:
+            values[param.key] = param.parse(raw)
+        except (ValueError, TypeError) as error:
+            refused.append(f"ignored {name}={echo(raw)} from the link: use {error}")
+    return values, refused
+
+
+def link_steps(raw: str | None) -> tuple[int, str | None]:
+    """The link's ``steps`` (iterations to replay; 0 when absent) and a message if refused."""
+    if raw is None:
+        return 0, None
+    try:
+        return whole(str(raw), 0, MAX_LINK_STEPS), None
+    except ValueError as error:
+        return 0, f"ignored steps={echo(raw)} from the link: use {error}"
