@@ -624,23 +624,25 @@ def printed_tree_panel(trace: IterationTrace | None) -> None:
         text[:60_000] + ("\n<!-- cut: lower the limits -->" if len(text) > 60_000 else ""),
         language="xml",
     )
+    # The text is built once per rerun; the other exports only when their button is clicked
+    # (a callable ``data`` runs at download time, not on every rerun).
     d = st.columns(4)
     d[0].download_button("Printed tree (.xml)", text, "mcts-tree.xml", key="dl_xml")
     d[1].download_button(
         "Tree JSON",
-        tree_to_json(search, max_depth=depth, max_children=children),
+        lambda: tree_to_json(search, max_depth=depth, max_children=children),
         "mcts-tree.json",
         key="dl_json",
     )
     d[2].download_button(
         "Tree DOT",
-        tree_to_dot(search, max_depth=depth, max_children=children),
+        lambda: tree_to_dot(search, max_depth=depth, max_children=children),
         "mcts-tree.dot",
         key="dl_dot",
     )
     d[3].download_button(
         "Last trace (JSON)",
-        json.dumps(trace.to_dict() if trace else {}, indent=1, default=str),
+        lambda: json.dumps(trace.to_dict() if trace else {}, indent=1, default=str),
         "mcts-trace.json",
         key="dl_trace",
         disabled=trace is None,

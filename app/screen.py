@@ -154,7 +154,7 @@ def _stats(entry: state.HistoryEntry | None) -> None:
             help="Each click (step, phase, move) is an entry: drag to go back to any of them.",
         )
     if search.node_cap_reached:
-        panels.notice_line("warning", search.node_cap_message)
+        panels.notice_line("warning", state.SESSION_FULL_MESSAGE)
 
 
 # ---------------------------------------------------------------------- tree

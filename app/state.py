@@ -19,6 +19,7 @@ import random
 import re
 import time
 import urllib.parse
+import weakref
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,7 +39,7 @@ from app.narration import PhaseContext, narrate_iteration, narrate_phase, select
 from app.tree_view import TreeView, build_view
 from games import make_game
 from games.gridiron import PRESETS, GridironWeights
-from mcts_core import IterationTrace, Search, SearchConfig
+from mcts_core import IterationTrace, NodeCapReached, Search, SearchConfig
 from mcts_core.nodes import ActionNode
 from mcts_core.queries import principal_variation
 from mcts_core.rollout import sample_outcome
@@ -47,6 +48,19 @@ from mcts_lab.presets import PRESET_NAMES, preset_overrides
 LOG = logging.getLogger("mcts_lab.app")
 HISTORY_LIMIT = 200
 SERIES_LIMIT = 400
+#: One session's tree at most (the CLI's default cap is 500,000): a class shares one server.
+SESSION_MAX_NODES = 200_000
+#: Every session's live tree together at most (about 220 bytes a node: ~330 MB). Past it, no
+#: session's tree grows until one is reset or its session closes.
+SERVER_MAX_NODES = 1_500_000
+#: Step N stops after this long, whatever N (and says so): one click never holds the server.
+STEP_N_SECONDS = 10.0
+#: The searches of the sessions alive in this server process (gone when a session closes).
+_LIVE_SEARCHES: weakref.WeakSet[Search] = weakref.WeakSet()
+SESSION_FULL_MESSAGE = (
+    f"This tree is full: the app holds one tree to {SESSION_MAX_NODES:,} nodes so that a class "
+    "can share one server. Reset, or play a move to keep only its subtree."
+)
 MAX_ITERATIONS_PER_CLICK = ITERATIONS_RANGE[1]
 PLAY_MODES = ("Human vs MCTS", "MCTS vs MCTS", "MCTS vs random")
 PLAYER_NAMES = {"tic_tac_toe": ("X", "O"), "connect_four": ("X", "O"), "gridiron": ("Home", "Away")}
@@ -234,6 +248,7 @@ def config_from_widgets() -> SearchConfig:
         value_range=s["value_range"],
         final_policy=s["final_policy"],
         solver=bool(s["solver"]),
+        max_nodes=SESSION_MAX_NODES,
     )
 
 
@@ -289,6 +304,7 @@ def init() -> None:
             st.session_state[key] = DEFAULTS[key]
         config = config_from_widgets()
     search = Search(game, state, config, seed=int(st.session_state["seed"]))
+    _LIVE_SEARCHES.add(search)
     st.session_state["lab"] = Session(search=search, position=game.format_state(state))
     steps, refused = link_steps(st.query_params.get("steps"))
     warnings += [refused] if refused else []
@@ -376,6 +392,7 @@ def _new_search(state: Any | None = None) -> None:
     if state is None:
         state = game.parse_state(lab.position) if lab.position else game.initial_state()
     lab.search = Search(game, state, config_from_widgets(), seed=int(s["seed"]))
+    _LIVE_SEARCHES.add(lab.search)
     lab.position = game.format_state(state)
     lab.history.clear()
     lab.entries_written = 0  # a new tree starts its history at entry 1
@@ -709,6 +726,26 @@ def _phase_path(steps: Any) -> set[int]:
     return ids
 
 
+def server_nodes() -> int:
+    """Nodes in every live session's tree in this server process."""
+    return sum(search.node_count for search in list(_LIVE_SEARCHES))
+
+
+def _cannot_grow() -> bool:
+    """True (with a message) when this click must not grow the tree: the game is over at the
+    root, or the server's trees together hold ``SERVER_MAX_NODES``."""
+    if _game_over_notice():
+        return True
+    if server_nodes() >= SERVER_MAX_NODES:
+        notify(
+            "warning",
+            f"The server is full: the class's trees hold {server_nodes():,} nodes together "
+            f"(the limit is {SERVER_MAX_NODES:,}). Reset this tree, or wait for others to.",
+        )
+        return True
+    return False
+
+
 def _game_over_notice() -> bool:
     search = session().search
     if search.game.is_terminal(search.root_state):
@@ -723,11 +760,15 @@ def _game_over_notice() -> bool:
 
 @safe
 def on_step() -> None:
-    if _game_over_notice():
+    if _cannot_grow():
         return
     search = session().search
     start = time.perf_counter()
-    trace = search.step()
+    try:
+        trace = search.step()
+    except NodeCapReached:
+        notify("warning", SESSION_FULL_MESSAGE)
+        return
     _rates(1, time.perf_counter() - start, search)
     _record("step", trace)
 
@@ -735,7 +776,7 @@ def on_step() -> None:
 @reported
 def run_batch(progress: Any = None) -> None:
     """Step N: run ``iterations_per_click`` iterations; the last one records its trace."""
-    if _game_over_notice():
+    if _cannot_grow():
         return
     lab = session()
     search = lab.search
@@ -752,10 +793,22 @@ def run_batch(progress: Any = None) -> None:
             if progress is not None:
                 progress(done / n, text=f"{done:,} / {n:,} iterations")
 
-        result = search.run(iterations=n - 1, progress=report, progress_every=every)
-        if result.message:
-            notify("warning", result.message)
-    trace = search.step()
+        result = search.run(
+            iterations=n - 1, seconds=STEP_N_SECONDS, progress=report, progress_every=every
+        )
+        if search.node_cap_reached:
+            notify("warning", SESSION_FULL_MESSAGE)
+        elif result.iterations < n - 1:
+            notify(
+                "info",
+                f"Step {n:,} stopped after {STEP_N_SECONDS:g} s, at {result.iterations + 1:,} "
+                "iterations: one click never holds the shared server longer.",
+            )
+    try:
+        trace = search.step()
+    except NodeCapReached:
+        notify("warning", SESSION_FULL_MESSAGE)
+        return
     elapsed = time.perf_counter() - start
     lab.last_rate = n / elapsed if elapsed else 0.0
     lab.last_nodes_rate = (search.node_count - before) / elapsed if elapsed else 0.0
@@ -770,7 +823,7 @@ def _rates(iterations: int, seconds: float, search: Search) -> None:
 
 @safe
 def on_phase_step() -> None:
-    if _game_over_notice():
+    if _cannot_grow():
         return
     search = session().search
     phase = search.next_phase

@@ -491,3 +491,31 @@ def test_a_typed_focus_of_odd_digits_is_a_message() -> None:
     at.text_input(key="tree_focus").set_value("²").run()
     assert not at.exception
     assert any("type a node id" in w for w in notes(at, "warning"))
+
+
+def test_a_session_tree_stops_at_the_app_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    import app.state
+
+    monkeypatch.setattr(app.state, "SESSION_MAX_NODES", 40)
+    at = fresh()
+    at.button(key="step_n").click().run()  # 100 iterations wanted; the cap stops it
+    assert not at.exception
+    assert any("This tree is full" in w for w in notes(at, "warning"))
+    assert int(metric(at, "Nodes")) <= 40
+    at.button(key="step").click().run()  # refused with the same message, nothing breaks
+    assert not at.exception and int(metric(at, "Nodes")) <= 40
+
+
+def test_the_server_wide_node_cap_refuses_growth(monkeypatch: pytest.MonkeyPatch) -> None:
+    import app.state
+
+    at = fresh()
+    monkeypatch.setattr(app.state, "SERVER_MAX_NODES", app.state.server_nodes() + 50)
+    at.button(key="step_n").click().run()  # under the cap when it starts
+    assert metric(at, "Iteration") == "100"
+    at.button(key="step").click().run()
+    assert any("The server is full" in w for w in notes(at, "warning"))
+    assert metric(at, "Iteration") == "100" and not at.exception
+    at.button(key="reset").click().run()  # a reset frees this session's share
+    at.button(key="step").click().run()
+    assert metric(at, "Iteration") == "1"
