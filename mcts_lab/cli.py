@@ -11,6 +11,7 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
@@ -63,12 +64,26 @@ class _Parser(argparse.ArgumentParser):
 # ---------------------------------------------------------------- argument types
 
 
+#: How much of an offending value an error line quotes.
+QUOTE_CHARS = 80
+# ASCII digits only: int() and float() also take "1_000" and other scripts' digits ("١٢",
+# full-width "１"), which nobody means in a seed or an iteration count.
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
+def quote(text: str) -> str:
+    """``text`` quoted for an error line, cut to ``QUOTE_CHARS`` characters."""
+    if len(text) <= QUOTE_CHARS:
+        return repr(text)
+    return f"{text[:QUOTE_CHARS]!r}... ({len(text):,} characters)"
+
+
 def _whole(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if not _WHOLE.fullmatch(text.strip()):
+            raise argparse.ArgumentTypeError(f"{quote(text)} is not a whole number")
+        value = int(text)
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{value:,} is not in [{low:,}, {high:,}]")
         return value
@@ -78,12 +93,11 @@ def _whole(low: int, high: int) -> Callable[[str], int]:
 
 
 def _number(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not _NUMBER.fullmatch(text.strip()):
+        raise argparse.ArgumentTypeError(f"{quote(text)} is not a number")
+    value = float(text)
     if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+        raise argparse.ArgumentTypeError(f"{quote(text)} is not a finite number")
     return value
 
 
@@ -269,7 +283,13 @@ def _run_search(args: argparse.Namespace, game: Any, position: str | None) -> tu
     iterations = args.iterations
     if iterations is None and args.seconds is None:
         iterations = DEFAULT_ITERATIONS
-    return search, search.run(iterations=iterations, seconds=args.seconds)
+    result = search.run(iterations=iterations, seconds=args.seconds)
+    if result.iterations == 0:
+        raise UsageError(
+            f"--seconds {args.seconds:g} was too short to finish one iteration; "
+            "give more time or --iterations"
+        )
+    return search, result
 
 
 def _format_summary(data: dict[str, Any]) -> str:
@@ -329,7 +349,8 @@ def _summary(args: argparse.Namespace, search: Search, result: Any) -> dict[str,
 def _read_positions(path: str) -> list[tuple[int, str]]:
     """(line number, position) of every non-blank, non-comment line of the file."""
     try:
-        with open(path, encoding="utf-8") as handle:
+        # utf-8-sig: a file saved by Notepad starts with a byte-order mark, not a position
+        with open(path, encoding="utf-8-sig") as handle:
             lines = handle.read().splitlines()
     except (OSError, UnicodeDecodeError) as error:
         reason = getattr(error, "strerror", None) or str(error)
@@ -468,8 +489,17 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 }
 
 
+_LONG_QUOTE = re.compile(f"'([^']{{{QUOTE_CHARS}}})[^']+'")
+MAX_ERROR_CHARS = 300
+
+
 def _one_line(error: BaseException) -> str:
-    text = " ".join(str(error).split())  # never more than one line on stderr
+    """The error as one line on stderr: any value it quotes (argparse's, a game parser's) cut
+    to ``QUOTE_CHARS`` characters, the whole line to ``MAX_ERROR_CHARS``."""
+    text = " ".join(str(error).split())
+    text = _LONG_QUOTE.sub(r"'\1...'", text)
+    if len(text) > MAX_ERROR_CHARS:
+        text = text[: MAX_ERROR_CHARS - 3] + "..."
     return text or type(error).__name__
 
 

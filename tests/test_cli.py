@@ -221,7 +221,8 @@ def test_seconds_budget(capsys: pytest.CaptureFixture[str]) -> None:
         (["search", "--game", "tic_tac_toe", "--iterations", "-5"], "not in"),
         (["search", "--game", "tic_tac_toe", "--iterations", str(10**12)], "not in"),
         (["search", "--game", "tic_tac_toe", "--iterations", "lots"], "not a whole number"),
-        (["search", "--game", "tic_tac_toe", "--c", "nan"], "not a finite number"),
+        (["search", "--game", "tic_tac_toe", "--c", "nan"], "not a number"),
+        (["search", "--game", "tic_tac_toe", "--c", "1e999"], "not a finite number"),
         (["search", "--game", "tic_tac_toe", "--c", "-1"], "c must be"),
         (["search", "--game", "tic_tac_toe", "--epsilon", "2"], "epsilon"),
         (["search", "--game", "tic_tac_toe", "--loss", "5"], "loss_value"),
@@ -236,6 +237,12 @@ def test_seconds_budget(capsys: pytest.CaptureFixture[str]) -> None:
         (["tree", "--game", "tic_tac_toe", "--max-children", "0"], "not in"),
         (["search"], "required"),
         ([], "required"),
+        # ASCII digits only: int() and float() would take these
+        (["search", "--game", "tic_tac_toe", "--seed", "1_000"], "not a whole number"),
+        (["search", "--game", "tic_tac_toe", "--seed", "\u0661\u0662"], "not a whole number"),
+        (["search", "--game", "tic_tac_toe", "--iterations", "\uff12"], "not a whole number"),
+        (["search", "--game", "tic_tac_toe", "--c", "1_0"], "not a number"),
+        (["search", "--game", "tic_tac_toe", "--seconds", "1e-9"], "too short to finish one"),
     ],
 )  # fmt: skip
 def test_bad_arguments_exit_2_with_one_line(
@@ -245,6 +252,37 @@ def test_bad_arguments_exit_2_with_one_line(
     assert status == 2 and out == ""
     assert err.startswith("mcts-lab: error:") and message in err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["search", "--game", "g" * 5000],
+        ["search", "--game", "tic_tac_toe", "--seed", "9" * 5000 + "x"],
+        ["search", "--game", "gridiron", "--position", "1_" * 3000],
+        ["search", "--game", "connect_four", "--position", "x" * 5000],
+    ],
+)
+def test_error_lines_quote_at_most_80_characters(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    status, _, err = run(capsys, *argv)
+    assert status == 2 and err.count("\n") == 1
+    assert len(err) < 320  # the message, the choices, and at most 80 quoted characters
+    assert "x" * 81 not in err and "9" * 81 not in err and "g" * 81 not in err
+
+
+def test_positions_file_with_a_byte_order_mark(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "positions.txt"
+    path.write_bytes(b"\xef\xbb\xbf4453\n")  # as Notepad saves UTF-8
+    status, out, err = run(
+        capsys, "search", "--game", "connect_four", "--positions-file", str(path),
+        "--iterations", "20", "--json",
+    )  # fmt: skip
+    assert status == 0 and err == ""
+    assert json.loads(out)["position"] == "4453"
 
 
 def test_tree_formats(capsys: pytest.CaptureFixture[str]) -> None:
