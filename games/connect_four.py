@@ -22,8 +22,9 @@ import time
 from typing import NamedTuple
 
 from games.base import NO_CHANCE
+from games.spec import Buttons, GameSpec
 
-__all__ = ["ConnectFour", "ConnectFourState", "WIDTH", "HEIGHT"]
+__all__ = ["SPEC", "ConnectFour", "ConnectFourState", "WIDTH", "HEIGHT"]
 
 WIDTH = 7
 HEIGHT = 6
@@ -435,3 +436,17 @@ def _negamax(me: int, mask: int, moves: int, table: dict[int, int], deadline: fl
     if monotonic() > deadline:
         raise _SolverTimeout
     return search(me, mask, moves, -1, 1)
+
+
+#: The registration the CLI and the app read (:mod:`games.registry`).
+SPEC = GameSpec(
+    name="connect_four",
+    label="Connect Four",
+    make=ConnectFour,
+    player_names=("X", "O"),
+    position_help="the columns played, 1-7, in order, e.g. 4453 (empty: start)",
+    board_view="connect_four",
+    buttons=Buttons(columns=WIDTH, actions=tuple(range(WIDTH)), labels=tuple(_DIGITS[:WIDTH])),
+    indexed_by_action=True,
+    presets={"strong": {"solver": True, "c": 1.0}},
+)

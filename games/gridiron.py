@@ -32,12 +32,14 @@ from __future__ import annotations
 
 import heapq
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from games.base import NO_CHANCE
+from games.spec import GameOption, GameSpec
 
 __all__ = [
+    "SPEC",
     "Gridiron",
     "GridironState",
     "GridironWeights",
@@ -905,3 +907,62 @@ def _pair(text: str, what: str, sep: str = "-") -> tuple[int, int]:
     if len(parts) != 2:
         raise ValueError(f"{what} must be two numbers joined by {sep!r}, got {text!r}")
     return _int(parts[0], what), _int(parts[1], what)
+
+
+# ------------------------------------------------------------------ registration
+
+
+def make_gridiron(
+    size: int = 1, weights: GridironWeights | None = None, **weight: float
+) -> Gridiron:
+    """The game from the registry's flat options: ``size`` and ``weights`` as for
+    :class:`Gridiron`, or single heuristic weights by their :class:`GridironWeights` field name
+    (``score=2.0``: the app's sliders)."""
+    if weight:
+        weights = replace(weights or GridironWeights(), **weight)
+    return Gridiron(size=size, weights=weights)
+
+
+def size_of_position(text: str) -> dict[str, int]:
+    """``{"size": n}`` when a position string's first field names a preset, else ``{}``
+    (parsing reports what is wrong with it)."""
+    first = text.strip().split("_", 1)[0]
+    ok = first.isascii() and first.isdigit() and len(first) <= 2  # "²".isdigit() is true
+    return {"size": int(first)} if ok and int(first) in PRESETS else {}
+
+
+def _weight(name: str, label: str, high: float) -> GameOption:
+    default = getattr(GridironWeights(), name)
+    return GameOption(name, f"w_{name}", label, default, slider=(0.0, high, 0.05), heuristic=True)
+
+
+#: The arena's measurements (README): no rollout, the heuristic order, little exploration.
+_BEST = {"rollout_depth": 0, "expansion_order": "heuristic", "c": 0.5}
+
+#: The registration the CLI and the app read (:mod:`games.registry`).
+SPEC = GameSpec(
+    name="gridiron",
+    label="Gridiron",
+    make=make_gridiron,
+    player_names=("Home", "Away"),
+    position_help="a gridiron position string (see docs/gridiron.md); empty: kick-off",
+    board_view="gridiron",
+    multi_action_turns=True,
+    settings=_BEST,
+    presets={"strong": _BEST},
+    options=(
+        GameOption(
+            name="size",
+            key="gridiron_size",
+            label="Size",
+            default=1,
+            choices=tuple(PRESETS),
+            labels=tuple(f"{n} v {n}" for n in PRESETS),
+        ),
+        _weight("score", "Score", 3.0),
+        _weight("ball", "Ball possession", 2.0),
+        _weight("distance", "Carrier's closeness to scoring", 2.0),
+        _weight("down", "Players down", 2.0),
+    ),
+    options_of_position=size_of_position,
+)

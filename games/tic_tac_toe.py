@@ -17,8 +17,9 @@ import random
 from typing import NamedTuple
 
 from games.base import NO_CHANCE
+from games.spec import Buttons, GameSpec
 
-__all__ = ["TicTacToe", "TicTacToeState", "LINES"]
+__all__ = ["SPEC", "TicTacToe", "TicTacToeState", "LINES"]
 
 #: The eight lines of three cells.
 LINES = (
@@ -225,3 +226,17 @@ def cell_from_label(text: str) -> int:
 
 def _has_line(board: str, mark: str) -> bool:
     return any(board[a] == board[b] == board[c] == mark for a, b, c in LINES)
+
+
+#: The registration the CLI and the app read (:mod:`games.registry`).
+SPEC = GameSpec(
+    name="tic_tac_toe",
+    label="Tic-tac-toe",
+    make=TicTacToe,
+    player_names=("X", "O"),
+    position_help="9 cells row by row from the top left: X, O or '.', e.g. X.O.X....",
+    board_view="tic_tac_toe",
+    buttons=Buttons(columns=3, actions=tuple(range(9))),
+    indexed_by_action=True,
+    presets={"strong": {"solver": True, "c": 1.0}},
+)

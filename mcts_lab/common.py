@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games import GAME_NAMES, make_game
+from games.registry import all_specs, game_spec, make_game
 from mcts_core import ChanceNode, RunResult, Search, SearchConfig
 
 __all__ = [
@@ -26,12 +26,23 @@ __all__ = [
     "signed_value",
 ]
 
-#: Gridiron presets: players per team (1 v 1, 3 v 3, 5 v 5).
-GAME_SIZES = (1, 3, 5)
 
-#: Games whose actions are already the documented index: tic-tac-toe's cell 0..8 and Connect
-#: Four's 0-based column 0..6. Other games use the action's position in ``legal_actions``.
-INDEXED_BY_ACTION = frozenset({"tic_tac_toe", "connect_four"})
+#: The values of ``--size``: every registered game's ``size`` option (gridiron: players per
+#: team, 1 v 1, 3 v 3, 5 v 5).
+def _sizes() -> tuple[int, ...]:
+    sizes: set[int] = set()
+    for spec in all_specs():
+        option = spec.option("size")
+        sizes.update(option.choices if option is not None else ())
+    return tuple(sorted(sizes))
+
+
+GAME_SIZES = _sizes()
+
+#: Games whose actions are already the documented index (tic-tac-toe's cell 0..8, Connect
+#: Four's 0-based column 0..6: ``GameSpec.indexed_by_action``); OpenSpiel games too (their
+#: action ids). Other games use the action's position in ``legal_actions``.
+INDEXED_BY_ACTION = frozenset(spec.name for spec in all_specs() if spec.indexed_by_action)
 
 #: CLI option name (``--min-visits`` -> ``min_visits``) -> :class:`SearchConfig` field.
 CONFIG_OPTIONS: Mapping[str, str] = {
@@ -56,17 +67,20 @@ CONFIG_OPTIONS: Mapping[str, str] = {
 
 
 def build_game(name: str, size: int | None = None) -> Any:
-    """The game called ``name``. ``size`` picks the gridiron preset (1, 3 or 5; default 1) and
-    is ignored by the other games. Unknown names and sizes raise ``ValueError``."""
-    if name not in GAME_NAMES:
-        raise ValueError(f"unknown game {name!r}; choose one of {', '.join(GAME_NAMES)}")
+    """The game called ``name``: a registered one (:data:`games.GAME_NAMES`) or
+    ``openspiel:<game string>``. ``size`` sets the game's ``size`` option (the gridiron preset:
+    1, 3 or 5; default: the option's default) and is ignored by games without one. Unknown
+    names, sizes and OpenSpiel strings raise ``ValueError``."""
     try:
-        if name == "gridiron":
-            size = 1 if size is None else size
-            if size not in GAME_SIZES:
-                raise ValueError(f"gridiron size must be 1, 3 or 5, got {size!r}")
-            return make_game(name, size=size)
-        return make_game(name)
+        spec = game_spec(name)
+        option = spec.option("size")
+        if option is None:
+            return make_game(name)
+        size = option.default if size is None else size
+        if size not in option.choices:
+            choices = ", ".join(map(str, option.choices[:-1])) + f" or {option.choices[-1]}"
+            raise ValueError(f"{name} size must be {choices}, got {size!r}")
+        return make_game(name, size=size)
     except ImportError as error:  # a game module that is not there (yet)
         raise ValueError(f"game {name!r} is not available: {error}") from None
 
@@ -108,11 +122,19 @@ def parse_position(game: Any, text: str | None) -> Any:
 
 def action_index(game: Any, state: Any, action: Any) -> int:
     """The documented number of an action: the cell (0..8) in tic-tac-toe, the 0-based column
-    (0..6) in Connect Four, and in other games the action's index in
-    ``game.legal_actions(state)`` (the game's stable, documented order)."""
-    if game.name in INDEXED_BY_ACTION:
+    (0..6) in Connect Four, the action id in an OpenSpiel game (``GameSpec.indexed_by_action``),
+    and in other games the action's index in ``game.legal_actions(state)`` (the game's stable,
+    documented order)."""
+    if _indexed_by_action(game.name):
         return int(action)
     return list(game.legal_actions(state)).index(action)
+
+
+def _indexed_by_action(name: str) -> bool:
+    try:
+        return game_spec(name).indexed_by_action
+    except ValueError:  # a game built outside the registry (a test's toy game)
+        return False
 
 
 def signed_value(q: float, value_range: str | SearchConfig) -> float:

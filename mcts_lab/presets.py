@@ -8,7 +8,9 @@ the user sets explicitly (a CLI flag, a widget) wins over the preset. Two preset
   the game's listed order, a random rollout to the end of the current turn and then the
   heuristic, the most visited move played, no solver.
 - ``strong``: the strongest settings measured per game (``scripts/measure_strength.py`` on the
-  positions with exact values in ``mcts_lab/positions/``; the figures are in docs/search.md).
+  positions with exact values in ``mcts_lab/positions/``; the figures are in docs/search.md),
+  kept in each game's registration (``GameSpec.presets``, :mod:`games.registry`); a game
+  without its own gets the solver.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
+
+from games.registry import game_spec
 
 __all__ = ["PRESET_NAMES", "PRESET_HELP", "preset_overrides"]
 
@@ -32,17 +36,7 @@ _TUTORIAL: Mapping[str, Any] = MappingProxyType(
     }
 )
 
-#: Per game: SearchConfig fields. A game without an entry gets ``_STRONG_DEFAULT``.
-_STRONG: Mapping[str, Mapping[str, Any]] = MappingProxyType(
-    {
-        "tic_tac_toe": MappingProxyType({"solver": True, "c": 1.0}),
-        "connect_four": MappingProxyType({"solver": True, "c": 1.0}),
-        # the arena's measurements (README): no rollout, the heuristic order, little exploration
-        "gridiron": MappingProxyType(
-            {"rollout_depth": 0, "expansion_order": "heuristic", "c": 0.5}
-        ),
-    }
-)
+#: ``strong`` for a game whose registration sets no ``strong`` preset of its own.
 _STRONG_DEFAULT: Mapping[str, Any] = MappingProxyType({"solver": True})
 
 PRESET_NAMES = ("tutorial", "strong")
@@ -63,5 +57,12 @@ def preset_overrides(name: str, game_name: str) -> dict[str, Any]:
     if name == "tutorial":
         return dict(_TUTORIAL)
     if name == "strong":
-        return dict(_STRONG.get(game_name, _STRONG_DEFAULT))
+        return dict(_game_presets(game_name).get("strong", _STRONG_DEFAULT))
     raise ValueError(f"unknown preset {name!r}; choose one of {', '.join(PRESET_NAMES)}")
+
+
+def _game_presets(game_name: str) -> Mapping[str, Mapping[str, Any]]:
+    try:
+        return game_spec(game_name).presets
+    except ValueError:  # a game outside the registry (a test's toy game): the defaults
+        return {}

@@ -2,29 +2,27 @@
 
 from __future__ import annotations
 
-import importlib.util
+import dataclasses
+import functools
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from games import make_game
+from games import GAME_NAMES, game_spec, make_game
+from games.registry import all_specs
+from mcts_core import SearchConfig
 from tests.battery import CHECKS, check_state, random_game
 from tests.dice_game import MAX_TURNS, LoopGame, LoopState, Pig, PigState
 
-_NO_GRIDIRON = pytest.mark.skipif(
-    importlib.util.find_spec("games.gridiron") is None, reason="games/gridiron.py not written yet"
-)
-
-#: id -> a function building the game (built inside the test, so a missing game only skips).
+#: id -> a function building the game (built inside the test): every registered game with its
+#: default options, the other gridiron sizes, and the toy games.
 GAMES: list[Any] = [
-    pytest.param(lambda: make_game("tic_tac_toe"), id="tic_tac_toe"),
-    pytest.param(lambda: make_game("connect_four"), id="connect_four"),
+    *(pytest.param(functools.partial(make_game, name), id=name) for name in GAME_NAMES),
+    pytest.param(lambda: make_game("gridiron", size=3), id="gridiron-3"),
+    pytest.param(lambda: make_game("gridiron", size=5), id="gridiron-5"),
     pytest.param(Pig, id="pig"),
     pytest.param(LoopGame, id="loop"),
-    pytest.param(lambda: make_game("gridiron"), id="gridiron", marks=_NO_GRIDIRON),
-    pytest.param(lambda: make_game("gridiron", size=3), id="gridiron-3", marks=_NO_GRIDIRON),
-    pytest.param(lambda: make_game("gridiron", size=5), id="gridiron-5", marks=_NO_GRIDIRON),
 ]
 
 
@@ -37,6 +35,47 @@ def test_battery(build: Callable[[], Any], check: Callable[[Any, range], None]) 
 def test_unknown_game_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         make_game("chess")
+
+
+# ------------------------------------------------------------------ the registry
+
+
+_CONFIG_FIELDS = {f.name for f in dataclasses.fields(SearchConfig)}
+
+
+@pytest.mark.parametrize("spec", all_specs(), ids=lambda spec: spec.name)
+def test_registration_is_consistent(spec: Any) -> None:
+    """What the CLI and the app read of a game fits its rules: the name, the buttons' actions,
+    the settings and presets (real ``SearchConfig`` fields), the options' defaults."""
+    game = spec.make()
+    assert game.name == spec.name and game_spec(spec.name) is spec
+    start = game.initial_state()
+    legal = list(game.legal_actions(start))
+    if spec.buttons is not None:
+        assert set(legal) <= set(spec.buttons.actions)
+        assert not spec.buttons.labels or len(spec.buttons.labels) == len(spec.buttons.actions)
+        assert all(spec.buttons.label(game, start, a) for a in spec.buttons.actions)
+    if spec.indexed_by_action:
+        assert all(isinstance(a, int) for a in legal)
+    SearchConfig(**spec.settings)
+    for fields in spec.presets.values():
+        SearchConfig(**fields)
+    assert set(spec.settings) <= _CONFIG_FIELDS
+    defaults = {option.name: option.default for option in spec.options}
+    assert spec.make(**defaults).initial_state() == start
+    for option in spec.options:
+        assert (option.default in option.choices) if option.choices else option.slider
+    assert len({option.key for option in spec.options}) == len(spec.options)
+    implied = spec.options_of_position(game.format_state(start))  # the start's own variant
+    assert all(defaults[name] == value for name, value in implied.items())
+
+
+def test_a_gridiron_position_names_its_size() -> None:
+    spec = game_spec("gridiron")
+    three = make_game("gridiron", size=3)
+    assert spec.options_of_position(three.format_state(three.initial_state())) == {"size": 3}
+    assert spec.options_of_position("nonsense") == {} == spec.options_of_position("²_1")
+    assert make_game("gridiron", size=3, score=2.0).weights.score == 2.0  # a slider's option
 
 
 # ------------------------------------------------------------------ the toy games themselves
