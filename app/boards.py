@@ -1,11 +1,15 @@
-"""Board pictures (SVG strings) with the search's statistics on top, one renderer per game.
+"""Board pictures (SVG strings) with the search's statistics on top, one view per kind of board.
 
-A renderer takes the game, a state, ``stats`` ({action: (visit share, Q)} for the moves at
-the root, Q from the mover's view) and ``pv`` (the principal variation's decisions from this
-state: (player, action) pairs, first the move now) and returns an SVG string. The PV is drawn
-as numbered discs in the colour of the player who makes that move, as engine GUIs do.
-``BOARDS`` is the registry the app looks games up in; a game without an entry is shown as its
-position string and ``render`` text. ``LEGENDS`` says in words what each picture's marks mean.
+A view takes the game, a state, ``stats`` ({action: (visit share, Q)} for the moves at the
+root, Q from the mover's view) and ``pv`` (the principal variation's decisions from this state:
+(player, action) pairs, first the move now) and returns an SVG string. The PV is drawn as
+numbered discs in the colour of the player who makes that move, as engine GUIs do.
+
+A game names its view in its registration (``GameSpec.board_view``, :mod:`games.registry`);
+``BOARDS`` maps view names to views and ``LEGENDS`` says in words what each picture's marks
+mean. A game without a view is shown by the generic one: its ``render`` text (else its position
+string) and a table of the root's moves (:func:`board_text`, :func:`stats_rows`). The play
+buttons' layout comes from the registration too (``GameSpec.buttons``).
 """
 
 from __future__ import annotations
@@ -13,18 +17,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from games.connect_four import HEIGHT, WIDTH
+from games.registry import game_spec
 
 __all__ = [
     "BOARDS",
     "board_svg",
     "board_legend",
+    "board_text",
     "LEGENDS",
     "tic_tac_toe_svg",
     "connect_four_svg",
     "gridiron_svg",
     "button_layout",
     "button_label",
+    "stats_rows",
 ]
 
 Stats = dict[Any, tuple[float, float]]
@@ -107,12 +113,13 @@ def connect_four_svg(game: Any, state: Any, stats: Stats, pv: Line = ()) -> str:
     """7x6 board; under each column the visit share and Q of dropping a stone there; the PV's
     stones where they would land, numbered."""
     cell = 52
-    width, height = WIDTH * cell, HEIGHT * cell + 46
+    rows = game.render(state).splitlines()  # top row first
+    n_rows, n_cols = len(rows), len(rows[0].split())
+    width, height = n_cols * cell, n_rows * cell + 46
     parts = [
         _open(width, height),
-        f'<rect x="0" y="0" width="{width}" height="{HEIGHT * cell}" fill="#1e3a8a" rx="6"/>',
+        f'<rect x="0" y="0" width="{width}" height="{n_rows * cell}" fill="#1e3a8a" rx="6"/>',
     ]
-    rows = game.render(state).splitlines()  # top row first
     for r, line in enumerate(rows):
         for c, mark in enumerate(line.split()):
             colour = {"X": _YELLOW, "O": _O}.get(mark, "#ffffff")
@@ -120,30 +127,30 @@ def connect_four_svg(game: Any, state: Any, stats: Stats, pv: Line = ()) -> str:
                 f'<circle cx="{c * cell + cell / 2}" cy="{r * cell + cell / 2}" '
                 f'r="{cell / 2 - 5}" fill="{colour}"/>'
             )
-    filled = [sum(line.split()[c] != "." for line in rows) for c in range(WIDTH)]
+    filled = [sum(line.split()[c] != "." for line in rows) for c in range(n_cols)]
     for number, (player, column) in enumerate(pv[:PV_LENGTH], start=1):
-        if filled[column] >= HEIGHT:
+        if filled[column] >= n_rows:
             break
-        row = HEIGHT - 1 - filled[column]  # from the top, where the stone would land
+        row = n_rows - 1 - filled[column]  # from the top, where the stone would land
         filled[column] += 1
         colour = "#ca8a04" if player == 0 else _O
         parts.append(
             _pv_disc(column * cell + cell / 2, row * cell + cell / 2, number, colour, r=14)
         )
-    for c in range(WIDTH):
+    for c in range(n_cols):
         x = c * cell + cell / 2
         if c in stats:
             share, q = stats[c]
             parts.append(
-                f'<rect x="{c * cell + 2}" y="{HEIGHT * cell + 2}" width="{cell - 4}" '
+                f'<rect x="{c * cell + 2}" y="{n_rows * cell + 2}" width="{cell - 4}" '
                 f'height="42" fill="{_heat(share)}" rx="4"/>'
             )
             parts.append(
-                f'<text x="{x}" y="{HEIGHT * cell + 19}" font-size="14" '
+                f'<text x="{x}" y="{n_rows * cell + 19}" font-size="14" '
                 f'text-anchor="middle">{share:.0%}</text>'
             )
             parts.append(
-                f'<text x="{x}" y="{HEIGHT * cell + 37}" font-size="11" '
+                f'<text x="{x}" y="{n_rows * cell + 37}" font-size="11" '
                 f'text-anchor="middle" fill="#374151">{q:+.2f}</text>'
             )
     parts.append("</svg>")
@@ -230,6 +237,7 @@ def _non_move_stats(game: Any, state: Any, stats: Stats) -> list[tuple[str, floa
     return sorted(rows, key=lambda r: -r[1])
 
 
+#: View name (``GameSpec.board_view``) -> the view.
 BOARDS: dict[str, Callable[[Any, Any, Stats, Line], str]] = {
     "tic_tac_toe": tic_tac_toe_svg,
     "connect_four": connect_four_svg,
@@ -242,6 +250,12 @@ _STATS_LEGEND = (
     "variation (the most visited line), 1 = the move now, in the colour of the player who "
     "would play it."
 )
+_TEXT_LEGEND = (
+    "The board is the game's own text. The table lists the moves the search has tried: each "
+    "move's share of the root's visits and Q, the value the search expects for the player to "
+    "move (+1 a win, -1 a loss)."
+)
+#: View name -> what its picture's colours and marks mean.
 LEGENDS: dict[str, str] = {
     "tic_tac_toe": _STATS_LEGEND + " Blue X, red O.",
     "connect_four": _STATS_LEGEND + " Yellow X, red O; the shares sit under their columns.",
@@ -253,29 +267,58 @@ LEGENDS: dict[str, str] = {
 }
 
 
+def _spec(game: Any) -> Any:
+    """The game's registration, or ``None`` for a game built outside the registry."""
+    try:
+        return game_spec(game.name)
+    except ValueError:
+        return None
+
+
 def board_svg(game: Any, state: Any, stats: Stats, pv: Line = ()) -> str | None:
-    """The game's board picture, or ``None`` when the game has no renderer."""
-    renderer = BOARDS.get(game.name)
+    """The game's board picture, or ``None`` when its registration names no view (then show
+    :func:`board_text` and :func:`stats_rows`)."""
+    spec = _spec(game)
+    renderer = BOARDS.get(spec.board_view) if spec is not None and spec.board_view else None
     return renderer(game, state, stats, pv) if renderer else None
 
 
 def board_legend(game: Any) -> str:
-    """What the board's colours and marks mean, in words (generic for unknown games)."""
-    return LEGENDS.get(game.name, _STATS_LEGEND)
+    """What the board's colours and marks mean, in words (the generic view's for games
+    without a view)."""
+    spec = _spec(game)
+    view = spec.board_view if spec is not None else None
+    return LEGENDS.get(view, _TEXT_LEGEND) if view else _TEXT_LEGEND
+
+
+def board_text(game: Any, state: Any) -> str:
+    """The generic view's board: the game's ``render`` text, else its position string."""
+    render = getattr(game, "render", None)
+    return str(render(state)) if render is not None else game.format_state(state) or "(start)"
+
+
+def stats_rows(game: Any, state: Any, stats: Stats) -> list[dict[str, Any]]:
+    """The generic view's table: each move the root tried, most visited first, with its share
+    of the root's visits and Q (the mover's view)."""
+    ordered = sorted(stats.items(), key=lambda item: -item[1][0])
+    return [
+        {"move": game.action_label(state, action), "visits": f"{share:.0%}", "Q": f"{q:+.3f}"}
+        for action, (share, q) in ordered
+    ]
 
 
 def button_label(game: Any, state: Any, action: Any) -> str:
     """Short text for a move's button (Connect Four columns are numbered 1..7)."""
-    if game.name == "connect_four":
-        return f"{action + 1}"
-    return str(game.action_label(state, action))
+    spec = _spec(game)
+    if spec is None or spec.buttons is None:
+        return str(game.action_label(state, action))
+    return spec.buttons.label(game, state, action)
 
 
 def button_layout(game: Any) -> tuple[int, list[Any]] | None:
     """How to lay out one click-button per move: (columns, actions in reading order), or
     ``None`` for games whose moves are picked from a list instead."""
-    if game.name == "tic_tac_toe":
-        return 3, list(range(9))
-    if game.name == "connect_four":
-        return WIDTH, list(range(WIDTH))
-    return None
+    spec = _spec(game)
+    if spec is None or spec.buttons is None:
+        return None
+    return spec.buttons.columns, list(spec.buttons.actions)

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from games import GAME_NAMES
+from games.registry import game_choices
 from mcts_core.config import TREE_POLICIES
 
 #: Longest link value read at all (a 5 v 5 gridiron position is about 110 characters).
@@ -77,7 +77,7 @@ class LinkParam:
 #: The parameters a link may carry, by name (``steps`` and ``position`` are read by the app:
 #: they need the game).
 LINK_PARAMS: dict[str, LinkParam] = {
-    "game": LinkParam("game", choice(tuple(GAME_NAMES))),
+    "game": LinkParam("game", choice(game_choices())),  # the game picker's choices
     "position": LinkParam("position", str),
     "seed": LinkParam("seed", lambda t: whole(t, *SEED_RANGE)),
     "c": LinkParam("c", lambda t: decimal(t, *C_RANGE)),

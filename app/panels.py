@@ -13,7 +13,15 @@ from typing import Any
 import streamlit as st
 
 from app import state
-from app.boards import PV_LENGTH, board_legend, board_svg, button_label, button_layout
+from app.boards import (
+    PV_LENGTH,
+    board_legend,
+    board_svg,
+    board_text,
+    button_label,
+    button_layout,
+    stats_rows,
+)
 from app.figures import (
     arena_figure,
     chance_figure,
@@ -31,7 +39,8 @@ from app.figures import (
 )
 from app.links import C_RANGE, SEED_RANGE
 from app.narration import ENTROPY_TEXT, explain_n_convention
-from games import GAME_NAMES
+from games.registry import game_choices, game_spec
+from games.spec import GameOption
 from mcts_core import ChanceNode, ChanceStep, Decision, Evaluation, Expansion, IterationTrace
 from mcts_core.config import (
     EXPANSION_ORDERS,
@@ -127,24 +136,20 @@ def sidebar_controls() -> None:
     sb.header("Position")
     sb.selectbox(
         "Game",
-        GAME_NAMES,
+        game_choices(),
         key="game",
         on_change=state.on_game_change,
-        format_func=lambda g: g.replace("_", " ").title(),
+        format_func=_game_label,
     )
-    if st.session_state["game"] == "gridiron":
-        sb.selectbox(
-            "Size",
-            (1, 3, 5),
-            key="gridiron_size",
-            format_func=lambda n: f"{n} v {n}",
-            on_change=state.on_gridiron_size_change,
-        )
+    spec = game_spec(st.session_state["game"])
+    for option in spec.options:
+        if not option.heuristic:  # a variant of the game (gridiron's size)
+            _option_widget(sb, option, state.on_variant_change)
     sb.text_input(
         "Root position",
         key="position",
         on_change=state.on_position_change,
-        help=_position_help(st.session_state["game"]),
+        help=spec.position_help,
     )
     sb.number_input("Seed", *SEED_RANGE, step=1, key="seed", on_change=state.on_seed_change)
 
@@ -210,20 +215,11 @@ def sidebar_controls() -> None:
             format_func=lambda r: "[-1, 1]" if r == "symmetric" else "[0, 1]",
         )
         st.caption("Values are shaped (win/draw/loss) then mapped onto the range UCT expects.")
-        if st.session_state["game"] == "gridiron":
-            st.markdown("**Gridiron heuristic weights** (the leaf evaluation)")
-            weights = state.on_weights_change
-            st.slider("Score", 0.0, 3.0, step=0.05, key="w_score", on_change=weights)
-            st.slider("Ball possession", 0.0, 2.0, step=0.05, key="w_ball", on_change=weights)
-            st.slider(
-                "Carrier's closeness to scoring",
-                0.0,
-                2.0,
-                step=0.05,
-                key="w_distance",
-                on_change=weights,
-            )
-            st.slider("Players down", 0.0, 2.0, step=0.05, key="w_down", on_change=weights)
+        weights = [option for option in spec.options if option.heuristic]
+        if weights:  # the game's heuristic weights (gridiron's)
+            st.markdown(f"**{spec.label} heuristic weights** (the leaf evaluation)")
+        for option in weights:
+            _option_widget(st, option, state.on_weights_change)
     sb.selectbox("Final-move policy", FINAL_POLICIES, key="final_policy", on_change=change)
     sb.toggle("MCTS-Solver (prove wins and losses)", key="solver", on_change=change)
     sb.number_input(
@@ -235,12 +231,23 @@ def sidebar_controls() -> None:
     )
 
 
-def _position_help(game: str) -> str:
-    return {
-        "tic_tac_toe": "9 cells row by row from the top left: X, O or '.', e.g. X.O.X....",
-        "connect_four": "the columns played, 1-7, in order, e.g. 4453 (empty: start)",
-        "gridiron": "a gridiron position string (see docs/gridiron.md); empty: kick-off",
-    }.get(game, "a position string")
+def _game_label(name: str) -> str:
+    try:
+        return game_spec(name).label
+    except ValueError:  # an OpenSpiel game that cannot be loaded here
+        return name
+
+
+def _option_widget(where: Any, option: GameOption, on_change: Callable[[], None]) -> None:
+    """The widget of one of the game's options (its registration, ``GameSpec.options``)."""
+    if option.choices:
+        where.selectbox(
+            option.label, option.choices, key=option.key, format_func=option.text,
+            on_change=on_change,
+        )  # fmt: skip
+    elif option.slider is not None:
+        low, high, step = option.slider
+        where.slider(option.label, low, high, step=step, key=option.key, on_change=on_change)
 
 
 # ------------------------------------------------------------------ notices
@@ -300,8 +307,10 @@ def board_panel() -> None:
         # an <img> of the SVG: cheap for the browser (Markdown would parse it on every click,
         # and st.html's sanitiser drops SVG)
         st.image(svg, width="content")
-    else:
-        st.code(getattr(game, "render", game.format_state)(root))
+    else:  # the generic view: the game's text and a table of the moves
+        st.code(board_text(game, root), language=None)
+        if stats:
+            st.html(html_table(stats_rows(game, root, stats)))
     if line:
         st.caption(
             "Most visited line: "
@@ -410,6 +419,10 @@ def graphviz_panel(entry: state.HistoryEntry | None) -> None:
             unsafe_allow_html=True,
         )
     else:
+        st.caption(
+            "Graphviz's dot is not installed on the server: this drawing is laid out in your "
+            "browser instead (the same tree, without hover details)."
+        )
         st.graphviz_chart(dot)
     st.caption(f"Drawn: {drawn:,} nodes; not drawn: {hidden:,} (bounded drawing).")
     focus = state.bounds_from_widgets().focus
@@ -433,7 +446,9 @@ def _focused_node_board(node_id: int) -> None:
     if svg is not None:
         st.image(svg, width=360)
     else:
-        st.code(getattr(game, "render", game.format_state)(position))
+        st.code(board_text(game, position), language=None)
+        if stats:
+            st.html(html_table(stats_rows(game, position, stats)))
 
 
 # -------------------------------------------------------------------- trace
@@ -683,12 +698,16 @@ def arena_panel() -> None:
                            "the end")  # fmt: skip
     cols[3].selectbox("Opponent", OPPONENTS, key="arena_opponent")
     if st.button("Run arena", key="arena_run", on_click=state.click_stops_autoplay):
+        # A click while the arena plays (this button, or any other) stops it after the pair
+        # of games in play (state.click_waiting); the games played are kept.
+        st.button("Stop the arena", key="arena_stop", help="Stops after the games in play.")
         bar = st.progress(0.0, text="playing")
         state.run_arena(progress=lambda done, total: bar.progress(
             done / total, text=f"game {done} of {total}"))  # fmt: skip
         bar.empty()
-        if state.session().arena is not None:
-            st.success(f"Arena finished in {state.session().arena.seconds:.1f} s.")
+        result = state.session().arena
+        if result is not None and not result.stopped:
+            st.success(f"Arena finished in {result.seconds:.1f} s.")
     result = state.session().arena
     if result is None:
         return

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestType
 
 from app.figures import TreeBounds, TreeDrawing, path_ids, series_point, tree_dot
 from app.links import (
@@ -37,8 +39,7 @@ from app.links import (
 )
 from app.narration import PhaseContext, narrate_iteration, narrate_phase, selection_end
 from app.tree_view import TreeView, build_view
-from games import make_game
-from games.gridiron import PRESETS, GridironWeights
+from games.registry import DEFAULT_GAME, all_specs, game_spec, make_game
 from mcts_core import IterationTrace, NodeCapReached, Search, SearchConfig
 from mcts_core.nodes import ActionNode
 from mcts_core.queries import principal_variation
@@ -55,6 +56,8 @@ SESSION_MAX_NODES = 200_000
 SERVER_MAX_NODES = 1_500_000
 #: Step N stops after this long, whatever N (and says so): one click never holds the server.
 STEP_N_SECONDS = 10.0
+#: The arena starts no new pair of games after this long (and says so).
+ARENA_SECONDS = 60.0
 #: The searches of the sessions alive in this server process (gone when a session closes).
 _LIVE_SEARCHES: weakref.WeakSet[Search] = weakref.WeakSet()
 SESSION_FULL_MESSAGE = (
@@ -63,12 +66,10 @@ SESSION_FULL_MESSAGE = (
 )
 MAX_ITERATIONS_PER_CLICK = ITERATIONS_RANGE[1]
 PLAY_MODES = ("Human vs MCTS", "MCTS vs MCTS", "MCTS vs random")
-PLAYER_NAMES = {"tic_tac_toe": ("X", "O"), "connect_four": ("X", "O"), "gridiron": ("Home", "Away")}
 
 #: Widget keys and their defaults. Keys are a documented interface (docs/app.md).
 DEFAULTS: dict[str, Any] = {
-    "game": "tic_tac_toe",
-    "gridiron_size": 1,
+    "game": DEFAULT_GAME,
     "position": "",
     "seed": 0,
     "c": 1.4,
@@ -98,11 +99,6 @@ DEFAULTS: dict[str, Any] = {
     "print_depth": 3,
     "print_children": 8,
     "show_printed": False,
-    # gridiron heuristic weights (evaluation shaping for that game)
-    "w_score": GridironWeights().score,
-    "w_ball": GridironWeights().ball,
-    "w_distance": GridironWeights().distance,
-    "w_down": GridironWeights().down,
     "show_arena": False,
     "autoplay": False,
     "autoplay_speed": 1.0,
@@ -113,6 +109,9 @@ DEFAULTS: dict[str, Any] = {
     "arena_rollout": "none",
     "arena_opponent": "random",
 }
+
+#: Every registered game's option widgets (``gridiron_size``, the gridiron weights ``w_*``).
+DEFAULTS.update({option.key: option.default for spec in all_specs() for option in spec.options})
 
 #: Query-string parameters: (session key, parser). Values are checked like typed input.
 
@@ -180,7 +179,7 @@ def game_options() -> dict[str, Any]:
 
 
 def player_names() -> tuple[str, str]:
-    return PLAYER_NAMES.get(st.session_state["game"], ("P0", "P1"))
+    return game_spec(st.session_state["game"]).player_names
 
 
 def draw_tree(highlight: set[int] | None = None, expanded: int | None = None) -> TreeDrawing:
@@ -198,7 +197,7 @@ def draw_tree(highlight: set[int] | None = None, expanded: int | None = None) ->
 
 def multi_action(game: Any) -> bool:
     """True for games whose turns are several actions (the tree marks where a turn ends)."""
-    return game.name == "gridiron"
+    return game_spec(game.name).multi_action_turns
 
 
 def notify(level: str, text: str) -> None:
@@ -278,14 +277,14 @@ def init() -> None:
     values, warnings = read_link(st.query_params)  # every value checked, none can raise
     st.session_state.update(values)
     given = set(values)
-    for key, value in GAME_SETTINGS.get(st.session_state["game"], {}).items():
+    name = st.session_state["game"]
+    for key, value in game_settings(name).items():
         if key not in given:
             st.session_state[key] = value
     position = st.session_state["position"]
-    size = _gridiron_size_of(st.session_state["game"], position)
-    if size is not None:
-        st.session_state["gridiron_size"] = size  # a shared 3 v 3 position opens on 3 v 3
-    game = make_game(st.session_state["game"], **_options_for(st.session_state["game"]))
+    # the variant a position names: a shared 3 v 3 gridiron position opens on 3 v 3
+    st.session_state.update(_options_of_position(name, position))
+    game = make_game(name, **_options_for(name))
     try:
         state = game.parse_state(position) if position else None
     except ValueError as error:
@@ -329,26 +328,22 @@ def init() -> None:
 LINK_REPLAY_SECONDS = 10.0
 
 
-def _gridiron_size_of(game_name: str, position: str) -> int | None:
-    """The preset a gridiron position string names in its first field (None for other games,
-    an empty position or a first field that is no preset: parsing then reports the error)."""
-    if game_name != "gridiron" or not position:
-        return None
-    first = position.strip().split("_", 1)[0]
-    ok = first.isascii() and first.isdigit() and len(first) <= 2  # "²".isdigit() is true
-    return int(first) if ok and int(first) in PRESETS else None
+def _options_of_position(game_name: str, position: str) -> dict[str, Any]:
+    """The option widgets' values a position string implies (``{"gridiron_size": 3}`` for a
+    3 v 3 gridiron position; ``{}`` for an empty or malformed one: parsing reports it)."""
+    spec = game_spec(game_name)
+    implied = spec.options_of_position(position) if position else {}
+    return {option.key: implied[option.name] for option in spec.options if option.name in implied}
 
 
-def _options_for(game_name: str) -> dict[str, Any]:
-    """Constructor options: the gridiron size and its heuristic weights (the shaping sliders)."""
-    if game_name != "gridiron":
-        return {}
-    s = st.session_state
-    weights = GridironWeights(
-        score=float(s["w_score"]), ball=float(s["w_ball"]), distance=float(s["w_distance"]),
-        down=float(s["w_down"]),
-    )  # fmt: skip
-    return {"size": int(s["gridiron_size"]), "weights": weights}
+def _options_for(game_name: str, widgets: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Constructor options from the game's option widgets (``widgets`` overrides some by key):
+    the gridiron size and its heuristic weights (the shaping sliders)."""
+    options = {}
+    for option in game_spec(game_name).options:
+        value = (widgets or {}).get(option.key, st.session_state[option.key])
+        options[option.name] = float(value) if option.slider else value
+    return options
 
 
 def share_link() -> str:
@@ -443,9 +438,13 @@ def safe(callback: Callable[..., None]) -> Callable[..., None]:
     return run
 
 
-#: Settings a game starts with when picked (the botbowl tutorial: no rollouts, a good expansion
-#: order and less exploration work best on gridiron).
-GAME_SETTINGS = {"gridiron": {"rollout_depth": 0, "expansion": "heuristic", "c": 0.5}}
+def game_settings(game_name: str) -> dict[str, Any]:
+    """The widgets' values a game starts with when picked (its registration's ``settings``,
+    e.g. gridiron: no rollouts, the heuristic expansion order, less exploration)."""
+    return {
+        CONFIG_WIDGETS[field]: -1 if field == "rollout_depth" and value is None else value
+        for field, value in game_spec(game_name).settings.items()
+    }
 
 
 #: How the settings a game changes are named in the message that says so.
@@ -485,8 +484,9 @@ def opening_state(game: Any, seed: int) -> Any:
 def on_game_change() -> None:
     s = st.session_state
     name = s["game"]
-    wanted = {key: DEFAULTS[key] for settings in GAME_SETTINGS.values() for key in settings}
-    wanted.update(GAME_SETTINGS.get(name, {}))
+    settings = [game_settings(spec.name) for spec in all_specs()]
+    wanted = {key: DEFAULTS[key] for values in settings for key in values}
+    wanted.update(game_settings(name))
     changes = [
         f"{SETTING_NAMES.get(key, key)} {_setting_text(key, s[key])} -> {_setting_text(key, value)}"
         for key, value in wanted.items()
@@ -505,7 +505,7 @@ def on_game_change() -> None:
     except ValueError as error:
         notify("error", str(error))
         return
-    text = f"New game: {name.replace('_', ' ')}. The tree starts empty."
+    text = f"New game: {game_spec(name).label}. The tree starts empty."
     if session().position:
         text += " The forced opening move (the kick-off) was played, so the first Step has choices."
     if changes:
@@ -522,18 +522,18 @@ def on_position_change() -> None:
         st.session_state["position"] = lab.position
         return
     game = lab.search.game
-    size = _gridiron_size_of(st.session_state["game"], text)
-    # a position of another gridiron preset switches to it
-    if size is not None and size != getattr(game, "size", None):
-        game = make_game("gridiron", **{**game_options(), "size": size})
+    name = st.session_state["game"]
+    implied = _options_of_position(name, text)
+    # a position of another variant (a 3 v 3 gridiron position) switches to it
+    if any(st.session_state[key] != value for key, value in implied.items()):
+        game = make_game(name, **_options_for(name, implied))
     try:
         state = game.parse_state(text) if text else game.initial_state()
     except ValueError as error:
         notify("error", f"Position {echo(text)} not used: {error}. The previous position is kept.")
         st.session_state["position"] = lab.position
         return
-    if size is not None:
-        st.session_state["gridiron_size"] = size
+    st.session_state.update(implied)
     _new_search(state)
     st.session_state["tree_focus"] = ""
     notify("info", "New root position: the tree was rebuilt from it.")
@@ -596,7 +596,8 @@ def on_preset_change() -> None:
 
 
 @safe
-def on_gridiron_size_change() -> None:
+def on_variant_change() -> None:
+    """An option that makes another variant of the game (gridiron's size): start it anew."""
     on_game_change()
 
 
@@ -724,6 +725,16 @@ def _phase_path(steps: Any) -> set[int]:
         if child is not None:
             ids.add(child)
     return ids
+
+
+def click_waiting() -> bool:
+    """True when the user clicked something while this run goes on. Streamlit queues a click
+    inside the screen's fragment until the run ends (it does not interrupt a fragment), so a
+    long run polls this to stop early: the click is the cancel button."""
+    ctx = get_script_run_ctx()
+    requests = getattr(ctx, "script_requests", None)
+    # ScriptRequests keeps its state private; an unknown layout means "no click waiting"
+    return getattr(requests, "_state", None) == ScriptRequestType.RERUN
 
 
 def server_nodes() -> int:
@@ -994,7 +1005,11 @@ def run_arena(progress: Any = None) -> None:
     lab.arena = play_arena(
         game, games=int(s["arena_games"]), iterations=int(s["arena_iterations"]),
         config=config, opponent=s["arena_opponent"], seed=int(s["seed"]), progress=progress,
+        seconds=ARENA_SECONDS, should_stop=click_waiting,
     )  # fmt: skip
+    if lab.arena.stopped:
+        notify("info", f"The arena stopped early ({lab.arena.stopped}): the table counts the "
+               "games played.")  # fmt: skip
 
 
 # ------------------------------------------------------------------- views

@@ -73,7 +73,8 @@ class GameRecord:
     """One arena game.
 
     Attributes:
-        index: the game's number (0-based; the first ``games_per_side`` are MCTS at home).
+        index: the game's number (0-based; with ``games`` asked per side, numbers below
+            ``games`` are MCTS at home, the others away).
         mcts_side: the player MCTS was (0 home, 1 away).
         result: for MCTS: 1 win, 0 draw, -1 loss.
         mcts_tds, opponent_tds: touchdowns of MCTS and of the opponent (``None`` when the game
@@ -122,6 +123,8 @@ class ArenaResult:
     has_score: bool
     seconds: float
     records: tuple[GameRecord, ...] = field(repr=False, default=())
+    #: Empty when every game asked for was played; otherwise why the arena stopped early.
+    stopped: str = ""
 
     @property
     def draws(self) -> int:
@@ -171,6 +174,8 @@ def play_arena(
     seed: int = 0,
     reuse: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    seconds: float | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> ArenaResult:
     """Play ``games`` games with MCTS as home and ``games`` as away against ``opponent``.
 
@@ -184,6 +189,13 @@ def play_arena(
         seed: makes the whole arena reproducible.
         reuse: keep each searcher's tree between moves (``Search.advance``).
         progress: called as ``progress(done, total)`` after every game (``total = 2 * games``).
+        seconds: stop starting new games after this long (``None``: no bound). Games are
+            played in pairs, home then away with the same game number, so a stopped arena
+            still has as many games on each side; ``games_per_side`` then counts the pairs
+            played and ``stopped`` says why.
+        should_stop: polled after every game; True stops the arena there (a cancel button). A
+            pair cut in half is dropped, so both sides keep the same number of games; the first
+            pair is always played.
     """
     if opponent not in OPPONENTS:
         raise ValueError(f"opponent must be one of {', '.join(OPPONENTS)}; got {opponent!r}")
@@ -194,33 +206,54 @@ def play_arena(
     _check_whole("seed", seed, 0, 2**62)
     opponent_iterations = opponent_iterations or iterations
     start = time.perf_counter()
-    records = []
+    if seconds is not None and not 0 < seconds <= 86_400:
+        raise ValueError(f"seconds must be in (0, 86400], got {seconds!r}")
+    deadline = None if seconds is None else start + seconds
+    records: list[GameRecord] = []
     total = 2 * games
-    for index in range(total):
-        side = 0 if index < games else 1
-        records.append(
-            _play_one(
-                game,
-                index=index,
-                side=side,
-                iterations=iterations,
-                config=config,
-                opponent=opponent,
-                opponent_config=opponent_config or config,
-                opponent_iterations=opponent_iterations,
-                seed=seed * 100_003 + index,  # distinct per (seed, game): index < 100,003
-                reuse=reuse,
+    stopped = ""
+    pairs = 0
+    for pair in range(games):
+        if pair and deadline is not None and time.perf_counter() >= deadline:
+            stopped = f"time: {seconds:g} s reached after {pairs} of {games} games per side"
+            break
+        # game ``pair`` with MCTS at home, then game ``games + pair`` with MCTS away: the
+        # seeds depend on the game's number only, so the order of play changes no result
+        for index in (pair, games + pair):
+            if index >= games and pairs and should_stop is not None and should_stop():
+                records.pop()  # a cancel between the two games of a pair drops its first
+                stopped = f"cancelled after {pairs} of {games} games per side"
+                break
+            records.append(
+                _play_one(
+                    game,
+                    index=index,
+                    side=0 if index < games else 1,
+                    iterations=iterations,
+                    config=config,
+                    opponent=opponent,
+                    opponent_config=opponent_config or config,
+                    opponent_iterations=opponent_iterations,
+                    seed=seed * 100_003 + index,  # distinct per (seed, game): index < 100,003
+                    reuse=reuse,
+                )
             )
-        )
-        if progress is not None:
-            progress(index + 1, total)
+            if progress is not None:
+                progress(len(records), total)
+        if stopped:
+            break
+        pairs += 1
+        if should_stop is not None and should_stop() and pairs < games:
+            stopped = f"cancelled after {pairs} of {games} games per side"
+            break
+    records.sort(key=lambda record: record.index)
     home = [r for r in records if r.mcts_side == 0]
     away = [r for r in records if r.mcts_side == 1]
     decisions = sum(r.decisions for r in records)
     visits = sum(r.mean_root_visits * r.decisions for r in records)
     return ArenaResult(
         game=game.name,
-        games_per_side=games,
+        games_per_side=pairs,
         home_wins=sum(r.result == 1 for r in home),
         home_draws=sum(r.result == 0 for r in home),
         home_losses=sum(r.result == -1 for r in home),
@@ -239,6 +272,7 @@ def play_arena(
         has_score=_score_function(game) is not None,
         seconds=time.perf_counter() - start,
         records=tuple(records),
+        stopped=stopped,
     )
 
 

@@ -277,6 +277,16 @@ def test_printed_tree_and_downloads() -> None:
     assert printed and printed[0].startswith("<ActionNode id='0' p='max' visits='100'")
 
 
+def test_the_graphviz_tab_works_without_dot(monkeypatch: pytest.MonkeyPatch) -> None:
+    at = fresh()
+    at.button(key="step_n").click().run()
+    monkeypatch.setenv("PATH", "/nonexistent")  # Graphviz's dot cannot be found at run time
+    tab(at, "Text")
+    assert not at.exception
+    assert any("dot is not installed" in c.value for c in at.caption)
+    assert any("Drawn:" in c.value for c in at.caption)
+
+
 def test_tree_focus_on_a_node() -> None:
     at = fresh()
     at.button(key="step_n").click().run()

@@ -86,7 +86,7 @@ def test_arena_mcts_against_mcts_with_other_c(capsys: pytest.CaptureFixture[str]
         (["arena", "--game", "tic_tac_toe", "--games", "10001"], "not in"),
         (["arena", "--game", "tic_tac_toe", "--rollout", "some"], "invalid choice"),
         (["arena", "--game", "tic_tac_toe", "--opponent-c", "1"], "need --opponent mcts"),
-        (["arena", "--game", "tic_tac_toe", "--c", "inf"], "not a finite number"),
+        (["arena", "--game", "tic_tac_toe", "--c", "1e999"], "not a finite number"),
         (["arena", "--game", "tic_tac_toe", "--opponent", "mcts", "--opponent-c", "-1"], "c must"),
     ],
 )
@@ -107,6 +107,40 @@ def _arena(game: Any, **options: Any) -> ArenaResult:
     }
     settings.update(options)
     return play_arena(game, **settings)
+
+
+def test_an_arena_bounded_in_time_stops_after_a_whole_pair() -> None:
+    game = ScoredPig()
+    full = _arena(game)
+    assert full.stopped == "" and full.games_per_side == 3
+    cut = _arena(game, seconds=1e-9)  # the first pair is always played, then time is up
+    assert cut.games_per_side == 1 and cut.games == 2
+    assert cut.stopped.startswith("time:") and "1 of 3 games per side" in cut.stopped
+    # pairs are game n at home and game games+n away: the same seeds as the full arena's
+    assert cut.records == tuple(r for r in full.records if r.index in (0, 3))
+    assert cut.home_wins + cut.home_draws + cut.home_losses == 1
+    assert cut.to_dict()["stopped"] == cut.stopped
+    with pytest.raises(ValueError, match="seconds"):
+        _arena(game, seconds=0)
+
+
+def test_a_cancelled_arena_keeps_its_whole_pairs() -> None:
+    game = ScoredPig()
+    full = _arena(game, games=4)
+    polls: list[int] = []
+
+    def cancel_on_the_third_poll() -> bool:
+        polls.append(1)
+        return len(polls) >= 3
+
+    cut = _arena(game, games=4, should_stop=cancel_on_the_third_poll)
+    # polls: after pair 0 (no), before pair 1's away game (no), after pair 1 (yes)
+    assert cut.games_per_side == 2 and cut.stopped == "cancelled after 2 of 4 games per side"
+    assert cut.records == tuple(r for r in full.records if r.index in (0, 1, 4, 5))
+    polls.clear()
+    # polls: after pair 0 (no), before pair 1's away game (yes): pair 1's home game is dropped
+    mid_pair = _arena(game, games=4, should_stop=lambda: bool(polls.append(1)) or len(polls) >= 2)
+    assert mid_pair.games_per_side == 1 and mid_pair.records == cut.records[:1] + cut.records[2:3]
 
 
 def test_play_arena_with_chance_is_deterministic_and_reports_tds() -> None:

@@ -213,3 +213,27 @@ def test_step_click_to_update_time(app_url: str, browser) -> None:  # noqa: ANN0
         times.append(time.perf_counter() - start)
     print(f"\nStep click to idle page: median {statistics.median(times):.3f} s over 5 clicks")
     page.close()
+
+
+def test_a_long_arena_stops_at_a_click(app_url: str, browser) -> None:  # noqa: ANN001
+    page = _open(browser, app_url)
+    page.get_by_role("tab", name="Arena", exact=True).click()
+    _wait_idle(page)
+    page.locator(".st-key-show_arena label").first.click()
+    _wait_idle(page)
+    for key, value in (("arena_games", "50"), ("arena_iterations", "2000")):
+        field = page.locator(f".st-key-{key} input").first
+        field.fill(value)
+        field.press("Enter")
+        _wait_idle(page)
+    page.locator(".st-key-arena_run button").first.click()
+    page.wait_for_selector(".st-key-arena_stop button", timeout=30_000)
+    page.wait_for_timeout(1_000)  # the arena is playing (50 x 2 games of 2,000 iterations)
+    start = time.perf_counter()
+    page.locator(".st-key-arena_stop button").first.click()
+    page.get_by_text("The arena stopped early (cancelled after").wait_for(timeout=15_000)
+    _wait_idle(page)
+    print(f"arena stopped {time.perf_counter() - start:.2f} s after the click")
+    assert page.locator(".st-key-step button").first.is_visible()
+    assert page.locator("[data-testid='stException']").count() == 0
+    page.close()
