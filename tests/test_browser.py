@@ -237,3 +237,27 @@ def test_a_long_arena_stops_at_a_click(app_url: str, browser) -> None:  # noqa: 
     assert page.locator(".st-key-step button").first.is_visible()
     assert page.locator("[data-testid='stException']").count() == 0
     page.close()
+
+
+def test_a_refresh_keeps_the_tree_even_in_the_middle_of_step_n(app_url: str, browser) -> None:  # noqa: ANN001
+    # iterations=100000: Step N runs for seconds, long enough to refresh the page in the middle
+    page = _open(browser, f"{app_url}/?game=connect_four&seed=4&iterations=100000")
+    for _ in range(3):
+        _click(page, "step")
+    nodes = _stat(page, "Nodes")
+    assert _stat(page, "Iteration") == 3 and "steps=3" in page.url
+    page.locator(".st-key-step_n button").first.click()
+    page.wait_for_timeout(1_500)  # Step N is running on the server
+    page.reload()  # a new session: the URL's link rebuilds the tree of the last finished click
+    page.wait_for_selector("g.tv-node", timeout=60_000)
+    _wait_idle(page)
+    assert _stat(page, "Iteration") == 3 and _stat(page, "Nodes") == nodes
+    assert page.locator("[data-testid='stException']").count() == 0
+    # rapid double clicks: each click the server accepted is one iteration, none is lost twice
+    page.locator(".st-key-step button").first.dblclick()
+    _wait_idle(page)
+    after = _stat(page, "Iteration")
+    assert after in (4, 5), after  # Streamlit may fold a click that lands during a rerun
+    _click(page, "step")
+    assert _stat(page, "Iteration") == after + 1
+    page.close()
