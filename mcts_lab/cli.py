@@ -33,6 +33,8 @@ from mcts_lab.common import (
     GAME_SIZES,
     build_config,
     build_game,
+    check_game_name,
+    game_size,
     parse_position,
     search_summary,
 )
@@ -108,16 +110,27 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _game(text: str) -> str:
+    """``--game``: a registered game or ``openspiel:<game string>``, checked here so that a bad
+    one is one line and status 2 (the choices, or why OpenSpiel refused it)."""
+    try:
+        return check_game_name(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 # ---------------------------------------------------------------- the parser
 
 
 def _game_options(p: argparse.ArgumentParser, *, default: str | None = None) -> None:
     p.add_argument(
         "--game",
-        choices=GAME_NAMES,
+        type=_game,
+        metavar="GAME",
         required=default is None,
         default=default,
-        help="the game" + (f" (default {default})" if default else ""),
+        help=f"the game: {', '.join(GAME_NAMES)}, or openspiel:NAME with OpenSpiel's game string, "
+        "e.g. openspiel:pig(winscore=20)" + (f" (default {default})" if default else ""),
     )
     p.add_argument(
         "--size",
@@ -463,7 +476,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
         seed=args.seed,
         reuse=not args.no_reuse,
     )
-    size = (args.size or 1) if game.name == "gridiron" else None
+    size = game_size(game)
     if args.json:
         data = result.to_dict()
         data.update(

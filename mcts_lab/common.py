@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from games.registry import all_specs, game_spec, make_game
+from games.registry import GAME_NAMES, all_specs, game_spec, is_openspiel, make_game
 from mcts_core import ChanceNode, RunResult, Search, SearchConfig
 
 __all__ = [
@@ -19,6 +19,8 @@ __all__ = [
     "action_index",
     "build_config",
     "build_game",
+    "check_game_name",
+    "game_size",
     "children_rows",
     "parse_position",
     "principal_variation",
@@ -83,6 +85,29 @@ def build_game(name: str, size: int | None = None) -> Any:
         return make_game(name, size=size)
     except ImportError as error:  # a game module that is not there (yet)
         raise ValueError(f"game {name!r} is not available: {error}") from None
+
+
+def check_game_name(name: str) -> str:
+    """``name`` if it names a game :func:`build_game` can build (an OpenSpiel game is loaded to
+    check it), normalised (``openspiel: pig`` -> ``openspiel:pig``); ``ValueError`` that lists
+    the choices otherwise, or says why OpenSpiel refused."""
+    if name in GAME_NAMES:
+        return name
+    if is_openspiel(name):
+        return game_spec(name).name
+    raise ValueError(
+        f"invalid choice: {name!r} (choose from {', '.join(GAME_NAMES)}, or openspiel:NAME with "
+        "OpenSpiel's game string, e.g. openspiel:pig(winscore=20))"
+    )
+
+
+def game_size(game: Any) -> int | None:
+    """The game's ``size`` option (the gridiron preset), or ``None`` for a game without one."""
+    try:
+        has_size = game_spec(game.name).option("size") is not None
+    except ValueError:  # a game built outside the registry
+        return None
+    return getattr(game, "size", None) if has_size else None
 
 
 def build_config(
