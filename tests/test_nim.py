@@ -3,7 +3,9 @@ written as positions, and the search against Bouton's theorem."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -76,3 +78,35 @@ def test_the_solver_proves_the_winning_move() -> None:
     result = search.run(iterations=5000)
     assert result.stopped == "solved" and search.root.proven == (1.0, -1.0)
     assert search.best_child().action == (2, 3)  # to 2-3-1, the one move to a nim-sum of 0
+
+
+def test_the_guide_shows_the_real_code() -> None:
+    """Every code block of docs/adding_a_game.md that names a file on its first line
+    (``# games/nim.py``) is copied from that file as it is."""
+    root = Path(__file__).resolve().parents[1]
+    guide = (root / "docs" / "adding_a_game.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n# (\S+\.py)\n(.*?)```", guide, flags=re.DOTALL)
+    assert {path for path, _ in blocks} == {
+        "games/nim.py",
+        "games/registry.py",
+        "tests/test_nim.py",
+    }
+    for path, code in blocks:
+        assert code in (root / path).read_text(encoding="utf-8"), f"{path}: {code[:80]!r}"
+
+
+def test_the_app_plays_nim_with_the_generic_board() -> None:
+    """A game without a board picture: the app shows its text, a table of moves and a list to
+    play from."""
+    pytest.importorskip("streamlit")
+    from tests.test_app import fresh, tab, texts
+
+    at = fresh(game="nim", position="2-3-4/0", seed="0", iterations="200")
+    assert at.session_state["game"] == "nim" and "Nim" in at.selectbox(key="game").options
+    at.button(key="step_n").click().run()
+    tab(at, "Board")
+    assert any("heap 3: ||||" in code.value for code in at.code)
+    assert "take 3 from heap 3" in texts(at) and "First to move" in texts(at)
+    at.selectbox(key="move_pick").set_value(7).run()  # take 3 from heap 3
+    at.button(key="play_move").click().run()
+    assert not at.exception and at.session_state["position"] == "2-3-1/1"

@@ -64,6 +64,29 @@ def test_ours_and_openspiels_agree_along_random_games(name: str, games: int) -> 
     assert ends == {(1.0, -1.0), (-1.0, 1.0), (0.0, 0.0)}  # wins for each side and draws seen
 
 
+def test_our_nim_and_openspiels_agree_along_random_games() -> None:
+    """OpenSpiel numbers Nim's moves ``(take - 1) * piles + pile``; ours are ``(heap, take)``
+    pairs (OpenSpiel plays misère Nim unless told otherwise): mapped, both list the same moves,
+    the same player, the same end and returns."""
+    ours, theirs = make_game("nim"), make_game("openspiel:nim(pile_sizes=3;4;5,is_misere=false)")
+    rng = random.Random(3)
+    ends = set()
+    for _ in range(200):
+        mine, other = ours.initial_state(), theirs.initial_state()
+        while not ours.is_terminal(mine):
+            assert not theirs.is_terminal(other)
+            assert ours.current_player(mine) == theirs.current_player(other)
+            ids = {
+                (count - 1) * 3 + heap: (heap, count) for heap, count in ours.legal_actions(mine)
+            }
+            assert sorted(ids) == theirs.legal_actions(other)
+            action = rng.choice(sorted(ids))
+            mine, other = ours.next_state(mine, ids[action]), theirs.next_state(other, action)
+        assert theirs.is_terminal(other) and ours.returns(mine) == theirs.returns(other)
+        ends.add(ours.returns(mine))
+    assert ends == {(1.0, -1.0), (-1.0, 1.0)}
+
+
 def test_positions_are_openspiel_histories() -> None:
     ours, theirs = make_game("connect_four"), make_game("openspiel:connect_four")
     state = theirs.parse_state("3,3,4,2")  # our "4453": 1-based columns there
