@@ -5,7 +5,7 @@ The smallest full game in the lab, written as the example of ``docs/adding_a_gam
 - A state is the heaps and the player to move (0 moves first). The default start is 3, 4, 5.
 - An action is ``(heap, count)``: take ``count`` (1..the heap's size) from heap ``heap`` (0-based).
   Legal actions are listed heap by heap, counts ascending. Labels read ``take 2 from heap 1``
-  (heaps numbered from 1, as people count).
+  (heaps numbered from 1, as people count), ``2 from h1`` in a drawn tree's boxes.
 - Whoever takes the last counter wins (normal play): when every heap is empty the player to move
   has lost. No chance, no draws.
 - Position strings: the heaps joined by ``-``, a ``/`` and the player to move: ``"3-4-5/0"`` is
@@ -97,6 +97,11 @@ class Nim:
     def action_label(self, state: NimState, action: tuple[int, int]) -> str:
         heap, count = action
         return f"take {count} from heap {heap + 1}"
+
+    def short_action_label(self, state: NimState, action: tuple[int, int]) -> str:
+        """``2 from h1``: the label in a drawn tree's box (the full one is in its tooltip)."""
+        heap, count = action
+        return f"{count} from h{heap + 1}"
 
     def outcome_label(self, state: NimState, action: tuple[int, int], outcome: object) -> str:
         return ""

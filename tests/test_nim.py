@@ -31,6 +31,7 @@ def test_rules() -> None:
     assert after == NimState((3, 0, 5), 1) and game.action_label(start, (1, 4)) == (
         "take 4 from heap 2"
     )
+    assert game.short_action_label(start, (1, 4)) == "4 from h2"  # the drawn tree's boxes
     last = game.parse_state("0-0-1/1")
     end = game.next_state(last, (2, 1))
     assert game.is_terminal(end) and game.returns(end) == (-1.0, 1.0)  # player 1 took the last
