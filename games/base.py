@@ -3,9 +3,20 @@
 The protocol lives beside the search that is typed against it (``mcts_core`` knows no game);
 the rules in this package import it from here. See :mod:`mcts_core.game` for the conventions
 (players, states, chance outcomes, returns, heuristic, position strings) and the optional fast
-paths.
+paths. ``pick_index`` and ``sample_outcome`` (:mod:`mcts_core.rollout`) are how the search
+draws a move and a chance outcome: a game's fast ``random_playout`` must draw the same way.
 """
 
 from mcts_core.game import NO_CHANCE, Action, FastPlayout, Game, Outcome, State
+from mcts_core.rollout import pick_index, sample_outcome
 
-__all__ = ["NO_CHANCE", "Action", "FastPlayout", "Game", "Outcome", "State"]
+__all__ = [
+    "NO_CHANCE",
+    "Action",
+    "FastPlayout",
+    "Game",
+    "Outcome",
+    "State",
+    "pick_index",
+    "sample_outcome",
+]

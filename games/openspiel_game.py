@@ -40,9 +40,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.base import NO_CHANCE
+from games.base import NO_CHANCE, pick_index, sample_outcome
 from games.spec import GameSpec
-from mcts_core.rollout import pick_index, sample_outcome
 
 __all__ = [
     "MAX_CHANCE_OUTCOMES",
