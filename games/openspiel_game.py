@@ -130,7 +130,7 @@ def load_openspiel(game_string: str) -> Any:
         why.append("its chance is sampled, without exact probabilities")
     if why:
         raise ValueError(
-            f"OpenSpiel's {game_string!r} cannot be searched here: {'; '.join(why)}. Use a "
+            f"the OpenSpiel game {game_string!r} cannot be searched here: {'; '.join(why)}. Use a "
             "two-player, sequential, perfect-information game"
         )
     return game

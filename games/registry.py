@@ -72,7 +72,7 @@ def unknown_game_message(name: str) -> str:
     """What is wrong with a name that is neither registered nor ``openspiel:...``."""
     return (
         f"unknown game {name!r}; choose one of {', '.join(GAME_NAMES)}, or "
-        "openspiel:NAME with OpenSpiel's game string (e.g. openspiel:pig(winscore=20))"
+        "openspiel:NAME with an OpenSpiel game string (e.g. openspiel:pig(winscore=20))"
     )
 
 

@@ -97,7 +97,7 @@ def check_game_name(name: str) -> str:
         return game_spec(name).name
     raise ValueError(
         f"invalid choice: {name!r} (choose from {', '.join(GAME_NAMES)}, or openspiel:NAME with "
-        "OpenSpiel's game string, e.g. openspiel:pig(winscore=20))"
+        "an OpenSpiel game string, e.g. openspiel:pig(winscore=20))"
     )
 
 

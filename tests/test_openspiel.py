@@ -239,7 +239,10 @@ def test_cli_searches_an_openspiel_game(capsys: pytest.CaptureFixture[str]) -> N
     ("game", "message"),
     [
         ("chess", "invalid choice: 'chess' (choose from tic_tac_toe, connect_four, gridiron"),
-        ("chess", "or openspiel:NAME"),
+        (
+            "chess",
+            "or openspiel:NAME with an OpenSpiel game string, e.g. openspiel:pig(winscore=20)",
+        ),
         ("openspiel:nonsense", "OpenSpiel has no game 'nonsense'"),
         ("openspiel:kuhn_poker", "hides information"),
         ("openspiel:pig(foo=3)", "Unknown parameter 'foo'"),
@@ -253,6 +256,7 @@ def test_cli_refuses_bad_games_in_one_line(game: str, message: str) -> None:
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("mcts-lab: error: argument --game: ") and message in done.stderr
     assert done.stderr.count("\n") == 1, done.stderr  # OpenSpiel's own printout is kept away
+    assert "..." not in done.stderr  # nothing of the message was cut
 
 
 def test_build_game_and_registry_read_openspiel_names() -> None:
