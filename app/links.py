@@ -117,3 +117,28 @@ def link_steps(raw: str | None) -> tuple[int, str | None]:
         return whole(str(raw), 0, MAX_LINK_STEPS), None
     except ValueError as error:
         return 0, f"ignored steps={echo(raw)} from the link: use {error}"
+
+
+def lesson_link(
+    params: Mapping[str, str], pages: Mapping[str, int]
+) -> tuple[str | None, int, list[str]]:
+    """A link's ``lesson`` (a lesson's name) and ``page`` (1-based): the lesson to open (or
+    ``None``), its page, and a short message per refused value. ``pages`` gives each known
+    lesson's number of pages. A bad page opens the lesson's first page; never raises."""
+    refused: list[str] = []
+    raw = params.get("lesson")
+    if raw is None:
+        return None, 1, refused
+    name = str(raw)
+    if len(name) > MAX_VALUE_CHARS or name not in pages:
+        known = ", ".join(pages) or "none are loaded"
+        refused.append(f"ignored lesson={echo(name)} from the link: no such lesson ({known})")
+        return None, 1, refused
+    page = 1
+    raw_page = params.get("page")
+    if raw_page is not None:
+        try:
+            page = whole(str(raw_page)[:MAX_VALUE_CHARS], 1, pages[name])
+        except ValueError as error:
+            refused.append(f"ignored page={echo(raw_page)} from the link: use {error}")
+    return name, page, refused

@@ -12,11 +12,13 @@ if ROOT not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from app import panels, screen, state  # noqa: E402
+from app import lesson_view, panels, screen, state  # noqa: E402
 
 st.set_page_config(page_title="MCTS Lab", page_icon="🌳", layout="wide")
 state.init()
+lesson_view.open_link_once()  # ?lesson=NAME&page=N
 panels.page_style()
+lesson_view.lesson_sidebar()  # the lesson picker and the open page, atop the sidebar
 panels.sidebar_controls()
 screen.header()
 screen.classroom_screen()  # controls, numbers, tree, narration and details: one fragment

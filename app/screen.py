@@ -15,7 +15,7 @@ import time
 
 import streamlit as st
 
-from app import panels, state
+from app import panels, quiz_view, state
 from app.figures import path_ids
 from app.narration import flip_c, flip_sentence
 from app.tree_view import clicked_focus, render_tree
@@ -45,6 +45,7 @@ def header() -> None:
             key="presentation",
             help="Presentation mode: hide the sidebar and enlarge the type, for a projector.",
         )
+        st.toggle("Quiz", key="quiz", help="Before each click, predict what it will do.")
 
 
 def classroom_screen() -> None:
@@ -86,8 +87,10 @@ def _draw_screen() -> None:
     with right:
         with st.container(key="narration"):
             lines = _narration(entry)
+        lines += quiz_view.quiz_panel()  # the quiz's question and last answer, when it is on
         # the tabs fill what the narration leaves of the tree's height (lines at 320 px wide)
         _details(entry, height=max(DETAILS_MIN_HEIGHT, TREE_HEIGHT - 20 - 22 * lines))
+    quiz_view.after_screen()  # an arena run below the quiz answers its question: show it
     state.sync_query_params()
 
 

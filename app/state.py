@@ -108,6 +108,9 @@ DEFAULTS: dict[str, Any] = {
     "arena_iterations": 100,
     "arena_rollout": "none",
     "arena_opponent": "random",
+    "quiz": False,  # quiz mode (app/quiz_view.py)
+    "quiz_answer": None,  # the open question's answer
+    "lesson": "",  # the open lesson's name ("" = none; app/lesson_view.py)
 }
 
 #: Every registered game's option widgets (``gridiron_size``, the gridiron weights ``w_*``).
@@ -165,6 +168,7 @@ class Session:
         0.0,
     )  # the autoplay (on, speed) the screen's timer was built with
     phase_context: PhaseContext | None = None  # why the pending iteration's selection stopped
+    quiz: Any = None  # the quiz's question, last answer and score (app.quiz.QuizState)
 
 
 # ------------------------------------------------------------------ access
@@ -373,6 +377,9 @@ def shared_params() -> dict[str, str]:
     }
     if s["presentation"]:
         wanted["presentation"] = "1"
+    if s["lesson"]:  # the open lesson page (app/lesson_view.py): a link reopens it
+        wanted["lesson"] = s["lesson"]
+        wanted["page"] = str(s.get("lesson_page", 1))
     iterations = session().search.iterations
     if iterations:
         wanted["steps"] = str(iterations)  # the link rebuilds this tree (see init)

@@ -43,6 +43,7 @@ from mcts_core.rollout import generic_random_playout, pick_index, sample_outcome
 from mcts_core.solver import proof_label, propagate_proofs
 from mcts_core.trace import (
     ChanceStep,
+    Decision,
     Evaluation,
     Expansion,
     IterationTrace,
@@ -802,6 +803,28 @@ class Search:
     def find_node(self, node_id: int) -> Move | None:
         """The node with this id in the current tree, or ``None``."""
         return queries.find_node(self.root, node_id)
+
+    def preview_decision(self, node: ActionNode | None = None) -> Decision | None:
+        """The decision the selection would take at ``node`` (default: the root) if it came
+        there now: every child's terms and the child chosen, by the same code the next
+        ``step()`` runs. Nothing in the tree changes (with PUCT's heuristic prior the priors
+        are computed and kept, as the selection would).
+
+        ``None`` where the selection would not choose among the node's children: the node ends
+        the game, is proven, or still has an untried move while the tree has room (the
+        selection stops there and the expansion adds that move).
+        """
+        node = self.root if node is None else node
+        if node.player < 0 or node.proven is not None or not node.children:
+            return None
+        actions = node.actions
+        if actions is None or (len(node.children) < len(actions) and not self.tree_full):
+            return None
+        steps: list[PathStep] = []
+        self._choose(node, self.state_of(node), steps)
+        chosen = steps[-1]
+        assert isinstance(chosen, Decision)
+        return chosen
 
     # --------------------------------------------------------- tree reuse
 

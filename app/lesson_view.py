@@ -1,0 +1,201 @@
+"""The lesson picker and the open lesson's page, at the top of the sidebar.
+
+A page is opened by the picker (key ``lesson``), by **Previous** / **Next** / **Again**
+(``lesson_prev``, ``lesson_next``, ``lesson_again``) or by a link ``?lesson=NAME&page=N``. Opening
+a page sets the screen up as its file says (game, position, settings, a tree of ``steps``
+iterations, a detail tab) and turns the quiz on with the page's questions. The page's text is
+a teacher's plain text: escaped, paragraphs kept, never Markdown or HTML.
+"""
+
+from __future__ import annotations
+
+import html
+
+import streamlit as st
+
+from app import panels, quiz_view, state
+from app.lessons import Lesson, Page, load_lessons, press_text
+from app.links import lesson_link
+
+NO_LESSON = "— no lesson: explore freely —"
+#: Iterations a page's prepared tree may take at most (as a link's tree).
+SETUP_SECONDS = 10.0
+#: Settings a page starts from before its own: the sidebar's defaults (so a page shows what
+#: its file says whatever the student changed before).
+RESET_KEYS = (
+    "seed",
+    "iterations_per_click",
+    "arena_games",
+    "arena_iterations",
+    "arena_rollout",
+    "arena_opponent",
+)
+LESSON_CSS = """
+<style>
+.lab-lesson {font-size: 0.9rem; line-height: 1.3rem;}
+.lab-lesson p {margin: 0 0 0.45rem 0;}
+.lab-lesson .lab-lesson-head {font-weight: 600; font-size: 1rem;}
+.lab-lesson .lab-lesson-page {color: #555; font-size: 0.8rem;}
+.lab-lesson .lab-do {background: #e0f2fe; padding: 0.2rem 0.4rem; border-radius: 0.3rem;}
+</style>
+"""
+
+
+def lessons() -> tuple[dict[str, Lesson], list[str]]:
+    """The lessons that could be read, and a message per file that could not."""
+    return load_lessons()
+
+
+# --------------------------------------------------------------------------- opening
+
+
+def open_link_once() -> None:
+    """Open the page a link names (``?lesson=NAME&page=N``), once per session, after
+    ``state.init()``; a bad value is a short warning and the screen works on without it."""
+    s = st.session_state
+    if s.get("lesson_link_read"):
+        return
+    s["lesson_link_read"] = True
+    if "lesson" not in st.query_params:
+        return
+    found, _ = lessons()
+    pages = {name: len(lesson.pages) for name, lesson in found.items()}
+    name, page, refused = lesson_link(st.query_params, pages)
+    if name is not None:
+        open_page(found[name], page)
+    for text in refused:
+        state.notify("warning", text)
+
+
+def open_page(lesson: Lesson, number: int) -> None:
+    """Show page ``number`` (1-based) of ``lesson``: set the screen up, set the quiz."""
+    s = st.session_state
+    number = min(max(1, number), len(lesson.pages))
+    page = lesson.pages[number - 1]
+    s["lesson"] = lesson.name
+    s["lesson_page"] = number
+    if page.setup is not None:
+        _apply_setup(page)
+    box = quiz_view.quiz()
+    box.kinds = page.questions or None
+    box.depth = page.depth
+    box.pending = None  # the page asks its own question next
+    box.reveal = None
+    s["quiz"] = bool(page.questions)
+    s["quiz_answer"] = None
+    state.notify("info", f"{lesson.title}: page {number} of {len(lesson.pages)}, {page.title}.")
+
+
+def _apply_setup(page: Page) -> None:
+    """The page's set-up: defaults, then the game (with its own settings), the page's
+    settings, the position, and a tree of ``steps`` seeded iterations."""
+    setup = page.setup
+    assert setup is not None
+    s = st.session_state
+    lab = state.session()
+    before = len(lab.notices)
+    for key in (*state.CONFIG_WIDGETS.values(), *RESET_KEYS):
+        s[key] = state.DEFAULTS[key]
+    s["game"] = setup.game
+    if "gridiron_size" in setup.settings:
+        s["gridiron_size"] = setup.settings["gridiron_size"]
+    if "seed" in setup.settings:
+        s["seed"] = setup.settings["seed"]
+    state.on_game_change()  # the game's own settings and a fresh tree at its opening
+    search_settings = {k: v for k, v in setup.settings.items() if k != "gridiron_size"}
+    s.update(search_settings)
+    state.on_param_change()
+    if setup.position:
+        s["position"] = setup.position
+        state.on_position_change()
+    # the rebuilds' own messages ("New game", "Tree kept") say nothing the page does not
+    lab.notices[before:] = [n for n in lab.notices[before:] if n.level == "error"]
+    if setup.steps:
+        result = lab.search.run(iterations=setup.steps, seconds=SETUP_SECONDS)
+        if result.iterations < setup.steps:
+            state.notify("warning", f"The page's tree stopped at {result.iterations:,} of "
+                         f"{setup.steps:,} iterations ({result.stopped}).")  # fmt: skip
+    if setup.tab is not None:
+        s["details"] = setup.tab
+        if setup.tab == "Arena":
+            s["show_arena"] = True
+
+
+@state.safe
+def _on_pick() -> None:
+    name = st.session_state["lesson"]
+    if not name:
+        st.session_state["lesson_page"] = 1
+        quiz_view.quiz().kinds = None
+        quiz_view.quiz().depth = None
+        return
+    found, _ = lessons()
+    if name in found:
+        open_page(found[name], 1)
+
+
+@state.safe
+def _on_move(delta: int) -> None:
+    found, _ = lessons()
+    lesson = found.get(st.session_state["lesson"])
+    if lesson is not None:
+        open_page(lesson, int(st.session_state.get("lesson_page", 1)) + delta)
+
+
+# --------------------------------------------------------------------------- drawing
+
+
+@panels.guarded
+def lesson_sidebar() -> None:
+    """The picker, any lesson file that could not be read, and the open page."""
+    s = st.session_state
+    found, errors = lessons()
+    if s["lesson"] and s["lesson"] not in found:
+        s["lesson"] = ""  # its file was removed or broken since
+    with st.sidebar:
+        st.selectbox(
+            "Lesson",
+            ("", *found),
+            key="lesson",
+            on_change=_on_pick,
+            format_func=lambda name: found[name].title if name else NO_LESSON,
+            help="Guided lessons: each page sets up the screen, says what to press and asks "
+            "a question (lessons/*.toml; docs/lessons.md says how to write one).",
+        )
+        for error in errors:
+            panels.notice_line("warning", f"Lesson file not used: {error}")
+        lesson = found.get(s["lesson"])
+        if lesson is not None:
+            _page(lesson, min(max(1, int(s.get("lesson_page", 1))), len(lesson.pages)))
+
+
+def _page(lesson: Lesson, number: int) -> None:
+    page = lesson.pages[number - 1]
+    parts = [
+        LESSON_CSS,
+        '<div class="lab-lesson">',
+        f'<p class="lab-lesson-page">{html.escape(lesson.title)} · page {number} of '
+        f"{len(lesson.pages)}</p>",
+        f'<p class="lab-lesson-head">{html.escape(page.title)}</p>',
+    ]
+    for paragraph in page.text.strip().split("\n\n"):
+        text = " ".join(paragraph.split())
+        if text:
+            parts.append(f"<p>{html.escape(text)}</p>")
+    todo = []
+    if page.press:
+        todo.append("Press " + press_text(page.press) + ".")
+    if page.questions:
+        todo.append("First answer the question under the narration (the quiz), then press.")
+    if todo:
+        parts.append(f'<p class="lab-do">{html.escape(" ".join(todo))}</p>')
+    parts.append("</div>")
+    st.html("".join(parts))
+    last = len(lesson.pages)
+    with st.container(horizontal=True, gap="small"):
+        st.button("◀ Previous", key="lesson_prev", on_click=_on_move, args=(-1,),
+                  disabled=number <= 1)  # fmt: skip
+        st.button("Next ▶", key="lesson_next", on_click=_on_move, args=(1,),
+                  disabled=number >= last, type="primary")  # fmt: skip
+        st.button("↺ Again", key="lesson_again", on_click=_on_move, args=(0,),
+                  help="Set this page up again")  # fmt: skip

@@ -1,0 +1,252 @@
+"""The quiz on the classroom screen: the open question under the narration, the last answer
+revealed with its numbers, the score (the logic is in :mod:`app.quiz`).
+
+Before each click the screen asks one question about what the click will do (widget
+``quiz_answer``, a row of pills); the click happens; the next run of the screen grades the
+question against what the click really did and shows the reveal above the next question.
+Everything here is plain text in escaped HTML: labels come from the games, never Markdown.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import streamlit as st
+
+from app import state
+from app.quiz import (
+    EXACT_SECONDS,
+    WAIT_HINTS,
+    ArenaSetup,
+    Progress,
+    QuizState,
+    Reveal,
+    ask,
+    remember_search,
+    same_search,
+    settle,
+)
+from mcts_core import Evaluation, Expansion, Search
+from mcts_lab.exact import exact_values
+
+LINE_CHARS = 46  # characters per line of the quiz's smaller type in the narrowest column
+#: The quiz's own styles (one block, scoped by its classes).
+QUIZ_CSS = """
+<style>
+.lab-quiz {font-size: 0.85rem; line-height: 1.15rem; border-top: 1px solid #ddd;
+  padding-top: 0.25rem;}
+.lab-quiz p {margin: 0 0 0.2rem 0;}
+.lab-quiz .lab-score {color: #555; float: right;}
+.lab-quiz .lab-right {color: #166534; font-weight: 600;}
+.lab-quiz .lab-wrong {color: #9a3412; font-weight: 600;}
+.lab-quiz .lab-plain {color: #555; font-weight: 600;}
+.lab-quiz table {border-collapse: collapse; font-size: 0.78rem; margin: 0.1rem 0;}
+.lab-quiz td, .lab-quiz th {padding: 0 0.4rem; text-align: right; white-space: nowrap;}
+.lab-quiz td:first-child, .lab-quiz th:first-child {text-align: left;}
+.lab-quiz tr.lab-mark {background: #ffedd5; font-weight: 600;}
+.lab-quiz .lab-rows {max-height: 5.6rem; overflow-y: auto; display: inline-block;}
+.lab-quiz details summary {cursor: pointer; color: #1d4ed8;}
+.lab-quiz .lab-ask {font-weight: 600;}
+</style>
+"""
+
+
+def quiz() -> QuizState:
+    """The session's quiz (made on first use)."""
+    lab = state.session()
+    if lab.quiz is None:
+        lab.quiz = QuizState()
+    return lab.quiz
+
+
+def quiz_panel() -> int:
+    """Settle the open question, ask the next, draw both; returns about how many lines it
+    took (0 when the quiz is off)."""
+    if not st.session_state["quiz"]:
+        return 0
+    lab = state.session()
+    search = lab.search
+    names = state.player_names()
+    box = quiz()
+    _settle(box, search, names)
+    if box.pending is None:
+        question = ask(
+            search,
+            names,
+            kinds=box.kinds,
+            counter=box.counter,
+            depth=box.depth,
+            progress=_progress(),
+            arena=_arena_setup(box),
+            exact=lambda: _exact(box, search),
+        )
+        if question is not None:
+            box.pending = question
+            box.counter += 1
+            remember_search(box, search)
+            st.session_state["quiz_answer"] = None  # a new question starts unanswered
+    return _draw(box, search)
+
+
+def _settle(box: QuizState, search: Search, names: tuple[str, str]) -> None:
+    question = box.pending
+    if question is None:
+        return
+    if not same_search(box, search):
+        box.record(
+            Reveal(question, None, (), "dropped", "That question no longer applies: the tree "
+                   "was rebuilt (Reset, a new position or new settings).")
+        )  # fmt: skip
+        return
+    lab = state.session()
+    trace = lab.history[-1].trace if lab.history else None
+    answer = st.session_state.get("quiz_answer")
+    reveal = settle(
+        question,
+        search,
+        names,
+        answer=answer if answer in question.options else None,
+        trace=trace,
+        arena_result=lab.arena,
+    )
+    if reveal is not None:
+        box.record(reveal)
+
+
+def _progress() -> Progress:
+    """The half-done iteration's phases so far, read from the newest history entries."""
+    path: Any = None
+    expansion: Expansion | None = None
+    evaluation: Evaluation | None = None
+    for entry in reversed(state.session().history):
+        if entry.phase not in ("select", "expand", "evaluate"):
+            break
+        if entry.phase == "select":
+            path = tuple(entry.phase_result or ())
+        elif entry.phase == "expand":
+            expansion = entry.phase_result
+        else:
+            evaluation = entry.phase_result
+        if entry.phase == "select":
+            break
+    return Progress(path, expansion, evaluation)
+
+
+def _arena_setup(box: QuizState) -> ArenaSetup | None:
+    if box.kinds is None or "arena" not in box.kinds:
+        return None
+    s = st.session_state
+    return ArenaSetup(
+        games=int(s["arena_games"]),
+        iterations=int(s["arena_iterations"]),
+        opponent=str(s["arena_opponent"]),
+        expansion=str(s["expansion"]),
+        result=state.session().arena,
+    )
+
+
+def _exact(box: QuizState, search: Search) -> dict[Any, float | None] | None:
+    """The root's exact values, looked for once per position (a second at most)."""
+    game = search.game
+    key = (game.name, game.format_state(search.root_state))
+    if key not in box.exact:
+        if len(box.exact) > 32:
+            box.exact.clear()
+        box.exact[key] = exact_values(game, search.root_state, EXACT_SECONDS)
+    return box.exact[key]
+
+
+# ----------------------------------------------------------------------------- drawing
+
+
+def _draw(box: QuizState, search: Search) -> int:
+    parts = [QUIZ_CSS, '<div class="lab-quiz">']
+    lines = 0
+    score = f'<span class="lab-score">{html.escape(box.score_text)}</span>'
+    reveal = box.reveal
+    if reveal is not None:
+        parts.append(_reveal_html(reveal, score))
+        score = ""
+        lines += _lines(reveal.summary) + 1 + min(5, max(0, len(reveal.rows)))
+    question = box.pending
+    if question is not None:
+        parts.append(
+            f'<p class="lab-ask" data-kind="{html.escape(question.kind)}">{score}Question: '
+            f"{html.escape(question.text)}</p>"
+        )
+        lines += _lines("Question: " + question.text)
+    else:
+        wanted = box.kinds or ()
+        hint = "; ".join(WAIT_HINTS[k] for k in wanted if k in WAIT_HINTS)
+        text = (
+            f"This page's question waits for {hint}."
+            if hint
+            else "No question fits the tree right now (is the game over at the root?)."
+        )
+        parts.append(f'<p class="lab-plain">{score}{html.escape(text)}</p>')
+        lines += _lines(text)
+    parts.append("</div>")
+    st.html("".join(parts))
+    if question is not None:
+        locked = question.trigger != "arena" and (
+            str(search.next_phase) != question.phase or search.iterations != question.iteration
+        )
+        st.pills(
+            "Your answer",
+            question.options,
+            key="quiz_answer",
+            label_visibility="collapsed",
+            disabled=locked,
+            help="Pick your prediction, then click: the next screen reveals the answer."
+            if not locked
+            else "The iteration has begun: the answer is locked until it ends.",
+        )
+        lines += 2 + sum(len(o) + 4 for o in question.options) // LINE_CHARS
+    return lines
+
+
+def _reveal_html(reveal: Reveal, score: str) -> str:
+    correct = " or ".join(reveal.correct)
+    if reveal.verdict == "right":
+        head = '<span class="lab-right">✓ Right.</span> '
+    elif reveal.verdict == "wrong":
+        head = (
+            f'<span class="lab-wrong">✗ Not this time: you said {html.escape(reveal.answer or "")}'
+            f", the answer was {html.escape(correct)}.</span> "
+        )
+    elif reveal.verdict == "unanswered":
+        head = f'<span class="lab-plain">No answer given: it was {html.escape(correct)}.</span> '
+    else:
+        head = ""
+    body = f"<p>{score}{head}{html.escape(reveal.summary)}</p>"
+    if reveal.rows:
+        header, *rows = reveal.rows
+        cells = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+        body_rows = "".join(
+            ('<tr class="lab-mark">' if i == reveal.marked else "<tr>")
+            + "".join(f"<td>{html.escape(c)}</td>" for c in row)
+            + "</tr>"
+            for i, row in enumerate(rows)
+        )
+        body += f'<div class="lab-rows"><table><tr>{cells}</tr>{body_rows}</table></div>'
+    if reveal.why:
+        body += f"<details><summary>Why?</summary>{html.escape(reveal.why)}</details>"
+    return body
+
+
+def _lines(text: str) -> int:
+    return -(-len(text) // LINE_CHARS)
+
+
+def after_screen() -> None:
+    """Rerun the screen when something drawn below the quiz answered its question (the arena
+    runs inside its tab, after the quiz was drawn), so the answer shows at once."""
+    if not st.session_state["quiz"]:
+        return
+    box = quiz()
+    question = box.pending
+    if question is not None and question.trigger == "arena":
+        arena = state.session().arena
+        if arena is not None and id(arena) != question.data.get("result_id"):
+            st.rerun()  # (a whole rerun: an arena run is rare and slow anyway)
