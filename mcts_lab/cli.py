@@ -12,7 +12,9 @@ import json
 import math
 import os
 import re
+import shlex
 import sys
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
@@ -27,7 +29,7 @@ from mcts_core.config import (
     TREE_POLICIES,
     VALUE_RANGES,
 )
-from mcts_lab import arena, bench
+from mcts_lab import arena, bench, compare, sweep
 from mcts_lab.common import (
     CONFIG_OPTIONS,
     GAME_SIZES,
@@ -274,6 +276,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="a fresh tree per decision instead of keeping it with Search.advance",
     )
     a.add_argument("--json", action="store_true", help="print one JSON object")
+    _compare_parser(sub)
+    _sweep_parser(sub)
     return parser
 
 
@@ -494,11 +498,230 @@ def cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- compare and sweep
+
+#: Flags a settings string (``--a``, ``--b``, ``--settings``) may not hold: the command sets
+#: them once for every search it runs.
+_SHARED_FLAGS = (
+    "--game",
+    "--size",
+    "--position",
+    "--positions-file",
+    "--iterations",
+    "--seconds",
+    "--seed",
+)
+
+
+def _settings(text: str, game_name: str, flag: str) -> SearchConfig:
+    """The search settings a string of ``mcts-lab search`` flags describes (``--c 0.5
+    --policy ucb1``, a ``--preset``, ...), read by the very parser and config builder of
+    ``search``. ``flag`` names the option the string came in, for the error line."""
+    try:
+        tokens = shlex.split(text)
+    except ValueError as error:
+        raise UsageError(f"{flag} {quote(text)}: {error}") from None
+    for token in tokens:
+        name = token.split("=", 1)[0]
+        if name in _SHARED_FLAGS:
+            raise UsageError(f"{flag}: {name} is set once for the whole command, not in {flag}")
+    parser = _Parser(prog=f"mcts-lab {flag}", allow_abbrev=False, add_help=False)
+    _search_options(parser, batch=False)
+    try:
+        return _config(parser.parse_args(["--game", game_name, *tokens]))
+    except (UsageError, ValueError) as error:
+        raise UsageError(f"{flag} {quote(text)}: {error}") from None
+
+
+_SETTINGS_HELP = (
+    'the search flags of "mcts-lab search" in one string, e.g. "--c 0.5 --policy ucb1" '
+    "(a single flag without a value: --{name}=--solver)"
+)
+
+
+def _compare_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "compare",
+        help="two settings in lockstep: where their selection paths first part, and why",
+        allow_abbrev=False,
+    )
+    _game_options(p)
+    p.add_argument("--position", default=None, help="position string (default: the start)")
+    p.add_argument(
+        "--iterations",
+        type=_whole(1, compare.MAX_COMPARE_ITERATIONS),
+        default=200,
+        help="iterations of each search (default 200)",
+    )
+    p.add_argument("--seed", type=_whole(0, MAX_SEED), default=0, help="both searches' seed")
+    p.add_argument("--a", default="", metavar="FLAGS", help=_SETTINGS_HELP.format(name="a"))
+    p.add_argument("--b", default="", metavar="FLAGS", help=_SETTINGS_HELP.format(name="b"))
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    game = build_game(args.game, args.size)
+    state = parse_position(game, args.position)
+    config_a = _settings(args.a, args.game, "--a")
+    config_b = _settings(args.b, args.game, "--b")
+    result = compare.compare_searches(
+        game, state, config_a, config_b, iterations=args.iterations, seed=args.seed
+    )
+    if args.json:
+        print(json.dumps({**result.to_dict(), "flags": {"a": args.a, "b": args.b}}))
+    else:
+        print(compare.format_comparison(result, args.a, args.b))
+    return 0
+
+
+def _sweep_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "sweep",
+        help="one search parameter over several values, each an arena, with confidence intervals",
+        allow_abbrev=False,
+    )
+    _game_options(p)
+    p.add_argument(
+        "--param",
+        required=True,
+        help="the parameter: " + ", ".join(sweep.PARAMS) + " (the search flags without dashes)",
+    )
+    p.add_argument("--values", required=True, help="its values, comma-separated: 0.5,1,1.4,2")
+    p.add_argument(
+        "--games", type=_whole(1, MAX_GAMES), default=20, help="games per side per value (20)"
+    )
+    p.add_argument(
+        "--iterations",
+        type=_whole(1, MAX_ITERATIONS),
+        default=200,
+        help="MCTS iterations per decision (200)",
+    )
+    p.add_argument("--opponent", choices=arena.OPPONENTS, default="random")
+    p.add_argument(
+        "--opponent-iterations",
+        type=_whole(1, MAX_ITERATIONS),
+        default=None,
+        help="the opposing search's iterations per decision (default --iterations)",
+    )
+    p.add_argument(
+        "--settings",
+        default="",
+        metavar="FLAGS",
+        help='MCTS\'s base settings as search flags in one string, e.g. "--depth 0" '
+        "(default: the search defaults); the swept value is laid over them",
+    )
+    p.add_argument(
+        "--opponent-settings",
+        default=None,
+        metavar="FLAGS",
+        help="the opposing search's settings (default: --settings; needs --opponent mcts)",
+    )
+    p.add_argument("--no-reuse", action="store_true", help="a fresh tree for every decision")
+    p.add_argument("--seed", type=_whole(0, MAX_SEED), default=0, help="random seed (default 0)")
+    p.add_argument(
+        "--workers",
+        type=_whole(1, 1024),
+        default=None,
+        help="processes, or local Ray CPUs (default: all usable cores; 1: no pool)",
+    )
+    p.add_argument("--backend", choices=("process", "ray"), default="process")
+    p.add_argument(
+        "--address",
+        default=None,
+        metavar="HOST:PORT",
+        help="a Ray cluster to run on (with --backend ray; default: a local Ray instance)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--plot", default=None, metavar="FILE.svg", help="write an SVG chart")
+
+
+def _progress_bar(label: str) -> Callable[[int, int], None] | None:
+    """A progress bar on stderr for a person watching; scripts get a clean stderr."""
+    if not sys.stderr.isatty():
+        return None
+    start = time.perf_counter()
+
+    def show(done: int, total: int) -> None:
+        filled = 30 * done // total
+        elapsed = time.perf_counter() - start
+        left = f", ~{elapsed * (total - done) / done:.0f} s left" if 0 < done < total else ""
+        sys.stderr.write(
+            f"\r{label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total} games, "
+            f"{elapsed:.0f} s{left}   "
+        )
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return show
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    param = sweep.resolve_param(args.param)
+    values = sweep.parse_values(param, args.values)
+    if args.opponent != "mcts" and (
+        args.opponent_settings is not None or args.opponent_iterations is not None
+    ):
+        raise UsageError("--opponent-settings and --opponent-iterations need --opponent mcts")
+    if args.address is not None and args.backend != "ray":
+        raise UsageError("--address is for --backend ray")
+    if args.address is not None and not args.address.strip():
+        raise UsageError("--address is empty; give HOST:PORT (or auto)")
+    if args.plot is not None:
+        folder = os.path.dirname(os.path.abspath(args.plot))
+        if not args.plot.lower().endswith(".svg"):
+            raise UsageError(
+                f"--plot writes SVG: give a file name ending in .svg, not {quote(args.plot)}"
+            )
+        if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+            raise UsageError(f"--plot: cannot write in {quote(folder)}")
+    config = _settings(args.settings, args.game, "--settings")
+    opponent_config = (
+        _settings(args.opponent_settings, args.game, "--opponent-settings")
+        if args.opponent_settings is not None
+        else None
+    )
+    try:
+        result = sweep.run_sweep(
+            args.game,
+            size=args.size,
+            param=param,
+            values=values,
+            games=args.games,
+            iterations=args.iterations,
+            config=config,
+            opponent=args.opponent,
+            opponent_config=opponent_config,
+            opponent_iterations=args.opponent_iterations,
+            seed=args.seed,
+            reuse=not args.no_reuse,
+            backend=args.backend,
+            workers=args.workers,
+            address=args.address,
+            progress=_progress_bar(f"mcts-lab sweep {param.name}"),
+        )
+    except sweep.BackendUnavailable as error:
+        raise UsageError(str(error)) from None
+    if args.plot is not None:
+        try:
+            with open(args.plot, "w", encoding="utf-8") as handle:
+                handle.write(sweep.sweep_svg(result))
+        except OSError as error:
+            raise UsageError(f"--plot: cannot write {quote(args.plot)}: {error.strerror}") from None
+    if args.json:
+        print(json.dumps({**result.to_dict(), "plot": args.plot}))
+    else:
+        print(sweep.format_sweep(result) + (f"\nplot: {args.plot}" if args.plot else ""))
+    return 0
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "search": cmd_search,
     "tree": cmd_tree,
     "bench": cmd_bench,
     "arena": cmd_arena,
+    "compare": cmd_compare,
+    "sweep": cmd_sweep,
 }
 
 

@@ -1,0 +1,809 @@
+"""Sweeps: one search parameter over a list of values, each value an arena against one opponent.
+
+For every value the sweep plays ``games`` games with MCTS at home and ``games`` away (the arena
+of :mod:`mcts_lab.arena`), and reports win, draw and loss rates per side with 95% **Wilson score
+intervals**. The swept value changes MCTS's settings only; the opponent keeps its own (a random
+mover, or a search with the base settings).
+
+Tasks and seeds
+---------------
+The games are split into independent tasks: task ``(value, i)`` plays game ``i`` with MCTS at
+home and game ``i`` with MCTS away (``play_arena(games=1, seed=task_seed)``). A task's seed is
+derived from the sweep's seed, the parameter, the value (its canonical text) and ``i`` alone
+(:func:`task_seed`), so a value's games are the same whatever other values are swept, in
+whatever order, on whatever backend and however many workers: the results are identical.
+
+Backends
+--------
+- ``"serial"``: every task in this process, in order.
+- ``"process"``: a local :class:`concurrent.futures.ProcessPoolExecutor` (``workers`` processes,
+  default all usable cores; one worker means ``"serial"``). Workers start from a fork server
+  (clean, without the caller's threads) where the platform has one, else they are spawned.
+- ``"ray"``: Ray tasks, on a local Ray instance with ``workers`` CPUs, or on the cluster at
+  ``address`` (``"HOST:PORT"``, ``"auto"``, ``"ray://HOST:10001"``), to which this package's
+  code is shipped (``runtime_env`` ``py_modules``); its nodes need Python and numpy. Ray is an
+  optional extra (``pip install -e '.[ray]'``), imported only here and only when asked for.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import html
+import logging
+import math
+import multiprocessing
+import os
+import re
+import signal
+import socket
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Literal
+
+from mcts_core import SearchConfig
+from mcts_lab.arena import MAX_GAMES, OPPONENTS, GameRecord, play_arena
+from mcts_lab.common import build_game
+
+__all__ = [
+    "BACKENDS",
+    "BackendUnavailable",
+    "CONFIDENCE",
+    "MAX_VALUES",
+    "PARAMS",
+    "Rates",
+    "SweepParam",
+    "SweepResult",
+    "SweepTask",
+    "ValueResult",
+    "default_workers",
+    "format_sweep",
+    "parse_values",
+    "resolve_param",
+    "run_sweep",
+    "run_task",
+    "sweep_svg",
+    "task_seed",
+    "wilson_interval",
+]
+
+Backend = Literal["serial", "process", "ray"]
+BACKENDS: tuple[Backend, ...] = ("serial", "process", "ray")
+#: The confidence of the intervals and its normal quantile.
+CONFIDENCE = 0.95
+_Z = 1.959963984540054
+MAX_VALUES = 100
+MAX_ITERATIONS = 10_000_000
+RAY_INSTALL_HINT = "pip install ray (or pip install -e '.[ray]')"
+
+
+class BackendUnavailable(RuntimeError):
+    """The backend asked for cannot run here (Ray not installed, no cluster at the address)."""
+
+
+# ------------------------------------------------------------------ parameters
+
+
+@dataclass(frozen=True)
+class SweepParam:
+    """A parameter a sweep can vary.
+
+    Attributes:
+        name: its name in ``--param``: the ``mcts-lab search`` flag without dashes (``c``,
+            ``min-visits``, ``depth``) or ``iterations``.
+        field: the :class:`SearchConfig` field it sets, or ``"iterations"`` (MCTS's iterations
+            per decision).
+        kind: how a value is read: "number", "whole", "whole_or_none" (``none``: no limit),
+            "choice" (checked by ``SearchConfig``) or "switch" (``on``/``off``).
+    """
+
+    name: str
+    field: str
+    kind: Literal["number", "whole", "whole_or_none", "choice", "switch"]
+
+
+PARAMS: dict[str, SweepParam] = {
+    p.name: p
+    for p in (
+        SweepParam("c", "c", "number"),
+        SweepParam("iterations", "iterations", "whole"),
+        SweepParam("policy", "tree_policy", "choice"),
+        SweepParam("prior", "prior", "choice"),
+        SweepParam("min-visits", "min_visits", "whole"),
+        SweepParam("expansion", "expansion_order", "choice"),
+        SweepParam("rollout", "rollout", "choice"),
+        SweepParam("epsilon", "epsilon", "number"),
+        SweepParam("depth", "rollout_depth", "whole_or_none"),
+        SweepParam("horizon", "rollout_horizon", "choice"),
+        SweepParam("win", "win_value", "number"),
+        SweepParam("draw", "draw_value", "number"),
+        SweepParam("loss", "loss_value", "number"),
+        SweepParam("heuristic-weight", "heuristic_weight", "number"),
+        SweepParam("value-range", "value_range", "choice"),
+        SweepParam("final", "final_policy", "choice"),
+        SweepParam("solver", "solver", "switch"),
+        SweepParam("max-nodes", "max_nodes", "whole"),
+    )
+}
+
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_SWITCH = {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}
+
+
+def resolve_param(name: str) -> SweepParam:
+    """The parameter called ``name``: a ``search`` flag name (``min-visits`` or
+    ``min_visits``) or a :class:`SearchConfig` field (``rollout_depth``). ``ValueError`` names
+    the choices otherwise."""
+    key = name.strip().lstrip("-").replace("_", "-")
+    if key in PARAMS:
+        return PARAMS[key]
+    for param in PARAMS.values():
+        if param.field.replace("_", "-") == key:
+            return param
+    raise ValueError(
+        f"unknown --param {name[:40]!r}; choose one of {', '.join(PARAMS)} "
+        "(the search flags without dashes, or iterations)"
+    )
+
+
+def parse_values(param: SweepParam, text: str) -> tuple[Any, ...]:
+    """The comma-separated values of ``param``, read and checked one by one (``ValueError``
+    naming the bad one). Duplicates (``1`` and ``1.0`` for ``c``) and empty items are refused."""
+    items = [item.strip() for item in text.split(",")]
+    if not text.strip() or any(not item for item in items):
+        raise ValueError(f"--values {text[:80]!r} has an empty item; give v1,v2,...")
+    if len(items) > MAX_VALUES:
+        raise ValueError(f"--values has {len(items)} items; at most {MAX_VALUES}")
+    values: dict[str, Any] = {}
+    for item in items:
+        value = _read(param, item)
+        key = _value_text(value)
+        if key in values:
+            raise ValueError(f"--values: {param.name} {key} is given twice")
+        values[key] = value
+    return tuple(values.values())
+
+
+def _read(param: SweepParam, item: str) -> Any:
+    quoted = repr(item[:40])
+    if param.kind == "number":
+        if not _NUMBER.fullmatch(item) or not math.isfinite(float(item)):
+            raise ValueError(f"--values: {quoted} is not a number (--param {param.name})")
+        value: Any = float(item)
+    elif param.kind == "whole" or (param.kind == "whole_or_none" and item.lower() != "none"):
+        if not _WHOLE.fullmatch(item):
+            hint = " or none" if param.kind == "whole_or_none" else ""
+            raise ValueError(
+                f"--values: {quoted} is not a whole number{hint} (--param {param.name})"
+            )
+        value = int(item)
+    elif param.kind == "whole_or_none":
+        value = None
+    elif param.kind == "switch":
+        if item.lower() not in _SWITCH:
+            raise ValueError(f"--values: {quoted} is not on or off (--param {param.name})")
+        value = _SWITCH[item.lower()]
+    else:
+        value = item
+    if param.field == "iterations":
+        if not 1 <= value <= MAX_ITERATIONS:
+            raise ValueError(f"--values: iterations {value:,} is not in [1, {MAX_ITERATIONS:,}]")
+    else:
+        try:
+            SearchConfig(**{param.field: value})
+        except ValueError as error:
+            raise ValueError(f"--values: {error}") from None
+    return value
+
+
+def _value_text(value: Any) -> str:
+    """A value as a person and the seeds read it: ``0.5``, ``1000``, ``none``, ``on``."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float):
+        return f"{value:g}" if float(f"{value:g}") == value else repr(value)
+    return str(value)
+
+
+def _check_effect(param: SweepParam, config: SearchConfig) -> None:
+    """Refuse a parameter that the base settings make irrelevant (every value would play the
+    same games), with what to change."""
+    field_name = param.field
+    if field_name in ("rollout", "epsilon", "rollout_horizon") and config.rollout_depth == 0:
+        raise ValueError(
+            f"--param {param.name} has no effect: the settings value the leaf by the heuristic "
+            "without a rollout (depth 0)"
+        )
+    if field_name == "epsilon" and config.rollout != "epsilon":
+        raise ValueError(
+            "--param epsilon has no effect unless the rollout is epsilon: add --settings "
+            '"--rollout epsilon"'
+        )
+    if field_name == "prior" and config.tree_policy != "puct":
+        raise ValueError(
+            '--param prior has no effect unless the policy is puct: add --settings "--policy puct"'
+        )
+
+
+# ------------------------------------------------------------------ tasks
+
+
+def task_seed(seed: int, param: str, value: Any, index: int) -> int:
+    """The seed of task ``index`` of ``value``: a hash of the sweep's seed, the parameter's
+    name, the value's canonical text and the game number, in [0, 2**62)."""
+    key = f"{seed}/{param}/{_value_text(value)}/{index}".encode()
+    return int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big") >> 2
+
+
+@dataclass(frozen=True)
+class SweepTask:
+    """One unit of work: game ``index`` with MCTS at home and game ``index`` with MCTS away,
+    for one value. Plain data, so it pickles to any worker."""
+
+    game: str
+    size: int | None
+    value_index: int
+    index: int
+    seed: int
+    iterations: int
+    config: SearchConfig
+    opponent: str
+    opponent_config: SearchConfig | None
+    opponent_iterations: int
+    reuse: bool
+
+
+@lru_cache(maxsize=8)
+def _game(name: str, size: int | None) -> Any:
+    return build_game(name, size)
+
+
+def run_task(task: SweepTask) -> tuple[GameRecord, ...]:
+    """Play a task's two games (home first): the function every backend runs."""
+    result = play_arena(
+        _game(task.game, task.size),
+        games=1,
+        iterations=task.iterations,
+        config=task.config,
+        opponent=task.opponent,
+        opponent_config=task.opponent_config,
+        opponent_iterations=task.opponent_iterations,
+        seed=task.seed,
+        reuse=task.reuse,
+    )
+    return result.records
+
+
+def default_workers() -> int:
+    """The cores this process may use (all of them unless an affinity mask says otherwise)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on every platform
+        return max(1, os.cpu_count() or 1)
+
+
+Progress = Callable[[int, int], None]
+
+
+def _run_serial(tasks: Sequence[SweepTask], progress: Progress | None) -> list[Any]:
+    results = []
+    for done, task in enumerate(tasks, start=1):
+        results.append(run_task(task))
+        if progress is not None:
+            progress(2 * done, 2 * len(tasks))
+    return results
+
+
+def _ignore_interrupt() -> None:
+    """Workers leave Ctrl-C to the main process, which cancels what is left."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _run_pool(tasks: Sequence[SweepTask], workers: int, progress: Progress | None) -> list[Any]:
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if context.get_start_method() == "forkserver":
+        context.set_forkserver_preload(["mcts_lab.sweep"])
+    results: list[Any] = [None] * len(tasks)
+    executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_interrupt)
+    finished = False
+    try:
+        futures: dict[Future[Any], int] = {
+            executor.submit(run_task, task): i for i, task in enumerate(tasks)
+        }
+        pending = set(futures)
+        done = 0
+        while pending:
+            ready, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in ready:
+                results[futures[future]] = future.result()
+                done += 1
+            if progress is not None:
+                progress(2 * done, 2 * len(tasks))
+        finished = True
+    finally:
+        executor.shutdown(wait=finished, cancel_futures=not finished)
+    return results
+
+
+def _run_ray(
+    tasks: Sequence[SweepTask], workers: int, address: str | None, progress: Progress | None
+) -> list[Any]:
+    try:
+        import ray
+    except ImportError:
+        raise BackendUnavailable(f"ray is not installed: {RAY_INSTALL_HINT}") from None
+    started = False
+    if not ray.is_initialized():
+        if address:
+            _check_reachable(address)
+        # Ray's core logs its retries on stderr; the CLI's contract is one line per error
+        os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "error")
+        try:
+            if address:
+                import games
+                import mcts_core
+                import mcts_lab
+
+                # ship this checkout's code, so the cluster plays exactly these rules
+                ray.init(
+                    address=address,
+                    runtime_env={"py_modules": [mcts_core, games, mcts_lab]},
+                    log_to_driver=False,
+                    logging_level=logging.ERROR,
+                )
+            else:
+                ray.init(
+                    address="local",  # a new instance, even if a Ray cluster runs here
+                    num_cpus=workers,
+                    include_dashboard=False,
+                    log_to_driver=False,
+                    logging_level=logging.ERROR,
+                )
+        except Exception as error:  # Ray raises several kinds (ConnectionError, RuntimeError)
+            where = f"at {address}" if address else "locally"
+            text = " ".join(str(error).split())[:200]
+            raise BackendUnavailable(f"cannot start Ray {where}: {text}") from None
+        started = True
+    try:
+        remote = ray.remote(num_cpus=1)(run_task)
+        refs = [remote.remote(task) for task in tasks]
+        pending = list(refs)
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=len(pending), timeout=0.25)
+            if progress is not None:
+                progress(2 * (len(refs) - len(pending)), 2 * len(tasks))
+        return list(ray.get(refs))
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def _check_reachable(address: str) -> None:
+    """Fail in seconds, not minutes, when nothing listens at a ``HOST:PORT`` address (Ray
+    itself retries for minutes). ``auto`` and addresses without a port are left to Ray."""
+    text = address.strip().removeprefix("ray://")
+    host, colon, port = text.rpartition(":")
+    if not colon or text == "auto":
+        return
+    if not port.isdigit() or not host:
+        raise BackendUnavailable(f"--address {address[:80]!r}: give HOST:PORT")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise BackendUnavailable(f"no Ray cluster answers at {address[:80]}: {reason}") from None
+
+
+# ------------------------------------------------------------------ statistics
+
+
+def wilson_interval(successes: int, trials: int, z: float = _Z) -> tuple[float, float]:
+    """The Wilson score interval of a binomial proportion (95% with the default ``z``).
+
+    Unlike the normal approximation it stays inside [0, 1] and is not empty at 0 or
+    ``trials`` successes: ``(centre - half, centre + half)`` with ``centre = (p + z²/2n) /
+    (1 + z²/n)`` and ``half = z * sqrt(p(1-p)/n + z²/4n²) / (1 + z²/n)``.
+    """
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    z2 = z * z
+    denominator = 1.0 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class Rates:
+    """Results of MCTS in ``games`` games, with each rate's 95% Wilson interval."""
+
+    games: int
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+        }
+        for name, count in (("win", self.wins), ("draw", self.draws), ("loss", self.losses)):
+            data[f"{name}_rate"] = round(count / self.games, 4) if self.games else 0.0
+            low, high = wilson_interval(count, self.games)
+            data[f"{name}_ci"] = [round(low, 4), round(high, 4)]
+        return data
+
+
+def _rates(records: Sequence[GameRecord]) -> Rates:
+    return Rates(
+        games=len(records),
+        wins=sum(r.result == 1 for r in records),
+        draws=sum(r.result == 0 for r in records),
+        losses=sum(r.result == -1 for r in records),
+    )
+
+
+@dataclass(frozen=True)
+class ValueResult:
+    """One value's games: MCTS's results at home, away and in all, and its touchdowns."""
+
+    value: Any
+    config: SearchConfig
+    iterations: int
+    home: Rates
+    away: Rates
+    total: Rates
+    home_tds: int
+    away_tds: int
+    decisions: int
+    mean_root_visits: float
+    records: tuple[GameRecord, ...] = field(repr=False, default=())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "value": self.value,
+            "label": _value_text(self.value),
+            "iterations": self.iterations,
+            "home": self.home.to_dict(),
+            "away": self.away.to_dict(),
+            "total": self.total.to_dict(),
+            "home_tds": self.home_tds,
+            "away_tds": self.away_tds,
+            "decisions": self.decisions,
+            "mean_root_visits": round(self.mean_root_visits, 1),
+            "config": self.config.to_dict(),
+        }
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """A whole sweep: the settings, and one :class:`ValueResult` per value in order."""
+
+    game: str
+    size: int | None
+    param: str
+    field: str
+    games_per_side: int
+    iterations: int
+    opponent: str
+    opponent_iterations: int | None
+    seed: int
+    reuse: bool
+    backend: str
+    workers: int
+    tasks: int
+    seconds: float
+    config: SearchConfig
+    opponent_config: SearchConfig | None
+    has_score: bool
+    results: tuple[ValueResult, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``mcts-lab sweep --json`` object (docs/cli.md)."""
+        return {
+            "game": self.game,
+            "size": self.size,
+            "param": self.param,
+            "field": self.field,
+            "values": [r.value for r in self.results],
+            "games_per_side": self.games_per_side,
+            "iterations": self.iterations,
+            "opponent": self.opponent,
+            "opponent_iterations": self.opponent_iterations,
+            "seed": self.seed,
+            "reuse": self.reuse,
+            "backend": self.backend,
+            "workers": self.workers,
+            "tasks": self.tasks,
+            "confidence": CONFIDENCE,
+            "interval": "wilson",
+            "has_score": self.has_score,
+            "seconds": round(self.seconds, 3),
+            "config": self.config.to_dict(),
+            "opponent_config": None
+            if self.opponent_config is None
+            else self.opponent_config.to_dict(),
+            "results": [r.to_dict() for r in self.results],
+        }
+
+
+# ------------------------------------------------------------------ the sweep
+
+
+def run_sweep(
+    game: str,
+    *,
+    param: str | SweepParam,
+    values: Sequence[Any],
+    games: int,
+    iterations: int,
+    config: SearchConfig | None = None,
+    opponent: str = "random",
+    opponent_config: SearchConfig | None = None,
+    opponent_iterations: int | None = None,
+    seed: int = 0,
+    size: int | None = None,
+    reuse: bool = True,
+    backend: Backend = "process",
+    workers: int | None = None,
+    address: str | None = None,
+    progress: Progress | None = None,
+) -> SweepResult:
+    """Play the sweep and gather its results.
+
+    Args:
+        game, size: the game by name (workers build their own copy) and the gridiron preset.
+        param: the parameter (a name for :func:`resolve_param`, or a :class:`SweepParam`).
+        values: its values, already read (see :func:`parse_values`).
+        games: games per side per value, 1 .. 10,000.
+        iterations: MCTS's iterations per decision (the swept value when ``param`` is
+            ``iterations``).
+        config: MCTS's base settings (default ``SearchConfig()``); the value is laid over it.
+        opponent: "random" or "mcts"; ``opponent_config`` (default: the base settings, without
+            the value) and ``opponent_iterations`` (default ``iterations``) set the opposing
+            search.
+        seed: the sweep's seed; see :func:`task_seed`.
+        reuse: keep each searcher's tree between moves (the arena's tree reuse).
+        backend: "serial", "process" or "ray"; ``workers``: processes or local Ray CPUs
+            (default all usable cores); ``address``: a Ray cluster.
+        progress: called as ``progress(games_done, games_total)``.
+    """
+    spec = param if isinstance(param, SweepParam) else resolve_param(param)
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}; got {backend!r}")
+    if opponent not in OPPONENTS:
+        raise ValueError(f"opponent must be one of {', '.join(OPPONENTS)}; got {opponent!r}")
+    if not values:
+        raise ValueError("give at least one value")
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"games must be a whole number in [1, {MAX_GAMES:,}], got {games!r}")
+    if address is not None and backend != "ray":
+        raise ValueError("an address is for the Ray backend (--backend ray)")
+    workers = default_workers() if workers is None else workers
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a whole number >= 1, got {workers!r}")
+    base = config or SearchConfig()
+    _check_effect(spec, base)
+    built = _game(game, size)  # a bad name or size fails here, before any worker starts
+    tasks: list[SweepTask] = []
+    settings: list[tuple[SearchConfig, int]] = []
+    for value_index, value in enumerate(values):
+        if spec.field == "iterations":
+            value_config, value_iterations = base, value
+        else:
+            value_config = dataclasses.replace(base, **{spec.field: value})
+            value_iterations = iterations
+        settings.append((value_config, value_iterations))
+        for index in range(games):
+            tasks.append(
+                SweepTask(
+                    game=game,
+                    size=size,
+                    value_index=value_index,
+                    index=index,
+                    seed=task_seed(seed, spec.name, value, index),
+                    iterations=value_iterations,
+                    config=value_config,
+                    opponent=opponent,
+                    opponent_config=(opponent_config or base) if opponent == "mcts" else None,
+                    opponent_iterations=opponent_iterations or iterations,
+                    reuse=reuse,
+                )
+            )
+    start = time.perf_counter()
+    workers = min(workers, len(tasks))
+    if backend == "ray":
+        outputs = _run_ray(tasks, workers, address, progress)
+    elif backend == "process" and workers > 1:
+        outputs = _run_pool(tasks, workers, progress)
+    else:
+        outputs = _run_serial(tasks, progress)
+    seconds = time.perf_counter() - start
+    per_value: list[list[GameRecord]] = [[] for _ in values]
+    for task, records in zip(tasks, outputs, strict=True):
+        per_value[task.value_index].extend(records)
+    results = []
+    for value, (value_config, value_iterations), records in zip(
+        values, settings, per_value, strict=True
+    ):
+        home = [r for r in records if r.mcts_side == 0]
+        away = [r for r in records if r.mcts_side == 1]
+        decisions = sum(r.decisions for r in records)
+        visits = sum(r.mean_root_visits * r.decisions for r in records)
+        results.append(
+            ValueResult(
+                value=value,
+                config=value_config,
+                iterations=value_iterations,
+                home=_rates(home),
+                away=_rates(away),
+                total=_rates(records),
+                home_tds=sum(r.mcts_tds or 0 for r in home),
+                away_tds=sum(r.mcts_tds or 0 for r in away),
+                decisions=decisions,
+                mean_root_visits=visits / decisions if decisions else 0.0,
+                records=tuple(records),
+            )
+        )
+    return SweepResult(
+        game=built.name,
+        size=size if built.name == "gridiron" else None,
+        param=spec.name,
+        field=spec.field,
+        games_per_side=games,
+        iterations=iterations,
+        opponent=opponent,
+        opponent_iterations=(opponent_iterations or iterations) if opponent == "mcts" else None,
+        seed=seed,
+        reuse=reuse,
+        backend=backend if backend == "ray" or workers > 1 else "serial",
+        workers=1 if backend != "ray" and workers == 1 else workers,
+        tasks=len(tasks),
+        seconds=seconds,
+        config=base,
+        opponent_config=(opponent_config or base) if opponent == "mcts" else None,
+        has_score=callable(getattr(built, "score", None)),
+        results=tuple(results),
+    )
+
+
+# ------------------------------------------------------------------ reports
+
+
+def _percent(rates: Rates, name: str) -> str:
+    count = {"win": rates.wins, "draw": rates.draws, "loss": rates.losses}[name]
+    low, high = wilson_interval(count, rates.games)
+    return f"{100 * count / rates.games:5.1f}% [{100 * low:4.1f}-{100 * high:5.1f}]"
+
+
+def format_sweep(result: SweepResult) -> str:
+    """The sweep as a text table: per value, MCTS's wins/draws/losses at home, away and in
+    all, and the total win and loss rates with their 95% Wilson intervals."""
+    against = result.opponent
+    if result.opponent == "mcts":
+        against += f" ({result.opponent_iterations} iterations, base settings)"
+    iterations = "" if result.field == "iterations" else f", {result.iterations} iterations"
+    lines = [
+        f"sweep of {result.param} on {result.game}: {result.games_per_side} games per side per "
+        f"value against {against}{iterations}, seed {result.seed}",
+    ]
+    labels = [_value_text(r.value) for r in result.results]
+    width = max(5, len(result.param), *(len(label) for label in labels))
+    lines.append(
+        f"{result.param:<{width}}  {'home W/D/L':>12}  {'away W/D/L':>12}  {'total W/D/L':>13}  "
+        f"{'win rate [95% CI]':>20}  {'loss rate [95% CI]':>20}"
+    )
+    for label, r in zip(labels, result.results, strict=True):
+
+        def wdl(rates: Rates) -> str:
+            return f"{rates.wins}/{rates.draws}/{rates.losses}"
+
+        lines.append(
+            f"{label:<{width}}  {wdl(r.home):>12}  {wdl(r.away):>12}  {wdl(r.total):>13}  "
+            f"{_percent(r.total, 'win'):>20}  {_percent(r.total, 'loss'):>20}"
+        )
+    lines.append(
+        "intervals: 95% Wilson score intervals of each rate over the value's "
+        f"{2 * result.games_per_side} games"
+    )
+    where = f"{result.backend}, {result.workers} worker{'s' * (result.workers != 1)}"
+    lines.append(f"{result.tasks:,} tasks of 2 games ({where}); {result.seconds:.1f} s")
+    return "\n".join(lines)
+
+
+def sweep_svg(result: SweepResult, width: int = 640, height: int = 400) -> str:
+    """An SVG chart of MCTS's win rate against the value, with 95% Wilson intervals as bars:
+    all games (black), home (blue) and away (orange), the values evenly spaced in the order
+    given. A plain string: the CLI writes it, a page can inline it."""
+    left, right, top, bottom = 64, 20, 48, 64
+    plot_w, plot_h = width - left - right, height - top - bottom
+    count = len(result.results)
+
+    def x_of(i: int) -> float:
+        return left + plot_w * (i + 0.5) / count
+
+    def y_of(rate: float) -> float:
+        return top + plot_h * (1.0 - rate)
+
+    title = (
+        f"MCTS win rate vs {result.param} ({result.game}, {2 * result.games_per_side} games per "
+        f"value vs {result.opponent}, seed {result.seed})"
+    )
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
+        f"<title>{html.escape(title)}</title>",
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+        f'<text x="{width / 2:.1f}" y="20" text-anchor="middle" font-size="13">'
+        f"{html.escape(title)}</text>",
+    ]
+    for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
+        y = y_of(tick)
+        out.append(
+            f'<line x1="{left}" y1="{y:.1f}" x2="{left + plot_w}" y2="{y:.1f}" stroke="#ddd"/>'
+        )
+        out.append(
+            f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{int(tick * 100)}%</text>'
+        )
+    out.append(
+        f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="black"/>'
+        f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" '
+        'stroke="black"/>'
+    )
+    out.append(
+        f'<text transform="translate(16 {top + plot_h / 2:.1f}) rotate(-90)" '
+        'text-anchor="middle">win rate (95% Wilson interval)</text>'
+    )
+    out.append(
+        f'<text x="{left + plot_w / 2:.1f}" y="{height - 14}" text-anchor="middle">'
+        f"{html.escape(result.param)}</text>"
+    )
+    series = (("all games", "total", "black", 0.0), ("home", "home", "#1f77b4", -9.0),
+              ("away", "away", "#ff7f0e", 9.0))  # fmt: skip
+    for i, r in enumerate(result.results):
+        label = html.escape(_value_text(r.value))
+        out.append(
+            f'<text x="{x_of(i):.1f}" y="{top + plot_h + 18}" text-anchor="middle">{label}</text>'
+        )
+        for name, attribute, colour, offset in series:
+            rates: Rates = getattr(r, attribute)
+            low, high = wilson_interval(rates.wins, rates.games)
+            x = x_of(i) + offset
+            tip = (
+                f"{html.escape(result.param)} {label}, {name}: {rates.wins}/{rates.games} wins "
+                f"({100 * rates.win_rate:.1f}%, 95% CI {100 * low:.1f}-{100 * high:.1f}%)"
+            )
+            out.append(
+                f"<g><title>{tip}</title>"
+                f'<line x1="{x:.1f}" y1="{y_of(low):.1f}" x2="{x:.1f}" y2="{y_of(high):.1f}" '
+                f'stroke="{colour}" stroke-width="1.5"/>'
+                f'<line x1="{x - 4:.1f}" y1="{y_of(low):.1f}" x2="{x + 4:.1f}" '
+                f'y2="{y_of(low):.1f}" stroke="{colour}"/>'
+                f'<line x1="{x - 4:.1f}" y1="{y_of(high):.1f}" x2="{x + 4:.1f}" '
+                f'y2="{y_of(high):.1f}" stroke="{colour}"/>'
+                f'<circle cx="{x:.1f}" cy="{y_of(rates.win_rate):.1f}" r="4" fill="{colour}"/>'
+                "</g>"
+            )
+    legend_x = left + 8
+    for k, (name, _, colour, _) in enumerate(series):
+        x = legend_x + 110 * k
+        out.append(
+            f'<circle cx="{x}" cy="{top - 12}" r="4" fill="{colour}"/>'
+            f'<text x="{x + 8}" y="{top - 8}">{name}</text>'
+        )
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
