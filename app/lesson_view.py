@@ -1,4 +1,4 @@
-"""The lesson picker and the open lesson's page, at the top of the sidebar.
+"""The lesson picker, the quiz toggle and the open lesson's page, at the top of the sidebar.
 
 A page is opened by the picker (key ``lesson``), by **Previous** / **Next** / **Again**
 (``lesson_prev``, ``lesson_next``, ``lesson_again``) or by a link ``?lesson=NAME&page=N``. Opening
@@ -82,8 +82,7 @@ def open_page(lesson: Lesson, number: int) -> None:
     box.pending = None  # the page asks its own question next
     box.reveal = None
     s["quiz"] = bool(page.questions)
-    s["quiz_answer"] = None
-    state.notify("info", f"{lesson.title}: page {number} of {len(lesson.pages)}, {page.title}.")
+    s["quiz_answer"] = None  # (the sidebar shows the page: no message about it)
 
 
 def _apply_setup(page: Page) -> None:
@@ -147,7 +146,8 @@ def _on_move(delta: int) -> None:
 
 @panels.guarded
 def lesson_sidebar() -> None:
-    """The picker, any lesson file that could not be read, and the open page."""
+    """The picker, the quiz toggle (key ``quiz``), any lesson file that could not be read, and
+    the open page."""
     s = st.session_state
     found, errors = lessons()
     if s["lesson"] and s["lesson"] not in found:
@@ -161,6 +161,12 @@ def lesson_sidebar() -> None:
             format_func=lambda name: found[name].title if name else NO_LESSON,
             help="Guided lessons: each page sets up the screen, says what to press and asks "
             "a question (lessons/*.toml; docs/lessons.md says how to write one).",
+        )
+        st.toggle(
+            "Quiz: predict, then reveal",
+            key="quiz",
+            help="Before each click the screen asks what it will do (under the narration); "
+            "the click reveals the answer with the numbers that decided it.",
         )
         for error in errors:
             panels.notice_line("warning", f"Lesson file not used: {error}")

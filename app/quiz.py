@@ -419,18 +419,12 @@ def _ask_select(a: _Ask) -> Question | None:
     decision = path.decisions[depth]
     who = _who(a.names, decision.player)
     if depth == 0:
-        text = (
-            f"Selection starts at the root, where {who} is to move. Which move will it take "
-            "in the next iteration?"
-        )
+        text = f"Selection starts at the root ({who} to move). Which move will it take next?"
     else:
         before = ", then ".join(
             f"{_who(a.names, d.player)} {d.chosen_terms.label}" for d in path.decisions[:depth]
         )
-        text = (
-            f"The next selection goes {before} (the largest Q + bonus at each step). At depth "
-            f"{depth}, {who} is to move: which move will it take there?"
-        )
+        text = f"Selection will go {before}. Then {who} chooses at depth {depth}: which move?"
     return a.question(
         "select",
         text,
@@ -453,8 +447,8 @@ def _ask_expand(a: _Ask) -> Question | None:
     who = _who(a.names, path.end.player)
     where = _describe_node(a.search, path.decisions, a.names)
     text = (
-        f"Selection will stop {where}, where {who} still has moves never tried. Which of them "
-        f"will the expansion add? (Expansion order: {a.search.config.expansion_order}.)"
+        f"Selection will stop {where}, where {who} has untried moves. Which one will the "
+        f"expansion add ('{a.search.config.expansion_order}' order)?"
     )
     return a.question(
         "expand", text, [label for _, label in untried], "iteration", node_id=path.end.id
@@ -473,15 +467,14 @@ def _ask_new_value(a: _Ask) -> Question | None:
     where = _describe_node(search, path.decisions, a.names)
     cfg = search.config
     how = (
-        "the heuristic judges the position"
+        "the heuristic judges it"
         if cfg.rollout_depth == 0
-        else "a rollout plays on with random moves"
+        else "one random game is played from it"
         if cfg.rollout == "random"
-        else "a rollout plays on"
+        else "one game is played on from it"
     )
     text = (
-        f"The next iteration adds a new move for {who} {where}; then {how}. Will the value it "
-        f"brings back be good or bad for {who}, the player making that move?"
+        f"Next, {who} gets a new move {where}, and {how}. Will the result be good or bad for {who}?"
     )
     options = [f"Good for {who}", "Even (like a draw)", f"Bad for {who}"]
     return a.question("new_value", text, options, "iteration", node_id=node.id, player=node.player)
@@ -503,15 +496,14 @@ def _ask_backup(a: _Ask) -> Question | None:
     if abs(values[chooser] - values[other]) < 1e-9:
         return None  # the same number either way: nothing to predict
     result = (
-        "the game ended in " + _result_words(evaluation.raw, a.names)
+        _result_words(evaluation.raw, a.names)
         if evaluation.kind in ("terminal", "rollout", "proven")
-        else "the heuristic judged the position"
+        else "the heuristic's value"
     )
     text = (
-        f"The simulation is done: {result}, worth {fmt(values[0])} for {a.names[0]} and "
-        f"{fmt(values[1])} for {a.names[1]}. Backpropagation adds it to each node on the path, "
-        f"counted for the player who chose the move into that node. What will it add to "
-        f"{label}, {_who(a.names, chooser)}'s move at the root?"
+        f"Simulated: {result}, {fmt(values[0])} for {a.names[0]}, {fmt(values[1])} for "
+        f"{a.names[1]}. What will the backup add to {label}, {_who(a.names, chooser)}'s move "
+        "at the root?"
     )
     options = sorted({fmt(values[chooser]), fmt(values[other])}, reverse=True)
     return a.question("backup", text, options, "iteration", node_id=node_id, label=label,
@@ -545,9 +537,8 @@ def _ask_favourite(a: _Ask) -> Question | None:
         return None
     _, label, visits = fav
     text = (
-        f"The root's favourite is {label} ({_visits(visits)}): the move the search would play "
-        "now. After your next click (Step, or Step N for many iterations), will the favourite "
-        "change?"
+        f"The favourite (the move the search would play now) is {label}, {_visits(visits)}. "
+        "After your next click (Step or Step N), will it change?"
     )
     options = [f"No, still {label}", "Yes, another move"]
     return a.question("favourite", text, options, "click", label=label, action=fav[0])
@@ -563,9 +554,8 @@ def _ask_exact_best(a: _Ask) -> Question | None:
     if max(known) - min(known) < 1e-9:
         return None  # every move is as good: the question would be empty
     text = (
-        "Perfect play (exact minimax, which checks every reply) knows each move's true value. "
-        "After your next click (Step, or Step N), will the search's favourite move be one of "
-        "the truly best moves?"
+        "After your next click (Step or Step N), will the search's favourite be a truly best "
+        "move, as perfect play (exact minimax) says?"
     )
     options = ["Yes, a best move", "No, a worse move"]
     return a.question("exact_best", text, options, "click", values=dict(values))
@@ -614,8 +604,8 @@ def _ask_dice(a: _Ask) -> Question | None:
     shown = set(likely[:MAX_OPTIONS] + others[: max(0, 4 - len(likely))])
     options = [label for label, _ in outcomes if label in shown]
     text = (
-        f"The move {action} (node #{chance.id}) needs dice: it has {len(outcomes)} possible "
-        "outcomes. Which of these outcomes is the most likely?"
+        f"{action} (node #{chance.id}) needs dice: {len(outcomes)} outcomes. Which of these "
+        "is the most likely?"
     )
     return a.question("dice", text, options, "click", node_id=chance.id, correct=likely)
 
@@ -638,8 +628,8 @@ def _ask_dice_count(a: _Ask) -> Question | None:
     options = sorted(options[:4])
     nearest = min(options, key=lambda g: abs(g - expected))
     text = (
-        f"The dice of {action} (node #{chance.id}) have been rolled {n} times in this tree so "
-        f"far. About how many of those rolls should have come up '{label}'?"
+        f"The dice of {action} (node #{chance.id}) were rolled {n} times so far. About how "
+        f"often should '{label}' have come up?"
     )
     return a.question(
         "dice_count",
@@ -659,10 +649,9 @@ def _ask_arena(a: _Ask) -> Question | None:
     if arena is None:
         return None
     text = (
-        f"The arena will play {arena.games} games with MCTS at home (moving first) and "
-        f"{arena.games} as away, against a {arena.opponent} opponent, {arena.iterations} "
-        f"iterations a move, with the '{arena.expansion}' expansion order. Which side will "
-        "MCTS win more games on?"
+        f"The arena: {arena.games} games with MCTS as home (moving first), {arena.games} as "
+        f"away, against a {arena.opponent} player, {arena.iterations} iterations a move, "
+        f"'{arena.expansion}' order. On which side will MCTS win more?"
     )
     options = ["Home", "Away", "The same number"]
     return a.question("arena", text, options, "arena", result_id=id(arena.result))
@@ -745,7 +734,7 @@ def _grade_select(q: Question, search: Search, names: tuple[str, ...], answer: s
         return _dropped(q, answer, "the selection did not pass that node")
     chosen = decision.chosen_terms
     who = _who(names, decision.player)
-    rows: list[tuple[str, ...]] = [("move", "n", "Q", "bonus", "Q + bonus")]
+    rows: list[tuple[str, ...]] = [("move", "n before", "Q", "bonus", "Q + bonus")]
     rows += [(t.label, str(t.visits), fmt(t.q), fmt(t.bonus), fmt(t.score))
              for t in decision.children]  # fmt: skip
     if decision.rule == "min_visits":

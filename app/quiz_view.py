@@ -10,6 +10,7 @@ Everything here is plain text in escaped HTML: labels come from the games, never
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 import streamlit as st
@@ -37,17 +38,27 @@ QUIZ_CSS = """
 .lab-quiz {font-size: 0.85rem; line-height: 1.15rem; border-top: 1px solid #ddd;
   padding-top: 0.25rem;}
 .lab-quiz p {margin: 0 0 0.2rem 0;}
-.lab-quiz .lab-score {color: #555; float: right;}
+.lab-quiz .lab-score {color: #555;}
 .lab-quiz .lab-right {color: #166534; font-weight: 600;}
 .lab-quiz .lab-wrong {color: #9a3412; font-weight: 600;}
 .lab-quiz .lab-plain {color: #555; font-weight: 600;}
-.lab-quiz table {border-collapse: collapse; font-size: 0.78rem; margin: 0.1rem 0;}
+.lab-quiz table {border-collapse: collapse; font-size: 0.78rem; line-height: 1.0rem; margin: 0;}
 .lab-quiz td, .lab-quiz th {padding: 0 0.4rem; text-align: right; white-space: nowrap;}
-.lab-quiz td:first-child, .lab-quiz th:first-child {text-align: left;}
+.lab-quiz td:first-child, .lab-quiz th:first-child {text-align: left; white-space: normal;}
 .lab-quiz tr.lab-mark {background: #ffedd5; font-weight: 600;}
-.lab-quiz .lab-rows {max-height: 5.6rem; overflow-y: auto; display: inline-block;}
+.lab-quiz .lab-rows {max-height: 5.1rem; max-width: 100%; overflow: auto; display: inline-block;}
+.lab-quiz-numbers {border-top: none; padding-top: 0;}
 .lab-quiz details summary {cursor: pointer; color: #1d4ed8;}
 .lab-quiz .lab-ask {font-weight: 600;}
+</style>
+"""
+
+#: Presentation mode (a projector, a wider column): larger type.
+PRESENTATION_QUIZ_CSS = """
+<style>
+.lab-quiz {font-size: 1.05rem; line-height: 1.4rem;}
+.lab-quiz table {font-size: 0.9rem; line-height: 1.2rem;}
+.lab-quiz .lab-rows {max-height: 6.1rem;}
 </style>
 """
 
@@ -76,7 +87,7 @@ def quiz_panel() -> int:
             names,
             kinds=box.kinds,
             counter=box.counter,
-            depth=box.depth,
+            depth=box.depth if box.kinds is None else box.depth or 0,  # a lesson: the root
             progress=_progress(),
             arena=_arena_setup(box),
             exact=lambda: _exact(box, search),
@@ -161,14 +172,21 @@ def _exact(box: QuizState, search: Search) -> dict[Any, float | None] | None:
 
 
 def _draw(box: QuizState, search: Search) -> int:
-    parts = [QUIZ_CSS, '<div class="lab-quiz">']
-    lines = 0
-    score = f'<span class="lab-score">{html.escape(box.score_text)}</span>'
+    """Top to bottom: the score and the last answer's verdict, the open question, its answers
+    (pills), then what happened with the deciding numbers and "Why?". The question and its
+    answers come before the numbers so that they stay on screen when space is short."""
+    css = QUIZ_CSS + (PRESENTATION_QUIZ_CSS if st.session_state["presentation"] else "")
+    parts = [css, '<div class="lab-quiz">']
+    score = ""
+    if box.answered or box.unanswered:
+        score = f'<span class="lab-score">{html.escape(box.score_text)} · </span>'
     reveal = box.reveal
+    lines = 0
     if reveal is not None:
-        parts.append(_reveal_html(reveal, score))
+        verdict = _verdict_html(reveal)
+        parts.append(f"<p>{score}{verdict}</p>")
+        lines += _lines(box.score_text + re.sub(r"<[^>]+>", "", verdict))
         score = ""
-        lines += _lines(reveal.summary) + 1 + min(5, max(0, len(reveal.rows)))
     question = box.pending
     if question is not None:
         parts.append(
@@ -196,30 +214,49 @@ def _draw(box: QuizState, search: Search) -> int:
             "Your answer",
             question.options,
             key="quiz_answer",
+            format_func=plain_label,  # game labels, shown as they are (never Markdown)
             label_visibility="collapsed",
+            wrap=True,
             disabled=locked,
             help="Pick your prediction, then click: the next screen reveals the answer."
             if not locked
             else "The iteration has begun: the answer is locked until it ends.",
         )
         lines += 2 + sum(len(o) + 4 for o in question.options) // LINE_CHARS
+    if reveal is not None and reveal.verdict != "dropped":
+        st.html(css + f'<div class="lab-quiz lab-quiz-numbers">{_numbers_html(reveal)}</div>')
+        lines += _lines(reveal.summary) + 2 + min(4, len(reveal.rows))
     return lines
 
 
-def _reveal_html(reveal: Reveal, score: str) -> str:
-    correct = " or ".join(reveal.correct)
+def plain_label(text: str) -> str:
+    """A label for a widget that reads Markdown (``st.pills``): every Markdown character
+    escaped, so ``*``, ``_``, ``[x](y)`` or ``:red[...]`` show as typed."""
+    return _MARKDOWN.sub(r"\\\1", str(text))
+
+
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~:$=])")
+
+
+def _verdict_html(reveal: Reveal) -> str:
+    """Right or wrong, and the answer, in one line (a dropped question: why)."""
+    correct = html.escape(" or ".join(reveal.correct))
     if reveal.verdict == "right":
-        head = '<span class="lab-right">✓ Right.</span> '
-    elif reveal.verdict == "wrong":
-        head = (
-            f'<span class="lab-wrong">✗ Not this time: you said {html.escape(reveal.answer or "")}'
-            f", the answer was {html.escape(correct)}.</span> "
+        return f'<span class="lab-right">✓ Right: {correct}.</span>'
+    if reveal.verdict == "wrong":
+        said = html.escape(reveal.answer or "")
+        return (
+            f'<span class="lab-wrong">✗ Not this time: you said {said}, the answer was '
+            f"{correct}.</span>"
         )
-    elif reveal.verdict == "unanswered":
-        head = f'<span class="lab-plain">No answer given: it was {html.escape(correct)}.</span> '
-    else:
-        head = ""
-    body = f"<p>{score}{head}{html.escape(reveal.summary)}</p>"
+    if reveal.verdict == "unanswered":
+        return f'<span class="lab-plain">No answer given: it was {correct}.</span>'
+    return f'<span class="lab-plain">{html.escape(reveal.summary)}</span>'
+
+
+def _numbers_html(reveal: Reveal) -> str:
+    """What happened, the table of deciding numbers, and the explanation under "Why?"."""
+    body = f'<p><span class="lab-score">Last question: </span>{html.escape(reveal.summary)}</p>'
     if reveal.rows:
         header, *rows = reveal.rows
         cells = "".join(f"<th>{html.escape(h)}</th>" for h in header)

@@ -45,7 +45,6 @@ def header() -> None:
             key="presentation",
             help="Presentation mode: hide the sidebar and enlarge the type, for a projector.",
         )
-        st.toggle("Quiz", key="quiz", help="Before each click, predict what it will do.")
 
 
 def classroom_screen() -> None:

@@ -4,8 +4,9 @@
 
 Starts the app on a free port, opens it with the query string (``steps=N`` rebuilds a tree of N
 iterations), opens a detail tab if asked, clicks the buttons with the given widget keys in order
-(``step``, ``phase_step``, ...; waiting until the app is idle after each) and saves a screenshot
-of the viewport, as a projector would show it.
+(``step``, ``phase_step``, ...; a toggle's key clicks its label, ``KEY=TEXT`` the button in
+KEY that says TEXT, e.g. ``quiz_answer=c1`` for a quiz answer; waiting until the app is idle
+after each) and saves a screenshot of the viewport, as a projector would show it.
 """
 
 from __future__ import annotations
@@ -29,7 +30,14 @@ def main(out: str, query: str, keys: list[str], size: str, tab: str | None) -> N
             page.wait_for_timeout(300)
             page.wait_for_selector(IDLE, timeout=60_000)
         for key in keys:
-            page.locator(f".st-key-{key} button").first.click()
+            key, _, text = key.partition("=")  # quiz_answer=c1: the pill (button) saying c1
+            box = page.locator(f".st-key-{key}")
+            if text:
+                box.locator("button", has_text=text).first.click()
+            elif box.locator("input[type=checkbox]").count():  # a toggle: its label
+                box.locator("label").first.click()
+            else:
+                box.locator("button").first.click()
             page.wait_for_timeout(300)
             page.wait_for_selector(IDLE, timeout=600_000)
         page.mouse.move(5, 5)  # no tooltip in the picture
@@ -42,7 +50,9 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out")
     parser.add_argument("query")
-    parser.add_argument("keys", nargs="*", help="widget keys of buttons to click, in order")
+    parser.add_argument(
+        "keys", nargs="*", help="widget keys of buttons (or toggles, or KEY=TEXT) to click"
+    )
     parser.add_argument("--size", default="1280x720", help="viewport, e.g. 1920x1080")
     parser.add_argument("--tab", help="a detail tab to open first, e.g. 'Why this path'")
     args = parser.parse_args()
