@@ -448,5 +448,6 @@ SPEC = GameSpec(
     board_view="connect_four",
     buttons=Buttons(columns=WIDTH, actions=tuple(range(WIDTH)), labels=tuple(_DIGITS[:WIDTH])),
     indexed_by_action=True,
+    # measured (docs/search.md): 95.0% value-preserving at 2,000 iterations, 96.0% at 5,000
     presets={"strong": {"solver": True, "c": 1.0}},
 )

@@ -238,5 +238,7 @@ SPEC = GameSpec(
     board_view="tic_tac_toe",
     buttons=Buttons(columns=3, actions=tuple(range(9))),
     indexed_by_action=True,
-    presets={"strong": {"solver": True, "c": 1.0}},
+    # measured (docs/search.md): every value-preserving move at 200 iterations on all 431
+    # positions x 10 seeds; c = 1.0 with random rollouts missed the corner opening's reply
+    presets={"strong": {"solver": True, "c": 0.5, "rollout": "heuristic"}},
 )

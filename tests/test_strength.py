@@ -112,3 +112,15 @@ def test_tic_tac_toe_never_loses_to_a_perfect_player(mcts_player: int) -> None:
         else:
             stack.extend(TTT.next_state(state, a) for a in perfect_moves(state))
     assert games >= 2
+
+
+def test_the_strong_preset_keeps_the_value_of_every_tic_tac_toe_position_at_200() -> None:
+    from mcts_lab.presets import preset_overrides
+    from mcts_lab.strength import load_positions, value_preserving_rate
+
+    positions = load_positions("tic_tac_toe")
+    assert len(positions) == 431  # every position where a move loses value, up to symmetry
+    result = value_preserving_rate(
+        "tic_tac_toe", positions, preset_overrides("strong", "tic_tac_toe"), 200, range(1)
+    )
+    assert result.misses == [] and result.rate == 1.0
