@@ -27,6 +27,7 @@ The kinds (:data:`KINDS`, the names lesson files use):
 from __future__ import annotations
 
 import weakref
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -70,7 +71,7 @@ KINDS: tuple[str, ...] = (
 #: The kinds free quiz mode asks (the arena question only comes with a lesson page).
 FREE_KINDS: tuple[str, ...] = tuple(k for k in KINDS if k != "arena")
 #: Exact values are looked for at most this long per root position (then cached).
-EXACT_SECONDS = 1.0
+EXACT_SECONDS = 0.5
 #: At most this many answers to pick from (the right one always among them).
 MAX_OPTIONS = 10
 #: Nodes looked at when looking for a chance node to ask about.
@@ -129,7 +130,7 @@ WAIT_HINTS = {
     "new_value": "a new node to be added on the next path (not a finished game)",
     "backup": "the backpropagate phase (press Phase until the button says backpropagate)",
     "favourite": "two or more moves tried at the root (press Step)",
-    "exact_best": "exact values of every root move, found within a second",
+    "exact_best": "exact values of every root move, found within half a second",
     "dice": "a chance node in the tree (a move with dice)",
     "dice_count": "a chance node rolled at least 4 times",
     "arena": "the arena",
@@ -564,10 +565,10 @@ def _ask_exact_best(a: _Ask) -> Question | None:
 def _chance_node(search: Search) -> ChanceNode | None:
     """The most visited chance node with two or more outcomes (breadth first, bounded)."""
     best: ChanceNode | None = None
-    queue: list[Move] = [search.root]
+    queue: deque[Move] = deque([search.root])
     seen = 0
     while queue and seen < DICE_SEARCH_NODES:
-        node = queue.pop(0)
+        node = queue.popleft()
         seen += 1
         if (
             isinstance(node, ChanceNode)

@@ -75,11 +75,18 @@ def quiz_panel() -> int:
     """Settle the open question, ask the next, draw both; returns about how many lines it
     took (0 when the quiz is off)."""
     if not st.session_state["quiz"]:
+        if state.session().quiz is not None:
+            quiz().pending = None  # a question left open while the quiz is off: forgotten
         return 0
     lab = state.session()
     search = lab.search
     names = state.player_names()
     box = quiz()
+    if st.session_state["autoplay"]:  # no time to answer: the quiz waits, nothing counts
+        box.pending = None
+        text = "The quiz waits while autoplay runs: stop it to get a question."
+        st.html(QUIZ_CSS + f'<div class="lab-quiz"><p class="lab-plain">{text}</p></div>')
+        return _lines(text)
     _settle(box, search, names)
     if box.pending is None:
         question = ask(

@@ -368,3 +368,22 @@ def test_free_quiz_mode_asks_and_reveals_on_every_game() -> None:
         box = at.session_state["lab"].quiz
         assert box.answered + box.unanswered >= 4, (game, box)
         assert box.score_text in quiz_text(at)
+
+
+def test_answers_are_shown_as_typed_never_as_markdown() -> None:
+    assert plain_label("*x* [a](b) :red[z] `c`") == r"\*x\* \[a\]\(b\) \:red\[z\] \`c\`"
+    assert plain_label("H1 move to (1,0)") == r"H1 move to \(1,0\)"
+
+
+def test_the_quiz_waits_while_autoplay_runs_and_forgets_when_off() -> None:
+    at = fresh(game="tic_tac_toe", seed="1", steps="30")
+    at.toggle(key="quiz").set_value(True).run()
+    assert at.session_state["lab"].quiz.pending is not None
+    at.toggle(key="autoplay").set_value(True).run()
+    assert "The quiz waits while autoplay runs" in quiz_text(at)
+    assert at.session_state["lab"].quiz.pending is None and not at.pills
+    at.toggle(key="autoplay").set_value(False).run()
+    assert at.session_state["lab"].quiz.pending is not None
+    at.toggle(key="quiz").set_value(False).run()
+    assert at.session_state["lab"].quiz.pending is None
+    assert at.session_state["lab"].quiz.answered + at.session_state["lab"].quiz.unanswered == 0
