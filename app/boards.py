@@ -3,7 +3,10 @@
 A view takes the game, a state, ``stats`` ({action: (visit share, Q)} for the moves at the
 root, Q from the mover's view) and ``pv`` (the principal variation's decisions from this state:
 (player, action) pairs, first the move now) and returns an SVG string. The PV is drawn as
-numbered discs in the colour of the player who makes that move, as engine GUIs do.
+numbered discs in the colour of the player who makes that move, as engine GUIs do. With
+``exact`` (an :class:`app.exact.ExactAnswer`, the ``exact`` toggle) each move also shows its
+exact value ("= win", green where it is a best move), and ``favourite`` (the search's current
+choice) gets a red outline when perfect play says it is worse than a best move.
 
 A game names its view in its registration (``GameSpec.board_view``, :mod:`games.registry`);
 ``BOARDS`` maps view names to views and ``LEGENDS`` says in words what each picture's marks
@@ -17,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from app.exact import ExactAnswer
 from games.registry import game_spec
 
 __all__ = [
@@ -31,6 +35,7 @@ __all__ = [
     "button_layout",
     "button_label",
     "stats_rows",
+    "EXACT_LEGEND",
 ]
 
 Stats = dict[Any, tuple[float, float]]
@@ -40,6 +45,10 @@ PV_LENGTH = 6  # numbered discs on a board: more would hide the statistics under
 _X = "#2563eb"
 _O = "#dc2626"
 _YELLOW = "#facc15"  # Connect Four's X stones
+_BEST = "#15803d"  # an exact value that is a best move's
+_WORSE = "#b91c1c"  # an exact value worse than the best, and the wrong favourite's outline
+_UNKNOWN = "#6b7280"
+_MARK = "#ef4444"  # the wrong favourite's outline: bright, to stand out on a blue board too
 
 
 def _open(width: int, height: int) -> str:
@@ -66,10 +75,47 @@ def _pv_disc(x: float, y: float, number: int, colour: str, r: float = 10) -> str
     )
 
 
-def tic_tac_toe_svg(game: Any, state: Any, stats: Stats, pv: Line = ()) -> str:
-    """3x3 board; every empty cell with a move shows its visit share and Q; the PV's cells
-    carry their move numbers."""
+def _exact_colour(exact: ExactAnswer, action: Any) -> str:
+    if exact.values.get(action) is None or exact.best is None:
+        return _UNKNOWN
+    return _BEST if exact.is_best(action) else _WORSE
+
+
+def _exact_text(x: float, y: float, exact: ExactAnswer, action: Any, size: int) -> str:
+    """A move's exact value ("= win"), green for a best move, red for a worse one."""
+    return (
+        f'<text x="{x}" y="{y}" font-size="{size}" text-anchor="middle" font-weight="bold" '
+        f'fill="{_exact_colour(exact, action)}">= {exact.text(action)}</text>'
+    )
+
+
+def _wrong(exact: ExactAnswer | None, favourite: Any) -> bool:
+    return exact is not None and favourite is not None and exact.wrong(favourite)
+
+
+def _outline(x: float, y: float, width: float, height: float) -> str:
+    """The wrong favourite's mark: a thick red outline on a white halo (seen on any board)."""
+    box = f'x="{x}" y="{y}" width="{width}" height="{height}" fill="none" rx="3"'
+    return (
+        f'<rect {box} stroke="#ffffff" stroke-width="8"/>'
+        f'<rect {box} class="exact-wrong" stroke="{_MARK}" stroke-width="5"/>'
+    )
+
+
+def tic_tac_toe_svg(
+    game: Any,
+    state: Any,
+    stats: Stats,
+    pv: Line = (),
+    *,
+    exact: ExactAnswer | None = None,
+    favourite: Any = None,
+) -> str:
+    """3x3 board; every empty cell with a move shows its visit share and Q (and its exact value);
+    the PV's cells carry their move numbers."""
     size = 90
+    lift = 4 if exact is not None else 0  # room for the exact value's line
+    wrong = _wrong(exact, favourite)
     parts = [_open(3 * size, 3 * size)]
     board = game.format_state(state)
     for cell in range(9):
@@ -81,6 +127,8 @@ def tic_tac_toe_svg(game: Any, state: Any, stats: Stats, pv: Line = ()) -> str:
             f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{fill}" '
             'stroke="#374151" stroke-width="2"/>'
         )
+        if wrong and cell == favourite:  # under the texts: the cell's name stays readable
+            parts.append(_outline(x + 4, y + 4, size - 8, size - 8))
         mark = board[cell]
         if mark != ".":
             colour = _X if mark == "X" else _O
@@ -91,13 +139,15 @@ def tic_tac_toe_svg(game: Any, state: Any, stats: Stats, pv: Line = ()) -> str:
         elif cell in stats:
             share, q = stats[cell]
             parts.append(
-                f'<text x="{x + size / 2}" y="{y + 38}" font-size="20" '
+                f'<text x="{x + size / 2}" y="{y + 38 - lift}" font-size="20" '
                 f'text-anchor="middle" fill="#111827">{share:.0%}</text>'
             )
             parts.append(
-                f'<text x="{x + size / 2}" y="{y + 62}" font-size="14" '
+                f'<text x="{x + size / 2}" y="{y + 62 - 2 * lift}" font-size="14" '
                 f'text-anchor="middle" fill="#374151">Q {q:+.2f}</text>'
             )
+        if mark == "." and exact is not None and cell in exact.values:
+            parts.append(_exact_text(x + size / 2, y + 79, exact, cell, 14))
         parts.append(
             f'<text x="{x + 5}" y="{y + 14}" font-size="10" fill="#9ca3af">'
             f"{game.action_label(state, cell)}</text>"
@@ -109,13 +159,22 @@ def tic_tac_toe_svg(game: Any, state: Any, stats: Stats, pv: Line = ()) -> str:
     return "".join(parts)
 
 
-def connect_four_svg(game: Any, state: Any, stats: Stats, pv: Line = ()) -> str:
-    """7x6 board; under each column the visit share and Q of dropping a stone there; the PV's
-    stones where they would land, numbered."""
+def connect_four_svg(
+    game: Any,
+    state: Any,
+    stats: Stats,
+    pv: Line = (),
+    *,
+    exact: ExactAnswer | None = None,
+    favourite: Any = None,
+) -> str:
+    """7x6 board; under each column the visit share and Q of dropping a stone there (and its
+    exact value); the PV's stones where they would land, numbered."""
     cell = 52
     rows = game.render(state).splitlines()  # top row first
     n_rows, n_cols = len(rows), len(rows[0].split())
-    width, height = n_cols * cell, n_rows * cell + 46
+    below = 46 if exact is None else 64  # the shares' strip (one more line for exact values)
+    width, height = n_cols * cell, n_rows * cell + below
     parts = [
         _open(width, height),
         f'<rect x="0" y="0" width="{width}" height="{n_rows * cell}" fill="#1e3a8a" rx="6"/>',
@@ -143,7 +202,7 @@ def connect_four_svg(game: Any, state: Any, stats: Stats, pv: Line = ()) -> str:
             share, q = stats[c]
             parts.append(
                 f'<rect x="{c * cell + 2}" y="{n_rows * cell + 2}" width="{cell - 4}" '
-                f'height="42" fill="{_heat(share)}" rx="4"/>'
+                f'height="{below - 4}" fill="{_heat(share)}" rx="4"/>'
             )
             parts.append(
                 f'<text x="{x}" y="{n_rows * cell + 19}" font-size="14" '
@@ -153,17 +212,31 @@ def connect_four_svg(game: Any, state: Any, stats: Stats, pv: Line = ()) -> str:
                 f'<text x="{x}" y="{n_rows * cell + 37}" font-size="11" '
                 f'text-anchor="middle" fill="#374151">{q:+.2f}</text>'
             )
+        if exact is not None and c in exact.values:
+            parts.append(_exact_text(x, n_rows * cell + 56, exact, c, 12))
+    if _wrong(exact, favourite):
+        parts.append(_outline(favourite * cell + 4, 4, cell - 8, height - 8))
     parts.append("</svg>")
     return "".join(parts)
 
 
-def gridiron_svg(game: Any, state: Any, stats: Stats, pv: Line = ()) -> str:
+def gridiron_svg(
+    game: Any,
+    state: Any,
+    stats: Stats,
+    pv: Line = (),
+    *,
+    exact: ExactAnswer | None = None,
+    favourite: Any = None,
+) -> str:
     """The pitch: endzones shaded, tackle zones tinted (blue home, red away), players as
     numbered discs (hollow when down, faded when used), the ball, and for the root's move
-    actions the visit share on the destination square. Other root actions are listed below."""
+    actions the visit share (and exact value) on the destination square. Other root actions
+    are listed below."""
     cell = 44
     width, height = game.width * cell, game.height * cell
     notes = _non_move_stats(game, state, stats)
+    wrong = _wrong(exact, favourite)
     parts = [_open(width, height + 18 * len(notes) + 6)]
     home_zone, away_zone = game.tackle_zones(state, 0), game.tackle_zones(state, 1)
     for x in range(game.width):
@@ -192,10 +265,19 @@ def gridiron_svg(game: Any, state: Any, stats: Stats, pv: Line = ()) -> str:
                 f'<rect x="{x * cell + 2}" y="{y * cell + 2}" width="{cell - 4}" '
                 f'height="{cell - 4}" fill="{_heat(share)}" rx="4"/>'
             )
+            lift = 0 if exact is None else 6
             parts.append(
-                f'<text x="{x * cell + cell / 2}" y="{y * cell + cell / 2 + 4}" '
+                f'<text x="{x * cell + cell / 2}" y="{y * cell + cell / 2 + 4 - lift}" '
                 f'font-size="11" text-anchor="middle">{share:.0%}</text>'
             )
+            if exact is not None:
+                parts.append(
+                    f'<text x="{x * cell + cell / 2}" y="{y * cell + cell / 2 + 14}" '
+                    f'font-size="10" text-anchor="middle" font-weight="bold" '
+                    f'fill="{_exact_colour(exact, action)}">{exact.text(action)}</text>'
+                )
+            if wrong and action == favourite:
+                parts.append(_outline(x * cell + 4, y * cell + 4, cell - 8, cell - 8))
     bx, by, carrier = game.ball(state)
     for label, team, x, y, standing, used in game.players(state):
         colour = "#2563eb" if team == 0 else "#dc2626"
@@ -223,22 +305,33 @@ def gridiron_svg(game: Any, state: Any, stats: Stats, pv: Line = ()) -> str:
         if action[0] == "move":  # squares only: activations and blocks are in the PV text
             x, y = action[1] * cell + cell - 9, action[2] * cell + 9
             parts.append(_pv_disc(x, y, number, "#2563eb" if player == 0 else "#dc2626", r=8))
-    for i, (label, share, q) in enumerate(notes):
+    for i, (action, label, share, q) in enumerate(notes):
+        text = f"{label}: {share:.0%} of visits, Q {q:+.2f}"
+        colour = "#111827"
+        if exact is not None:
+            text += f", exact {exact.text(action)}"
+        if wrong and action == favourite:
+            text = "✗ " + text + " (worse than the best)"
+            colour = _WORSE
         parts.append(
-            f'<text x="4" y="{height + 16 + 18 * i}" font-size="12">{label}: '
-            f"{share:.0%} of visits, Q {q:+.2f}</text>"
+            f'<text x="4" y="{height + 16 + 18 * i}" font-size="12" fill="{colour}">'
+            f"{_escape(text)}</text>"
         )
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _non_move_stats(game: Any, state: Any, stats: Stats) -> list[tuple[str, float, float]]:
-    rows = [(game.action_label(state, a), s, q) for a, (s, q) in stats.items() if a[0] != "move"]
-    return sorted(rows, key=lambda r: -r[1])
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-#: View name (``GameSpec.board_view``) -> the view.
-BOARDS: dict[str, Callable[[Any, Any, Stats, Line], str]] = {
+def _non_move_stats(game: Any, state: Any, stats: Stats) -> list[tuple[Any, str, float, float]]:
+    rows = [(a, game.action_label(state, a), s, q) for a, (s, q) in stats.items() if a[0] != "move"]
+    return sorted(rows, key=lambda r: -r[2])
+
+
+#: View name (``GameSpec.board_view``) -> the view (keywords ``exact`` and ``favourite``).
+BOARDS: dict[str, Callable[..., str]] = {
     "tic_tac_toe": tic_tac_toe_svg,
     "connect_four": connect_four_svg,
     "gridiron": gridiron_svg,
@@ -254,6 +347,13 @@ _TEXT_LEGEND = (
     "The board is the game's own text. The table lists the moves the search has tried: each "
     "move's share of the root's visits and Q, the value the search expects for the player to "
     "move (+1 a win, -1 a loss)."
+)
+#: What the exact values and the red outline mean (added to the legend while they show).
+EXACT_LEGEND = (
+    "= win / draw / loss: the move's exact value under perfect play, for the player to move "
+    "(a number where dice decide: the expected value, +1 a sure win; ? = not worked out within "
+    "the time budget), green for a best move, red for a worse one. Red outline: the search's "
+    "favourite when perfect play says it is worse than the best move."
 )
 #: View name -> what its picture's colours and marks mean.
 LEGENDS: dict[str, str] = {
@@ -275,20 +375,32 @@ def _spec(game: Any) -> Any:
         return None
 
 
-def board_svg(game: Any, state: Any, stats: Stats, pv: Line = ()) -> str | None:
+def board_svg(
+    game: Any,
+    state: Any,
+    stats: Stats,
+    pv: Line = (),
+    *,
+    exact: ExactAnswer | None = None,
+    favourite: Any = None,
+) -> str | None:
     """The game's board picture, or ``None`` when its registration names no view (then show
-    :func:`board_text` and :func:`stats_rows`)."""
+    :func:`board_text` and :func:`stats_rows`). ``exact`` adds each move's exact value and
+    ``favourite`` is outlined in red when it is worse than a best move."""
     spec = _spec(game)
     renderer = BOARDS.get(spec.board_view) if spec is not None and spec.board_view else None
-    return renderer(game, state, stats, pv) if renderer else None
+    if renderer is None:
+        return None
+    return renderer(game, state, stats, pv, exact=exact, favourite=favourite)
 
 
-def board_legend(game: Any) -> str:
+def board_legend(game: Any, exact: bool = False) -> str:
     """What the board's colours and marks mean, in words (the generic view's for games
-    without a view)."""
+    without a view); with ``exact``, what the exact values and the red outline mean too."""
     spec = _spec(game)
     view = spec.board_view if spec is not None else None
-    return LEGENDS.get(view, _TEXT_LEGEND) if view else _TEXT_LEGEND
+    legend = LEGENDS.get(view, _TEXT_LEGEND) if view else _TEXT_LEGEND
+    return legend + " " + EXACT_LEGEND if exact else legend
 
 
 def board_text(game: Any, state: Any) -> str:
@@ -297,14 +409,34 @@ def board_text(game: Any, state: Any) -> str:
     return str(render(state)) if render is not None else game.format_state(state) or "(start)"
 
 
-def stats_rows(game: Any, state: Any, stats: Stats) -> list[dict[str, Any]]:
+def stats_rows(
+    game: Any,
+    state: Any,
+    stats: Stats,
+    *,
+    exact: ExactAnswer | None = None,
+    favourite: Any = None,
+) -> list[dict[str, Any]]:
     """The generic view's table: each move the root tried, most visited first, with its share
-    of the root's visits and Q (the mover's view)."""
+    of the root's visits and Q (the mover's view). With ``exact``, an ``exact`` column, the
+    untried moves after the tried ones, and a mark on a wrong favourite."""
     ordered = sorted(stats.items(), key=lambda item: -item[1][0])
-    return [
+    rows: list[dict[str, Any]] = [
         {"move": game.action_label(state, action), "visits": f"{share:.0%}", "Q": f"{q:+.3f}"}
         for action, (share, q) in ordered
     ]
+    if exact is None:
+        return rows
+    actions = [action for action, _ in ordered]
+    untried = [action for action in exact.values if action not in stats]
+    rows += [{"move": game.action_label(state, a), "visits": "-", "Q": ""} for a in untried]
+    wrong = _wrong(exact, favourite)
+    for row, action in zip(rows, actions + untried, strict=True):
+        row["exact"] = exact.text(action)
+        row["mark"] = (
+            "✗ the favourite: worse than the best" if wrong and action == favourite else ""
+        )
+    return rows
 
 
 def button_label(game: Any, state: Any, action: Any) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
+from app.exact import ExactAnswer
 from mcts_core import Decision, IterationTrace, Search
 from mcts_core.nodes import ActionNode, ChanceNode
 from mcts_core.policies import FORMULAS, visit_entropy
@@ -291,8 +292,9 @@ def _esc(text: str) -> str:
 # ------------------------------------------------------------- trace tables
 
 
-def uct_rows(decision: Decision) -> list[dict[str, Any]]:
-    """One row per child of a decision: visits, Q (deciding player's view), bonus, total."""
+def uct_rows(decision: Decision, exact: ExactAnswer | None = None) -> list[dict[str, Any]]:
+    """One row per child of a decision: visits, Q (deciding player's view), bonus, total, and
+    with ``exact`` (the root's decision only) each move's exact value ("win", "?")."""
     rows = []
     for i, terms in enumerate(decision.children):
         rows.append(
@@ -302,6 +304,7 @@ def uct_rows(decision: Decision) -> list[dict[str, Any]]:
                 "n (before backup)": terms.visits,
                 # one number format for every value column: signed, 3 decimals
                 "Q": f"{terms.q:+.3f}",
+                "exact": "" if exact is None else exact.text(terms.action),
                 "bonus": f"{terms.bonus:+.3f}",
                 "Q + bonus": f"{terms.score:+.3f}",
                 "prior P": None if terms.prior is None else f"{terms.prior:.3f}",
@@ -334,10 +337,16 @@ def _html(value: Any) -> str:
     return str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def uct_table_html(decisions: Sequence[Decision], player_names: Sequence[str]) -> str:
+def uct_table_html(
+    decisions: Sequence[Decision],
+    player_names: Sequence[str],
+    exact: ExactAnswer | None = None,
+) -> str:
     """Every decision of a selection path as one HTML table: a heading row per decision (depth,
     node, who decides, N, visit entropy), then each child's n, Q (deciding player's view),
-    bonus and total, the chosen child highlighted."""
+    bonus and total, the chosen child highlighted. ``exact`` (the root's exact answer, given
+    only when the first decision is at the current root) adds an ``exact`` column to the
+    first table; deeper decisions have none."""
     parts = []
     for depth, d in enumerate(decisions):
         who = player_names[d.player]
@@ -349,9 +358,8 @@ def uct_table_html(decisions: Sequence[Decision], player_names: Sequence[str]) -
             + (" · <i>minimum-visits rule</i>" if d.rule == "min_visits" else "")
             + "</p>"
         )
-        parts.append(
-            f'<div style="overflow-x:auto">{html_table(uct_rows(d), highlight=d.chosen)}</div>'
-        )
+        rows = uct_rows(d, exact if depth == 0 else None)
+        parts.append(f'<div style="overflow-x:auto">{html_table(rows, highlight=d.chosen)}</div>')
     return "".join(parts)
 
 
@@ -513,13 +521,15 @@ def chance_figure(rows: list[dict[str, Any]]) -> go.Figure:
 
 
 def series_point(search: Search) -> dict[str, Any]:
-    """The root's children at this moment: {move label: (visits, Q)} and the best move."""
+    """The root's children at this moment: {move label: (visits, Q)} and the move the search
+    would play (``best``, its label; ``best_action``, the action: the regret line's input)."""
     children = search.children_summary()
-    best = search.best_child().label if children else None
+    best = search.best_child() if children else None
     return {
         "iteration": search.iterations,
         "children": {c.label: (c.visits, c.q) for c in children},
-        "best": best,
+        "best": best.label if best is not None else None,
+        "best_action": best.action if best is not None else None,
     }
 
 
@@ -533,11 +543,18 @@ def _by_move(series: Sequence[dict[str, Any]], index: int) -> dict[str, tuple[li
     return lines
 
 
-def history_figure(series: Sequence[dict[str, Any]]) -> go.Figure:
+def history_figure(
+    series: Sequence[dict[str, Any]],
+    regret: Sequence[tuple[int, float | None]] | None = None,
+) -> go.Figure:
     """One figure, three stacked panels sharing the iteration axis: visits per root move, Q per
     root move (root player's view) and the move the final-move policy would play. One figure
     with hand-set axis domains (not ``make_subplots``, which costs ~15 ms a rerun) keeps the page
-    quick to redraw after every click."""
+    quick to redraw after every click.
+
+    ``regret`` ((iteration, regret) pairs, :func:`app.exact.regret_points`) adds a fourth panel
+    at the bottom: the exact value the favourite gives away at each point (0: a best move; a
+    gap where it is not known)."""
     palette = ("#2563eb", "#dc2626", "#16a34a", "#f59e0b", "#7c3aed", "#0891b2", "#db2777",
                "#65a30d", "#ea580c")  # fmt: skip
     visits, values = _by_move(series, 0), _by_move(series, 1)
@@ -554,13 +571,31 @@ def history_figure(series: Sequence[dict[str, Any]]) -> go.Figure:
     traces.append(go.Scatter(x=[p["iteration"] for p in points], y=[p["best"] for p in points],
                              mode="lines+markers", line_shape="hv", name="chosen",
                              line_color="#111827", showlegend=False, yaxis="y"))  # fmt: skip
+    if regret is None:
+        fig = go.Figure(traces)
+        fig.update_layout(
+            height=560, margin=dict(l=10, r=10, t=30, b=10),
+            xaxis=dict(title="iteration", anchor="y"),
+            yaxis=dict(domain=[0.0, 0.2], title="chosen move", type="category"),
+            yaxis2=dict(domain=[0.27, 0.6], title="Q (root player)", anchor="x"),
+            yaxis3=dict(domain=[0.67, 1.0], title="visits", anchor="x"),
+        )  # fmt: skip
+        return fig
+    for trace in traces:  # the regret panel takes the bottom: the others move up one axis
+        trace.update(yaxis={"y": "y2", "y2": "y3", "y3": "y4"}[trace.yaxis])
+    traces.append(go.Scatter(x=[i for i, _ in regret], y=[r for _, r in regret], name="regret",
+                             mode="lines+markers", line_shape="hv", line_color="#b91c1c",
+                             showlegend=False, connectgaps=False, yaxis="y"))  # fmt: skip
     fig = go.Figure(traces)
+    top = max([r for _, r in regret if r is not None], default=0.0)
     fig.update_layout(
-        height=560, margin=dict(l=10, r=10, t=30, b=10),
+        height=680, margin=dict(l=10, r=10, t=30, b=10),
         xaxis=dict(title="iteration", anchor="y"),
-        yaxis=dict(domain=[0.0, 0.2], title="chosen move", type="category"),
-        yaxis2=dict(domain=[0.27, 0.6], title="Q (root player)", anchor="x"),
-        yaxis3=dict(domain=[0.67, 1.0], title="visits", anchor="x"),
+        yaxis=dict(domain=[0.0, 0.14], title="regret", range=[-0.05, max(1.0, top) * 1.1],
+                   zeroline=True),
+        yaxis2=dict(domain=[0.2, 0.36], title="chosen move", type="category", anchor="x"),
+        yaxis3=dict(domain=[0.42, 0.68], title="Q (root player)", anchor="x"),
+        yaxis4=dict(domain=[0.74, 1.0], title="visits", anchor="x"),
     )  # fmt: skip
     return fig
 

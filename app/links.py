@@ -85,6 +85,7 @@ LINK_PARAMS: dict[str, LinkParam] = {
     "iterations": LinkParam("iterations_per_click", lambda t: whole(t, *ITERATIONS_RANGE)),
     "solver": LinkParam("solver", flag),
     "presentation": LinkParam("presentation", flag),
+    "exact": LinkParam("exact", flag),  # exact values beside Q (app/exact.py)
 }
 
 

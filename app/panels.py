@@ -22,6 +22,7 @@ from app.boards import (
     button_layout,
     stats_rows,
 )
+from app.exact import EXACT_SECONDS, ExactAnswer, kept_sentence, regret_points
 from app.figures import (
     arena_figure,
     chance_figure,
@@ -110,6 +111,7 @@ header[data-testid="stHeader"] {height: 0; min-height: 0;}
 .st-key-detail_panels h3 {font-size: 1.0rem; padding: 0.2rem 0;}
 .lab-narration {font-size: 1.0rem; line-height: 1.35rem; margin: 0 0 0.3rem 0;}
 .lab-flip {font-size: 0.85rem; color: #7c2d12; margin: 0 0 0.3rem 0;}
+.lab-exact {font-size: 0.85rem; color: #991b1b; font-weight: 600; margin: 0 0 0.3rem 0;}
 .lab-note {font-size: 0.85rem; padding: 0.15rem 0.5rem; border-radius: 0.3rem;
   margin-bottom: 0.2rem;}
 .lab-success {background: #dcfce7;} .lab-info {background: #e0f2fe;}
@@ -161,6 +163,15 @@ def sidebar_controls() -> None:
         key="preset",
         on_change=state.on_preset_change,
         help="tutorial: " + PRESET_HELP["tutorial"] + ". strong: " + PRESET_HELP["strong"] + ".",
+    )
+    sb.toggle(
+        "Exact values (perfect play)",
+        key="exact",
+        help="Works out what perfect play gives for each move at the root (win, draw or loss; "
+        "the expected value where dice decide) and shows it beside the search's Q on the board "
+        "and in the UCT table, marks the search's favourite when it is worse than the best "
+        "move, and charts how much it gives away over the iterations. Worked out once per "
+        f"position, for at most {EXACT_SECONDS:g} seconds: a move not solved by then shows '?'.",
     )
     sb.slider("Exploration C", *C_RANGE, step=0.05, key="c", on_change=change)
     sb.selectbox(
@@ -302,15 +313,20 @@ def board_panel() -> None:
     total = sum(c.visits for c in children) or 1
     stats = {c.action: (c.visits / total, c.q) for c in children}
     line = state.pv_decisions(search)
-    svg = board_svg(game, root, stats, line)
+    exact = state.exact_answer()  # None while the toggle is off (nothing computed)
+    favourite = search.best_action() if exact is not None and children else None
+    svg = board_svg(game, root, stats, line, exact=exact, favourite=favourite)
     if svg is not None:
         # an <img> of the SVG: cheap for the browser (Markdown would parse it on every click,
         # and st.html's sanitiser drops SVG)
         st.image(svg, width="content")
     else:  # the generic view: the game's text and a table of the moves
         st.code(board_text(game, root), language=None)
-        if stats:
-            st.html(html_table(stats_rows(game, root, stats)))
+        if stats or exact is not None:
+            rows = stats_rows(game, root, stats, exact=exact, favourite=favourite)
+            st.html(html_table(rows))
+    if exact is not None:
+        _exact_notes(exact, favourite)
     if line:
         st.caption(
             "Most visited line: "
@@ -320,7 +336,7 @@ def board_panel() -> None:
                 if n <= PV_LENGTH
             )
         )
-    help_text(board_legend(game))
+    help_text(board_legend(game, exact=exact is not None))
     layout = button_layout(game)
     legal = set(game.legal_actions(root))
     if layout is not None:
@@ -349,6 +365,17 @@ def board_panel() -> None:
         st.button(
             "Play this move", key="play_move", on_click=state.on_board_click, args=(choices[pick],)
         )
+
+
+def _exact_notes(exact: ExactAnswer, favourite: Any) -> None:
+    """Under the board: that the favourite is a best move (a wrong one is said once, under the
+    narration, and outlined on the board), and when the budget ran out."""
+    if favourite is not None and exact.is_best(favourite):
+        label = exact.labels.get(favourite, str(favourite))
+        help_text(f"The search's favourite {label} is a best move under perfect play.")
+    note = exact.budget_note()
+    if note is not None:
+        notice_line("warning", note)
 
 
 @guarded
@@ -534,7 +561,18 @@ def uct_panel(trace: IterationTrace | None) -> None:
         )
     if decisions:
         names = state.player_names()
-        st.html(uct_table_html(decisions, names))
+        search = state.session().search
+        # exact values belong to the root's moves: only when this path starts at today's root
+        exact = state.exact_answer() if decisions[0].node_id == search.root.id else None
+        st.html(uct_table_html(decisions, names, exact))
+        if exact is not None:
+            st.caption(
+                "exact: each root move's value under perfect play, for the player to move "
+                "(? = not worked out within the time budget)."
+            )
+            note = exact.budget_note()
+            if note is not None:
+                notice_line("warning", note)
         st.caption("The formula at each depth with the chosen move's numbers:")
         st.latex(
             formulas_latex(decisions, st.session_state["policy"], float(st.session_state["c"]))
@@ -675,7 +713,17 @@ def charts_panel() -> None:
     if len(series) < 2:
         st.caption("Step a few times to draw the charts.")
         return
-    st.plotly_chart(history_figure(series), width="stretch", key="chart_history")
+    exact = state.exact_answer()
+    regret = None if exact is None else regret_points(series, exact)
+    if regret is not None:
+        help_text(
+            "Regret (bottom panel): what the favourite gives away under perfect play, the "
+            "best move's exact value minus its own; 0: a best move. " + kept_sentence(regret)
+        )
+        note = exact.budget_note() if exact is not None else None
+        if note is not None:
+            notice_line("warning", note)
+    st.plotly_chart(history_figure(series, regret), width="stretch", key="chart_history")
 
 
 @guarded

@@ -216,6 +216,10 @@ def _narration(entry: state.HistoryEntry | None) -> int:
         if flip is not None:
             said.append(flip_sentence(flip))
             html_parts.append(f'<p class="lab-flip">{html.escape(said[-1])}</p>')
+    verdict = state.exact_verdict(entry)  # with ``exact`` on: the favourite is wrong
+    if verdict is not None:
+        said.append(verdict)
+        html_parts.append(f'<p class="lab-exact">{html.escape(verdict)}</p>')
     st.html("".join(html_parts))
     said += panels.notices()
     return sum(-(-len(line) // LINE_CHARS) for line in said)

@@ -29,6 +29,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestType
 
+from app import exact as perfect
 from app.figures import TreeBounds, TreeDrawing, path_ids, series_point, tree_dot
 from app.links import (
     ITERATIONS_RANGE,
@@ -111,6 +112,7 @@ DEFAULTS: dict[str, Any] = {
     "quiz": False,  # quiz mode (app/quiz_view.py)
     "quiz_answer": None,  # the open question's answer
     "lesson": "",  # the open lesson's name ("" = none; app/lesson_view.py)
+    "exact": False,  # exact values beside Q (app/exact.py; computed once per root position)
 }
 
 #: Every registered game's option widgets (``gridiron_size``, the gridiron weights ``w_*``).
@@ -139,6 +141,7 @@ class HistoryEntry:
     view: Any = None  # the browser tree drawing as it was (app.tree_view.TreeView)
     narration: str = ""  # what happened, in one or two plain sentences
     root_stats: dict[Any, tuple[float, float]] = field(default_factory=dict)  # action: share, Q
+    favourite: Any = None  # the root's best_action() then (recorded while ``exact`` is on)
 
 
 @dataclass
@@ -169,6 +172,8 @@ class Session:
     )  # the autoplay (on, speed) the screen's timer was built with
     phase_context: PhaseContext | None = None  # why the pending iteration's selection stopped
     quiz: Any = None  # the quiz's question, last answer and score (app.quiz.QuizState)
+    #: exact answers by (game, root position), computed once each (see :func:`exact_answer`)
+    exact: dict[tuple[str, str], perfect.ExactAnswer] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------ access
@@ -377,6 +382,8 @@ def shared_params() -> dict[str, str]:
     }
     if s["presentation"]:
         wanted["presentation"] = "1"
+    if s["exact"]:
+        wanted["exact"] = "1"
     if s["lesson"]:  # the open lesson page (app/lesson_view.py): a link reopens it
         wanted["lesson"] = s["lesson"]
         wanted["page"] = str(s.get("lesson_page", 1))
@@ -648,6 +655,7 @@ def _record(
     elif trace is not None:
         narration = narrate_iteration(trace, names, c, policy)
     lab.entries_written += 1
+    children = bool(search.root.children)
     lab.history.append(
         HistoryEntry(
             number=lab.entries_written,
@@ -663,6 +671,7 @@ def _record(
             view=tree_view_now(highlight, new_id, changed),
             narration=narration,
             root_stats=root_stats(search),
+            favourite=search.best_action() if st.session_state["exact"] and children else None,
         )
     )
     st.session_state["history_index"] = lab.entries_written
@@ -1032,6 +1041,55 @@ def current_entry() -> HistoryEntry | None:
         if entry.number == wanted:
             return entry
     return lab.history[-1]
+
+
+#: Root positions whose exact answers a session keeps (one per position played, at most).
+EXACT_CACHE = 32
+
+
+def exact_answer(position: str | None = None) -> perfect.ExactAnswer | None:
+    """The exact values of the root's moves at ``position`` (default: the current root), or
+    ``None`` when the ``exact`` toggle is off or the game is over there.
+
+    Worked out once per game and position within ``app.exact.EXACT_SECONDS`` and kept in the
+    session, so only the first view that shows them after a new root pays; a Step click after
+    that pays a dictionary lookup. Views call this as they draw, never a callback.
+    """
+    if not st.session_state["exact"]:
+        return None
+    lab = session()
+    search = lab.search
+    game = search.game
+    position = lab.position if position is None else position
+    key = (game.name, position)
+    answer = lab.exact.get(key)
+    if answer is None:
+        root = search.root_state if position == lab.position else game.parse_state(position)
+        if game.is_terminal(root):
+            return None
+        labels = {a: str(game.action_label(root, a)) for a in game.legal_actions(root)}
+        answer = perfect.solve(game, root, labels, perfect.EXACT_SECONDS)
+        if len(lab.exact) >= EXACT_CACHE:
+            lab.exact.clear()
+        lab.exact[key] = answer
+    return answer
+
+
+def exact_verdict(entry: HistoryEntry | None) -> str | None:
+    """The sentence that says the search's favourite is wrong at the entry shown (``None``
+    when ``exact`` is off, the favourite is a best move, or it is not known). The newest entry
+    reads the live favourite (the toggle may have gone on since it was written)."""
+    if entry is None or not st.session_state["exact"]:
+        return None
+    lab = session()
+    search = lab.search
+    favourite = entry.favourite
+    if entry.number == lab.entries_written and entry.position == lab.position:
+        favourite = search.best_action() if search.root.children else None
+    if favourite is None:
+        return None
+    answer = exact_answer(entry.position)
+    return None if answer is None else perfect.verdict(answer, favourite)
 
 
 def svg_for(dot: str) -> str | None:

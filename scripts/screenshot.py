@@ -1,12 +1,15 @@
 """Take screenshots of the running app with headless Chromium (for docs and for looking).
 
-    python scripts/screenshot.py OUT.png "query string" [--size 1280x720] [--tab NAME] [KEY ...]
+    python scripts/screenshot.py OUT.png "query string" [--size 1280x720] [--tab NAME]
+        [--scroll-to CSS] [KEY ...]
 
 Starts the app on a free port, opens it with the query string (``steps=N`` rebuilds a tree of N
 iterations), opens a detail tab if asked, clicks the buttons with the given widget keys in order
 (``step``, ``phase_step``, ...; a toggle's key clicks its label, ``KEY=TEXT`` the button in
 KEY that says TEXT, e.g. ``quiz_answer=c1`` for a quiz answer; waiting until the app is idle
-after each) and saves a screenshot of the viewport, as a projector would show it.
+after each), scrolls the first element matching ``--scroll-to`` into view if asked (e.g.
+``".st-key-detail_panels img"``: the board inside the detail tab's scroll box) and saves a
+screenshot of the viewport, as a projector would show it.
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ from app_server import CHROMIUM, CHROMIUM_ARGS, IDLE, running_app
 from playwright.sync_api import sync_playwright
 
 
-def main(out: str, query: str, keys: list[str], size: str, tab: str | None) -> None:
+def main(
+    out: str, query: str, keys: list[str], size: str, tab: str | None, scroll_to: str | None = None
+) -> None:
     width, height = (int(v) for v in size.lower().split("x"))
     with running_app() as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -40,6 +45,9 @@ def main(out: str, query: str, keys: list[str], size: str, tab: str | None) -> N
                 box.locator("button").first.click()
             page.wait_for_timeout(300)
             page.wait_for_selector(IDLE, timeout=600_000)
+        if scroll_to:  # the element's bottom at the bottom of its scroll box
+            page.locator(scroll_to).first.evaluate("e => e.scrollIntoView({block: 'end'})")
+            page.wait_for_timeout(300)
         page.mouse.move(5, 5)  # no tooltip in the picture
         page.wait_for_timeout(700)  # the tree component draws after the run ends
         page.screenshot(path=out)
@@ -55,5 +63,6 @@ if __name__ == "__main__":
     )
     parser.add_argument("--size", default="1280x720", help="viewport, e.g. 1920x1080")
     parser.add_argument("--tab", help="a detail tab to open first, e.g. 'Why this path'")
+    parser.add_argument("--scroll-to", help="CSS selector of an element to scroll into view")
     args = parser.parse_args()
-    main(args.out, args.query, args.keys, args.size, args.tab)
+    main(args.out, args.query, args.keys, args.size, args.tab, args.scroll_to)
