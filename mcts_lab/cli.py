@@ -323,8 +323,8 @@ def _format_summary(data: dict[str, Any]) -> str:
     value = f"root mean {data['root_value']:+.3f}" if data["root_value"] is not None else ""
     if data["root_proven"]:
         # the proof is the root's value; the mean of its rollouts is kept for comparison
-        exact = {"win": "+1", "draw": "0", "loss": "-1"}[data["root_proven"]]
-        value = f"root value {exact}: proven {data['root_proven']} (rollouts' {value})"
+        proven = {"win": "+1", "draw": "0", "loss": "-1"}[data["root_proven"]]
+        value = f"root value {proven}: proven {data['root_proven']} (rollouts' {value})"
     lines.append(f"to move: player {data['root_player']}; {value}")
     lines.append(
         f"best move: {data['best_action']} (index {data['best_action_index']}); final policies: "
