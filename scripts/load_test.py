@@ -10,7 +10,8 @@ session starts at its own random phase), then closes them and reports:
 - clicks sent, and iterations counted: the **Iteration** number in the stats row of what each
   session was last shown, minus the number it showed before its first click;
 - click-to-update latency p50/p95/p99/max: from sending click k's message to receiving the
-  script-finished message of the first rerun that shows iteration (first + k); a click that
+  script-finished message of the first rerun whose deltas show iteration (first + k) (also when
+  the server marks that run "finished early": its deltas did reach the page); a click that
   never shows up (merged into another, or still queued when the drain ends) has none;
 - errors: exceptions or error alerts on a session's screen, a rerun that failed, a connection
   that dropped or a session that never drew its first screen;
@@ -24,23 +25,25 @@ Driver. Two drivers feed one protocol reader (``SessionView``), so both count th
 
 - ``--driver ws`` (the default): Streamlit's own websocket protocol, as the browser speaks it
   (``BackMsg`` / ``ForwardMsg`` protobufs from ``streamlit.proto`` over the ``websockets``
-  library). One Python process drives 30 sessions for a few % of a core, so the client does not
-  take the server's CPU on a 2-core machine; ten Chromium pages would take more CPU than the
-  server itself. A click is the message the browser sends for it, imitated field by field (the
-  Step button lives in the screen's ``st.fragment``, so it is a fragment rerun): the query
-  string, the widget states a browser holds (every widget drawn outside a closed popover: the
-  value it was drawn with, kept until the server sets another; dropped when a run no longer
-  draws it), ``{id: <the step button's id>, trigger_value: true}``, ``page_script_hash``,
-  ``fragment_id`` (the fragment the button was drawn in), ``cached_message_hashes`` (the
-  browser's message cache: large messages are kept for ``max_cached_message_age`` runs and sent
-  back as hashes) and the same ``context_info``.
+  library). One Python process drives 30 sessions for 2-7% of a core, so the client leaves the
+  server its CPU on a 2-core machine, where every Chromium page would also run the app's front
+  end (React, the tree component) on the same two cores. A click is the message the browser
+  sends for it, imitated field by field (the Step button lives in the screen's
+  ``st.fragment``, so it is a fragment rerun): the query string, the widget states a browser
+  holds (every widget drawn outside a closed popover: the value it was drawn with, kept until
+  the server sets another; dropped when a run no longer draws it), ``{id: <the step button's
+  id>, trigger_value: true}``, ``page_script_hash``, ``fragment_id`` (the fragment the button
+  was drawn in), ``cached_message_hashes`` (the browser's message cache: large messages are
+  kept for ``max_cached_message_age`` runs and sent back as hashes) and the same
+  ``context_info``.
 - ``--driver browser``: real headless Chromium pages (Playwright) clicking the Step button, for
   cross-checking. The pages' websocket frames go through the same reader, and every click's
   real message is compared with the one the ws driver would have sent at that moment
-  (``protocol mismatches`` in the report: 0 means the imitation is exact). Use a few pages: on
-  2 cores the browsers compete with the server.
+  (``protocol mismatches`` in the report: 0 means the imitation is exact). Latency here is read
+  with the page's own clock, so it includes the page's handling of the messages. Use a few
+  pages: on 2 cores the browsers compete with the server.
 
-Read numbers taken on a shared machine with its load (``uptime``, printed first).
+Read figures taken on a shared machine next to its load averages (printed with each report).
 """
 
 from __future__ import annotations
@@ -351,6 +354,7 @@ class _Widget:
 class _Cached:
     runs: int  # the message cache's run count when it was last used
     fragment: str
+    data: bytes  # the message as it came
 
 
 def _widget_state(widget_id: str, kind: str, proto: Any, old: WidgetState | None) -> WidgetState:
@@ -418,18 +422,22 @@ class SessionView:
         msg = ForwardMsg()
         msg.ParseFromString(data)
         kind = msg.WhichOneof("type")
-        if kind == "ref_hash":
+        if kind == "ref_hash":  # a message this page has cached, sent again by its hash
             cached = self.cache.get(msg.ref_hash)
             if cached is None:
                 self.errors.append("a cached message the browser would not have")
                 return
             cached.runs = self.cache_runs
-            return  # cached messages are the tree drawing: nothing read from them
-        if msg.metadata.cacheable and msg.hash:
+            metadata = msg.metadata
+            msg = ForwardMsg()
+            msg.ParseFromString(cached.data)
+            msg.metadata.CopyFrom(metadata)  # where it goes now, as the browser does
+            kind = msg.WhichOneof("type")
+        elif msg.metadata.cacheable and msg.hash:
             if msg.hash in self.cache:
                 self.cache[msg.hash].runs = self.cache_runs
             else:
-                self.cache[msg.hash] = _Cached(self.cache_runs, msg.delta.fragment_id)
+                self.cache[msg.hash] = _Cached(self.cache_runs, msg.delta.fragment_id, data)
         if kind == "new_session":
             self._new_session(msg)
         elif kind == "delta":
@@ -832,19 +840,40 @@ async def _sample(meter: ProcessMeter | None, peak: list[float], stop: asyncio.E
             await asyncio.wait_for(stop.wait(), 0.25)
 
 
-def _client_cpu_seconds() -> float:
+def _client_cpu_seconds(server: int | None) -> float:
+    """This process's CPU seconds plus its live child processes' (Playwright's driver and the
+    Chromium pages), leaving out the server when this process started it."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
+    total = usage.ru_utime + usage.ru_stime
+    children: dict[int, list[int]] = {}
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        with (
+            contextlib.suppress(OSError, IndexError, ValueError),
+            open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as stat,
+        ):
+            parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+            children.setdefault(parent, []).append(int(entry))
+    family, todo = {os.getpid()}, [os.getpid()]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child != server and child not in family:
+                family.add(child)
+                todo.append(child)
+    for pid in family - {os.getpid()}:
+        with contextlib.suppress(OSError, RuntimeError):
+            total += ProcessMeter(pid).cpu_seconds()
+    return total
 
 
 async def _cpu_window(meter: ProcessMeter | None, plan: Plan) -> tuple[float | None, float]:
-    """The server's and this client's CPU (% of one core) from the first possible click to
-    the last scheduled one."""
+    """The server's and the client's CPU (% of one core) from the first possible click to the
+    last scheduled one."""
     loop = asyncio.get_running_loop()
     await asyncio.sleep(max(0.0, plan.start - loop.time()))
-    server, client = (meter.cpu_seconds() if meter else 0.0), _client_cpu_seconds()
+    server_pid = meter.pid if meter else None
+    server, client = (meter.cpu_seconds() if meter else 0.0), _client_cpu_seconds(server_pid)
     await asyncio.sleep(plan.seconds)
-    client = 100.0 * (_client_cpu_seconds() - client) / plan.seconds
+    client = 100.0 * (_client_cpu_seconds(server_pid) - client) / plan.seconds
     if meter is None:
         return None, client
     return 100.0 * (meter.cpu_seconds() - server) / plan.seconds, client
@@ -884,6 +913,7 @@ async def run_load(
             f"need sessions >= 1, rate > 0, seconds > 0: {sessions}, {rate}, {seconds}"
         )
     url = url.rstrip("/")
+    load = load_average()
     if pid is None:
         port = urllib.parse.urlsplit(url).port
         pid = server_pid(port) if port else None
@@ -900,8 +930,8 @@ async def run_load(
     loop = asyncio.get_running_loop()
     rng = random.Random(seed)
     phases = [rng.uniform(0, 1.0 / rate) for _ in range(sessions)]
-    # every session opens at once; the clicking starts when all have drawn their first screen
-    # (or 2 s after the slowest opening, at most 120 s): the opening rush is not measured
+    # every session opens at once; the clicking starts 0.5 s after all have drawn their first
+    # screen (or failed; at most 240 s): the opening rush is not measured
     plan = Plan(rate, seconds, start=math.inf, drain=drain, query=query)
     progress(f"{sessions} sessions opening ({driver})")
     if driver == "ws":
@@ -927,15 +957,14 @@ async def run_load(
     measure.cpu_percent = server_cpu
     # all sessions are closed now: how soon does the server answer, and is it still busy?
     progress("sessions closed: health check")
-    cpu_close = meter.cpu_seconds() if meter else 0.0
+    closed_at, cpu_close = loop.time(), (meter.cpu_seconds() if meter else 0.0)
     measure.health_after_close_s = await asyncio.to_thread(health_seconds, url)
     if meter:
         measure.rss_after_close_mb = meter.rss_mb()
-    settle_start = loop.time()
-    await asyncio.sleep(max(0.0, settle - (loop.time() - settle_start)))
+    await asyncio.sleep(max(0.0, settle - (loop.time() - closed_at)))
     if meter:
         measure.cpu_after_close_percent = (
-            100.0 * (meter.cpu_seconds() - cpu_close) / max(loop.time() - settle_start, 1e-9)
+            100.0 * (meter.cpu_seconds() - cpu_close) / max(loop.time() - closed_at, 1e-9)
         )
     measure.health_after_settle_s = await asyncio.to_thread(health_seconds, url)
     if meter:
@@ -950,7 +979,7 @@ async def run_load(
         seconds=seconds,
         results=results,
         server=measure,
-        load_before=load_average(),
+        load_before=load,
         client_cpu_percent=client_cpu,
     )
 
@@ -987,28 +1016,40 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="the sessions' click phases")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="repeat open-click-close on the same server: a flat peak RSS round after round "
+        "means closed sessions' memory is reused (1)",
+    )
     args = parser.parse_args(argv)
-    load = load_average()
-    print(f"load before: {load}", file=sys.stderr, flush=True)
+    missed = False
     with _server(args.url) as url:
-        report = asyncio.run(
-            run_load(
-                url,
-                args.sessions,
-                args.rate,
-                args.seconds,
-                driver=args.driver,
-                pid=args.pid,
-                query=args.query,
-                drain=args.drain,
-                settle=args.settle,
-                seed=args.seed,
-                progress=lambda text: print(text, file=sys.stderr, flush=True),
+        for number in range(1, args.rounds + 1):
+            print(f"round {number}: load {load_average()}", file=sys.stderr, flush=True)
+            report = asyncio.run(
+                run_load(
+                    url,
+                    args.sessions,
+                    args.rate,
+                    args.seconds,
+                    driver=args.driver,
+                    pid=args.pid,
+                    query=args.query,
+                    drain=args.drain,
+                    settle=args.settle,
+                    seed=args.seed + number - 1,
+                    progress=lambda text: print(text, file=sys.stderr, flush=True),
+                )
             )
-        )
-    report.load_before = load
-    print(json.dumps(report.as_dict(), indent=2) if args.json else format_report(report))
-    missed = any(ok is False for ok in report.verdicts().values())
+            if args.json:
+                print(json.dumps(report.as_dict() | {"round": number}, indent=2))
+            else:
+                if args.rounds > 1:
+                    print(f"round {number}")
+                print(format_report(report), end="\n\n" if number < args.rounds else "\n")
+            missed = missed or any(ok is False for ok in report.verdicts().values())
     return 1 if args.check and missed else 0
 
 

@@ -188,6 +188,25 @@ def test_cached_messages_age_out_after_their_fragment_runs() -> None:
         assert hashes == ([] if run >= 1 else ["bigtree"])  # dropped when 2 runs older
 
 
+def test_a_message_sent_again_by_its_hash_is_read_from_the_cache() -> None:
+    view = lt.SessionView("http://127.0.0.1:1234")
+    stats = ForwardMsg(hash="stats77")
+    stats.metadata.cacheable = True
+    stats.delta.new_element.html.body = "<small>Iteration</small> <b>77</b>"
+    for run, message in enumerate((stats, ForwardMsg(ref_hash="stats77"))):
+        view.sent()
+        new = ForwardMsg()
+        new.metadata.run.script_run_id = f"run-{run}"
+        new.new_session.SetInParent()
+        view.receive(new.SerializeToString(), run)
+        message.metadata.delta_path.extend([0, 3])
+        view.receive(message.SerializeToString(), run)
+        view.receive(_msg(script_finished=ForwardMsg.FINISHED_SUCCESSFULLY), run + 0.5)
+    assert view.shown == [(0.5, 77), (1.5, 77)]
+    view.receive(_msg(ref_hash="never-sent"), 2.0)
+    assert view.errors == ["a cached message the browser would not have"]
+
+
 def test_errors_on_screen_are_counted() -> None:
     view = lt.SessionView("http://127.0.0.1:1234")
     view.receive(_element([0, 0], exception={"type": "ValueError", "message": "boom"}), 0.0)
