@@ -226,7 +226,13 @@ class Report:
             "client_cpu_percent": _round(self.client_cpu_percent, 1),
             "server": {k: _round(v, 3) for k, v in dataclasses.asdict(self.server).items()},
             "per_session": [
-                {"clicks": r.clicks, "counted": r.counted, "errors": len(r.errors)}
+                {
+                    "clicks": r.clicks,
+                    "counted": r.counted,
+                    "first_iteration": r.first_iteration,
+                    "last_iteration": r.last_iteration,
+                    "errors": len(r.errors),
+                }
                 for r in self.results
             ],
             "targets": self.verdicts(),
