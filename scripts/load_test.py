@@ -25,7 +25,7 @@ Driver. Two drivers feed one protocol reader (``SessionView``), so both count th
 
 - ``--driver ws`` (the default): Streamlit's own websocket protocol, as the browser speaks it
   (``BackMsg`` / ``ForwardMsg`` protobufs from ``streamlit.proto`` over the ``websockets``
-  library). One Python process drives 30 sessions for 2-7% of a core, so the client leaves the
+  library). One Python process drives 30 sessions for 2-10% of a core, so the client leaves the
   server its CPU on a 2-core machine, where every Chromium page would also run the app's front
   end (React, the tree component) on the same two cores. A click is the message the browser
   sends for it, imitated field by field (the Step button lives in the screen's
