@@ -9,6 +9,7 @@ chromium is missing. Saves screenshots in out/ (git-ignored) for a person to loo
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import statistics
@@ -66,7 +67,19 @@ def _open(browser, url: str, width: int = WIDTH, height: int = HEIGHT):  # noqa:
 
 
 def _click(page, key: str) -> None:  # noqa: ANN001
+    stats = page.locator(".lab-stats").first
+    before = stats.inner_text() if stats.count() else ""
     page.locator(f".st-key-{key} button").first.click()
+    # On a busy machine the page can look idle before the click's rerun starts; every click
+    # that does something writes a new history entry into the statistics row, so wait for it
+    # (a click that changes nothing, e.g. forward at the newest entry, just waits it out).
+    with contextlib.suppress(Exception):  # Playwright's TimeoutError: the click changed nothing
+        page.wait_for_function(
+            "([before]) => { const s = document.querySelector('.lab-stats');"
+            " return s !== null && s.innerText !== before; }",
+            arg=[before],
+            timeout=5_000,
+        )
     _wait_idle(page)
 
 
