@@ -291,13 +291,26 @@ def default_workers() -> int:
 Progress = Callable[[int, int], None]
 
 
-def _run_serial(tasks: Sequence[SweepTask], progress: Progress | None) -> list[Any]:
-    results = []
+def _run_serial(
+    tasks: Sequence[SweepTask],
+    progress: Progress | None,
+    seconds: float | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> tuple[list[Any], str]:
+    """Every task in order; before each task after the first, stop when ``seconds`` have passed
+    ("time") or ``should_stop()`` says so ("stopped"). Returns the outputs and the reason
+    ("" when every task ran)."""
+    results: list[Any] = []
+    start = time.perf_counter()
     for done, task in enumerate(tasks, start=1):
+        if results and seconds is not None and time.perf_counter() - start >= seconds:
+            return results, "time"
+        if results and should_stop is not None and should_stop():
+            return results, "stopped"
         results.append(run_task(task))
         if progress is not None:
             progress(2 * done, 2 * len(tasks))
-    return results
+    return results, ""
 
 
 def _ignore_interrupt() -> None:
@@ -343,8 +356,6 @@ def _run_ray(
     if not ray.is_initialized():
         if address:
             _check_reachable(address)
-        # Ray's core logs its retries on stderr; the CLI's contract is one line per error
-        os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "error")
         try:
             if address:
                 import games
@@ -511,6 +522,9 @@ class SweepResult:
     opponent_config: SearchConfig | None
     has_score: bool
     results: tuple[ValueResult, ...]
+    #: "" when every task ran; "time" or "stopped" when ``seconds`` or ``should_stop`` ended
+    #: the sweep early (serial backend): the rates then count the games played
+    stopped: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         """The ``mcts-lab sweep --json`` object (docs/cli.md)."""
@@ -562,6 +576,8 @@ def run_sweep(
     workers: int | None = None,
     address: str | None = None,
     progress: Progress | None = None,
+    seconds: float | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> SweepResult:
     """Play the sweep and gather its results.
 
@@ -581,6 +597,11 @@ def run_sweep(
         backend: "serial", "process" or "ray"; ``workers``: processes or local Ray CPUs
             (default all usable cores); ``address``: a Ray cluster.
         progress: called as ``progress(games_done, games_total)``.
+        seconds, should_stop: serial backend only: no new task starts after ``seconds`` or
+            once ``should_stop()`` returns True (polled between tasks); the result's
+            ``stopped`` says so. Tasks run game by game across the values (game 0 of every
+            value, then game 1, ...), so a sweep stopped early has played about as many games
+            for every value.
     """
     spec = param if isinstance(param, SweepParam) else resolve_param(param)
     if backend not in BACKENDS:
@@ -596,19 +617,27 @@ def run_sweep(
     workers = default_workers() if workers is None else workers
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a whole number >= 1, got {workers!r}")
+    serial = backend == "serial" or (backend == "process" and workers == 1)
+    if (seconds is not None or should_stop is not None) and not serial:
+        raise ValueError("seconds and should_stop bound the serial backend only")
+    if seconds is not None and not seconds > 0:
+        raise ValueError(f"seconds must be > 0, got {seconds!r}")
     base = config or SearchConfig()
     _check_effect(spec, base)
     built = _game(game, size)  # a bad name or size fails here, before any worker starts
     tasks: list[SweepTask] = []
     settings: list[tuple[SearchConfig, int]] = []
-    for value_index, value in enumerate(values):
+    for value in values:
         if spec.field == "iterations":
             value_config, value_iterations = base, value
         else:
             value_config = dataclasses.replace(base, **{spec.field: value})
             value_iterations = iterations
         settings.append((value_config, value_iterations))
-        for index in range(games):
+    for index in range(games):  # game by game across the values (see ``seconds``)
+        for value_index, (value, (value_config, value_iterations)) in enumerate(
+            zip(values, settings, strict=True)
+        ):
             tasks.append(
                 SweepTask(
                     game=game,
@@ -625,16 +654,17 @@ def run_sweep(
                 )
             )
     start = time.perf_counter()
+    stopped = ""
     workers = min(workers, len(tasks))
     if backend == "ray":
         outputs = _run_ray(tasks, workers, address, progress)
     elif backend == "process" and workers > 1:
         outputs = _run_pool(tasks, workers, progress)
     else:
-        outputs = _run_serial(tasks, progress)
-    seconds = time.perf_counter() - start
+        outputs, stopped = _run_serial(tasks, progress, seconds, should_stop)
+    elapsed = time.perf_counter() - start
     per_value: list[list[GameRecord]] = [[] for _ in values]
-    for task, records in zip(tasks, outputs, strict=True):
+    for task, records in zip(tasks[: len(outputs)], outputs, strict=True):
         per_value[task.value_index].extend(records)
     results = []
     for value, (value_config, value_iterations), records in zip(
@@ -673,11 +703,12 @@ def run_sweep(
         backend=backend if backend == "ray" or workers > 1 else "serial",
         workers=1 if backend != "ray" and workers == 1 else workers,
         tasks=len(tasks),
-        seconds=seconds,
+        seconds=elapsed,
         config=base,
         opponent_config=(opponent_config or base) if opponent == "mcts" else None,
         has_score=callable(getattr(built, "score", None)),
         results=tuple(results),
+        stopped=stopped,
     )
 
 
@@ -686,6 +717,8 @@ def run_sweep(
 
 def _percent(rates: Rates, name: str) -> str:
     count = {"win": rates.wins, "draw": rates.draws, "loss": rates.losses}[name]
+    if not rates.games:  # a value a stopped sweep never reached
+        return "no games"
     low, high = wilson_interval(count, rates.games)
     return f"{100 * count / rates.games:5.1f}% [{100 * low:4.1f}-{100 * high:5.1f}]"
 
@@ -720,6 +753,12 @@ def format_sweep(result: SweepResult) -> str:
         "intervals: 95% Wilson score intervals of each rate over the value's "
         f"{2 * result.games_per_side} games"
     )
+    if result.stopped:
+        played = sum(r.total.games for r in result.results) // 2
+        lines.append(
+            f"stopped early ({result.stopped}) after {played:,} of {result.tasks:,} tasks: the "
+            "rates count the games played"
+        )
     where = f"{result.backend}, {result.workers} worker{'s' * (result.workers != 1)}"
     lines.append(f"{result.tasks:,} tasks of 2 games ({where}); {result.seconds:.1f} s")
     return "\n".join(lines)

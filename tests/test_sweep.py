@@ -164,6 +164,22 @@ def test_ray_gives_the_same_results(local_ray: Any) -> None:
     assert games_of(serial) == games_of(on_ray)
 
 
+def test_ray_from_the_command_line(capfd: pytest.CaptureFixture[str]) -> None:
+    """The CLI starts its own local Ray instance (2 CPUs, no dashboard), gets the serial
+    results, shuts Ray down, and leaves stdout one JSON line and stderr empty."""
+    ray = pytest.importorskip("ray", reason="ray is not installed (pip install -e '.[ray]')")
+    argv = ["sweep", "--game", "tic_tac_toe", "--param", "c", "--values", "0.5,2", "--games",
+            "3", "--iterations", "30", "--seed", "7", "--json"]  # fmt: skip
+    assert main([*argv, "--workers", "1"]) == 0
+    serial = json.loads(capfd.readouterr().out)
+    assert main([*argv, "--backend", "ray", "--workers", "2"]) == 0
+    out, err = capfd.readouterr()
+    on_ray = json.loads(out)
+    assert err == "" and not ray.is_initialized()
+    assert (on_ray["backend"], on_ray["workers"]) == ("ray", 2)
+    assert on_ray["results"] == serial["results"]
+
+
 def test_missing_ray_is_a_clear_error(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -274,3 +290,26 @@ def test_sweep_errors(
     assert status == 2 and out == ""
     assert err.startswith("mcts-lab: error: ") and err.count("\n") == 1
     assert message in err
+
+
+def test_a_serial_sweep_stops_on_time_or_when_asked() -> None:
+    full = run_sweep("tic_tac_toe", **SMALL, backend="serial")
+    assert full.stopped == ""
+    # polled between tasks: after 3 of the 6 tasks, game by game across the values
+    polls: list[int] = []
+
+    def stop() -> bool:
+        polls.append(1)
+        return len(polls) >= 3
+
+    part = run_sweep("tic_tac_toe", **SMALL, backend="serial", should_stop=stop)
+    assert part.stopped == "stopped" and part.tasks == 6
+    assert [r.total.games for r in part.results] == [4, 2]  # games 0 and 1 of 0.5, game 0 of 2
+    for value, whole in zip(part.results, full.results, strict=True):
+        assert value.records == whole.records[: len(value.records)]  # the same seeded games
+    assert "stopped early (stopped) after 3 of 6 tasks" in format_sweep(part)
+    timed = run_sweep("tic_tac_toe", **SMALL, backend="serial", seconds=1e-9)
+    assert timed.stopped == "time" and sum(r.total.games for r in timed.results) == 2
+    assert "no games" in format_sweep(timed)  # the value never reached
+    with pytest.raises(ValueError, match="serial backend only"):
+        run_sweep("tic_tac_toe", **SMALL, backend="process", workers=2, seconds=5.0)
