@@ -552,6 +552,7 @@ class SweepResult:
             if self.opponent_config is None
             else self.opponent_config.to_dict(),
             "results": [r.to_dict() for r in self.results],
+            "stopped": self.stopped,
         }
 
 
@@ -700,8 +701,9 @@ def run_sweep(
         opponent_iterations=(opponent_iterations or iterations) if opponent == "mcts" else None,
         seed=seed,
         reuse=reuse,
-        backend=backend if backend == "ray" or workers > 1 else "serial",
-        workers=1 if backend != "ray" and workers == 1 else workers,
+        # what ran: the serial backend, or a process backend of one worker, is one process
+        backend="serial" if serial or (backend == "process" and workers == 1) else backend,
+        workers=1 if serial else workers,
         tasks=len(tasks),
         seconds=elapsed,
         config=base,
@@ -820,6 +822,8 @@ def sweep_svg(result: SweepResult, width: int = 640, height: int = 400) -> str:
         )
         for name, attribute, colour, offset in series:
             rates: Rates = getattr(r, attribute)
+            if not rates.games:  # a value a stopped sweep never reached: nothing to draw
+                continue
             low, high = wilson_interval(rates.wins, rates.games)
             x = x_of(i) + offset
             tip = (

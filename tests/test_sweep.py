@@ -148,6 +148,19 @@ def test_a_ray_address_without_a_cluster_fails_fast(
     assert status == 2 and out == "" and err == f"mcts-lab: error: {message}\n"
 
 
+def test_a_serial_sweep_stops_early_game_by_game() -> None:
+    polls = iter([False, False, True])
+    result = run_sweep("tic_tac_toe", **SMALL, backend="serial", should_stop=lambda: next(polls))
+    # tasks run game by game across the values: game 0 of 0.5 and of 2, game 1 of 0.5, stop
+    assert result.stopped == "stopped" and (result.backend, result.workers) == ("serial", 1)
+    assert [r.total.games for r in result.results] == [4, 2]
+    full = run_sweep("tic_tac_toe", **SMALL, backend="serial")
+    assert full.stopped == "" and result.results[1].records == full.results[1].records[:2]
+    assert "stopped early (stopped) after 3 of 6 tasks" in format_sweep(result)
+    with pytest.raises(ValueError, match="serial backend only"):
+        run_sweep("tic_tac_toe", **SMALL, backend="process", workers=2, seconds=1.0)
+
+
 @pytest.fixture
 def local_ray() -> Any:
     """A local Ray instance for one test (shut down after it, so no other test sees it)."""
