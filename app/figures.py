@@ -617,3 +617,39 @@ def arena_figure(result: Any) -> go.Figure:
                       title=f"{result.games_per_side} games per side vs {result.opponent}",
                       yaxis_title="games")  # fmt: skip
     return fig
+
+
+def sweep_figure(result: Any) -> go.Figure:
+    """MCTS's win rate per swept value (a ``SweepResult``), as home and as away, each with its
+    95% Wilson interval as an error bar; values a stopped sweep never reached are left out."""
+    from mcts_lab.sweep import wilson_interval
+
+    fig = go.Figure()
+    for side, colour in (("home", "#2563eb"), ("away", "#ea580c")):
+        labels, rates, above, below = [], [], [], []
+        for value in result.results:
+            rates_of = getattr(value, side)
+            if not rates_of.games:
+                continue
+            low, high = wilson_interval(rates_of.wins, rates_of.games)
+            labels.append(
+                f"{value.value:g}" if isinstance(value.value, float) else str(value.value)
+            )
+            rates.append(rates_of.win_rate)
+            above.append(high - rates_of.win_rate)
+            below.append(rates_of.win_rate - low)
+        fig.add_trace(
+            go.Scatter(
+                x=labels, y=rates, name=f"MCTS as {side}", mode="markers+lines",
+                marker_color=colour,
+                error_y=dict(type="data", array=above, arrayminus=below, visible=True),
+            )
+        )  # fmt: skip
+    fig.update_layout(
+        height=280, margin=dict(l=10, r=10, t=40, b=10), yaxis=dict(range=[-0.02, 1.05]),
+        title=dict(text=f"win rate by {result.param}, 95% intervals", font=dict(size=13)),
+        scattermode="group", scattergap=0.7,  # home and away side by side at each value
+        xaxis_title=result.param, yaxis_title="win rate", xaxis_type="category",
+        legend=dict(orientation="h", y=-0.3),
+    )  # fmt: skip
+    return fig

@@ -35,6 +35,7 @@ from app.figures import (
     html_table,
     path_ids,
     rollout_rows,
+    sweep_figure,
     uct_table_html,
     update_rows,
 )
@@ -763,3 +764,36 @@ def arena_panel() -> None:
 
     st.code(format_table(result, rollouts=st.session_state["arena_rollout"]), language=None)
     st.plotly_chart(arena_figure(result), width="stretch", key="arena_chart")
+
+
+@guarded
+def sweep_panel() -> None:
+    """Below the arena: one setting over several values, each value an arena (win rate with
+    95% Wilson intervals, home and away)."""
+    from mcts_lab.sweep import PARAMS, format_sweep
+
+    if not st.session_state["show_arena"]:  # it plays with the arena's settings: shown with it
+        return
+    result = state.session().sweep
+    with st.expander("Sweep: one setting over several values", expanded=result is not None):
+        help_text(
+            "Each value plays the arena (its iterations, rollout and opponent; the sidebar's "
+            "other settings) as home and away. Serial in this server: at most "
+            f"{state.ARENA_SECONDS:g} s, and any click stops it after the game in play."
+        )
+        cols = st.columns([2, 3, 2])
+        cols[0].selectbox("Setting", tuple(PARAMS), key="sweep_param")
+        cols[1].text_input("Values (comma-separated)", key="sweep_values", max_chars=200)
+        cols[2].number_input("Games per side", 1, 20, key="sweep_games")
+        if st.button("Run sweep", key="sweep_run", on_click=state.click_stops_autoplay):
+            bar = st.progress(0.0, text="playing")
+            said = state.run_sweep_now(progress=lambda done, total: bar.progress(
+                done / total, text=f"game {done} of {total}"))  # fmt: skip
+            bar.empty()
+            if said is not None:
+                notice_line(said.level, said.text)
+            result = state.session().sweep
+        if result is None:
+            return
+        st.plotly_chart(sweep_figure(result), width="stretch", key="sweep_chart")
+        st.code(format_sweep(result), language=None)

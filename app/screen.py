@@ -15,7 +15,7 @@ import time
 
 import streamlit as st
 
-from app import panels, quiz_view, state
+from app import ab, panels, quiz_view, state
 from app.figures import path_ids
 from app.narration import flip_c, flip_sentence
 from app.tree_view import clicked_focus, render_tree
@@ -26,7 +26,9 @@ TREE_BELOW = 270  # px of the window above and below the tree: taller windows, t
 PRESENTATION_ZOOM = 1.3  # the tree's first zoom in presentation mode (wider column, projector)
 DETAILS_MIN_HEIGHT = 200  # px: the open detail tab's scroll box, at least
 LINE_CHARS = 40  # characters per narration line in the narrowest right column (1280 wide)
-DETAIL_TABS = ("Board", "Why this path", "Backup", "Dice", "Charts", "Play", "Arena", "Text")
+DETAIL_TABS = (
+    "Board", "Why this path", "Backup", "Dice", "Charts", "Play", "Arena", "A/B", "Text"
+)  # fmt: skip
 
 
 def header() -> None:
@@ -250,7 +252,8 @@ def _details(entry: state.HistoryEntry | None, height: int) -> None:
         "Dice": lambda: panels.chance_panel(trace),
         "Charts": lambda: panels.charts_panel(),
         "Play": lambda: (panels.play_panel(), panels.final_policies_panel()),
-        "Arena": lambda: panels.arena_panel(),
+        "Arena": lambda: (panels.arena_panel(), panels.sweep_panel()),
+        "A/B": lambda: ab.ab_panel(),
         "Text": lambda: (panels.printed_tree_panel(trace), panels.graphviz_panel(entry)),
     }
     for name, tab in zip(DETAIL_TABS, tabs, strict=True):

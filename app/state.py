@@ -113,6 +113,14 @@ DEFAULTS: dict[str, Any] = {
     "quiz_answer": None,  # the open question's answer
     "lesson": "",  # the open lesson's name ("" = none; app/lesson_view.py)
     "exact": False,  # exact values beside Q (app/exact.py; computed once per root position)
+    "ab": False,  # the A/B tab's lockstep (app/ab.py): B follows every Step / Step N
+    "ab_c": 1.4,  # B's settings (copied from A's when ``ab`` goes on)
+    "ab_policy": "uct",
+    "ab_rollout": "random",
+    "ab_solver": False,
+    "sweep_param": "c",  # the arena tab's sweep (mcts_lab.sweep, serial, in this process)
+    "sweep_values": "0.5,1.4,3",
+    "sweep_games": 2,
 }
 
 #: Every registered game's option widgets (``gridiron_size``, the gridiron weights ``w_*``).
@@ -174,6 +182,9 @@ class Session:
     quiz: Any = None  # the quiz's question, last answer and score (app.quiz.QuizState)
     #: exact answers by (game, root position), computed once each (see :func:`exact_answer`)
     exact: dict[tuple[str, str], perfect.ExactAnswer] = field(default_factory=dict)
+    ab: Any = None  # search B and its lockstep with A while ``ab`` is on (app.ab.Pair)
+    ab_widgets: dict[str, Any] = field(default_factory=dict)  # the A/B tab's values (app.ab)
+    sweep: Any = None  # the last sweep (mcts_lab.sweep.SweepResult)
 
 
 # ------------------------------------------------------------------ access
@@ -391,6 +402,17 @@ def shared_params() -> dict[str, str]:
     if iterations:
         wanted["steps"] = str(iterations)  # the link rebuilds this tree (see init)
     return wanted
+
+
+def restart_search() -> None:
+    """A fresh, empty search from the applied position with the sidebar's settings (the A/B
+    view starts A again with B)."""
+    _new_search()
+
+
+def track_search(search: Search) -> None:
+    """Count ``search`` (the A/B view's B) towards the server's node limit while it lives."""
+    _LIVE_SEARCHES.add(search)
 
 
 def _new_search(state: Any | None = None) -> None:
@@ -787,12 +809,15 @@ def _game_over_notice() -> bool:
 
 @safe
 def on_step() -> None:
+    from app import ab
+
     if _cannot_grow():
         return
+    ab.prepare()  # with ``ab`` on: B follows A (nothing with it off)
     search = session().search
     start = time.perf_counter()
     try:
-        trace = search.step()
+        trace = ab.step(search)  # A's iteration, and B's beside it
     except NodeCapReached:
         notify("warning", SESSION_FULL_MESSAGE)
         return
@@ -803,8 +828,11 @@ def on_step() -> None:
 @reported
 def run_batch(progress: Any = None) -> None:
     """Step N: run ``iterations_per_click`` iterations; the last one records its trace."""
+    from app import ab
+
     if _cannot_grow():
         return
+    ab.prepare()  # with ``ab`` on: B follows A (nothing with it off)
     lab = session()
     search = lab.search
     n = int(st.session_state["iterations_per_click"])
@@ -820,9 +848,7 @@ def run_batch(progress: Any = None) -> None:
             if progress is not None:
                 progress(done / n, text=f"{done:,} / {n:,} iterations")
 
-        result = search.run(
-            iterations=n - 1, seconds=STEP_N_SECONDS, progress=report, progress_every=every
-        )
+        result = ab.run(search, n - 1, STEP_N_SECONDS, report, every)  # and B's as many
         if search.node_cap_reached:
             notify("warning", SESSION_FULL_MESSAGE)
         elif result.iterations < n - 1:
@@ -832,7 +858,7 @@ def run_batch(progress: Any = None) -> None:
                 "iterations: one click never holds the shared server longer.",
             )
     try:
-        trace = search.step()
+        trace = ab.step(search)
     except NodeCapReached:
         notify("warning", SESSION_FULL_MESSAGE)
         return
@@ -1026,6 +1052,46 @@ def run_arena(progress: Any = None) -> None:
     if lab.arena.stopped:
         notify("info", f"The arena stopped early ({lab.arena.stopped}): the table counts the "
                "games played.")  # fmt: skip
+
+
+def run_sweep_now(progress: Any = None) -> Notice | None:
+    """The arena tab's sweep: ``sweep_param`` over ``sweep_values``, ``sweep_games`` games per
+    side per value, with the arena's iterations, rollout and opponent on the sidebar's settings;
+    serial in this process, bounded like the arena (``ARENA_SECONDS``, a click stops it).
+
+    Returns what to say beside the sweep (bad values, a setting without effect, an early stop),
+    or ``None``; never raises."""
+    from dataclasses import replace
+
+    from mcts_lab.arena import rollout_config
+    from mcts_lab.sweep import parse_values, resolve_param, run_sweep
+
+    s = st.session_state
+    lab = session()
+    try:
+        param = resolve_param(str(s["sweep_param"]))
+        values = parse_values(param, str(s["sweep_values"])[:MAX_VALUE_CHARS])
+    except ValueError as error:
+        return Notice("warning", "Sweep values: " + str(error).removeprefix("--values: ") + ".")
+    try:
+        base = rollout_config(s["arena_rollout"])
+        config = replace(config_from_widgets(), rollout_depth=base.rollout_depth,
+                         rollout_horizon=base.rollout_horizon)  # fmt: skip
+        lab.sweep = run_sweep(
+            s["game"], param=param, values=values, games=int(s["sweep_games"]),
+            iterations=int(s["arena_iterations"]), config=config, opponent=s["arena_opponent"],
+            seed=int(s["seed"]), size=game_options().get("size"), backend="serial",
+            progress=progress, seconds=ARENA_SECONDS, should_stop=click_waiting,
+        )  # fmt: skip
+    except ValueError as error:
+        return Notice("warning", f"Sweep not run: {str(error).removeprefix('--')}.")
+    except Exception as error:  # noqa: BLE001 - never a traceback on screen
+        LOG.exception("sweep failed")
+        return Notice("error", f"The sweep did not work ({type(error).__name__}: {error}).")
+    if lab.sweep.stopped:
+        return Notice("info", f"The sweep stopped early ({lab.sweep.stopped}): the chart and "
+                      "the table count the games played.")  # fmt: skip
+    return None
 
 
 # ------------------------------------------------------------------- views

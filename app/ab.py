@@ -1,0 +1,390 @@
+"""The A/B view: search B follows search A click by click, and the first place they part.
+
+A is the session's search (the sidebar's settings). With the ``ab`` toggle on, B is a second
+search on A's root position with A's seed and A's settings except the few the A/B tab sets
+(``ab_c``, ``ab_policy``, ``ab_rollout``, ``ab_solver``). Every Step and Step N click runs the
+same number of iterations of B as of A. Until their selection paths first part, both are
+stepped by :class:`mcts_lab.compare.Lockstep` (with traces, so the first divergence is found
+and explained exactly as ``mcts-lab compare`` finds it); after that, B runs without traces and
+A its usual fast loop. The search for the divergence stops after ``LOCKSTEP_LIMIT`` iterations
+(a traced iteration costs several untraced ones), and identical settings, which never part,
+are never traced: B then costs a click its own iterations only.
+
+B lives in the session (``Session.ab``) only while the toggle is on: with it off nothing is
+built or computed, and a click costs what it did. The pair starts from two empty trees, so
+when B is (re)built while A already has iterations (the toggle goes on, B's settings change,
+or A changed under it: a reset, a new position, a played move, A's settings, a phase step), A
+is started again too, and the screen says so.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from app import panels, state
+from app.figures import html_table
+from mcts_core import IterationTrace, NodeCapReached, RunResult, Search, SearchConfig
+from mcts_core.config import ROLLOUT_POLICIES, TREE_POLICIES
+from mcts_core.phases import RunStop
+from mcts_lab.compare import _SYNC_TEXT, Lockstep  # the compare report's own sync sentences
+
+#: The lockstep looks for the first divergence (both searches traced, several times slower
+#: than the fast loop) in the first this-many iterations at most; two identical settings never
+#: part, so they are not traced at all.
+LOCKSTEP_LIMIT = 5_000
+
+#: The B settings the tab sets, and the sidebar widget (A's) each starts from.
+B_WIDGETS = {"ab_c": "c", "ab_policy": "policy", "ab_rollout": "rollout", "ab_solver": "solver"}
+#: The tab's widgets whose values the session keeps (``Session.ab_widgets``): Streamlit drops a
+#: widget's value while its tab is closed, and B must go on following A from any tab.
+AB_KEYS = ("ab", *B_WIDGETS)
+
+
+@dataclass
+class Pair:
+    """A and B in lockstep. ``lockstep.a`` is the session's search itself (A is never run
+    twice); ``root`` is the position both started from; ``note`` says why B stopped following
+    A (its tree is full, or its solver proved the root), else ""."""
+
+    lockstep: Lockstep
+    config_a: SearchConfig
+    root: Any
+    note: str = ""
+
+    @property
+    def b(self) -> Search:
+        return self.lockstep.b
+
+    @property
+    def looking(self) -> bool:
+        """True while the next iteration is stepped with traces and compared: the settings
+        differ, no divergence is found yet, and fewer than ``LOCKSTEP_LIMIT`` iterations ran."""
+        lockstep = self.lockstep
+        return (
+            lockstep.first_divergence is None
+            and bool(lockstep.differences)
+            and self.b.iterations < LOCKSTEP_LIMIT
+            and not self.b.tree_full
+        )
+
+
+def config_b(config_a: SearchConfig) -> SearchConfig:
+    """A's settings with the A/B tab's four laid over them (``ValueError`` for a nonsense
+    combination)."""
+    s = {**state.DEFAULTS, **state.session().ab_widgets}
+    return dataclasses.replace(
+        config_a,
+        c=float(s["ab_c"]),
+        tree_policy=s["ab_policy"],
+        rollout=s["ab_rollout"],
+        solver=bool(s["ab_solver"]),
+    )
+
+
+def stale(pair: Pair, search: Search) -> str | None:
+    """Why the pair no longer describes A (so the next step starts both again), or None."""
+    if pair.lockstep.a is not search:
+        return "A was rebuilt (a reset, a new position, seed or game)"
+    if search.root_state != pair.root:
+        return "a move was played"
+    if search.config != pair.config_a:
+        return "A's settings changed"
+    if not pair.note and (search.iterations != pair.b.iterations or search.next_phase != "select"):
+        return "A ran iterations without B (phase steps)"
+    return None
+
+
+def build() -> None:
+    """(Re)build B beside A; A starts again when it is not an empty tree. A setting B cannot
+    have leaves no B (and a message)."""
+    lab = state.session()
+    lab.ab = None
+    search = lab.search
+    if search.game.is_terminal(search.root_state):
+        return
+    try:
+        b = config_b(search.config)
+        lockstep = Lockstep(search.game, search.root_state, search.config, b, seed=search.seed)
+    except ValueError as error:
+        state.notify("error", f"B not built: {error}.")
+        return
+    fresh = (
+        search.iterations == 0
+        and search.node_count == 1
+        and search.next_phase == "select"
+        and search.rng.getstate() == lockstep.a.rng.getstate()
+    )
+    if not fresh:
+        state.restart_search()
+        search = lab.search
+        lockstep = Lockstep(search.game, search.root_state, search.config, b, seed=search.seed)
+        state.notify(
+            "info",
+            "A/B: both trees start empty, so that B steps in lockstep with A "
+            "(same position and seed).",
+        )
+    lockstep.a = search  # the session's own search is A: it is never run twice
+    state.track_search(lockstep.b)  # B counts towards the server's node limit
+    lab.ab = Pair(lockstep, search.config, search.root_state)
+
+
+def prepare() -> None:
+    """Before a Step / Step N click: with ``ab`` on, make sure B follows A (a click may rebuild
+    the pair and so restart A). With ``ab`` off, nothing."""
+    lab = state.session()
+    if not is_on():
+        lab.ab = None
+        return
+    if lab.ab is None or stale(lab.ab, lab.search) is not None:
+        build()
+
+
+def is_on() -> bool:
+    """The ``ab`` toggle as last set (kept in the session while the tab is closed)."""
+    return bool(state.session().ab_widgets.get("ab", False))
+
+
+def _remember() -> None:
+    """Keep the tab's widget values in the session (read by :func:`is_on` and
+    :func:`config_b`, and restored when the tab is drawn again)."""
+    s = st.session_state
+    state.session().ab_widgets = {key: s[key] for key in AB_KEYS}
+
+
+def _restore() -> None:
+    """Before the tab's widgets are drawn: give them the values the session kept."""
+    s = st.session_state
+    for key, value in state.session().ab_widgets.items():
+        if s.get(key) != value:
+            s[key] = value
+
+
+def _following(search: Search) -> Pair | None:
+    pair = state.session().ab
+    if pair is None or pair.note or pair.lockstep.a is not search:
+        return None
+    return pair
+
+
+def _check_b(pair: Pair, search: Search) -> None:
+    """After B ran: if it is behind A, it stops following (and the tab says why)."""
+    if pair.b.iterations < search.iterations:
+        why = "its tree is full" if pair.b.tree_full else "its run stopped (a proven root)"
+        pair.note = (
+            f"B stopped at iteration {pair.b.iterations:,}: {why}. Reset to start both again."
+        )
+
+
+def step(search: Search) -> IterationTrace:
+    """One iteration of A (the trace returned) and, with B following, one of B."""
+    pair = _following(search)
+    if pair is None:
+        return search.step()
+    if pair.looking:
+        try:
+            return pair.lockstep.step().trace_a
+        except NodeCapReached:
+            _check_b(pair, search)
+            raise
+    trace = search.step()
+    if not pair.b.tree_full:
+        pair.b.run(iterations=1)
+    _check_b(pair, search)
+    return trace
+
+
+def run(
+    search: Search,
+    iterations: int,
+    seconds: float,
+    progress: Callable[[int], None] | None,
+    progress_every: int,
+) -> RunResult:
+    """Step N's untraced iterations of A, within ``seconds``; B runs as many. Until the first
+    divergence both step in lockstep (with traces); then A runs its fast loop and B as many."""
+    pair = _following(search)
+    if pair is None:
+        return search.run(iterations, seconds, progress=progress, progress_every=progress_every)
+    start = time.perf_counter()
+    done = 0
+    stopped = RunStop.ITERATIONS
+    while pair.looking and done < iterations:
+        if time.perf_counter() - start >= seconds:
+            stopped = RunStop.SECONDS
+            break
+        if search.tree_full:
+            break
+        try:
+            pair.lockstep.step()
+        except NodeCapReached:
+            stopped = RunStop.NODE_CAP
+            break
+        done += 1
+        if progress is not None and done % progress_every == 0:
+            progress(done)
+    left = seconds - (time.perf_counter() - start)
+    if done < iterations and stopped == RunStop.ITERATIONS and left > 0:
+        report = None if progress is None else (lambda d: progress(done + d))
+        result = search.run(iterations - done, left, progress=report, progress_every=progress_every)
+        if not pair.b.tree_full:
+            pair.b.run(iterations=result.iterations)
+        done += result.iterations
+        stopped = result.stopped
+    elif done < iterations and left <= 0:
+        stopped = RunStop.SECONDS
+    _check_b(pair, search)
+    return RunResult(done, time.perf_counter() - start, stopped)
+
+
+# ------------------------------------------------------------------ callbacks
+
+
+@state.safe
+def on_toggle() -> None:
+    """``ab`` switched: on, B starts with A's settings (change one in the tab); off, B is
+    dropped."""
+    s = st.session_state
+    if not s["ab"]:
+        _remember()
+        state.session().ab = None
+        return
+    for key, a_key in B_WIDGETS.items():
+        s[key] = s[a_key]
+    _remember()
+    build()
+
+
+@state.safe
+def on_b_change() -> None:
+    """One of B's settings changed: B is built again (and A started again with it)."""
+    _remember()
+    if is_on():
+        build()
+
+
+# ------------------------------------------------------------------ the tab
+
+
+def _show(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def summary_rows(a: Search, b: Search) -> list[dict[str, str]]:
+    """One row per root move: its share of the root's visits and Q (the mover's view) under A
+    and B; ★ marks each search's favourite (``best_action()``)."""
+    game, root = a.game, a.root_state
+    stats_a, stats_b = state.root_stats(a), state.root_stats(b)
+    fav_a = a.best_action() if a.root.children else None
+    fav_b = b.best_action() if b.root.children else None
+    rows = []
+    for action in game.legal_actions(root):
+        cells = {"move": str(game.action_label(root, action))}
+        for side, stats, fav in (("A", stats_a, fav_a), ("B", stats_b, fav_b)):
+            share, q = stats.get(action, (None, None))
+            star = "★" if action == fav else ""
+            cells[f"{side} share"] = "" if share is None else f"{star}{share:.0%}"
+            cells[f"{side} Q"] = "" if q is None else f"{q:+.2f}"
+        rows.append(cells)
+    return rows
+
+
+def divergence_lines(pair: Pair) -> list[str]:
+    """What the lockstep found: the first divergence and its explanation (``mcts_lab.compare``'s
+    own), or "no divergence yet", and when the two searches went out of sync."""
+    lockstep = pair.lockstep
+    found = lockstep.first_divergence
+    if found is None and lockstep.differences and pair.b.iterations > LOCKSTEP_LIMIT:
+        lines = [
+            f"No divergence in the first {LOCKSTEP_LIMIT:,} iterations: the lockstep stopped "
+            "looking there (each iteration it looks at records both traces)."
+        ]
+    elif found is None:
+        lines = [f"No divergence yet after {pair.b.iterations:,} iterations."]
+    else:
+        lines = [
+            f"First divergence: iteration {found.iteration:,}, depth {found.depth} "
+            f"({found.kind}; deciding term: {found.deciding_term}).",
+            found.explanation,
+        ]
+    if lockstep.first_out_of_sync is not None and (
+        found is None or lockstep.first_out_of_sync < found.iteration
+    ):
+        reason = _SYNC_TEXT[lockstep.out_of_sync_reason or "path"]
+        lines.append(f"Out of sync from iteration {lockstep.first_out_of_sync:,}: {reason}.")
+    return lines
+
+
+HELP = (
+    "A is the sidebar's search. B searches the same position with the same seed and the "
+    "settings in the B popover; every Step and Step N also steps B by as many iterations. Until "
+    "their paths part both trees are identical, so the first divergence has one cause."
+)
+_CSS = ".lab-ab th, .lab-ab td {padding: 0 0.45rem 0 0; text-align: right}"
+_LINE = '<p style="font-size:0.85rem;line-height:1.2rem;margin:0.2rem 0">{}</p>'
+
+
+@panels.guarded
+def ab_panel() -> None:
+    """The A/B tab, compact for its ~330 px column: the toggle and B's settings on one row,
+    the first divergence, both root summaries in one table, then the explanation."""
+    _restore()
+    s = st.session_state
+    with st.container(horizontal=True, vertical_alignment="center", gap="small"):
+        st.toggle("A/B lockstep", key="ab", on_change=on_toggle, help=HELP)
+        if s["ab"]:
+            label = f"B: C {float(s['ab_c']):g}, {s['ab_policy']}, {s['ab_rollout']}"
+            label += ", solver" if s["ab_solver"] else ""
+            with st.popover(label, help="B's settings (the rest are A's)", key="ab_b"):
+                st.number_input("B: C", 0.0, 5.0, step=0.1, key="ab_c", on_change=on_b_change)
+                st.selectbox("B: tree policy", TREE_POLICIES, key="ab_policy",
+                             on_change=on_b_change)  # fmt: skip
+                st.selectbox("B: rollout", ROLLOUT_POLICIES, key="ab_rollout",
+                             on_change=on_b_change)  # fmt: skip
+                st.toggle("B: solver", key="ab_solver", on_change=on_b_change)
+    if not s["ab"]:
+        panels.help_text(HELP)
+        return
+    lab = state.session()
+    pair = lab.ab
+    if pair is None:
+        st.caption("B is built at the next Step.")
+        return
+    differences = pair.lockstep.differences
+    differ = (
+        "A / B differ in: "
+        + ", ".join(f"{name} {_show(a)} / {_show(b)}" for name, (a, b) in differences.items())
+        if differences
+        else "A and B have the same settings: their paths must never part."
+    )
+    why = stale(pair, lab.search)
+    if why is not None:
+        panels.notice_line(
+            "info", f"{why[0].upper()}{why[1:]}: the next Step starts A and B again."
+        )
+        return
+    if pair.note:
+        panels.notice_line("warning", pair.note)
+    lines = divergence_lines(pair)
+    favourites = []
+    for side, search in (("A", pair.lockstep.a), ("B", pair.b)):
+        if search.root.children:
+            best = search.best_action()
+            favourites.append(f"{side} {search.game.action_label(search.root_state, best)}")
+    st.html(
+        f"<style>{_CSS}</style>"
+        + _LINE.format(html.escape(differ))
+        + _LINE.format(f"<b>{html.escape(lines[0])}</b>")
+        + _LINE.format(
+            f"{pair.b.iterations:,} iterations each; favourite ★: "
+            + html.escape(", ".join(favourites) or "none yet")
+        )
+        + f'<div class="lab-ab">{html_table(summary_rows(pair.lockstep.a, pair.b))}</div>'
+        + "".join(_LINE.format(html.escape(line)) for line in lines[1:])
+    )
