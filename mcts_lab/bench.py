@@ -38,7 +38,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from games.registry import game_spec
 from mcts_core import Search, SearchConfig
+from mcts_lab.common import game_size
 from mcts_lab.presets import preset_overrides
 
 __all__ = [
@@ -183,6 +185,14 @@ class BenchReport:
         }
 
 
+def _has_turns(game_name: str) -> bool:
+    """Whether a player's turn holds several actions (registered games only)."""
+    try:
+        return game_spec(game_name).multi_action_turns
+    except ValueError:  # an OpenSpiel game or one built outside the registry
+        return False
+
+
 def bench_configs(game_name: str, preset: str | None = None) -> list[tuple[str, SearchConfig]]:
     """The configs the benchmark times for a game, with a short label each. With a preset
     (:mod:`mcts_lab.presets`), that preset's search alone (C 1.4 unless the preset sets C); its
@@ -190,7 +200,7 @@ def bench_configs(game_name: str, preset: str | None = None) -> list[tuple[str, 
     if preset is not None:
         fields = {"c": 1.4, **preset_overrides(preset, game_name)}
         return [(f"preset {preset}", SearchConfig(**fields))]
-    if game_name == "gridiron":
+    if _has_turns(game_name):  # gridiron: a rollout can stop at the end of the team's turn
         return [
             ("heuristic leaf", SearchConfig(c=1.4, rollout_depth=0)),
             ("rollout to end of turn", SearchConfig(c=1.4, rollout_horizon="turn")),
@@ -566,7 +576,7 @@ def run_bench(
     ratio = None if theirs is None else rates[0].median / theirs.median
     return BenchReport(
         game=game.name,
-        size=size if game.name == "gridiron" else None,
+        size=game_size(game),
         iterations=iterations,
         repeat=repeat,
         seed=seed,

@@ -46,7 +46,7 @@ from typing import Any, Literal
 
 from mcts_core import SearchConfig
 from mcts_lab.arena import MAX_GAMES, OPPONENTS, GameRecord, play_arena
-from mcts_lab.common import build_game
+from mcts_lab.common import build_game, game_size
 
 __all__ = [
     "BACKENDS",
@@ -692,7 +692,7 @@ def run_sweep(
         )
     return SweepResult(
         game=built.name,
-        size=size if built.name == "gridiron" else None,
+        size=game_size(built),
         param=spec.name,
         field=spec.field,
         games_per_side=games,
