@@ -166,6 +166,20 @@ def test_a_tiny_sweep_shows_the_chart_and_the_table() -> None:
     assert [r.total.games for r in result.results] == [2, 2] and result.stopped == ""
 
 
+def test_a_sweep_past_its_time_keeps_the_games_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    import app.state
+
+    monkeypatch.setattr(app.state, "ARENA_SECONDS", 1e-9)  # no new task after the first
+    at = sweep_panel(fresh(game="tic_tac_toe"))
+    at.text_input(key="sweep_values").set_value("0.5,2").run()
+    at.button(key="sweep_run").click().run()
+    assert not at.exception
+    result = lab(at).sweep
+    assert result.stopped == "time" and [r.total.games for r in result.results] == [2, 0]
+    assert any("The sweep stopped early (time)" in n for n in notes(at, "info"))
+    assert len(at.get("plotly_chart")) == 1  # the value played is drawn; the other is left out
+
+
 @pytest.mark.parametrize(
     ("param", "values", "message"),
     [
