@@ -1,0 +1,53 @@
+"""The A/B tab in headless Chromium at 1280x720: with B's C changed and a Step N, the classroom
+screen still fits, the tab's scroll box stays inside the window with no sideways overflow (its
+column is about 330 px wide), and the root table and the first divergence are shown. Skipped
+like tests/test_browser.py when Debian's chromium is missing."""
+
+from __future__ import annotations
+
+from tests.test_browser import (  # noqa: F401 - the module's fixtures, used by name
+    HEIGHT,
+    OUT,
+    WIDTH,
+    _assert_on_screen,
+    _click,
+    _open,
+    _stat,
+    _wait_idle,
+    app_url,
+    browser,
+    pytestmark,
+)
+
+
+def test_the_ab_tab_fits_the_classroom_screen(app_url: str, browser) -> None:  # noqa: ANN001, F811
+    page = _open(browser, f"{app_url}/?game=tic_tac_toe&seed=1&c=2&iterations=200")
+    page.get_by_role("tab", name="A/B", exact=True).click()
+    _wait_idle(page)
+    page.locator(".st-key-ab label").first.click()  # the toggle
+    _wait_idle(page)
+    page.locator(".st-key-ab_b button").first.click()  # B's settings popover
+    page.locator(".st-key-ab_c input").fill("0.5")
+    page.locator(".st-key-ab_c input").press("Enter")
+    _wait_idle(page)
+    page.keyboard.press("Escape")
+    _click(page, "step_n")
+    assert _stat(page, "Iteration") == 200
+    _assert_on_screen(page, "after Step N with A/B on")
+    panel = page.locator(".st-key-detail_panels").first
+    box = panel.bounding_box()
+    assert (
+        box is not None and box["y"] + box["height"] <= HEIGHT and box["x"] + box["width"] <= WIDTH
+    )
+    assert panel.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), "the tab scrolls sideways"
+    text = panel.inner_text()
+    assert "A / B differ in: c 2 / 0.5" in text
+    assert "First divergence: iteration 14, depth 0" in text and "200 iterations each" in text
+    table = panel.locator("table").first
+    table.evaluate("e => e.scrollIntoView({block: 'end'})")
+    page.wait_for_timeout(200)
+    cells = table.bounding_box()
+    assert cells is not None and cells["x"] + cells["width"] <= box["x"] + box["width"]
+    OUT.mkdir(exist_ok=True)
+    page.screenshot(path=str(OUT / "ab-tab.png"))
+    page.close()
