@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import html
 import re
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -272,17 +271,7 @@ pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from app.quiz_view import plain_label  # noqa: E402
-
-MAIN = str(Path(__file__).resolve().parents[1] / "app" / "main.py")
-
-
-def fresh(**query: str) -> AppTest:
-    at = AppTest.from_file(MAIN, default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception
-    return at
+from tests.test_app import fresh  # noqa: E402
 
 
 def quiz_text(at: AppTest) -> str:
