@@ -30,15 +30,20 @@ import streamlit as st
 
 from app import panels, state
 from app.figures import html_table
+from app.tree_view import build_view, render_tree
 from mcts_core import IterationTrace, NodeCapReached, RunResult, Search, SearchConfig
 from mcts_core.config import ROLLOUT_POLICIES, TREE_POLICIES
 from mcts_core.phases import RunStop
+from mcts_core.queries import principal_variation
 from mcts_lab.compare import _SYNC_TEXT, Lockstep  # the compare report's own sync sentences
 
 #: The lockstep looks for the first divergence (both searches traced, several times slower
 #: than the fast loop) in the first this-many iterations at most; two identical settings never
 #: part, so they are not traced at all.
 LOCKSTEP_LIMIT = 5_000
+#: B's drawn tree in the A/B tab: its height (px) and the rows drawn.
+B_TREE_HEIGHT = 320
+B_TREE_LEVELS = 4
 
 #: The B settings the tab sets, and the sidebar widget (A's) each starts from.
 B_WIDGETS = {"ab_c": "c", "ab_policy": "policy", "ab_rollout": "rollout", "ab_solver": "solver"}
@@ -388,3 +393,23 @@ def ab_panel() -> None:
         + f'<div class="lab-ab">{html_table(summary_rows(pair.lockstep.a, pair.b))}</div>'
         + "".join(_LINE.format(html.escape(line)) for line in lines[1:])
     )
+    _b_tree(pair.b)
+
+
+def _b_tree(b: Search) -> None:
+    """B's tree, drawn like the main drawing (A's) beside it: the two trees side by side on
+    the screen, B's most visited line in orange."""
+    line = {move.id for move in principal_variation(b, max_length=B_TREE_LEVELS)}
+    view = build_view(
+        b,
+        path_ids=line,
+        new_id=None,
+        changed_ids=set(),
+        focus_id=None,
+        player_names=state.player_names(),
+        max_levels=B_TREE_LEVELS,
+        max_children=2,
+        root_children=4,  # the tab's column is about a third of the main drawing's width
+    )
+    st.caption("B's tree (A's is the main drawing); orange: B's most visited line.")
+    render_tree(view, key="ab_tree", height=B_TREE_HEIGHT)

@@ -48,6 +48,12 @@ def test_the_ab_tab_fits_the_classroom_screen(app_url: str, browser) -> None:  #
     page.wait_for_timeout(200)
     cells = table.bounding_box()
     assert cells is not None and cells["x"] + cells["width"] <= box["x"] + box["width"]
+    # B's tree is drawn in the tab, beside the main drawing (A's): both have their boxes
+    b_tree = page.locator(".st-key-detail_panels g.tv-node")
+    b_tree.first.scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    assert b_tree.count() >= 5, "B's tree is not drawn"
+    assert page.locator(".st-key-tree g.tv-node").count() >= 5
     OUT.mkdir(exist_ok=True)
     page.screenshot(path=str(OUT / "ab-tab.png"))
     page.close()
