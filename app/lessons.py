@@ -19,6 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from app.links import (
+    ARENA_GAMES_RANGE,
+    ARENA_ITERATIONS_RANGE,
+    C_RANGE,
+    ITERATIONS_RANGE,
+    SEED_RANGE,
+)
 from app.quiz import KINDS
 from games import GAME_NAMES, make_game
 from mcts_core.config import (
@@ -29,6 +36,7 @@ from mcts_core.config import (
     ROLLOUT_POLICIES,
     TREE_POLICIES,
 )
+from mcts_lab.arena import OPPONENTS, ROLLOUTS
 
 __all__ = [
     "LESSON_DIR",
@@ -131,8 +139,8 @@ class Setting:
 #: lesson file uses. The ranges are the sidebar's.
 SETTINGS: dict[str, Setting] = {
     "gridiron_size": Setting("gridiron_size", _one_of((1, 3, 5))),
-    "seed": Setting("seed", _whole(0, 2**31 - 1)),
-    "c": Setting("c", _number(0.0, 5.0)),
+    "seed": Setting("seed", _whole(*SEED_RANGE)),
+    "c": Setting("c", _number(*C_RANGE)),
     "policy": Setting("policy", _one_of(TREE_POLICIES)),
     "prior": Setting("prior", _one_of(PRIORS)),
     "min_visits": Setting("min_visits", _whole(0, 1000)),
@@ -146,11 +154,11 @@ SETTINGS: dict[str, Setting] = {
     "loss_value": Setting("loss_value", _number(-1000.0, 1000.0)),
     "final_policy": Setting("final_policy", _one_of(FINAL_POLICIES)),
     "solver": Setting("solver", _flag),
-    "iterations": Setting("iterations_per_click", _whole(1, 100_000)),
-    "arena_games": Setting("arena_games", _whole(1, 50)),
-    "arena_iterations": Setting("arena_iterations", _whole(10, 5000)),
-    "arena_rollout": Setting("arena_rollout", _one_of(("none", "turn", "game"))),
-    "arena_opponent": Setting("arena_opponent", _one_of(("random", "mcts"))),
+    "iterations": Setting("iterations_per_click", _whole(*ITERATIONS_RANGE)),
+    "arena_games": Setting("arena_games", _whole(*ARENA_GAMES_RANGE)),
+    "arena_iterations": Setting("arena_iterations", _whole(*ARENA_ITERATIONS_RANGE)),
+    "arena_rollout": Setting("arena_rollout", _one_of(ROLLOUTS)),
+    "arena_opponent": Setting("arena_opponent", _one_of(OPPONENTS)),
 }
 
 

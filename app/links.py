@@ -25,6 +25,8 @@ ECHO_CHARS = 24
 SEED_RANGE = (0, 2**31 - 1)
 C_RANGE = (0.0, 5.0)
 ITERATIONS_RANGE = (1, 100_000)  # iterations per click (Step N)
+ARENA_GAMES_RANGE = (1, 50)  # the arena's games per side
+ARENA_ITERATIONS_RANGE = (10, 5000)  # the arena's iterations per decision
 MAX_LINK_STEPS = 200_000  # a link's tree: iterations replayed when it is opened
 
 _DECIMAL = re.compile(r"[0-9]{1,6}(\.[0-9]{1,6})?")

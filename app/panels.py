@@ -39,7 +39,7 @@ from app.figures import (
     uct_table_html,
     update_rows,
 )
-from app.links import C_RANGE, SEED_RANGE
+from app.links import ARENA_GAMES_RANGE, ARENA_ITERATIONS_RANGE, C_RANGE, SEED_RANGE
 from app.narration import ENTROPY_TEXT, explain_n_convention
 from games.registry import game_choices, game_spec
 from games.spec import GameOption
@@ -740,8 +740,10 @@ def arena_panel() -> None:
     from mcts_lab.arena import OPPONENTS, ROLLOUTS
 
     cols = st.columns(4)
-    cols[0].number_input("Games per side", 1, 50, key="arena_games")
-    cols[1].number_input("Iterations per decision", 10, 5000, step=10, key="arena_iterations")
+    cols[0].number_input("Games per side", *ARENA_GAMES_RANGE, key="arena_games")
+    cols[1].number_input(
+        "Iterations per decision", *ARENA_ITERATIONS_RANGE, step=10, key="arena_iterations"
+    )
     cols[2].selectbox("Rollout", ROLLOUTS, key="arena_rollout",
                       help="none: heuristic leaf; turn: to the end of the team turn; game: to "
                            "the end")  # fmt: skip
