@@ -202,7 +202,6 @@ class QuizState:
     kinds: tuple[str, ...] | None = None  # a lesson page's kinds (None: free mode)
     depth: int | None = None  # a lesson page's selection depth
     search_ref: Any = None  # weakref to the Search the pending question was asked on
-    exact: dict[tuple[str, str], dict[Any, float | None]] = field(default_factory=dict)
 
     def record(self, reveal: Reveal) -> None:
         """Count a graded question and keep it as the last reveal."""

@@ -29,7 +29,6 @@ from app.quiz import (
     settle,
 )
 from mcts_core import Evaluation, Expansion, Search
-from mcts_lab.exact import exact_values
 
 LINE_CHARS = 46  # characters per line of the quiz's smaller type in the narrowest column
 #: The quiz's own styles (one block, scoped by its classes).
@@ -97,7 +96,7 @@ def quiz_panel() -> int:
             depth=box.depth if box.kinds is None else box.depth or 0,  # a lesson: the root
             progress=_progress(),
             arena=_arena_setup(box),
-            exact=lambda: _exact(box, search),
+            exact=_exact,
         )
         if question is not None:
             box.pending = question
@@ -164,15 +163,11 @@ def _arena_setup(box: QuizState) -> ArenaSetup | None:
     )
 
 
-def _exact(box: QuizState, search: Search) -> dict[Any, float | None] | None:
-    """The root's exact values, looked for once per position (a second at most)."""
-    game = search.game
-    key = (game.name, game.format_state(search.root_state))
-    if key not in box.exact:
-        if len(box.exact) > 32:
-            box.exact.clear()
-        box.exact[key] = exact_values(game, search.root_state, EXACT_SECONDS)
-    return box.exact[key]
+def _exact() -> dict[Any, float | None] | None:
+    """The root's exact values within the quiz's budget, from the session's one cache of exact
+    answers (shared with the ``exact`` toggle's views)."""
+    answer = state.solved_exact(EXACT_SECONDS)
+    return None if answer is None else dict(answer.values)
 
 
 # ----------------------------------------------------------------------------- drawing

@@ -1123,21 +1123,30 @@ def exact_answer(position: str | None = None) -> perfect.ExactAnswer | None:
     """
     if not st.session_state["exact"]:
         return None
+    return solved_exact(perfect.EXACT_SECONDS, position)
+
+
+def solved_exact(seconds: float, position: str | None = None) -> perfect.ExactAnswer | None:
+    """The exact answer at ``position`` (default: the current root) within ``seconds``, or
+    ``None`` when the game is over there; whatever the ``exact`` toggle says (the quiz asks
+    too). One cache per session for every caller: a kept answer serves a request whose budget
+    is no larger than its own, or any request once every move is solved."""
     lab = session()
     search = lab.search
     game = search.game
     position = lab.position if position is None else position
     key = (game.name, position)
     answer = lab.exact.get(key)
-    if answer is None:
-        root = search.root_state if position == lab.position else game.parse_state(position)
-        if game.is_terminal(root):
-            return None
-        labels = {a: str(game.action_label(root, a)) for a in game.legal_actions(root)}
-        answer = perfect.solve(game, root, labels, perfect.EXACT_SECONDS)
-        if len(lab.exact) >= EXACT_CACHE:
-            lab.exact.clear()
-        lab.exact[key] = answer
+    if answer is not None and (answer.seconds >= seconds or None not in answer.values.values()):
+        return answer
+    root = search.root_state if position == lab.position else game.parse_state(position)
+    if game.is_terminal(root):
+        return None
+    labels = {a: str(game.action_label(root, a)) for a in game.legal_actions(root)}
+    answer = perfect.solve(game, root, labels, seconds)
+    if len(lab.exact) >= EXACT_CACHE:
+        lab.exact.clear()
+    lab.exact[key] = answer
     return answer
 
 
