@@ -243,6 +243,14 @@ def _root_decision(entry: state.HistoryEntry | None) -> Decision | None:
 
 
 def _details(entry: state.HistoryEntry | None, height: int) -> None:
+    # ``height`` fits a 720 px window; a taller one gets a taller box by as much as the tree
+    # grows (see TREE_BELOW), so the tabs end where the tree ends instead of half-way down
+    # (the fixed height sits on the box's wrapper, as its height and flex basis)
+    tall = f"max({height}px, calc(100vh - {720 - height}px))"
+    st.html(
+        '<style>[data-testid="stLayoutWrapper"]:has(> .st-key-detail_panels) '
+        f"{{height: {tall} !important; flex-basis: {tall} !important;}}</style>"
+    )
     tabs = st.tabs(DETAIL_TABS, key="details", on_change="rerun")
     trace = entry.trace if entry is not None else None
     panels_by_tab = {
