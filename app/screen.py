@@ -93,6 +93,12 @@ def _draw_screen() -> None:
         _details(entry, height=max(DETAILS_MIN_HEIGHT, TREE_HEIGHT - 20 - 22 * lines))
     quiz_view.after_screen()  # an arena run below the quiz answers its question: show it
     state.sync_query_params()
+    if state.outside_writes_waiting():
+        # A click here wrote a sidebar widget (a played move's Root position): redraw the whole
+        # page so the browser holds the new value. Only now, after this screen's own widgets
+        # (the focus box, the history slider) went out with the values the click gave them: a
+        # rerun before them would not send those values, and the next click would undo them.
+        st.rerun(scope="app")
 
 
 # ------------------------------------------------------------------ controls
@@ -170,10 +176,20 @@ def _tree(entry: state.HistoryEntry | None) -> None:
         st.session_state["tree_focus"] = str(clicked)
     focus = state.bounds_from_widgets().focus
     with st.container(horizontal=True, vertical_alignment="center", gap="small"):
-        with st.popover("Drawing", help="What the tree shows: children per node, levels, focus"):
+        with st.popover("Drawing", help="What the tree shows: children per node and levels"):
             st.number_input("Children shown per expanded node", 1, 12, key="tree_top_k")
             st.number_input("Levels", 2, 12, key="tree_levels")
-            st.text_input("Focus on node id", key="tree_focus", help="e.g. 12; empty: the root")
+        # Not in the popover: callbacks clear the focus (a played move, Back to the root), and
+        # a closed popover's widget keeps its old value in the browser, which the next click
+        # would send back (Streamlit draws a popover's widgets only while it is open).
+        st.text_input(
+            "Focus on node id",
+            key="tree_focus",
+            help="Draw the tree from this node: e.g. 12 (hover a box for its id); empty: the root",
+            placeholder="focus: node id",
+            label_visibility="collapsed",
+            width=130,
+        )
         if focus is not None:
             st.button("Back to the root", key="tree_unfocus", on_click=state.on_unfocus)
         st.html('<span class="lab-tree-help">hover: numbers · click: focus · ?: colours</span>')

@@ -185,6 +185,9 @@ class Session:
     ab: Any = None  # search B and its lockstep with A while ``ab`` is on (app.ab.Pair)
     ab_widgets: dict[str, Any] = field(default_factory=dict)  # the A/B tab's values (app.ab)
     sweep: Any = None  # the last sweep (mcts_lab.sweep.SweepResult)
+    #: values a callback of the screen's fragment gave to widgets outside it (the sidebar's),
+    #: waiting for the full rerun that draws them (see :func:`set_outside_widget`)
+    outside_writes: dict[str, Any] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------ access
@@ -192,6 +195,34 @@ class Session:
 
 def session() -> Session:
     return st.session_state["lab"]
+
+
+def set_outside_widget(key: str, value: Any) -> None:
+    """Give ``value`` to the widget ``key`` that lives outside the screen's fragment (the
+    sidebar's Root position), from a callback that may run in a fragment rerun.
+
+    A fragment rerun does not redraw the sidebar, so the browser would keep the widget's old
+    value and send it back with the next click, undoing the change (a played move went back to
+    the old root). The write is kept until :func:`apply_outside_writes` gives it to the widget
+    in a full rerun, which the screen asks for (:func:`outside_writes_waiting`)."""
+    st.session_state[key] = value
+    session().outside_writes[key] = value
+
+
+def apply_outside_writes() -> None:
+    """In a full run, before the sidebar is drawn: the values fragment callbacks gave to its
+    widgets. Writing them again in this run is what makes Streamlit send them to the browser
+    (a value written in an earlier run is not sent)."""
+    lab = session()
+    for key, value in lab.outside_writes.items():
+        st.session_state[key] = value
+    lab.outside_writes.clear()
+
+
+def outside_writes_waiting() -> bool:
+    """True when a fragment callback wrote a widget outside the fragment: the screen must
+    rerun the whole app so the sidebar shows (and later sends) the new value."""
+    return bool(session().outside_writes)
 
 
 def game_options() -> dict[str, Any]:
@@ -980,7 +1011,7 @@ def play_move(action: Any, who: str) -> bool:
     before = search.node_count
     reuse = search.advance(action, outcome)
     lab.position = game.format_state(search.root_state)
-    st.session_state["position"] = lab.position
+    set_outside_widget("position", lab.position)  # Play best and the boards run in the screen
     st.session_state["tree_focus"] = ""
     lab.series.clear()
     dice = game.outcome_label(state, action, outcome)
