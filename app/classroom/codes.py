@@ -1,0 +1,106 @@
+"""Join codes, the teacher's secret and students' nicknames.
+
+A join code is read off a projector and typed on a phone, so its alphabet has no look-alikes
+(no 0/O, 1/I/L) and case does not matter. Six characters of 31 give 29.7 bits; the room also
+limits join attempts per client (:data:`app.classroom.room.JOIN_LIMIT`), so guessing a live code
+takes on the order of a hundred million tries at a few a second.
+
+The teacher's control is a random secret held in the teacher's browser session; the store keeps
+only its SHA-256, so reading the store does not give control of a class.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import unicodedata
+
+__all__ = [
+    "ALPHABET",
+    "CODE_LENGTH",
+    "NAME_MAX",
+    "check_name",
+    "hash_secret",
+    "matches",
+    "new_code",
+    "new_name",
+    "new_secret",
+    "new_student_id",
+    "normalise_code",
+]
+
+#: Letters and digits without look-alikes: no 0/O, 1/I/L.
+ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+#: A nickname's longest length, in characters.
+NAME_MAX = 24
+
+_ADJECTIVES = (
+    "Blue", "Brave", "Bright", "Calm", "Clever", "Quick", "Gentle", "Golden", "Green", "Happy",
+    "Jolly", "Kind", "Lucky", "Mighty", "Noble", "Proud", "Quiet", "Red", "Silver", "Swift",
+    "Sunny", "Wise", "Witty", "Bold", "Cosmic", "Eager", "Fancy", "Lively", "Merry", "Nimble",
+)  # fmt: skip
+_ANIMALS = (
+    "Heron", "Otter", "Falcon", "Badger", "Beaver", "Dolphin", "Eagle", "Fox", "Gecko", "Hare",
+    "Ibis", "Jaguar", "Koala", "Lemur", "Lynx", "Marten", "Newt", "Owl", "Panda", "Puffin",
+    "Quail", "Raven", "Seal", "Tiger", "Toucan", "Walrus", "Wombat", "Yak", "Zebra", "Crane",
+)  # fmt: skip
+
+
+def new_code() -> str:
+    """A fresh join code (the store refuses one already in use; the room draws again)."""
+    return "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalise_code(text: str) -> str | None:
+    """The code a person typed, upper-cased without spaces or dashes; ``None`` when it cannot
+    be a code (wrong length or a character outside :data:`ALPHABET`)."""
+    code = "".join(ch for ch in str(text)[:40] if ch not in " -\t").upper()
+    if len(code) != CODE_LENGTH or any(ch not in ALPHABET for ch in code):
+        return None
+    return code
+
+
+def new_secret() -> str:
+    """The teacher's secret: 256 random bits, URL-safe text."""
+    return secrets.token_urlsafe(32)
+
+
+def new_student_id() -> str:
+    """A student's token: 128 random bits."""
+    return secrets.token_urlsafe(16)
+
+
+def hash_secret(secret: str) -> str:
+    """What the store keeps of a secret: its SHA-256 in hex."""
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def matches(secret: str, stored_hash: str) -> bool:
+    """Whether ``secret`` is the one whose hash was stored (a constant-time comparison)."""
+    return hmac.compare_digest(hash_secret(secret), stored_hash)
+
+
+def new_name(taken: set[str] | frozenset[str] = frozenset()) -> str:
+    """A friendly nickname ("Blue Heron") not in ``taken``; a number is added when all 900
+    pairs are taken."""
+    for _ in range(50):
+        name = f"{secrets.choice(_ADJECTIVES)} {secrets.choice(_ANIMALS)}"
+        if name not in taken:
+            return name
+    return f"{secrets.choice(_ADJECTIVES)} {secrets.choice(_ANIMALS)} {secrets.randbelow(1000)}"
+
+
+def check_name(text: str) -> str:
+    """A typed nickname made safe to keep: spaces trimmed and folded; ``ValueError`` with a
+    short reason when it is empty, longer than :data:`NAME_MAX` characters or holds a control
+    or formatting character (it is shown only as escaped text either way)."""
+    name = " ".join(str(text).split())
+    if not name:
+        raise ValueError("a name needs at least one letter")
+    if len(name) > NAME_MAX:
+        raise ValueError(f"a name has at most {NAME_MAX} characters")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Zl", "Zp") for ch in name):
+        raise ValueError("a name cannot hold control characters")
+    return name

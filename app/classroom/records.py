@@ -1,0 +1,103 @@
+"""The class's records: what the store keeps and the room hands out. Plain frozen data.
+
+Times are seconds since the epoch (``time.time()``), as the store's clock gives them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+__all__ = ["ClassError", "ClassInfo", "Poll", "Student"]
+
+
+class ClassError(Exception):
+    """A refusal a person reads: a wrong or expired code, a full class, a stale answer.
+    Its text is one short plain sentence (the view shows it escaped)."""
+
+
+@dataclass(frozen=True)
+class ClassInfo:
+    """One class.
+
+    Attributes:
+        code: the join code students type (see :mod:`app.classroom.codes`).
+        created: when the teacher started it.
+        active: the teacher's last action (a publish, a question, a reveal): a class idle for
+            :data:`app.classroom.room.IDLE_SECONDS` takes no new students.
+        ended: the teacher pressed End (no more joins or answers; results stay readable).
+        version: the published frame's version, 0 before the first; a student's page polls
+            it and fetches the frame only when it grew.
+    """
+
+    code: str
+    created: float
+    active: float
+    ended: bool
+    version: int
+
+
+@dataclass(frozen=True)
+class Student:
+    """One student in a class.
+
+    Attributes:
+        id: a random token kept in the student's browser session (never shown).
+        name: the nickname shown to the class (generated, or typed: plain text, at most 24
+            characters).
+        joined: when they joined.
+        seen: when their page last said it is open (every few seconds while it is).
+        removed: the teacher removed the name: the student's page goes back to the join page.
+    """
+
+    id: str
+    name: str
+    joined: float
+    seen: float = 0.0
+    removed: bool = False
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @staticmethod
+    def from_json(text: str) -> Student:
+        return Student(**json.loads(text))
+
+
+@dataclass(frozen=True)
+class Poll:
+    """A question as the class answers it: one round of one question.
+
+    Attributes:
+        id: the question's id, unique in the class; every round of it shares the id.
+        round: 1 for the first vote, 2 after "Vote again", ...
+        text: the question, plain text.
+        choices: the answers to pick from (labels, unique).
+        opened: when this round opened.
+        revealed: the teacher revealed it: no more answers; ``right`` and ``summary`` are set.
+        right: the right choice(s), known at the reveal.
+        summary: what decided it, with the numbers (plain text), known at the reveal.
+        rows: a small table of the deciding numbers (a header row, then one row per item).
+    """
+
+    id: str
+    round: int
+    text: str
+    choices: tuple[str, ...]
+    opened: float
+    revealed: bool = False
+    right: tuple[str, ...] = ()
+    summary: str = ""
+    rows: tuple[tuple[str, ...], ...] = field(default=())
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @staticmethod
+    def from_json(text: str) -> Poll:
+        data: dict[str, Any] = json.loads(text)
+        data["choices"] = tuple(data["choices"])
+        data["right"] = tuple(data["right"])
+        data["rows"] = tuple(tuple(row) for row in data["rows"])
+        return Poll(**data)

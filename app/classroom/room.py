@@ -1,0 +1,354 @@
+"""A class's rules: who may do what, the limits, and what is counted.
+
+Pure Python over a :class:`~app.classroom.store.ClassStore` (no Streamlit): the teacher's page
+and the students' pages call a :class:`Room`, and every process sharing the store sees the same
+class. Only the holder of the teacher's secret drives a class (publish, questions, reveal,
+remove, end, results); a student can join, rename themselves, answer the open round and read
+what the class is shown. A refusal a person should read raises :class:`ClassError`; a stale
+answer (to a round that closed) is dropped quietly, as a clicker would.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from app.classroom import codes
+from app.classroom.records import ClassError, ClassInfo, Poll, Student
+from app.classroom.store import RETENTION_SECONDS, ClassStore
+
+__all__ = [
+    "ANSWER_LIMIT",
+    "CONNECTED_SECONDS",
+    "IDLE_SECONDS",
+    "JOIN_LIMIT",
+    "MAX_CHOICES",
+    "MAX_FRAME_BYTES",
+    "MAX_STUDENTS",
+    "ClassError",
+    "Room",
+    "RoomCount",
+    "Teacher",
+]
+
+#: A class whose teacher did nothing for this long takes no new students or answers.
+IDLE_SECONDS = 12 * 3600
+#: Students in one class at most.
+MAX_STUDENTS = 200
+#: Join attempts per client (an address) per window: (attempts, seconds). Wrong codes count,
+#: so guessing one of the 31**6 codes is impractical.
+JOIN_LIMIT = (20, 60.0)
+#: Answers per student per window: (answers, seconds). A change of mind is an answer too.
+ANSWER_LIMIT = (12, 10.0)
+#: A student counts as connected while their page said so this recently (it says so every
+#: few seconds).
+CONNECTED_SECONDS = 30.0
+#: Choices of one question at most, and one choice's length.
+MAX_CHOICES = 12
+MAX_CHOICE_CHARS = 80
+MAX_QUESTION_CHARS = 600
+#: The largest frame the teacher's page publishes (its JSON text, bytes).
+MAX_FRAME_BYTES = 2_000_000
+#: Codes tried before giving up on finding a free one (31**6 codes: never needed in practice).
+_CODE_TRIES = 20
+
+_WRONG_CODE = "No class with that code is open. Check the code on the projector."
+_NOT_TEACHER = "Only the teacher of this class can do that."
+
+
+@dataclass(frozen=True)
+class Teacher:
+    """A started class: its code (public) and the teacher's secret (kept in the teacher's
+    browser session only)."""
+
+    code: str
+    secret: str
+
+
+@dataclass(frozen=True)
+class RoomCount:
+    """What the room box shows: students connected now and, for the open round, how many
+    answered (never which answers before the reveal).
+
+    Attributes:
+        connected: students (not removed) whose page said it is open within
+            :data:`CONNECTED_SECONDS`.
+        joined: students (not removed) who ever joined.
+        answered: answers to the current round by students not removed (0 without a round).
+        poll: the current round, or ``None``.
+    """
+
+    connected: int
+    joined: int
+    answered: int
+    poll: Poll | None
+
+
+class Room:
+    """The rules of every class in ``store``; ``clock`` gives epoch seconds (tests pass their
+    own)."""
+
+    def __init__(self, store: ClassStore, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.clock = clock
+
+    # ------------------------------------------------------------------ anyone
+
+    def info(self, code: str) -> ClassInfo:
+        """The class, if it takes part now; :class:`ClassError` for a wrong, ended or idle
+        code (one message for all three: a guesser learns nothing)."""
+        info = self.store.class_info(code)
+        if info is None or info.ended or self.clock() - info.active > IDLE_SECONDS:
+            raise ClassError(_WRONG_CODE)
+        return info
+
+    def find(self, typed: str) -> str:
+        """The open class a typed code names (spaces, dashes and case ignored)."""
+        code = codes.normalise_code(typed)
+        if code is None:
+            raise ClassError(_WRONG_CODE)
+        self.info(code)
+        return code
+
+    def version(self, code: str) -> int | None:
+        """The published frame's version (``None``: no such class): a student's page asks this
+        every second, one indexed read."""
+        return self.store.version(code)
+
+    def follow(self, code: str, known: int) -> tuple[int, dict[str, Any] | None]:
+        """The frame the class is shown when it is newer than version ``known``: ``(version,
+        frame)``, or ``(version, None)`` when nothing changed."""
+        version = self.store.version(code)
+        if version is None:
+            raise ClassError(_WRONG_CODE)
+        if version == known:
+            return version, None
+        found = self.store.frame(code)
+        if found is None or not found[1]:
+            return (found[0] if found else version), None
+        return found[0], json.loads(found[1])
+
+    def count(self, code: str) -> RoomCount:
+        """The room box's numbers."""
+        now = self.clock()
+        present = [s for s in self.store.students(code) if not s.removed]
+        connected = sum(1 for s in present if now - s.seen <= CONNECTED_SECONDS)
+        poll = self.store.current_poll(code)
+        answered = 0
+        if poll is not None:
+            ids = {s.id for s in present}
+            answered = sum(1 for sid in self.store.answers(code, poll.id, poll.round) if sid in ids)
+        return RoomCount(connected, len(present), answered, poll)
+
+    def tally(self, code: str, poll: Poll, secret: str | None = None) -> dict[str, int]:
+        """How many chose each choice of ``poll`` (every choice listed, in order). Before the
+        reveal only the teacher may read it (seeing the first vote biases the discussion)."""
+        if not poll.revealed:
+            self._teacher(code, secret)
+        present = {s.id for s in self.store.students(code) if not s.removed}
+        counts = dict.fromkeys(poll.choices, 0)
+        for student, choice in self.store.answers(code, poll.id, poll.round).items():
+            if student in present and choice in counts:
+                counts[choice] += 1
+        return counts
+
+    def rounds(self, code: str, poll_id: str) -> list[Poll]:
+        """Every round of one question, first first."""
+        return [p for p in self.store.polls(code) if p.id == poll_id]
+
+    # ----------------------------------------------------------------- teacher
+
+    def start(self) -> Teacher:
+        """A new class with a fresh code; old classes are deleted on the way."""
+        now = self.clock()
+        self.store.purge(now - RETENTION_SECONDS)
+        secret = codes.new_secret()
+        for _ in range(_CODE_TRIES):
+            code = codes.new_code()
+            if self.store.create_class(code, codes.hash_secret(secret), now):
+                return Teacher(code, secret)
+        raise ClassError("No free class code was found. Try again.")
+
+    def _teacher(self, code: str, secret: str | None) -> None:
+        stored = self.store.secret_hash(code)
+        if stored is None or not secret or not codes.matches(secret, stored):
+            raise ClassError(_NOT_TEACHER)
+
+    def is_teacher(self, code: str, secret: str | None) -> bool:
+        try:
+            self._teacher(code, secret)
+        except ClassError:
+            return False
+        return True
+
+    def publish(self, code: str, secret: str, frame: dict[str, Any]) -> int:
+        """Show ``frame`` (plain JSON data: what the projector shows) to the class; returns
+        its version."""
+        self._teacher(code, secret)
+        text = json.dumps(frame, separators=(",", ":"))
+        if len(text.encode("utf-8")) > MAX_FRAME_BYTES:
+            raise ClassError("This screen is too large to send to the class.")
+        return self.store.publish(code, text, self.clock())
+
+    def open_question(
+        self, code: str, secret: str, question_id: str, text: str, choices: Sequence[str]
+    ) -> Poll:
+        """Open round 1 of a question (closing any open round without a reveal)."""
+        self._teacher(code, secret)
+        clean = tuple(dict.fromkeys(str(c)[:MAX_CHOICE_CHARS] for c in choices))
+        if not 2 <= len(clean) <= MAX_CHOICES:
+            raise ClassError(f"A class question needs 2 to {MAX_CHOICES} different answers.")
+        poll = Poll(id=str(question_id)[:80], round=1, text=str(text)[:MAX_QUESTION_CHARS],
+                    choices=clean, opened=self.clock())  # fmt: skip
+        self.store.put_poll(code, poll)
+        self.store.touch(code, poll.opened)
+        return poll
+
+    def vote_again(self, code: str, secret: str) -> Poll:
+        """A new round of the current question, after discussion: everyone answers again."""
+        self._teacher(code, secret)
+        poll = self.store.current_poll(code)
+        if poll is None:
+            raise ClassError("There is no question to vote on again.")
+        again = Poll(id=poll.id, round=poll.round + 1, text=poll.text, choices=poll.choices,
+                     opened=self.clock())  # fmt: skip
+        self.store.put_poll(code, again)
+        self.store.touch(code, again.opened)
+        return again
+
+    def reveal(
+        self,
+        code: str,
+        secret: str,
+        right: Sequence[str],
+        summary: str = "",
+        rows: Sequence[Sequence[str]] = (),
+    ) -> Poll:
+        """Close the current round and show the answer with the numbers that decided it."""
+        self._teacher(code, secret)
+        poll = self.store.current_poll(code)
+        if poll is None:
+            raise ClassError("There is no open question to reveal.")
+        shown = replace(
+            poll,
+            revealed=True,
+            right=tuple(r for r in right if r in poll.choices),
+            summary=str(summary)[:2000],
+            rows=tuple(tuple(str(cell) for cell in row) for row in rows),
+        )
+        self.store.put_poll(code, shown)
+        self.store.touch(code, self.clock())
+        return shown
+
+    def remove_student(self, code: str, secret: str, student_id: str) -> None:
+        """Take a name off the class (their answers stop counting; their page is told)."""
+        self._teacher(code, secret)
+        for student in self.store.students(code):
+            if student.id == student_id:
+                self.store.put_student(code, replace(student, removed=True))
+
+    def end(self, code: str, secret: str) -> None:
+        """End the class: no more joins or answers. Results stay readable until it expires."""
+        self._teacher(code, secret)
+        self.store.end_class(code, self.clock())
+
+    def results_csv(self, code: str, secret: str) -> str:
+        """One row per question and round: when it opened (UTC), the question, the round, the
+        right answer(s), how many answered, then each choice and its count."""
+        self._teacher(code, secret)
+        out = io.StringIO()
+        writer = csv.writer(out)
+        header = ["opened_utc", "question", "round", "right", "answered"]
+        for n in range(1, MAX_CHOICES + 1):
+            header += [f"choice_{n}", f"count_{n}"]
+        writer.writerow(header)
+        for poll in self.store.polls(code):
+            counts = self.tally(code, poll, secret)
+            opened = datetime.fromtimestamp(poll.opened, UTC).strftime("%Y-%m-%d %H:%M:%S")
+            row: list[Any] = [opened, poll.text, poll.round, " | ".join(poll.right),
+                              sum(counts.values())]  # fmt: skip
+            for choice, n in counts.items():
+                row += [choice, n]
+            writer.writerow(row)
+        return out.getvalue()
+
+    # ----------------------------------------------------------------- student
+
+    def join(self, typed_code: str, client: str, name: str | None = None) -> tuple[str, Student]:
+        """A student joins by code: ``(code, student)`` with a generated nickname unless a
+        valid ``name`` is given. ``client`` (an address) is rate-limited per minute."""
+        limit, window = JOIN_LIMIT
+        if not self.store.hit(f"join:{client}", limit, window, self.clock()):
+            raise ClassError("Too many tries. Wait a minute, then type the code again.")
+        code = self.find(typed_code)
+        present = [s for s in self.store.students(code) if not s.removed]
+        if len(present) >= MAX_STUDENTS:
+            raise ClassError(f"This class is full ({MAX_STUDENTS} students).")
+        if name is not None and name.strip():
+            try:
+                chosen = codes.check_name(name)
+            except ValueError as error:
+                raise ClassError(f"Name not used: {error}.") from None
+        else:
+            chosen = codes.new_name({s.name for s in present})
+        now = self.clock()
+        student = Student(id=codes.new_student_id(), name=chosen, joined=now, seen=now)
+        self.store.put_student(code, student)
+        return code, student
+
+    def student(self, code: str, student_id: str) -> Student | None:
+        """The student with this id, if still in the class (``None``: unknown or removed)."""
+        for student in self.store.students(code):
+            if student.id == student_id:
+                return None if student.removed else student
+        return None
+
+    def rename(self, code: str, student_id: str, name: str) -> Student:
+        """A student types their own nickname (plain text, at most 24 characters)."""
+        student = self._student(code, student_id)
+        try:
+            chosen = codes.check_name(name)
+        except ValueError as error:
+            raise ClassError(f"Name not used: {error}.") from None
+        renamed = replace(student, name=chosen)
+        self.store.put_student(code, renamed)
+        return renamed
+
+    def here(self, code: str, student_id: str) -> None:
+        """A student's page says it is open (the room counts it as connected)."""
+        student = self.student(code, student_id)
+        if student is not None:
+            self.store.put_student(code, replace(student, seen=self.clock()))
+
+    def answer(self, code: str, student_id: str, poll_id: str, round_: int, choice: str) -> bool:
+        """A student's answer to the open round; a later answer replaces it. False, quietly,
+        for a stale answer (a round that closed or was replaced); :class:`ClassError` for a
+        choice the question does not offer, an unknown student, or too many answers."""
+        self.info(code)
+        student = self._student(code, student_id)
+        poll = self.store.current_poll(code)
+        if poll is None or poll.revealed or poll.id != poll_id or poll.round != round_:
+            return False
+        if choice not in poll.choices:
+            raise ClassError("That answer is not one of this question's choices.")
+        limit, window = ANSWER_LIMIT
+        if not self.store.hit(f"answer:{code}:{student.id}", limit, window, self.clock()):
+            raise ClassError("Too many answers at once. Wait a few seconds.")
+        self.store.put_answer(code, poll.id, poll.round, student.id, choice, self.clock())
+        return True
+
+    def my_answer(self, code: str, student_id: str, poll: Poll) -> str | None:
+        """The student's answer to ``poll`` (``None``: not answered)."""
+        return self.store.answers(code, poll.id, poll.round).get(student_id)
+
+    def _student(self, code: str, student_id: str) -> Student:
+        student = self.student(code, student_id)
+        if student is None:
+            raise ClassError("You are not in this class (the teacher may have removed the name).")
+        return student

@@ -1,0 +1,471 @@
+"""Where a class lives: one small interface, two backends every app process can share.
+
+- :class:`SQLiteStore`: one SQLite file in WAL mode (Python's ``sqlite3``): no set-up, one or
+  several processes on one machine. The default (:data:`DEFAULT_URL`).
+- :class:`RedisStore`: a Redis server (the ``redis`` client), for replicas on several machines.
+
+:func:`open_store` picks one from a URL (``MCTS_LAB_STORE``): ``sqlite:///path/to/file.db`` or
+``redis://host:6379/0``. The rules (who may do what, limits, validation) are the room's
+(:mod:`app.classroom.room`); a store keeps records and answers small questions quickly. The
+question a student's page asks every second, :meth:`ClassStore.version`, is one indexed read.
+
+Nothing here is lost when a process restarts: every record is in the store. A class untouched
+for :data:`RETENTION_SECONDS` is deleted (SQLite: by :meth:`ClassStore.purge`, which the room
+calls when a class starts; Redis: by the keys' time to live).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, Protocol
+
+from app.classroom.records import ClassInfo, Poll, Student
+
+__all__ = [
+    "DEFAULT_URL",
+    "RETENTION_SECONDS",
+    "ClassStore",
+    "RedisStore",
+    "SQLiteStore",
+    "open_store",
+    "store_url",
+]
+
+#: A class untouched this long is deleted with its students, questions and answers.
+RETENTION_SECONDS = 24 * 3600
+#: The default store: a SQLite file in the system's temporary folder, shared by every app
+#: process on this machine (``MCTS_LAB_STORE`` names another).
+DEFAULT_URL = "sqlite:///" + os.path.join(tempfile.gettempdir(), "mcts-lab-classes.db")
+
+
+class ClassStore(Protocol):
+    """What the room needs of a store. Codes are upper-case join codes; ``now`` is epoch s."""
+
+    def create_class(self, code: str, secret_hash: str, now: float) -> bool:
+        """Keep a new class; False (nothing written) when ``code`` is in use."""
+
+    def class_info(self, code: str) -> ClassInfo | None: ...
+
+    def secret_hash(self, code: str) -> str | None: ...
+
+    def touch(self, code: str, now: float) -> None:
+        """The teacher acted now (keeps the class from going idle)."""
+
+    def end_class(self, code: str, now: float) -> None: ...
+
+    def publish(self, code: str, frame: str, now: float) -> int:
+        """Keep ``frame`` (JSON text) as what the class sees; returns its version (one more
+        than the last)."""
+
+    def version(self, code: str) -> int | None:
+        """The published frame's version (``None``: no such class). Polled: must be cheap."""
+
+    def frame(self, code: str) -> tuple[int, str] | None:
+        """The published frame and its version (``(0, "")`` before the first)."""
+
+    def put_student(self, code: str, student: Student) -> None:
+        """Add or replace a student (by id)."""
+
+    def students(self, code: str) -> list[Student]:
+        """Every student of the class, removed ones too, in joining order."""
+
+    def put_poll(self, code: str, poll: Poll) -> None:
+        """Keep a poll (a question's round) and make it the class's current one."""
+
+    def current_poll(self, code: str) -> Poll | None: ...
+
+    def polls(self, code: str) -> list[Poll]:
+        """Every round of every question, in the order they opened."""
+
+    def put_answer(
+        self, code: str, poll_id: str, round_: int, student_id: str, choice: str, now: float
+    ) -> None:
+        """A student's answer to a round (replacing their earlier answer to it)."""
+
+    def answers(self, code: str, poll_id: str, round_: int) -> dict[str, str]:
+        """Student id -> choice, for one round."""
+
+    def answer_count(self, code: str, poll_id: str, round_: int) -> int: ...
+
+    def hit(self, key: str, limit: int, window: float, now: float) -> bool:
+        """Count one attempt under ``key`` in the current ``window``-second slot; False when
+        that makes more than ``limit`` (a rate limit every process shares)."""
+
+    def purge(self, before: float) -> int:
+        """Delete the classes last touched before ``before``; how many."""
+
+    def close(self) -> None: ...
+
+
+def store_url() -> str:
+    """The store's URL: ``MCTS_LAB_STORE``, else :data:`DEFAULT_URL`."""
+    return os.environ.get("MCTS_LAB_STORE", "").strip() or DEFAULT_URL
+
+
+def open_store(url: str | None = None) -> ClassStore:
+    """The store at ``url`` (default :func:`store_url`); ``ValueError`` for another scheme."""
+    url = url or store_url()
+    if url.startswith("sqlite://"):
+        path = url[len("sqlite://") :]
+        if not path or path == "/":
+            raise ValueError(f"no file in the store URL {url!r}: sqlite:///path/to/file.db")
+        return SQLiteStore(path)
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return RedisStore(url)
+    raise ValueError(f"unknown store {url[:40]!r}: use sqlite:///path/to/file.db or redis://host")
+
+
+# -------------------------------------------------------------------------- SQLite
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS classes (
+    code TEXT PRIMARY KEY, secret_hash TEXT NOT NULL, created REAL NOT NULL,
+    active REAL NOT NULL, ended INTEGER NOT NULL DEFAULT 0, version INTEGER NOT NULL DEFAULT 0,
+    frame TEXT NOT NULL DEFAULT '', poll_id TEXT NOT NULL DEFAULT '',
+    poll_round INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE IF NOT EXISTS students (
+    code TEXT NOT NULL, id TEXT NOT NULL, seq INTEGER NOT NULL, record TEXT NOT NULL,
+    PRIMARY KEY (code, id));
+CREATE TABLE IF NOT EXISTS polls (
+    code TEXT NOT NULL, id TEXT NOT NULL, round INTEGER NOT NULL, opened REAL NOT NULL,
+    record TEXT NOT NULL, PRIMARY KEY (code, id, round));
+CREATE TABLE IF NOT EXISTS answers (
+    code TEXT NOT NULL, poll TEXT NOT NULL, round INTEGER NOT NULL, student TEXT NOT NULL,
+    choice TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (code, poll, round, student));
+CREATE TABLE IF NOT EXISTS hits (key TEXT PRIMARY KEY, slot INTEGER NOT NULL,
+    count INTEGER NOT NULL);
+"""
+
+
+class SQLiteStore:
+    """A class store in one SQLite file (WAL mode: readers never wait for the writer). Each
+    thread keeps its own connection; every process on the machine may open the same file."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        self._db().executescript(_SCHEMA)  # (executescript commits on its own)
+
+    def _db(self) -> sqlite3.Connection:
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is None:
+            directory = os.path.dirname(os.path.abspath(self.path))
+            os.makedirs(directory, exist_ok=True)
+            db = sqlite3.connect(self.path, timeout=10, isolation_level=None,
+                                 check_same_thread=False)  # fmt: skip
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")  # WAL: durable at checkpoints, never corrupt
+            db.execute("PRAGMA busy_timeout=10000")
+            self._local.db = db
+            with self._lock:
+                self._connections.append(db)
+        return db
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (taken at once, so two writers queue instead of failing)."""
+        db = self._db()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    def _one(self, sql: str, *args: Any) -> Any:
+        return self._db().execute(sql, args).fetchone()
+
+    def create_class(self, code: str, secret_hash: str, now: float) -> bool:
+        with self._write() as db:
+            cursor = db.execute(
+                "INSERT OR IGNORE INTO classes (code, secret_hash, created, active) "
+                "VALUES (?, ?, ?, ?)",
+                (code, secret_hash, now, now),
+            )
+            return cursor.rowcount == 1
+
+    def class_info(self, code: str) -> ClassInfo | None:
+        row = self._one(
+            "SELECT code, created, active, ended, version FROM classes WHERE code = ?", code
+        )
+        return None if row is None else ClassInfo(row[0], row[1], row[2], bool(row[3]), row[4])
+
+    def secret_hash(self, code: str) -> str | None:
+        row = self._one("SELECT secret_hash FROM classes WHERE code = ?", code)
+        return None if row is None else str(row[0])
+
+    def touch(self, code: str, now: float) -> None:
+        with self._write() as db:
+            db.execute("UPDATE classes SET active = ? WHERE code = ?", (now, code))
+
+    def end_class(self, code: str, now: float) -> None:
+        with self._write() as db:
+            db.execute("UPDATE classes SET ended = 1, active = ? WHERE code = ?", (now, code))
+
+    def publish(self, code: str, frame: str, now: float) -> int:
+        with self._write() as db:
+            db.execute(
+                "UPDATE classes SET version = version + 1, frame = ?, active = ? WHERE code = ?",
+                (frame, now, code),
+            )
+            row = db.execute("SELECT version FROM classes WHERE code = ?", (code,)).fetchone()
+        if row is None:
+            raise KeyError(code)
+        return int(row[0])
+
+    def version(self, code: str) -> int | None:
+        row = self._one("SELECT version FROM classes WHERE code = ?", code)
+        return None if row is None else int(row[0])
+
+    def frame(self, code: str) -> tuple[int, str] | None:
+        row = self._one("SELECT version, frame FROM classes WHERE code = ?", code)
+        return None if row is None else (int(row[0]), str(row[1]))
+
+    def put_student(self, code: str, student: Student) -> None:
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO students (code, id, seq, record) VALUES (?, ?, "
+                "(SELECT COALESCE(MAX(seq), 0) + 1 FROM students WHERE code = ?), ?) "
+                "ON CONFLICT (code, id) DO UPDATE SET record = excluded.record",
+                (code, student.id, code, student.to_json()),
+            )
+
+    def students(self, code: str) -> list[Student]:
+        rows = (
+            self._db()
+            .execute("SELECT record FROM students WHERE code = ? ORDER BY seq", (code,))
+            .fetchall()
+        )
+        return [Student.from_json(row[0]) for row in rows]
+
+    def put_poll(self, code: str, poll: Poll) -> None:
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO polls (code, id, round, opened, record) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (code, id, round) DO UPDATE SET record = excluded.record",
+                (code, poll.id, poll.round, poll.opened, poll.to_json()),
+            )
+            db.execute(
+                "UPDATE classes SET poll_id = ?, poll_round = ? WHERE code = ?",
+                (poll.id, poll.round, code),
+            )
+
+    def current_poll(self, code: str) -> Poll | None:
+        row = self._one(
+            "SELECT p.record FROM classes c JOIN polls p ON p.code = c.code "
+            "AND p.id = c.poll_id AND p.round = c.poll_round WHERE c.code = ?",
+            code,
+        )
+        return None if row is None else Poll.from_json(row[0])
+
+    def polls(self, code: str) -> list[Poll]:
+        rows = (
+            self._db()
+            .execute("SELECT record FROM polls WHERE code = ? ORDER BY opened, round", (code,))
+            .fetchall()
+        )
+        return [Poll.from_json(row[0]) for row in rows]
+
+    def put_answer(
+        self, code: str, poll_id: str, round_: int, student_id: str, choice: str, now: float
+    ) -> None:
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO answers (code, poll, round, student, choice, at) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (code, poll, round, student) "
+                "DO UPDATE SET choice = excluded.choice, at = excluded.at",
+                (code, poll_id, round_, student_id, choice, now),
+            )
+
+    def answers(self, code: str, poll_id: str, round_: int) -> dict[str, str]:
+        rows = (
+            self._db()
+            .execute(
+                "SELECT student, choice FROM answers WHERE code = ? AND poll = ? AND round = ?",
+                (code, poll_id, round_),
+            )
+            .fetchall()
+        )
+        return {str(student): str(choice) for student, choice in rows}
+
+    def answer_count(self, code: str, poll_id: str, round_: int) -> int:
+        row = self._one(
+            "SELECT COUNT(*) FROM answers WHERE code = ? AND poll = ? AND round = ?",
+            code, poll_id, round_,
+        )  # fmt: skip
+        return int(row[0])
+
+    def hit(self, key: str, limit: int, window: float, now: float) -> bool:
+        slot = int(now // window)
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO hits (key, slot, count) VALUES (?, ?, 1) ON CONFLICT (key) DO "
+                "UPDATE SET count = CASE WHEN slot = excluded.slot THEN count + 1 ELSE 1 END, "
+                "slot = excluded.slot",
+                (key, slot),
+            )
+            count = db.execute("SELECT count FROM hits WHERE key = ?", (key,)).fetchone()[0]
+        return int(count) <= limit
+
+    def purge(self, before: float) -> int:
+        with self._write() as db:
+            codes = [row[0] for row in db.execute(
+                "SELECT code FROM classes WHERE active < ?", (before,)
+            ).fetchall()]  # fmt: skip
+            for table in ("answers", "polls", "students", "classes"):
+                db.executemany(f"DELETE FROM {table} WHERE code = ?", [(c,) for c in codes])
+            # rate-limit slots older than a day count nothing any more
+            db.execute("DELETE FROM hits WHERE slot < ?", (int(before // 60),))
+        return len(codes)
+
+    def close(self) -> None:
+        with self._lock:
+            for db in self._connections:
+                db.close()
+            self._connections.clear()
+        self._local = threading.local()
+
+
+# --------------------------------------------------------------------------- Redis
+
+
+class RedisStore:
+    """A class store on a Redis server. One hash per class (``mcl:{code}``) with the frame and
+    its version, and beside it hashes of students, polls and each round's answers; every key
+    of a class lives :data:`RETENTION_SECONDS` after its last write."""
+
+    def __init__(self, url: str) -> None:
+        import redis  # only this backend needs the client
+
+        self.url = url
+        # decode_responses: every reply is str (typed Any: the client's stubs say bytes | str)
+        self._redis: Any = redis.Redis.from_url(url, decode_responses=True, socket_timeout=10,
+                                           health_check_interval=30)  # fmt: skip
+        self._redis.ping()  # fail at once, with the client's message, if nothing answers
+
+    @staticmethod
+    def _key(code: str, part: str = "") -> str:
+        return f"mcl:{code}" + (f":{part}" if part else "")
+
+    def _keep(self, pipe: Any, code: str, *parts: str) -> None:
+        """Restart the time to live of the class's hash and of ``parts``."""
+        for part in ("", *parts):
+            pipe.expire(self._key(code, part), RETENTION_SECONDS)
+
+    def create_class(self, code: str, secret_hash: str, now: float) -> bool:
+        key = self._key(code)
+        if not self._redis.hsetnx(key, "secret_hash", secret_hash):
+            return False
+        pipe = self._redis.pipeline()
+        pipe.hset(key, mapping={"created": now, "active": now, "ended": 0, "version": 0,
+                                "frame": "", "poll": ""})  # fmt: skip
+        self._keep(pipe, code)
+        pipe.execute()
+        return True
+
+    def class_info(self, code: str) -> ClassInfo | None:
+        values = self._redis.hmget(self._key(code), ["created", "active", "ended", "version"])
+        if values[0] is None:
+            return None
+        created, active, ended, version = values
+        return ClassInfo(code, float(created), float(active), ended == "1", int(version))
+
+    def secret_hash(self, code: str) -> str | None:
+        value = self._redis.hget(self._key(code), "secret_hash")
+        return None if value is None else str(value)
+
+    def touch(self, code: str, now: float) -> None:
+        pipe = self._redis.pipeline()
+        pipe.hset(self._key(code), "active", now)
+        self._keep(pipe, code, "students", "polls")
+        pipe.execute()
+
+    def end_class(self, code: str, now: float) -> None:
+        self._redis.hset(self._key(code), mapping={"ended": 1, "active": now})
+
+    def publish(self, code: str, frame: str, now: float) -> int:
+        key = self._key(code)
+        if not self._redis.exists(key):
+            raise KeyError(code)
+        pipe = self._redis.pipeline()  # MULTI/EXEC: the version and its frame change together
+        pipe.hincrby(key, "version", 1)
+        pipe.hset(key, mapping={"frame": frame, "active": now})
+        self._keep(pipe, code, "students", "polls")
+        return int(pipe.execute()[0])
+
+    def version(self, code: str) -> int | None:
+        value = self._redis.hget(self._key(code), "version")
+        return None if value is None else int(value)
+
+    def frame(self, code: str) -> tuple[int, str] | None:
+        version, frame = self._redis.hmget(self._key(code), ["version", "frame"])
+        return None if version is None else (int(version), str(frame or ""))
+
+    def put_student(self, code: str, student: Student) -> None:
+        pipe = self._redis.pipeline()
+        pipe.hset(self._key(code, "students"), student.id, student.to_json())
+        self._keep(pipe, code, "students")
+        pipe.execute()
+
+    def students(self, code: str) -> list[Student]:
+        records = self._redis.hgetall(self._key(code, "students"))
+        students = [Student.from_json(text) for text in records.values()]
+        return sorted(students, key=lambda s: (s.joined, s.id))
+
+    def put_poll(self, code: str, poll: Poll) -> None:
+        pipe = self._redis.pipeline()
+        pipe.hset(self._key(code, "polls"), f"{poll.id}|{poll.round}", poll.to_json())
+        pipe.hset(self._key(code), "poll", f"{poll.id}|{poll.round}")
+        self._keep(pipe, code, "polls")
+        pipe.execute()
+
+    def current_poll(self, code: str) -> Poll | None:
+        which = self._redis.hget(self._key(code), "poll")
+        if not which:
+            return None
+        text = self._redis.hget(self._key(code, "polls"), which)
+        return None if text is None else Poll.from_json(text)
+
+    def polls(self, code: str) -> list[Poll]:
+        records = self._redis.hgetall(self._key(code, "polls"))
+        return sorted(
+            (Poll.from_json(t) for t in records.values()), key=lambda p: (p.opened, p.round)
+        )
+
+    def put_answer(
+        self, code: str, poll_id: str, round_: int, student_id: str, choice: str, now: float
+    ) -> None:
+        part = f"answers:{poll_id}|{round_}"
+        pipe = self._redis.pipeline()
+        pipe.hset(self._key(code, part), student_id, choice)
+        self._keep(pipe, code, part)
+        pipe.execute()
+
+    def answers(self, code: str, poll_id: str, round_: int) -> dict[str, str]:
+        return dict(self._redis.hgetall(self._key(code, f"answers:{poll_id}|{round_}")))
+
+    def answer_count(self, code: str, poll_id: str, round_: int) -> int:
+        return int(self._redis.hlen(self._key(code, f"answers:{poll_id}|{round_}")))
+
+    def hit(self, key: str, limit: int, window: float, now: float) -> bool:
+        slot_key = f"mcl-rate:{key}:{int(now // window)}"
+        pipe = self._redis.pipeline()
+        pipe.incr(slot_key)
+        pipe.expire(slot_key, max(1, int(window) + 1))
+        count = pipe.execute()[0]
+        return int(count) <= limit
+
+    def purge(self, before: float) -> int:
+        """Nothing to do: Redis deletes a class's keys when their time to live runs out."""
+        return 0
+
+    def close(self) -> None:
+        self._redis.close()

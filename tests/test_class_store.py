@@ -1,0 +1,378 @@
+"""The class store and the room's rules, on SQLite and on a real redis-server: one suite, both
+backends, no mock.
+
+redis-server (Debian's package) is started on a free loopback port for the module; where it is
+missing the Redis half is skipped with a reason, except under CI (``CI=true``), where
+``.ci/run`` installs it and a missing server is a failure.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app.classroom import codes
+from app.classroom.records import ClassError, Poll, Student
+from app.classroom.room import (
+    ANSWER_LIMIT,
+    CONNECTED_SECONDS,
+    IDLE_SECONDS,
+    JOIN_LIMIT,
+    MAX_STUDENTS,
+    Room,
+)
+from app.classroom.store import RETENTION_SECONDS, ClassStore, open_store
+
+REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real redis-server on loopback for this module (no persistence)."""
+    if not os.access(REDIS, os.X_OK):
+        if os.environ.get("CI"):
+            pytest.fail("redis-server is missing: .ci/run installs Debian's redis-server")
+        pytest.skip("no redis-server (apt-get install redis-server): Redis store not tested")
+    port = _free_port()
+    folder = tmp_path_factory.mktemp("redis")
+    server = subprocess.Popen(
+        [REDIS, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--dir", str(folder)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"redis://127.0.0.1:{port}/0"
+    try:
+        for _ in range(100):
+            try:
+                open_store(url).close()
+                break
+            except Exception:  # noqa: BLE001 - not answering yet
+                time.sleep(0.05)
+        else:
+            pytest.fail("redis-server did not answer within 5 s")
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'classes.db'}"
+    url: str = request.getfixturevalue("redis_url")
+    open_store(url)._redis.flushdb()  # type: ignore[attr-defined]  # each test starts empty
+    return url
+
+
+@pytest.fixture
+def store(store_url: str) -> Iterator[ClassStore]:
+    opened = open_store(store_url)
+    yield opened
+    opened.close()
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def room(store: ClassStore, clock: Clock) -> Room:
+    return Room(store, clock)
+
+
+# ----------------------------------------------------------------------- codes and names
+
+
+def test_codes_have_no_look_alikes_and_enough_entropy() -> None:
+    assert not set("0O1IL") & set(codes.ALPHABET)
+    bits = codes.CODE_LENGTH * math.log2(len(codes.ALPHABET))
+    assert bits > 29.5  # with JOIN_LIMIT attempts a minute per client: ~10^8 tries per hit
+    drawn = {codes.new_code() for _ in range(2000)}
+    assert len(drawn) == 2000 and all(codes.normalise_code(c) == c for c in drawn)
+    assert codes.normalise_code("abcd23") == "ABCD23"
+    assert codes.normalise_code("abc-d23") == "ABCD23"
+    assert codes.normalise_code("ABCD2O") is None  # O is not in the alphabet
+    assert codes.normalise_code("ABC") is None
+
+
+def test_names_are_plain_text_of_at_most_24_characters() -> None:
+    assert codes.check_name("  Ada   Lovelace ") == "Ada Lovelace"
+    assert codes.check_name("<script>alert(1)</script>"[:24]) == "<script>alert(1)</script"
+    for bad in ("", "   ", "x" * 25, "a\u202eb", "a\x00b"):
+        with pytest.raises(ValueError):
+            codes.check_name(bad)
+    name = codes.new_name()
+    assert " " in name and len(name) <= codes.NAME_MAX
+
+
+def test_the_store_keeps_only_the_secrets_hash(room: Room, store: ClassStore) -> None:
+    teacher = room.start()
+    stored = store.secret_hash(teacher.code)
+    assert stored is not None and teacher.secret not in stored
+    assert codes.matches(teacher.secret, stored)
+    assert not codes.matches(teacher.secret + "x", stored)
+
+
+# ------------------------------------------------------------------------- the store
+
+
+def test_frames_are_versioned_and_a_poll_finds_nothing_new(room: Room, store: ClassStore) -> None:
+    teacher = room.start()
+    assert room.follow(teacher.code, 0) == (0, None)
+    assert room.publish(teacher.code, teacher.secret, {"iteration": 1}) == 1
+    assert room.publish(teacher.code, teacher.secret, {"iteration": 2, "text": "<b>x</b>"}) == 2
+    assert room.follow(teacher.code, 0) == (2, {"iteration": 2, "text": "<b>x</b>"})
+    assert room.follow(teacher.code, 2) == (2, None)
+    assert room.version(teacher.code) == 2
+    assert room.version("ZZZZZZ") is None
+
+
+def test_a_round_is_counted_revealed_and_voted_again(room: Room, clock: Clock) -> None:
+    teacher = room.start()
+    code = teacher.code
+    students = [room.join(code.lower(), f"10.0.0.{i}")[1] for i in range(5)]
+    poll = room.open_question(code, teacher.secret, "q1", "Which move?", ["a1", "b2", "c3"])
+    for student, choice in zip(students, ["a1", "a1", "b2", "c3", "a1"], strict=True):
+        assert room.answer(code, student.id, poll.id, poll.round, choice)
+    assert room.answer(code, students[3].id, poll.id, poll.round, "b2")  # a change replaces it
+    assert room.count(code).answered == 5
+    assert room.tally(code, poll, teacher.secret) == {"a1": 3, "b2": 2, "c3": 0}
+    with pytest.raises(ClassError):  # students see no counts before the reveal
+        room.tally(code, poll)
+    shown = room.reveal(code, teacher.secret, ["b2"], "b2 has the largest Q + bonus",
+                        [["move", "Q"], ["b2", "0.5"]])  # fmt: skip
+    assert shown.revealed and shown.right == ("b2",) and shown.rows[1] == ("b2", "0.5")
+    assert room.tally(code, shown) == {"a1": 3, "b2": 2, "c3": 0}  # now anyone may read it
+    assert not room.answer(code, students[0].id, poll.id, poll.round, "b2")  # closed: quietly
+    clock.now += 60
+    again = room.vote_again(code, teacher.secret)
+    assert (again.id, again.round, again.revealed) == ("q1", 2, False)
+    assert not room.answer(code, students[0].id, "q1", 1, "b2")  # round 1 is stale
+    for student in students:
+        assert room.answer(code, student.id, "q1", 2, "b2")
+    room.reveal(code, teacher.secret, ["b2"])
+    rounds = room.rounds(code, "q1")
+    assert [p.round for p in rounds] == [1, 2]
+    assert [room.tally(code, p)["b2"] for p in rounds] == [2, 5]
+
+
+def test_answers_are_checked(room: Room) -> None:
+    teacher = room.start()
+    code = teacher.code
+    _, student = room.join(code, "a")
+    poll = room.open_question(code, teacher.secret, "q", "Good or bad?", ["good", "bad"])
+    with pytest.raises(ClassError, match="not one of"):
+        room.answer(code, student.id, poll.id, poll.round, "<img src=x onerror=alert(1)>")
+    with pytest.raises(ClassError, match="not in this class"):
+        room.answer(code, "forged-id", poll.id, poll.round, "good")
+    assert not room.answer(code, student.id, "another question", 1, "good")
+    limit, _ = ANSWER_LIMIT
+    for n in range(limit):
+        assert room.answer(code, student.id, poll.id, poll.round, ["good", "bad"][n % 2])
+    with pytest.raises(ClassError, match="Too many answers"):
+        room.answer(code, student.id, poll.id, poll.round, "good")
+
+
+def test_only_the_teacher_drives(room: Room) -> None:
+    teacher = room.start()
+    code = teacher.code
+    _, student = room.join(code, "a")
+    other = room.start()
+    for secret in ("", "guess", student.id, other.secret, teacher.secret[:-1]):
+        for action in (
+            lambda s: room.publish(code, s, {"x": 1}),
+            lambda s: room.open_question(code, s, "q", "?", ["a", "b"]),
+            lambda s: room.vote_again(code, s),
+            lambda s: room.reveal(code, s, ["a"]),
+            lambda s: room.remove_student(code, s, student.id),
+            lambda s: room.results_csv(code, s),
+            lambda s: room.end(code, s),
+        ):
+            with pytest.raises(ClassError, match="Only the teacher"):
+                action(secret)
+    assert room.version(code) == 0 and room.info(code).ended is False
+
+
+def test_wrong_ended_and_idle_codes_get_one_message(room: Room, clock: Clock) -> None:
+    teacher = room.start()
+    for typed in ("", "nope", "ABCDEFG", "<script>", "ZZZZZZ"):
+        with pytest.raises(ClassError, match="No class with that code"):
+            room.join(typed, "client")
+    clock.now += IDLE_SECONDS + 1
+    with pytest.raises(ClassError, match="No class with that code"):
+        room.join(teacher.code, "client-2")
+    fresh = room.start()
+    room.end(fresh.code, fresh.secret)
+    with pytest.raises(ClassError, match="No class with that code"):
+        room.join(fresh.code, "client-3")
+
+
+def test_joins_are_rate_limited_per_client(room: Room, clock: Clock) -> None:
+    teacher = room.start()
+    limit, window = JOIN_LIMIT
+    for _ in range(limit):
+        with pytest.raises(ClassError, match="No class"):
+            room.join("ZZZZZZ", "guesser")
+    with pytest.raises(ClassError, match="Too many tries"):
+        room.join(teacher.code, "guesser")  # even the right code, this minute
+    room.join(teacher.code, "someone else")
+    clock.now += window
+    room.join(teacher.code, "guesser")
+
+
+def test_names_removal_and_connected_count(room: Room, clock: Clock) -> None:
+    teacher = room.start()
+    code = teacher.code
+    _, ada = room.join(code, "a", name="Ada")
+    _, other = room.join(code, "b")
+    assert ada.name == "Ada" and other.name != "Ada"
+    with pytest.raises(ClassError, match="at most 24"):
+        room.rename(code, other.id, "y" * 25)
+    assert room.rename(code, other.id, "<b>Bob</b>").name == "<b>Bob</b>"  # text, shown escaped
+    assert room.count(code).connected == 2
+    clock.now += CONNECTED_SECONDS + 1
+    room.here(code, ada.id)
+    assert (room.count(code).connected, room.count(code).joined) == (1, 2)
+    poll = room.open_question(code, teacher.secret, "q", "?", ["a", "b"])
+    room.answer(code, other.id, poll.id, 1, "a")
+    room.remove_student(code, teacher.secret, other.id)
+    assert room.student(code, other.id) is None
+    assert room.count(code).joined == 1 and room.count(code).answered == 0
+    assert room.tally(code, poll, teacher.secret) == {"a": 0, "b": 0}
+    with pytest.raises(ClassError, match="not in this class"):
+        room.answer(code, other.id, poll.id, 1, "b")
+
+
+def test_a_class_holds_at_most_200(room: Room, store: ClassStore, clock: Clock) -> None:
+    teacher = room.start()
+    for n in range(MAX_STUDENTS):  # written straight to the store: the join limit is per client
+        store.put_student(teacher.code, Student(f"s{n}", f"S {n}", clock.now, clock.now))
+    with pytest.raises(ClassError, match="full"):
+        room.join(teacher.code, "late")
+
+
+def test_results_csv_has_a_row_per_question_and_round(room: Room) -> None:
+    teacher = room.start()
+    code = teacher.code
+    _, a = room.join(code, "a")
+    _, b = room.join(code, "b")
+    poll = room.open_question(code, teacher.secret, "q1", 'Which, "exactly"?', ["x", "y"])
+    room.answer(code, a.id, "q1", 1, "x")
+    room.answer(code, b.id, "q1", 1, "y")
+    room.reveal(code, teacher.secret, ["y"])
+    room.vote_again(code, teacher.secret)
+    room.answer(code, a.id, "q1", 2, "y")
+    room.reveal(code, teacher.secret, ["y"])
+    rows = list(csv.reader(io.StringIO(room.results_csv(code, teacher.secret))))
+    assert rows[0][:7] == ["opened_utc", "question", "round", "right", "answered", "choice_1",
+                           "count_1"]  # fmt: skip
+    assert [r[1:9] for r in rows[1:]] == [
+        [poll.text, "1", "y", "2", "x", "1", "y", "1"],
+        [poll.text, "2", "y", "1", "x", "0", "y", "1"],
+    ]
+
+
+def test_fifty_concurrent_writers_keep_every_answer(store_url: str, clock: Clock) -> None:
+    """50 students answering at once, each through its own store connection (as 50 sessions
+    on several processes would): every answer is kept."""
+    room = Room(open_store(store_url), clock)
+    teacher = room.start()
+    students = [room.join(teacher.code, f"c{n}")[1] for n in range(50)]
+    poll = room.open_question(teacher.code, teacher.secret, "q", "?", ["a", "b", "c"])
+    errors: list[BaseException] = []
+    start = threading.Barrier(50)
+
+    def answer(n: int) -> None:
+        own = Room(open_store(store_url), clock)
+        try:
+            start.wait()
+            for choice in ("b", "c" if n % 2 else "a"):  # a change of mind: the last one counts
+                own.answer(teacher.code, students[n].id, poll.id, 1, choice)
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            own.store.close()
+
+    threads = [threading.Thread(target=answer, args=(n,)) for n in range(50)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    answers = room.store.answers(teacher.code, poll.id, 1)
+    assert len(answers) == 50
+    assert answers == {s.id: ("c" if n % 2 else "a") for n, s in enumerate(students)}
+
+
+def test_a_class_is_found_again_after_a_reconnect(store_url: str, clock: Clock) -> None:
+    """Nothing lives in a process: a new connection (a restarted replica) finds the frame,
+    the question and the answers."""
+    first = Room(open_store(store_url), clock)
+    teacher = first.start()
+    _, student = first.join(teacher.code, "a")
+    first.publish(teacher.code, teacher.secret, {"narration": "Step 3"})
+    poll = first.open_question(teacher.code, teacher.secret, "q", "?", ["a", "b"])
+    first.answer(teacher.code, student.id, poll.id, 1, "b")
+    first.store.close()
+    again = Room(open_store(store_url), clock)
+    assert again.follow(teacher.code, 0) == (1, {"narration": "Step 3"})
+    assert again.store.current_poll(teacher.code) == poll
+    assert again.my_answer(teacher.code, student.id, poll) == "b"
+    assert again.is_teacher(teacher.code, teacher.secret)
+
+
+def test_old_classes_expire(store_url: str, clock: Clock) -> None:
+    room = Room(open_store(store_url), clock)
+    old = room.start()
+    room.join(old.code, "a")
+    if store_url.startswith("redis"):
+        ttl = room.store._redis.ttl(f"mcl:{old.code}")  # type: ignore[attr-defined]
+        assert RETENTION_SECONDS - 5 <= ttl <= RETENTION_SECONDS
+        ttl = room.store._redis.ttl(f"mcl:{old.code}:students")  # type: ignore[attr-defined]
+        assert RETENTION_SECONDS - 5 <= ttl <= RETENTION_SECONDS
+        return
+    clock.now += RETENTION_SECONDS + 1
+    room.start()  # a new class purges the old ones
+    assert room.store.class_info(old.code) is None
+    assert room.store.students(old.code) == []
+
+
+def test_poll_records_round_trip() -> None:
+    poll = Poll("q", 2, "text", ("a", "b"), 1.5, True, ("b",), "why", (("h",), ("1",)))
+    assert Poll.from_json(poll.to_json()) == poll
+
+
+def test_store_urls() -> None:
+    with pytest.raises(ValueError, match="unknown store"):
+        open_store("postgres://x")
+    with pytest.raises(ValueError, match="no file"):
+        open_store("sqlite://")
