@@ -175,6 +175,22 @@ def lesson_sidebar() -> None:
             _page(lesson, min(max(1, int(s.get("lesson_page", 1))), len(lesson.pages)))
 
 
+def page_text() -> dict[str, str] | None:
+    """The open lesson page as plain text (title, text, what to do), for the class's
+    screens; ``None`` without a lesson."""
+    s = st.session_state
+    found, _ = lessons()
+    lesson = found.get(s["lesson"]) if s["lesson"] else None
+    if lesson is None:
+        return None
+    number = min(max(1, int(s.get("lesson_page", 1))), len(lesson.pages))
+    page = lesson.pages[number - 1]
+    text = "\n\n".join(" ".join(p.split()) for p in page.text.strip().split("\n\n") if p.strip())
+    if page.press:
+        text += "\n\nPress " + press_text(page.press) + "."
+    return {"title": f"{lesson.title} · page {number}: {page.title}", "text": text}
+
+
 def _page(lesson: Lesson, number: int) -> None:
     page = lesson.pages[number - 1]
     parts = [

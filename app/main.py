@@ -12,14 +12,18 @@ if ROOT not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from app import lesson_view, panels, screen, state  # noqa: E402
+from app import class_view, lesson_view, panels, screen, state  # noqa: E402
 
 st.set_page_config(page_title="MCTS Lab", page_icon="🌳", layout="wide")
+if class_view.is_student_page():  # /?class=CODE: a student's page, no search of its own
+    class_view.student_page()
+    st.stop()
 state.init()
 state.apply_outside_writes()  # before the sidebar: values the screen's callbacks gave it
 lesson_view.open_link_once()  # ?lesson=NAME&page=N
 panels.page_style()
 lesson_view.lesson_sidebar()  # the lesson picker and the open page, atop the sidebar
+class_view.start_button(st.sidebar)  # a class joins by code and answers the quiz together
 panels.sidebar_controls()
 screen.header()
 screen.classroom_screen()  # controls, numbers, tree, narration and details: one fragment

@@ -15,10 +15,10 @@ import time
 
 import streamlit as st
 
-from app import ab, panels, quiz_view, state
+from app import ab, class_view, lesson_view, panels, quiz_view, state
 from app.figures import path_ids
 from app.narration import flip_c, flip_sentence
-from app.tree_view import clicked_focus, render_tree
+from app.tree_view import TreeView, clicked_focus, render_tree
 from mcts_core import Decision
 
 TREE_HEIGHT = 450  # px: below the header, controls, statistics and drawing row, fits 720 px
@@ -42,6 +42,8 @@ def header() -> None:
         with st.popover("Link", help="A link that opens this position, settings and tree"):
             st.caption("Copy this link (the icon on the right): it reopens this tree.")
             st.code(state.share_link(), language=None, wrap_lines=True)
+        if st.session_state["presentation"]:
+            class_view.start_button()  # (the sidebar is hidden in Present mode)
         st.toggle(
             "Present",
             key="presentation",
@@ -81,18 +83,30 @@ def _draw_screen() -> None:
         _controls()
     entry = state.current_entry()
     with st.container(key="stats"):
-        _stats(entry)
+        stats = _stats(entry)
+    teacher = class_view.teacher()
     left, right = st.columns([3, 2], gap="small")
     with left, st.container(key="tree"):
-        _tree(entry)
+        if teacher is not None and st.session_state.get("class_join_shown"):
+            class_view.join_box(teacher)  # in the tree's place until the teacher hides it
+        view = _tree(entry)
     with right:
+        room = st.container() if teacher is not None else None  # the class: on top, filled last
         with st.container(key="narration"):
-            lines = _narration(entry)
+            lines, said = _narration(entry)
         lines += quiz_view.quiz_panel()  # the quiz's question and last answer, when it is on
+        if teacher is not None and room is not None:
+            class_view.sync_poll(state.session().quiz)  # after the quiz settled and asked
+            with room:
+                class_view.room_box(state.on_step)
+            lines += 5
         # the tabs fill what the narration leaves of the tree's height (lines at 320 px wide)
         _details(entry, height=max(DETAILS_MIN_HEIGHT, TREE_HEIGHT - 20 - 22 * lines))
     quiz_view.after_screen()  # an arena run below the quiz answers its question: show it
     state.sync_query_params()
+    if teacher is not None:  # what the class sees: this screen, as plain data
+        frame = class_view.frame_of(stats, view.to_dict(), said, lesson_view.page_text())
+        class_view.publish(frame)
     if state.outside_writes_waiting():
         # A click here wrote a sidebar widget (a played move's Root position): redraw the whole
         # page so the browser holds the new value. Only now, after this screen's own widgets
@@ -128,7 +142,8 @@ def _controls() -> None:
         bar.empty()
 
 
-def _stats(entry: state.HistoryEntry | None) -> None:
+def _stats(entry: state.HistoryEntry | None) -> str:
+    """Draw the statistics row; returns it as one line of plain text (for the class)."""
     lab = state.session()
     search = lab.search
     if entry is None:
@@ -165,12 +180,14 @@ def _stats(entry: state.HistoryEntry | None) -> None:
         )
     if search.node_cap_reached:
         panels.notice_line("warning", state.SESSION_FULL_MESSAGE)
+    return " · ".join(f"{name} {value}" for name, value in cells) + f" · {where}"
 
 
 # ---------------------------------------------------------------------- tree
 
 
-def _tree(entry: state.HistoryEntry | None) -> None:
+def _tree(entry: state.HistoryEntry | None) -> TreeView:
+    """Draw the tree; returns the drawing's data (for the class)."""
     clicked = clicked_focus("tree_view")  # read before the focus box is drawn: it may write it
     if clicked is not None:
         st.session_state["tree_focus"] = str(clicked)
@@ -203,6 +220,7 @@ def _tree(entry: state.HistoryEntry | None) -> None:
         panels.notice_line("warning", f"Node #{focus} is not in the tree: drawn from the root.")
     scale = PRESENTATION_ZOOM if st.session_state["presentation"] else 1.0
     render_tree(view, key="tree_view", height=TREE_HEIGHT, scale=scale, below=TREE_BELOW)
+    return view
 
 
 def _marks(entry: state.HistoryEntry) -> tuple[set[int], int | None, set[int]]:
@@ -216,8 +234,9 @@ def _marks(entry: state.HistoryEntry) -> tuple[set[int], int | None, set[int]]:
 # ----------------------------------------------------------------- narration
 
 
-def _narration(entry: state.HistoryEntry | None) -> int:
-    """Draw the narration; returns about how many lines it took (for the space below it)."""
+def _narration(entry: state.HistoryEntry | None) -> tuple[int, list[str]]:
+    """Draw the narration; returns about how many lines it took (for the space below it) and
+    its sentences (for the class)."""
     text = entry.narration if entry is not None else ""
     if not text:
         text = (
@@ -239,8 +258,8 @@ def _narration(entry: state.HistoryEntry | None) -> int:
         said.append(verdict)
         html_parts.append(f'<p class="lab-exact">{html.escape(verdict)}</p>')
     st.html("".join(html_parts))
-    said += panels.notices()
-    return sum(-(-len(line) // LINE_CHARS) for line in said)
+    shown = said + panels.notices()
+    return sum(-(-len(line) // LINE_CHARS) for line in shown), said
 
 
 def _root_decision(entry: state.HistoryEntry | None) -> Decision | None:

@@ -1153,6 +1153,15 @@ function zoomAtCentre(st, factor) {
   st.moved = true;
 }
 
+function fitWidth(st) { // a narrow screen: the whole width in view, top first (not "moved")
+  const cw = st.scroll.clientWidth;
+  if (!cw) return;
+  st.scale = Math.min(st.baseScale || 1, Math.max(0.15, cw / st.view.width));
+  layout(st);
+  st.scroll.scrollLeft = 0;
+  st.scroll.scrollTop = 0;
+}
+
 function fit(st) {
   const v = st.view;
   const cw = st.scroll.clientWidth;
@@ -1322,7 +1331,8 @@ function render(st, data) {
   for (const n of v.nodes) drawNode(st, n, pal);
   drawLegend(st, pal);
   if (topChanged) st.moved = false;
-  if (!st.moved) centre(st);
+  if (!st.moved && data.fit) fitWidth(st);
+  else if (!st.moved) centre(st);
   st.lastWidth = st.scroll.clientWidth;
   if (st.tipKey !== null) {
     const n = st.byKey.get(st.tipKey);
@@ -1376,6 +1386,13 @@ def render_tree(
         data["fill"] = f"calc(100vh - {int(below)}px)"
     result = _COMPONENT(key=key, data=data, on_focus_change=_no_op)
     return _as_id(result.get("focus") if hasattr(result, "get") else None)
+
+
+def render_tree_data(data: dict[str, Any], *, key: str, height: int, fit: bool = False) -> None:
+    """Draw a tree view published as plain data (:meth:`TreeView.to_dict`, a class's frame);
+    ``fit``: the first view fits the drawing to the component's width (a phone)."""
+    _COMPONENT(key=key, data={"view": data, "height": int(height), "scale": 1.0, "fit": fit},
+               on_focus_change=_no_op)  # fmt: skip
 
 
 def clicked_focus(key: str) -> int | None:

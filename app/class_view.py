@@ -1,0 +1,565 @@
+"""A class in the app: the teacher's join box, room box and buttons, and the student's page.
+
+The teacher presses **Start a class** (``class_start``): the room (:mod:`app.classroom`) makes
+a class with a join code, and the teacher's browser session keeps the class's secret (session
+key ``class_teacher``, never in a URL). From then on every screen the teacher draws is
+published as a *frame* (plain JSON: the statistics, the tree view's data, the narration, the
+lesson page) and every quiz question is opened to the class as a poll. A student opens
+``/?class=CODE`` (the QR code), joins with a generated nickname, and their page draws the
+frames it polls for (:func:`student_page`): a student never waits for a search.
+
+The quiz's questions are the class's questions: the teacher's click that settles one (Step,
+or **Reveal**, which makes that click) reveals the class's answers with the numbers that
+decided it; **Vote again** before that opens a second round after discussion, and the reveal
+shows the rounds side by side. Every string from a student is shown as escaped text only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import segno
+import streamlit as st
+
+from app.classroom import ClassError, Poll, Room, Teacher, open_store
+from app.public_url import public_base
+from app.quiz import QuizState, Reveal
+
+__all__ = [
+    "CLASS_CSS",
+    "frame_of",
+    "is_student_page",
+    "join_url",
+    "room",
+    "student_page",
+    "teacher",
+]
+
+#: How often a student's page asks whether the teacher's screen changed (seconds).
+POLL_SECONDS = 1.0
+#: How often a student's page tells the room it is still open (seconds).
+HERE_SECONDS = 10.0
+
+CLASS_CSS = """
+<style>
+.lab-class-code {font-size: 3.2rem; font-weight: 800; letter-spacing: 0.3rem; line-height: 1.1;
+  font-family: "DejaVu Sans Mono", monospace; margin: 0;}
+.lab-class-url {font-size: 1.1rem; word-break: break-all; margin: 0.2rem 0;}
+.lab-class-line {font-size: 1rem; margin: 0;}
+.lab-bars-box {max-height: 8.5rem; overflow-y: auto;}
+.lab-bars {width: 100%; border-collapse: collapse; font-size: 0.9rem; line-height: 1.1rem;}
+.lab-bars td {padding: 0 0.3rem; vertical-align: middle;}
+.lab-bars td.lab-bar-label {white-space: nowrap; max-width: 9rem; overflow: hidden;
+  text-overflow: ellipsis;}
+.lab-bar {height: 0.9rem; background: #1d4ed8; display: inline-block; vertical-align: middle;}
+.lab-bar.lab-round-2 {background: #7c3aed; background-image: repeating-linear-gradient(45deg,
+  transparent 0 4px, rgba(255,255,255,0.45) 4px 7px);}
+.lab-bars tr.lab-right td.lab-bar-label {font-weight: 700; color: #166534;}
+.lab-student-q {font-size: 1.15rem; font-weight: 600;}
+.st-key-class_answer label {min-height: 2.75rem; align-items: center; font-size: 1.1rem;}
+.st-key-class_answer [role="radiogroup"] {gap: 0.4rem;}
+</style>
+"""
+
+
+@st.cache_resource
+def room() -> Room:
+    """The process's room over the shared store (``MCTS_LAB_STORE``): every session and every
+    replica sees the same classes. A resource, not the search: it holds only a connection."""
+    return Room(open_store())
+
+
+def teacher() -> Teacher | None:
+    """The class this browser session teaches, if any (its secret never leaves the session)."""
+    found = st.session_state.get("class_teacher")
+    return found if isinstance(found, Teacher) else None
+
+
+def join_url(code: str) -> str:
+    """The address a student opens to join: the public base (never loopback when the machine
+    has a LAN address) with ``?class=CODE``."""
+    return f"{public_base(st.context.url)}?class={code}"
+
+
+def is_student_page() -> bool:
+    """Whether this page was opened as a student's (``?class=...`` in the address)."""
+    return "class" in st.query_params
+
+
+# ------------------------------------------------------------------------ the teacher
+
+
+def start_button(where: Any = st) -> None:
+    """**Start a class** (key ``class_start``), or the class's code when one runs."""
+    found = teacher()
+    if found is None:
+        where.button(
+            "Start a class",
+            key="class_start",
+            on_click=_on_start,
+            help="Students join on their phones with a code and answer the quiz together.",
+        )
+
+
+def _on_start() -> None:
+    try:
+        st.session_state["class_teacher"] = room().start()
+    except (ClassError, OSError) as error:
+        st.session_state["class_notice"] = f"No class started: {error}"
+        return
+    st.session_state["class_join_shown"] = True
+    st.session_state["class_poll"] = None  # (quiz counter, poll id) the class answers now
+    st.session_state["class_published"] = ""
+    st.session_state["quiz"] = True  # the class answers the quiz's questions
+
+
+def _on_end() -> None:
+    found = teacher()
+    if found is not None:
+        with contextlib.suppress(ClassError):  # (a class that already ended: nothing to do)
+            room().end(found.code, found.secret)
+    st.session_state["class_teacher"] = None
+    st.session_state["class_ended"] = found.code if found else ""
+
+
+def _on_toggle_join() -> None:
+    st.session_state["class_join_shown"] = not st.session_state.get("class_join_shown", False)
+
+
+def join_box(found: Teacher) -> None:
+    """The code in large type, the QR code of the join address and the address (container
+    ``class_join``)."""
+    url = join_url(found.code)
+    qr = segno.make(url, error="m").svg_inline(scale=4, dark="#111111", light="#ffffff")
+    with st.container(key="class_join", border=True):
+        left, right = st.columns([3, 1], vertical_alignment="center")
+        left.html(
+            CLASS_CSS
+            + '<p class="lab-class-line">Join on your phone: scan the code, or open</p>'
+            + f'<p class="lab-class-url">{html.escape(url)}</p>'
+            + '<p class="lab-class-line">and type</p>'
+            + f'<p class="lab-class-code" aria-label="class code">{html.escape(found.code)}</p>'
+        )
+        # an <img> of the SVG (st.html's sanitiser drops SVG), with the address as its text
+        right.image(qr, caption="Scan to join", width=150)
+
+
+def room_box(click: Any) -> None:
+    """The room (container ``class_room``): students connected, answers to the open round
+    (never the distribution before the reveal), the teacher's buttons, and the last reveal's
+    chart. ``click`` is the callback that makes the click a question waits for (Step)."""
+    found = teacher()
+    if found is None:
+        return
+    r = room()
+    try:
+        count = r.count(found.code)
+    except (ClassError, OSError) as error:
+        st.caption(f"The class store did not answer: {error}")
+        return
+    poll = count.poll
+    with st.container(key="class_room", border=True):
+        words = f"Class {found.code} · {count.connected} connected"
+        if poll is not None and not poll.revealed:
+            words += f" · round {poll.round}: {count.answered} of {count.joined} answered"
+        elif count.joined != count.connected:
+            words += f" ({count.joined} joined)"
+        st.html(CLASS_CSS + f'<p class="lab-class-line"><b>{html.escape(words)}</b></p>')
+        with st.container(horizontal=True, gap="small"):
+            open_round = poll is not None and not poll.revealed
+            st.button("Reveal", key="class_reveal", on_click=click, disabled=not open_round,
+                      help="Make the click the question is about and show the class's "
+                      "answers with the numbers that decided it.")  # fmt: skip
+            st.button("Vote again", key="class_again", on_click=_on_again,
+                      disabled=not open_round,
+                      help="After discussion: a second round of the same question; the "
+                      "reveal shows both rounds side by side.")  # fmt: skip
+            shown = st.session_state.get("class_join_shown", False)
+            st.button("Hide join box" if shown else "Join box", key="class_join_toggle",
+                      on_click=_on_toggle_join)  # fmt: skip
+            st.download_button("Results (CSV)", data=lambda: _results(found),
+                               file_name=f"class-{found.code}.csv", mime="text/csv",
+                               key="class_results", on_click="ignore")  # fmt: skip
+            st.button("End", key="class_end", on_click=_on_end,
+                      help="End the class: no more joins or answers.")  # fmt: skip
+        last = st.session_state.get("class_last_reveal")
+        if last:
+            rounds = [p for p in r.rounds(found.code, last) if p.revealed]
+            if rounds:
+                st.html(CLASS_CSS + bars_html(r, found.code, rounds, found.secret))
+        _names(r, found)
+
+
+def _names(r: Room, found: Teacher) -> None:
+    """The names, and removing one (a name a class should not see)."""
+    students = [s for s in r.store.students(found.code) if not s.removed]
+    if not students:
+        return
+    with st.expander(f"Names ({len(students)})"):
+        st.html(
+            '<p class="lab-class-line">' + html.escape(", ".join(s.name for s in students)) + "</p>"
+        )
+        ids = [s.id for s in students]
+        names = {s.id: s.name for s in students}
+        pick = st.selectbox("Name to remove", ids, key="class_remove_name",
+                            format_func=lambda sid: names.get(sid, "?"))  # fmt: skip
+        st.button("Remove this name", key="class_remove", on_click=_on_remove, args=(pick,))
+
+
+def _on_remove(student_id: str) -> None:
+    found = teacher()
+    if found is not None and student_id:
+        room().remove_student(found.code, found.secret, student_id)
+
+
+def _on_again() -> None:
+    found = teacher()
+    if found is None:
+        return
+    try:
+        room().vote_again(found.code, found.secret)
+    except ClassError as error:
+        st.session_state["class_notice"] = str(error)
+    st.session_state["class_published"] = ""  # students must see the new round
+
+
+def _results(found: Teacher) -> str:
+    return room().results_csv(found.code, found.secret)
+
+
+def sync_poll(quiz: QuizState | None) -> None:
+    """Keep the class's poll in step with the teacher's quiz: a question the quiz settled is
+    revealed to the class (its latest round), a new question opens round 1."""
+    found = teacher()
+    if found is None or quiz is None:
+        return
+    r = room()
+    current: tuple[int, str] | None = st.session_state.get("class_poll")
+    reveal: Reveal | None = quiz.reveal
+    if current is not None and reveal is not None and _asked(current, reveal):
+        poll = r.store.current_poll(found.code)
+        if poll is not None and poll.id == current[1] and not poll.revealed:
+            rows = reveal.rows if reveal.verdict != "dropped" else ()
+            right = reveal.correct if reveal.verdict != "dropped" else ()
+            r.reveal(found.code, found.secret, right, reveal.summary, rows)
+            st.session_state["class_last_reveal"] = poll.id
+            st.session_state["class_published"] = ""
+    question = quiz.pending
+    if question is not None and (current is None or current[0] != id(question)):
+        poll_id = f"q{quiz.counter}-{int(time.time())}"
+        r.open_question(found.code, found.secret, poll_id, question.text, question.options)
+        st.session_state["class_poll"] = (id(question), poll_id)
+        st.session_state["class_questions"] = {
+            **st.session_state.get("class_questions", {}),
+            id(question): poll_id,
+        }
+        st.session_state["class_published"] = ""
+
+
+def _asked(current: tuple[int, str], reveal: Reveal) -> bool:
+    """Whether ``reveal`` grades the question the class's current poll was opened for."""
+    return id(reveal.question) == current[0]
+
+
+def frame_of(
+    stats: str, tree: dict[str, Any], narration: list[str], lesson: dict[str, str] | None
+) -> dict[str, Any]:
+    """What the class is shown: plain data, no HTML (the student's page escapes it)."""
+    poll = st.session_state.get("class_poll")
+    return {
+        "stats": stats,
+        "tree": tree,
+        "narration": narration,
+        "lesson": lesson,
+        "poll": poll[1] if poll else None,
+        "last_reveal": st.session_state.get("class_last_reveal"),
+        "at": round(time.time(), 3),
+    }
+
+
+def publish(frame: dict[str, Any]) -> None:
+    """Publish the teacher's screen when it changed (one store write per change)."""
+    found = teacher()
+    if found is None:
+        return
+    key = repr({k: v for k, v in frame.items() if k != "at"})
+    if st.session_state.get("class_published") == key:
+        return
+    try:
+        room().publish(found.code, found.secret, frame)
+    except (ClassError, OSError) as error:
+        st.caption(f"Not sent to the class: {error}")
+        return
+    st.session_state["class_published"] = key
+
+
+def bars_html(r: Room, code: str, rounds: list[Poll], secret: str | None = None) -> str:
+    """The class's answers as bars, one bar per round side by side, the right answer marked
+    with ✓ and bold (never colour alone); plain text escaped."""
+    tallies = [r.tally(code, p, secret) for p in rounds]
+    choices = rounds[-1].choices
+    right = set(rounds[-1].right)
+    most = max([1, *(n for t in tallies for n in t.values())])
+    rows = []
+    for choice in choices:
+        mark = "✓ " if choice in right else ""
+        cells = []
+        for n, (poll, tally) in enumerate(zip(rounds, tallies, strict=True)):
+            count = tally.get(choice, 0)
+            width = 100 * count / most
+            cells.append(
+                f'<span class="lab-bar lab-round-{min(n + 1, 2)}" style="width:{width:.0f}%"'
+                f' title="round {poll.round}: {count}"></span> {count}'
+            )
+        rows.append(
+            f'<tr class="{"lab-right" if choice in right else ""}">'
+            f'<td class="lab-bar-label">{html.escape(mark + choice)}</td>'
+            f'<td style="width:70%">{"<br>".join(cells)}</td></tr>'
+        )
+    legend = ""
+    if len(rounds) > 1:
+        legend = (
+            '<p class="lab-class-line">Top bar: round 1, '
+            + ", ".join(f"then round {p.round}" for p in rounds[1:])
+            + " (striped).</p>"
+        )
+    summary = rounds[-1].summary
+    return (
+        f'<p class="lab-class-line"><b>Class answers:</b> {html.escape(rounds[-1].text)}</p>'
+        f'<div class="lab-bars-box"><table class="lab-bars">{"".join(rows)}</table></div>{legend}'
+        + (f'<p class="lab-class-line">{html.escape(summary)}</p>' if summary else "")
+    )
+
+
+# ------------------------------------------------------------------------ the student
+
+
+@dataclass
+class _Me:
+    """A student's place in a class (kept in their browser session and in the address)."""
+
+    code: str
+    id: str
+
+
+def student_page() -> None:
+    """The whole page of a student: the join form until they join, then the teacher's screen
+    as the class sees it and the open question."""
+    st.html(CLASS_CSS)
+    st.markdown("### MCTS Lab · class")
+    r = room()
+    me = _me()
+    if me is None:
+        _join_form(r)
+        return
+    _follow(r, me)
+
+
+def _me() -> _Me | None:
+    me = st.session_state.get("class_me")
+    if isinstance(me, _Me):
+        return me
+    # a reconnecting page (a phone that slept, another replica) finds its place from the URL
+    code, token = st.query_params.get("class", ""), st.query_params.get("me", "")
+    if code and token:
+        try:
+            found = room().student(str(code)[:12].upper(), str(token)[:64])
+        except OSError:
+            found = None
+        if found is not None:
+            me = _Me(str(code).upper(), found.id)
+            st.session_state["class_me"] = me
+            return me
+    return None
+
+
+def _join_form(r: Room) -> None:
+    notice = st.session_state.pop("class_join_notice", "")
+    if notice:
+        st.error(notice)
+    typed = str(st.query_params.get("class", ""))[:40]
+    with st.form("class_join_form", border=True):
+        st.text_input("Class code", value=typed, key="class_code", max_chars=12,
+                      help="The code on the projector (letters and digits).")  # fmt: skip
+        st.text_input("Your name (optional)", key="class_name", max_chars=24,
+                      help="Leave empty for a friendly generated name.")  # fmt: skip
+        st.form_submit_button("Join", type="primary", on_click=_on_join)
+
+
+def _client() -> str:
+    """Who is asking, for the join rate limit: the forwarded address behind nginx, else the
+    connection's."""
+    headers = st.context.headers
+    forwarded = str(headers.get("X-Forwarded-For", "") or headers.get("X-Real-Ip", ""))
+    return forwarded.split(",")[0].strip()[:64] or str(st.context.ip_address or "unknown")
+
+
+def _on_join() -> None:
+    try:
+        code, student = room().join(
+            str(st.session_state.get("class_code", "")),
+            _client(),
+            name=str(st.session_state.get("class_name", "")) or None,
+        )
+    except ClassError as error:
+        st.session_state["class_join_notice"] = str(error)
+        return
+    st.session_state["class_me"] = _Me(code, student.id)
+    st.session_state["class_seen"] = -1
+    st.query_params["class"] = code
+    st.query_params["me"] = student.id
+
+
+def _follow(r: Room, me: _Me) -> None:
+    try:
+        r.info(me.code)
+        student = r.student(me.code, me.id)
+    except ClassError as error:
+        _leave(str(error))
+        st.rerun()
+    if student is None:
+        _leave("The teacher removed your name. Join again with another.")
+        st.rerun()
+    version, frame = r.follow(me.code, -1)
+    st.session_state["class_seen"] = version
+    with st.container(key="class_follow"):
+        top = st.columns([3, 1], vertical_alignment="center")
+        top[0].html(
+            f'<p class="lab-class-line">You are <b>{html.escape(student.name)}</b> in class '
+            f"{html.escape(me.code)}</p>"
+        )
+        with top[1].popover("Name"):
+            st.text_input("Your name", key="class_rename", max_chars=24)
+            st.button("Use this name", key="class_rename_go", on_click=_on_rename)
+        _question(r, me, frame)
+        if frame is None:
+            st.info("Waiting for the teacher's screen…")
+        else:
+            _frame(frame)
+    _poll_fragment()
+
+
+def _leave(message: str) -> None:
+    st.session_state.pop("class_me", None)
+    st.session_state["class_join_notice"] = message
+    for key in ("me",):
+        if key in st.query_params:
+            del st.query_params[key]
+
+
+def _on_rename() -> None:
+    me = _me()
+    if me is None:
+        return
+    try:
+        room().rename(me.code, me.id, str(st.session_state.get("class_rename", "")))
+    except ClassError as error:
+        st.session_state["class_rename_notice"] = str(error)
+
+
+def _question(r: Room, me: _Me, frame: dict[str, Any] | None) -> None:
+    """The open question with its answers (key ``class_answer``), and after a reveal whether
+    this student was right and the class's chart."""
+    notice = st.session_state.pop("class_rename_notice", "")
+    if notice:
+        st.warning(notice)
+    poll = r.store.current_poll(me.code)
+    last = (frame or {}).get("last_reveal")
+    if last:
+        rounds = [p for p in r.rounds(me.code, str(last)) if p.revealed]
+        if rounds:
+            mine = r.my_answer(me.code, me.id, rounds[-1])
+            if mine is None:
+                verdict = "You did not answer."
+            elif mine in rounds[-1].right:
+                verdict = f"✓ Right: {mine}."
+            else:
+                verdict = f"✗ You said {mine}; the answer was {' or '.join(rounds[-1].right)}."
+            st.html(
+                f'<p class="lab-class-line"><b>{html.escape(verdict)}</b></p>'
+                + bars_html(r, me.code, rounds)
+            )
+    if poll is None or poll.revealed:
+        return
+    key = f"{poll.id}|{poll.round}"
+    if st.session_state.get("class_answer_for") != key:
+        st.session_state["class_answer_for"] = key
+        st.session_state["class_answer"] = r.my_answer(me.code, me.id, poll)
+    with st.container(key="class_question", border=True):
+        round_words = f" (round {poll.round})" if poll.round > 1 else ""
+        st.html(f'<p class="lab-student-q">Question{round_words}: {html.escape(poll.text)}</p>')
+        st.radio(
+            "Your answer",
+            poll.choices,
+            key="class_answer",
+            index=None,
+            on_change=_on_answer,
+            args=(poll.id, poll.round),
+            format_func=_plain,
+            help="You can change your answer until the teacher reveals it.",
+        )
+        if st.session_state.get("class_answer") is not None:
+            st.caption("Answer sent. You can change it until the reveal.")
+
+
+def _plain(text: str) -> str:
+    from app.quiz_view import plain_label  # one escaping of game labels for Markdown widgets
+
+    return plain_label(text)
+
+
+def _on_answer(poll_id: str, round_: int) -> None:
+    me = _me()
+    choice = st.session_state.get("class_answer")
+    if me is None or choice is None:
+        return
+    try:
+        room().answer(me.code, me.id, poll_id, round_, str(choice))
+    except ClassError as error:
+        st.session_state["class_rename_notice"] = str(error)
+
+
+def _frame(frame: dict[str, Any]) -> None:
+    """The teacher's screen as published: statistics, tree, narration, lesson page."""
+    from app.tree_view import render_tree_data
+
+    st.html(f'<div class="lab-stats">{html.escape(str(frame.get("stats", "")))}</div>')
+    lesson = frame.get("lesson")
+    if isinstance(lesson, dict) and lesson.get("title"):
+        text = "".join(
+            f"<p>{html.escape(p)}</p>" for p in str(lesson.get("text", "")).split("\n\n") if p
+        )
+        st.html(
+            f'<div class="lab-lesson"><p class="lab-lesson-head">'
+            f"{html.escape(str(lesson['title']))}</p>{text}</div>"
+        )
+    tree = frame.get("tree")
+    if isinstance(tree, dict) and tree.get("nodes"):
+        render_tree_data(tree, key="class_tree", height=360, fit=True)
+    for line in frame.get("narration", []) or []:
+        st.html(f'<p class="lab-narration">{html.escape(str(line))}</p>')
+
+
+def _poll_fragment() -> None:
+    """Every second: has the teacher's screen changed? Nothing is drawn and one indexed read
+    is made when it has not; a change reruns the page."""
+
+    @st.fragment(run_every=POLL_SECONDS)
+    def poll() -> None:
+        me = st.session_state.get("class_me")
+        if not isinstance(me, _Me):
+            return
+        r = room()
+        now = time.time()
+        if now - float(st.session_state.get("class_here_at", 0.0)) >= HERE_SECONDS:
+            st.session_state["class_here_at"] = now
+            r.here(me.code, me.id)
+        version = r.version(me.code)
+        if version != st.session_state.get("class_seen"):
+            st.rerun(scope="app")
+
+    poll()
