@@ -43,6 +43,8 @@ __all__ = [
 POLL_SECONDS = 1.0
 #: How often a student's page tells the room it is still open (seconds).
 HERE_SECONDS = 10.0
+#: How often the teacher's room box counts again (seconds).
+COUNT_SECONDS = 2.0
 
 CLASS_CSS = """
 <style>
@@ -157,18 +159,12 @@ def room_box(click: Any) -> None:
         return
     r = room()
     try:
-        count = r.count(found.code)
-    except (ClassError, OSError) as error:
+        poll = r.store.current_poll(found.code)
+    except OSError as error:
         st.caption(f"The class store did not answer: {error}")
         return
-    poll = count.poll
     with st.container(key="class_room", border=True):
-        words = f"Class {found.code} · {count.connected} connected"
-        if poll is not None and not poll.revealed:
-            words += f" · round {poll.round}: {count.answered} of {count.joined} answered"
-        elif count.joined != count.connected:
-            words += f" ({count.joined} joined)"
-        st.html(CLASS_CSS + f'<p class="lab-class-line"><b>{html.escape(words)}</b></p>')
+        _live_count()  # its own fragment: the count follows the students every 2 s
         with st.container(horizontal=True, gap="small"):
             open_round = poll is not None and not poll.revealed
             st.button("Reveal", key="class_reveal", on_click=click, disabled=not open_round,
@@ -192,6 +188,31 @@ def room_box(click: Any) -> None:
             if rounds:
                 st.html(CLASS_CSS + bars_html(r, found.code, rounds, found.secret))
         _names(r, found)
+
+
+def _count_line() -> None:
+    """Students connected and, for the open round, how many answered (the counts only)."""
+    found = teacher()
+    if found is None:
+        return
+    try:
+        count = room().count(found.code)
+    except (ClassError, OSError) as error:
+        st.caption(f"The class store did not answer: {error}")
+        return
+    words = f"Class {found.code} · {count.connected} connected"
+    poll = count.poll
+    if poll is not None and not poll.revealed:
+        words += f" · round {poll.round}: {count.answered} of {count.joined} answered"
+    elif count.joined != count.connected:
+        words += f" ({count.joined} joined)"
+    st.html(
+        CLASS_CSS + f'<p class="lab-class-line lab-class-count"><b>{html.escape(words)}</b></p>'
+    )
+
+
+#: The count line as a fragment of its own, rerun every 2 s (inside the screen's fragment).
+_live_count = st.fragment(run_every=COUNT_SECONDS)(_count_line)
 
 
 def _names(r: Room, found: Teacher) -> None:

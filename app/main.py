@@ -23,7 +23,8 @@ state.apply_outside_writes()  # before the sidebar: values the screen's callback
 lesson_view.open_link_once()  # ?lesson=NAME&page=N
 panels.page_style()
 lesson_view.lesson_sidebar()  # the lesson picker and the open page, atop the sidebar
-class_view.start_button(st.sidebar)  # a class joins by code and answers the quiz together
+if not st.session_state["presentation"]:  # (Present mode has it in the header)
+    class_view.start_button(st.sidebar)  # a class joins by code and answers the quiz together
 panels.sidebar_controls()
 screen.header()
 screen.classroom_screen()  # controls, numbers, tree, narration and details: one fragment

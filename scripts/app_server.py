@@ -25,9 +25,12 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 
 @contextmanager
-def running_app(script: Path = ROOT / "app" / "main.py") -> Iterator[str]:
-    """Run ``streamlit run SCRIPT`` (the app by default) headless on a free port; yields its
-    URL once it answers (RuntimeError if it does not within 60 s)."""
+def running_app(
+    script: Path = ROOT / "app" / "main.py", env: dict[str, str] | None = None
+) -> Iterator[str]:
+    """Run ``streamlit run SCRIPT`` (the app by default) headless on a free port, with ``env``
+    added to the environment (e.g. ``MCTS_LAB_STORE``); yields its URL once it answers
+    (RuntimeError if it does not within 60 s)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
@@ -36,6 +39,7 @@ def running_app(script: Path = ROOT / "app" / "main.py") -> Iterator[str]:
          "--server.headless", "true", "--server.port", str(port), "--server.address",
          "127.0.0.1", "--browser.gatherUsageStats", "false"],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, **(env or {})},
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
     try:

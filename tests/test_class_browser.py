@@ -1,0 +1,142 @@
+"""A class round in headless Chromium: a teacher's page and two students' pages (one a phone),
+each its own browser page and session, through one app server and its SQLite class store.
+
+Join by code (a wrong code first), follow three Steps, answer, the teacher's count, a second
+round after "Vote again", the reveal with both rounds, the results CSV; a hostile nickname stays
+text; a forged student link cannot drive the class.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from app_server import running_app
+
+from tests.test_browser import _click, _open, _wait_idle, pytestmark  # noqa: F401
+
+HOSTILE = "<img src=x onerror=1>"  # 21 characters: a valid nickname, to be shown as text
+
+
+@pytest.fixture(scope="module")
+def class_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    store = tmp_path_factory.mktemp("class") / "classes.db"
+    with running_app(env={"MCTS_LAB_STORE": f"sqlite:///{store}"}) as url:
+        yield url
+
+
+def _student(browser: Any, url: str, width: int, height: int) -> Any:
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(url)
+    page.wait_for_selector(".st-key-class_code input, .st-key-class_follow", timeout=60_000)
+    _wait_idle(page)
+    return page
+
+
+def _join(page: Any, code: str, name: str = "") -> None:
+    page.locator(".st-key-class_code input").fill(code)
+    if name:
+        page.locator(".st-key-class_name input").fill(name)
+    page.get_by_role("button", name="Join").click()
+    _wait_idle(page)
+
+
+def _count_text(page: Any) -> str:
+    return str(page.locator(".lab-class-count").first.inner_text())
+
+
+def _wait_text(page: Any, selector: str, pattern: str, timeout: int = 15_000) -> None:
+    try:
+        page.wait_for_function(
+            "([sel, pat]) => { const e = document.querySelector(sel);"
+            " return e !== null && new RegExp(pat).test(e.innerText); }",
+            arg=[selector, pattern],
+            timeout=timeout,
+        )
+    except Exception as error:  # Playwright's TimeoutError: say what the page showed
+        shown = page.locator(selector).first.inner_text() if page.locator(selector).count() else ""
+        raise AssertionError(f"{pattern!r} not in {selector}: {shown[:600]!r}") from error
+
+
+def _answer(page: Any, index: int) -> str:
+    """Pick the student's answer ``index``; returns its label."""
+    _wait_text(page, ".st-key-class_question", "Question")
+    option = page.locator(".st-key-class_answer [role='radiogroup'] label").nth(index)
+    label = str(option.inner_text()).strip()
+    option.click()
+    _wait_idle(page)
+    return label
+
+
+def test_a_class_round_with_two_students(class_url: str, browser: Any) -> None:
+    teacher = _open(browser, f"{class_url}/?game=tic_tac_toe&seed=1&steps=12")
+    teacher.locator(".st-key-class_start button").first.click()
+    _wait_idle(teacher)
+    code = teacher.locator(".lab-class-code").first.inner_text().strip()
+    assert re.fullmatch(r"[A-HJKMNP-Z2-9]{6}", code), code
+    join = teacher.locator(".st-key-class_join").first
+    assert f"?class={code}" in join.inner_text()
+    assert "localhost" not in join.inner_text() and "127.0.0.1" not in join.inner_text()
+    assert join.locator("img").count() == 1  # the QR code
+
+    laptop = _student(browser, f"{class_url}/?class={code}", 1280, 720)
+    _join(laptop, code, HOSTILE)
+    follow = laptop.locator(".st-key-class_follow").first
+    follow.wait_for(timeout=15_000)
+    assert HOSTILE in follow.inner_text()  # shown as text ...
+    assert follow.locator("img[src='x']").count() == 0  # ... never as HTML
+
+    phone = _student(browser, f"{class_url}/?class=ZZZZZZ", 390, 844)
+    _join(phone, "ZZZZZZ")
+    assert "No class with that code" in phone.locator("body").inner_text()
+    _join(phone, code.lower())
+    phone.locator(".st-key-class_follow").first.wait_for(timeout=15_000)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
+
+    _wait_text(teacher, ".lab-class-count", r"2 connected")
+    for n in range(3):
+        _click(teacher, "step")
+        for student in (laptop, phone):
+            _wait_text(student, ".st-key-class_follow", rf"Iteration {13 + n}\b")
+    assert phone.locator(".st-key-class_follow iframe, .st-key-class_follow .tv-node").count() > 0
+
+    first = _answer(laptop, 0)
+    _answer(phone, 1)
+    _wait_text(teacher, ".lab-class-count", r"round 1: 2 of 2 answered")
+    asked = laptop.locator(".lab-student-q").first.inner_text().split(": ", 1)[1].strip()
+    room_text = " ".join(teacher.locator(".st-key-class_room").inner_text().split())
+    assert f"Class answers: {asked}" not in room_text  # no distribution before the reveal
+
+    _click(teacher, "class_again")
+    for student in (laptop, phone):
+        _wait_text(student, ".st-key-class_question", r"round 2")
+    _answer(laptop, 1)
+    _wait_text(teacher, ".lab-class-count", r"round 2: 1 of 2 answered")
+
+    _click(teacher, "class_reveal")
+    for student in (laptop, phone):
+        _wait_text(student, ".st-key-class_follow", r"Class answers")
+    room_text = " ".join(teacher.locator(".st-key-class_room").inner_text().split())
+    assert f"Class answers: {asked}" in room_text and "round 1" in room_text
+    verdict = laptop.locator(".st-key-class_follow").inner_text()
+    assert "✓ Right" in verdict or "You said" in verdict
+
+    with teacher.expect_download() as download:
+        teacher.locator(".st-key-class_results button").first.click()
+    rows = list(csv.reader(io.StringIO(Path(download.value.path()).read_text())))
+    assert rows[0][:5] == ["opened_utc", "question", "round", "right", "answered"]
+    voted = [r for r in rows[1:] if " ".join(r[1].split()) == asked]
+    assert [r[2] for r in voted] == ["1", "2"] and [r[4] for r in voted] == ["2", "1"]
+    assert first in voted[0][5:]
+
+    # a forged student link (a made-up token, a made-up "teacher" parameter) only joins
+    forged = _student(browser, f"{class_url}/?class={code}&me=forged&teacher=1&step=1", 390, 844)
+    assert forged.locator(".st-key-class_code input").count() == 1
+    assert forged.locator(".st-key-step").count() == 0
+    for page in (teacher, laptop, phone, forged):
+        page.close()
