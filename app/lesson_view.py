@@ -15,7 +15,7 @@ import streamlit as st
 
 from app import panels, quiz_view, state
 from app.lessons import Lesson, Page, load_lessons, press_text
-from app.links import lesson_link
+from app.links import lesson_link, link_steps
 
 NO_LESSON = "— no lesson: explore freely —"
 #: Iterations a page's prepared tree may take at most (as a link's tree).
@@ -65,6 +65,9 @@ def open_link_once() -> None:
         open_page(found[name], page)
     for text in refused:
         state.notify("warning", text)
+    steps, _ = link_steps(st.query_params.get("steps"))  # (a refused value: init said so)
+    if steps:  # the sender's tree: the page's, grown by the clicks they made on it
+        state.replay_link_steps(steps)
 
 
 def open_page(lesson: Lesson, number: int) -> None:

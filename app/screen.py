@@ -39,9 +39,14 @@ def header() -> None:
         unsafe_allow_html=True,
     )
     with right.container(horizontal=True, vertical_alignment="center", gap="small"):
-        with st.popover("Link", help="A link that opens this position, settings and tree"):
-            st.caption("Copy this link (the icon on the right): it reopens this tree.")
-            st.code(state.share_link(), language=None, wrap_lines=True)
+        # lazy: the link is made when the popover opens, from the tree on screen then (the
+        # header is outside the screen's fragment, so a link drawn before would be stale)
+        link = st.popover("Link", help="A link that opens this position, settings and tree",
+                          key="link", on_change="rerun")  # fmt: skip
+        if link.open:
+            with link:
+                st.caption("Copy this link (the icon on the right): it reopens this tree.")
+                st.code(state.share_link(), language=None, wrap_lines=True)
         if st.session_state["presentation"]:
             class_view.start_button()  # (the sidebar is hidden in Present mode)
         st.toggle(

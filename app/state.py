@@ -39,6 +39,7 @@ from app.links import (
     read_link,
 )
 from app.narration import PhaseContext, narrate_iteration, narrate_phase, selection_end
+from app.public_url import public_base
 from app.tree_view import TreeView, build_view
 from games.registry import DEFAULT_GAME, all_specs, game_spec, make_game
 from mcts_core import IterationTrace, NodeCapReached, Search, SearchConfig
@@ -358,21 +359,41 @@ def init() -> None:
     st.session_state["lab"] = Session(search=search, position=game.format_state(state))
     steps, refused = link_steps(st.query_params.get("steps"))
     warnings += [refused] if refused else []
-    if steps and not game.is_terminal(state):
-        # the link's tree: the same seeded iterations again (Step, Step N and phases build the
-        # same tree as one run of that many iterations)
-        result = search.run(iterations=steps, seconds=LINK_REPLAY_SECONDS)
-        if result.iterations < steps:
-            warnings.append(
-                f"the link's tree was rebuilt to {result.iterations:,} of {steps:,} iterations "
-                f"({result.stopped})"
-            )
-        _record(f"link: {search.iterations:,} iterations", None, narration=(
+    for text in warnings:
+        notify("warning", text)
+    if steps and "lesson" not in st.query_params:  # (a lesson link replays after its page)
+        replay_link_steps(steps)
+
+
+def replay_link_steps(steps: int) -> None:
+    """Grow the session's tree to a link's ``steps`` iterations: the same seeded iterations
+    again (Step, Step N and phases build the same tree as one run of that many iterations),
+    the last one traced, so the screen shows its path and narration as the sender saw them."""
+    search = session().search
+    before = search.iterations
+    missing = steps - before
+    if missing <= 0 or search.game.is_terminal(search.root_state):
+        return
+    start = time.perf_counter()
+    result = search.run(iterations=missing - 1, seconds=LINK_REPLAY_SECONDS)
+    trace = None
+    if result.iterations == missing - 1 and not search.tree_full:
+        try:
+            trace = search.step()
+        except NodeCapReached:
+            trace = None
+    _rates(search.iterations - before, time.perf_counter() - start, search)
+    if search.iterations < steps:
+        notify("warning", f"The link's tree was rebuilt to {search.iterations:,} of {steps:,} "
+               f"iterations ({result.stopped}).")  # fmt: skip
+    what = f"link: {search.iterations:,} iterations"
+    if trace is None:
+        _record(what, None, narration=(
             f"Opened a shared link: the tree was rebuilt by running its {search.iterations:,} "
             "seeded iterations again."
         ))  # fmt: skip
-    for text in warnings:
-        notify("warning", text)
+    else:
+        _record(what + " (the last one shown)", trace)
 
 
 #: A shared link rebuilds its tree by replaying its iterations within this time.
@@ -398,9 +419,11 @@ def _options_for(game_name: str, widgets: dict[str, Any] | None = None) -> dict[
 
 
 def share_link() -> str:
-    """This page's address with the shareable state: opening it rebuilds the same tree."""
-    base = str(st.context.url or "").split("?", 1)[0] or "http://localhost:8501/"
-    return base + "?" + urllib.parse.urlencode(shared_params())
+    """The address that rebuilds this tree on a student's device: the public base (never
+    loopback when the machine has a LAN address; ``MCTS_LAB_PUBLIC_URL`` first) with the
+    shareable state, without Present mode (the teacher's projector setting)."""
+    params = {k: v for k, v in shared_params().items() if k != "presentation"}
+    return public_base(st.context.url) + "?" + urllib.parse.urlencode(params)
 
 
 def sync_query_params() -> None:
