@@ -103,7 +103,9 @@ header[data-testid="stHeader"] {height: 0; min-height: 0;}
 .lab-title {font-size: 1.25rem; line-height: 1.6rem; white-space: nowrap; overflow: hidden;
   text-overflow: ellipsis;}
 .lab-title span {font-size: 0.85rem; color: #555; margin-left: 0.5rem;}
-.lab-stats {font-size: 0.95rem; line-height: 1.4rem;}
+.lab-stats {font-size: 0.95rem; line-height: 1.4rem; height: 1.4rem; white-space: nowrap;
+  overflow: hidden; text-overflow: ellipsis;}
+.st-key-step kbd, .st-key-back kbd {display: none;}
 .lab-stat {margin-right: 1.1rem; white-space: nowrap;}
 .lab-stat small {color: #666;}
 .lab-where {color: #666; font-size: 0.8rem; margin-left: 0.2rem;}
@@ -121,7 +123,8 @@ header[data-testid="stHeader"] {height: 0; min-height: 0;}
 PRESENTATION_CSS = """
 section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] {display: none;}
 .lab-narration {font-size: 1.35rem; line-height: 1.75rem;}
-.lab-stats {font-size: 1.2rem;} .lab-title {font-size: 1.5rem;}
+.lab-stats {font-size: 1.2rem; line-height: 1.7rem; height: 1.7rem;}
+.lab-title {font-size: 1.5rem;}
 """
 
 
@@ -617,9 +620,14 @@ def _scroll(html: str, height: int = 260) -> str:
 @guarded
 def chance_panel(trace: IterationTrace | None) -> None:
     if trace is None:
+        st.caption("Press Step: the dice rolled on the next path show here, against their odds.")
         return
     steps = [s for s in trace.chance_steps if s.num_outcomes > 1]
     if not steps:
+        st.caption(
+            "No dice on the last path: none of its moves has a chance outcome (tic-tac-toe and "
+            "Connect Four never do; gridiron's dodges, pickups, blocks and kick-offs do)."
+        )
         return
     lab = state.session()
     st.subheader("Chance events on the path")
@@ -680,26 +688,33 @@ def printed_tree_panel(trace: IterationTrace | None) -> None:
     )
     # The text is built once per rerun; the other exports only when their button is clicked
     # (a callable ``data`` runs at download time, not on every rerun).
-    d = st.columns(4)
-    d[0].download_button("Printed tree (.xml)", text, "mcts-tree.xml", key="dl_xml")
-    d[1].download_button(
-        "Tree JSON",
+    # two rows of two, the format first: four in a row cut the labels to "Tree …" / "Tree …";
+    # on_click="ignore": a download reruns nothing, so the other buttons' files stay valid (a
+    # rerun replaced them, and a second download right after the first could find none)
+    top, bottom = st.columns(2), st.columns(2)
+    top[0].download_button("XML: printed tree", text, "mcts-tree.xml", key="dl_xml",
+                           on_click="ignore")  # fmt: skip
+    top[1].download_button(
+        "JSON: tree",
         lambda: tree_to_json(search, max_depth=depth, max_children=children),
         "mcts-tree.json",
         key="dl_json",
+        on_click="ignore",
     )
-    d[2].download_button(
-        "Tree DOT",
+    bottom[0].download_button(
+        "DOT: tree (Graphviz)",
         lambda: tree_to_dot(search, max_depth=depth, max_children=children),
         "mcts-tree.dot",
         key="dl_dot",
+        on_click="ignore",
     )
-    d[3].download_button(
-        "Last trace (JSON)",
+    bottom[1].download_button(
+        "JSON: last trace",
         lambda: json.dumps(trace.to_dict() if trace else {}, indent=1, default=str),
         "mcts-trace.json",
         key="dl_trace",
         disabled=trace is None,
+        on_click="ignore",
     )
 
 

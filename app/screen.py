@@ -126,10 +126,24 @@ def _draw_screen() -> None:
 def _controls() -> None:
     search = state.session().search
     n = int(st.session_state["iterations_per_click"])
-    st.button("Step", key="step", on_click=state.on_step, type="primary")
+    # a presentation clicker sends PageDown / PageUp: Step forward, back one entry
+    st.button(
+        "Step",
+        key="step",
+        on_click=state.on_step,
+        type="primary",
+        shortcut="PageDown",
+        help="One iteration of MCTS (key: Page Down, a clicker's forward button)",
+    )
     clicked_n = st.button(f"Step {n:,}", key="step_n", on_click=state.click_stops_autoplay)
     st.button(f"Phase: {search.next_phase.label}", key="phase_step", on_click=state.on_phase_step)
-    st.button("◀", key="back", on_click=state.on_back, help="Back: the previous history entry")
+    st.button(
+        "◀",
+        key="back",
+        on_click=state.on_back,
+        shortcut="PageUp",
+        help="Back: the previous history entry (key: Page Up, a clicker's back button)",
+    )
     st.button("▶", key="forward", on_click=state.on_forward, help="Forward: the next entry")
     st.button("Reset", key="reset", on_click=state.on_reset)
     st.button("Play best", key="play_best", on_click=state.on_play_best)

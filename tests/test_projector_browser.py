@@ -1,0 +1,80 @@
+"""The classroom screen as a teacher with a clicker uses it, in headless Chromium at 1280x720:
+Page Down steps and Page Up goes back (a presentation clicker's keys), the statistics row keeps
+one line's height whatever it says, the Dice tab says in one line when there are no dice, and
+two downloads in a row both arrive with labels that tell JSON and DOT apart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.test_browser import _open, _stat, _wait_idle, pytestmark  # noqa: F401
+
+
+def _entry_text(page: Any) -> str:
+    return str(page.locator(".lab-stats").first.inner_text())
+
+
+def _press(page: Any, key: str) -> None:
+    before = _entry_text(page)
+    page.keyboard.press(key)
+    page.wait_for_function(
+        "([b]) => document.querySelector('.lab-stats').innerText !== b",
+        arg=[before],
+        timeout=10_000,
+    )
+    _wait_idle(page)
+
+
+def test_clicker_keys_step_and_go_back(app_url: str, browser: Any) -> None:
+    page = _open(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=5")
+    page.locator(".lab-title").click()  # focus on the page, not on a widget
+    _press(page, "PageDown")
+    _press(page, "PageDown")
+    assert _stat(page, "Iteration") == 7
+    assert "entry 3 of 3" in _entry_text(page)
+    _press(page, "PageUp")
+    assert "entry 2 of 3" in _entry_text(page)
+    help_texts = page.locator(".st-key-step button, .st-key-back button").evaluate_all(
+        "els => els.map(e => e.closest('[data-testid=stElementContainer]').innerHTML)"
+    )
+    assert all("PageDown" in t or "PageUp" in t for t in help_texts)
+    page.close()
+
+
+def test_statistics_row_keeps_its_height(app_url: str, browser: Any) -> None:
+    page = _open(browser, f"{app_url}/?game=gridiron&seed=1&steps=3")
+    heights = set()
+    for key in ("phase_step", "phase_step", "phase_step", "phase_step"):
+        page.locator(f".st-key-{key} button").first.click()
+        _wait_idle(page)
+        heights.add(round(page.locator(".lab-stats").first.bounding_box()["height"]))
+    assert len(heights) == 1, heights  # the tree below does not move between clicks
+    page.close()
+
+
+def test_dice_tab_says_when_there_are_no_dice(app_url: str, browser: Any) -> None:
+    page = _open(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=5")
+    page.get_by_role("tab", name="Dice", exact=True).click()
+    _wait_idle(page)
+    text = page.locator(".st-key-detail_panels").first.inner_text()
+    assert "No dice on the last path" in text
+    page.close()
+
+
+def test_two_downloads_in_a_row(app_url: str, browser: Any) -> None:
+    page = _open(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=20")
+    page.get_by_role("tab", name="Text", exact=True).click()
+    _wait_idle(page)
+    page.locator(".st-key-show_printed label").first.click()
+    _wait_idle(page)
+    labels = [page.locator(f".st-key-{k} button").first.inner_text() for k in
+              ("dl_xml", "dl_json", "dl_dot", "dl_trace")]  # fmt: skip
+    assert labels == ["XML: printed tree", "JSON: tree", "DOT: tree (Graphviz)",
+                      "JSON: last trace"]  # fmt: skip
+    for key, start in (("dl_json", "{"), ("dl_dot", "digraph")):
+        with page.expect_download(timeout=15_000) as download:
+            page.locator(f".st-key-{key} button").first.click()
+        text = Path(download.value.path()).read_text(encoding="utf-8")
+        assert text.lstrip().startswith(start), (key, text[:60])
+    page.close()
