@@ -65,7 +65,7 @@ def classroom_screen() -> None:
 
 def _timer_settings() -> tuple[bool, float]:
     s = st.session_state
-    return (bool(s["autoplay"]), float(s["autoplay_speed"]))
+    return (bool(s["autoplay"]), state.autoplay_speed())
 
 
 def _screen() -> None:
@@ -148,9 +148,12 @@ def _controls() -> None:
     st.button("Reset", key="reset", on_click=state.on_reset)
     st.button("Play best", key="play_best", on_click=state.on_play_best)
     st.toggle("Autoplay", key="autoplay", help="Step on its own; any click stops it")
-    speed = float(st.session_state["autoplay_speed"])
+    speed = state.autoplay_speed()
     with st.popover(f"{speed:g}/s", help="Autoplay speed and what each tick runs"):
-        st.slider("Autoplay: clicks per second", 0.5, 5.0, step=0.5, key="autoplay_speed")
+        # given its value: a popover draws its widgets only while open, and a slider drawn
+        # afresh during autoplay's reruns took its default (the minimum, 0.5/s) otherwise
+        st.slider("Autoplay: clicks per second", 0.5, 5.0, value=speed, step=0.5,
+                  key="autoplay_speed")  # fmt: skip
         st.toggle(
             f"Each tick runs Step {n:,} (else one iteration)",
             key="autoplay_batch",

@@ -103,7 +103,6 @@ DEFAULTS: dict[str, Any] = {
     "show_printed": False,
     "show_arena": False,
     "autoplay": False,
-    "autoplay_speed": 1.0,
     "autoplay_batch": False,
     "presentation": False,
     "arena_games": 5,
@@ -983,12 +982,22 @@ def _move_in_history(delta: int) -> None:
     st.session_state["history_index"] = min(last, max(first, current + delta))
 
 
+#: Autoplay's first speed, clicks per second (the slider ``autoplay_speed`` holds it after).
+AUTOPLAY_SPEED = 1.0
+
+
+def autoplay_speed() -> float:
+    """Autoplay's clicks per second: the slider's value, :data:`AUTOPLAY_SPEED` before it is
+    first drawn. (Not in :data:`DEFAULTS`: the slider is given its value, see screen.py.)"""
+    return float(st.session_state.get("autoplay_speed", AUTOPLAY_SPEED))
+
+
 def autoplay_interval() -> float | None:
     """Seconds between autoplay ticks, or None when autoplay is off."""
     s = st.session_state
     if not s["autoplay"]:
         return None
-    return 1.0 / min(5.0, max(0.5, float(s["autoplay_speed"])))
+    return 1.0 / min(5.0, max(0.5, autoplay_speed()))
 
 
 def autoplay_tick() -> None:

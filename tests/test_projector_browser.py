@@ -78,3 +78,24 @@ def test_two_downloads_in_a_row(app_url: str, browser: Any) -> None:
         text = Path(download.value.path()).read_text(encoding="utf-8")
         assert text.lstrip().startswith(start), (key, text[:60])
     page.close()
+
+
+def test_opening_the_speed_popover_during_autoplay_keeps_the_speed(
+    app_url: str, browser: Any
+) -> None:
+    page = _open(browser, f"{app_url}/?game=tic_tac_toe&seed=1")
+    speed = page.locator(".st-key-controls [data-testid='stPopover'] button").first
+    assert speed.inner_text().split()[0] == "1/s"
+    page.locator(".st-key-autoplay label").first.click()
+    page.wait_for_timeout(1500)
+    speed.click()  # open the popover while autoplay reruns the screen
+    page.wait_for_timeout(2500)
+    assert speed.inner_text().split()[0] == "1/s"  # it used to fall to 0.5/s
+    page.locator(".st-key-autoplay_speed input[type='range']").first.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(2000)
+    assert speed.inner_text().split()[0] == "1.5/s"
+    page.keyboard.press("Escape")
+    page.locator(".st-key-autoplay label").first.click()  # stop
+    _wait_idle(page)
+    page.close()
