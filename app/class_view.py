@@ -147,7 +147,7 @@ def join_box(found: Teacher) -> None:
             + f'<p class="lab-class-code" aria-label="class code">{html.escape(found.code)}</p>'
         )
         # an <img> of the SVG (st.html's sanitiser drops SVG), with the address as its text
-        right.image(qr, caption="Scan to join", width=150)
+        right.image(qr, caption="Scan to join", width=150, alt=f"QR code of {url}")
 
 
 def room_box(click: Any) -> None:

@@ -110,6 +110,10 @@ header[data-testid="stHeader"] {height: 0; min-height: 0;}
 .lab-stat small {color: #666;}
 .lab-where {color: #666; font-size: 0.8rem; margin-left: 0.2rem;}
 .lab-tree-help {color: #666; font-size: 0.8rem; line-height: 1.1rem;}
+.st-key-detail_panels .katex {font-size: 1em;}
+.st-key-detail_panels .katex-display {overflow: visible !important;}
+[data-testid="stCaptionContainer"] {opacity: 1 !important;}
+[data-testid="stCaptionContainer"] p {color: #555 !important;}
 .st-key-detail_panels h2 {font-size: 1.15rem; padding: 0.2rem 0;}
 .st-key-detail_panels h3 {font-size: 1.0rem; padding: 0.2rem 0;}
 .lab-narration {font-size: 1.0rem; line-height: 1.35rem; margin: 0 0 0.3rem 0;}
@@ -322,8 +326,8 @@ def board_panel() -> None:
     svg = board_svg(game, root, stats, line, exact=exact, favourite=favourite)
     if svg is not None:
         # an <img> of the SVG: cheap for the browser (Markdown would parse it on every click,
-        # and st.html's sanitiser drops SVG)
-        st.image(svg, width="content")
+        # and st.html's sanitiser drops SVG); its text alternative says the same in words
+        st.image(svg, width="content", alt=_board_words(game, root, stats, names))
     else:  # the generic view: the game's text and a table of the moves
         st.code(board_text(game, root), language=None)
         if stats or exact is not None:
@@ -369,6 +373,27 @@ def board_panel() -> None:
         st.button(
             "Play this move", key="play_move", on_click=state.on_board_click, args=(choices[pick],)
         )
+
+
+def _board_words(
+    game: Any, root: Any, stats: dict[Any, tuple[float, float]], names: tuple[str, str]
+) -> str:
+    """The board image's text alternative: who moves and each tried move's share and Q,
+    most visited first."""
+    if game.is_terminal(root):
+        return "Board: the game is over."
+    said = f"Board: {names[game.current_player(root)]} to move."
+    ranked = sorted(stats.items(), key=lambda item: -item[1][0])
+    if ranked:
+        said += (
+            " Moves by visits: "
+            + "; ".join(
+                f"{game.action_label(root, action)} {share:.0%} of the visits, Q {q:+.2f}"
+                for action, (share, q) in ranked
+            )
+            + "."
+        )
+    return said
 
 
 def _exact_notes(exact: ExactAnswer, favourite: Any) -> None:
@@ -605,16 +630,20 @@ def rollout_panel(trace: IterationTrace | None) -> None:
         st.markdown("**Rollout moves**")
         rows = rollout_rows(trace, names)
         if rows:
-            st.html(_scroll(html_table(rows)))
+            st.html(_scroll(html_table(rows), name="rollout moves"))
         else:
             st.caption("No rollout this time.")
     with cols[1]:
         st.markdown("**Backed-up values (root first)**")
-        st.html(_scroll(html_table(update_rows(trace, names))))
+        st.html(_scroll(html_table(update_rows(trace, names)), name="backed-up values"))
 
 
-def _scroll(html: str, height: int = 260) -> str:
-    return f'<div style="max-height:{height}px;overflow:auto">{html}</div>'
+def _scroll(html: str, height: int = 260, name: str = "table") -> str:
+    """``html`` in a scroll box a keyboard can reach (tabindex), named for a screen reader."""
+    return (
+        f'<div style="max-height:{height}px;overflow:auto" tabindex="0" role="region" '
+        f'aria-label="{name}">{html}</div>'
+    )
 
 
 @guarded

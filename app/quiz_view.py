@@ -268,7 +268,11 @@ def _numbers_html(reveal: Reveal) -> str:
             + "</tr>"
             for i, row in enumerate(rows)
         )
-        body += f'<div class="lab-rows"><table><tr>{cells}</tr>{body_rows}</table></div>'
+        # a scroll box a keyboard can reach (tabindex), named for a screen reader
+        body += (
+            '<div class="lab-rows" tabindex="0" role="region" aria-label="the deciding numbers">'
+            f"<table><tr>{cells}</tr>{body_rows}</table></div>"
+        )
     if reveal.why:
         body += f"<details><summary>Why?</summary>{html.escape(reveal.why)}</details>"
     return body

@@ -138,13 +138,13 @@ def _controls() -> None:
     clicked_n = st.button(f"Step {n:,}", key="step_n", on_click=state.click_stops_autoplay)
     st.button(f"Phase: {search.next_phase.label}", key="phase_step", on_click=state.on_phase_step)
     st.button(
-        "◀",
+        "◀ Back",
         key="back",
         on_click=state.on_back,
         shortcut="PageUp",
         help="Back: the previous history entry (key: Page Up, a clicker's back button)",
     )
-    st.button("▶", key="forward", on_click=state.on_forward, help="Forward: the next entry")
+    st.button("Forward ▶", key="forward", on_click=state.on_forward, help="The next entry")
     st.button("Reset", key="reset", on_click=state.on_reset)
     st.button("Play best", key="play_best", on_click=state.on_play_best)
     st.toggle("Autoplay", key="autoplay", help="Step on its own; any click stops it")

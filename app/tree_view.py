@@ -249,6 +249,31 @@ class TreeView:
             self._by_id.update({n.id: n for n in self.nodes if n.id is not None})
         return self._by_id.get(node_id)
 
+    def describe(self) -> str:
+        """The drawing in words, for a screen reader: the top box, its most visited moves
+        with their numbers, and the last selection path."""
+        top = self.node(self.top_id)
+        if top is None:
+            return "Search tree: empty."
+        moves = [n for n in self.nodes if n.parent == top.key and n.id is not None]
+        moves.sort(key=lambda n: -_visits_of(n))
+        said = [f"Search tree, {self.total:,} nodes. Top: {top.label}, {' '.join(top.lines)}."]
+        if moves:
+            said.append(
+                "Most visited moves: "
+                + "; ".join(f"{n.label} {' '.join(n.lines)}" for n in moves[:5])
+                + "."
+            )
+        path = sorted((n for n in self.nodes if n.marks.path and n.key != top.key),
+                      key=lambda n: n.level)  # fmt: skip
+        if path:
+            new = [n.label for n in self.nodes if n.marks.new]
+            said.append(
+                "Last path: " + ", ".join(n.label for n in path)
+                + (f"; new node {new[0]}." if new else ".")
+            )  # fmt: skip
+        return " ".join(said)
+
     @property
     def drawn_ids(self) -> frozenset[int]:
         """Ids of the tree nodes drawn."""
@@ -265,10 +290,24 @@ class TreeView:
             "drawn": self.drawn,
             "total": self.total,
             "player_names": list(self.player_names),
+            "summary": self.describe(),
             "palette": dict(PALETTE),
             "nodes": [n.to_dict() for n in self.nodes],
             "edges": [e.to_dict() for e in self.edges],
         }
+
+
+def _visits_of(node: ViewNode) -> float:
+    """A box's N, read from its first line ("N 12", "N 1.2k"); 0 when it has none."""
+    text = node.lines[0] if node.lines else ""
+    if not text.startswith("N "):
+        return 0.0
+    number = text[2:].strip().replace(",", "")
+    scale = {"k": 1e3, "M": 1e6}.get(number[-1:], 1.0)
+    try:
+        return float(number.rstrip("kM")) * scale
+    except ValueError:
+        return 0.0
 
 
 def short_label(label: str, chars: int = SHORT_CHARS) -> str:
@@ -839,7 +878,7 @@ def _freeze(ctx: _Context, box: _Box) -> ViewNode:
         tip.append("the top of the drawing" + ("" if node.parent is None else ": ▲ up goes back"))
     else:
         tip.append("click to focus")
-    faint = _is_faint(node)
+    faint = _is_faint(node) and not marks.new  # the node just added is never faint
     return ViewNode(
         box.key, node.id, parent_key, box.level, x, y, box.w, box.h, box.kind, role, box.label,
         lines, tuple(tip), faint, marks, node.id, proven,
@@ -892,7 +931,9 @@ _CSS = r"""
   font-size: 12px; text-anchor: middle; fill: #111827; font-variant-numeric: tabular-nums;
 }
 .tv-bold { font-weight: 700; }
-.tv-faint { opacity: 0.4; }
+/* few visits: grey numbers that still read (WCAG AA, 6:1 on the box fills) in a paler box */
+.tv-faint { fill: #4b5563; }
+.tv-is-faint .tv-box { stroke-opacity: 0.45; }
 .tv-small { font-size: 13px; font-weight: 600; text-anchor: middle; fill: #374151; }
 .tv-badge { font-size: 12px; font-weight: 700; text-anchor: middle; fill: #ffffff; }
 .tv-edge-label {
@@ -975,7 +1016,8 @@ function fitText(t, maxWidth) {
 function setup(host) {
   const root = htmlEl("div", "tv-root", host);
   const scroll = htmlEl("div", "tv-scroll", root);
-  const svg = svgEl("svg", { role: "img", "aria-label": "search tree" }, scroll);
+  // a group, not an image: its boxes are buttons (focus on click); its name says the tree
+  const svg = svgEl("svg", { role: "group", "aria-label": "search tree" }, scroll);
   const edgesG = svgEl("g", { class: "tv-edges" }, svg);
   const labelsG = svgEl("g", { class: "tv-edge-labels" }, svg);
   const nodesG = svgEl("g", { class: "tv-nodes" }, svg);
@@ -998,7 +1040,7 @@ function setup(host) {
     const b = htmlEl("button", "tv-button", bar, text);
     b.type = "button";
     b.title = title;
-    b.setAttribute("aria-label", title);
+    b.setAttribute("aria-label", text + ": " + title); // the visible text first (WCAG 2.5.3)
     b.addEventListener("click", (e) => { e.preventDefault(); action(); });
   }
 
@@ -1310,6 +1352,7 @@ function drawLegend(st, pal) {
 function render(st, data) {
   const v = data.view;
   const topChanged = !st.view || st.view.top !== v.top;
+  if (v.summary) st.svg.setAttribute("aria-label", String(v.summary));
   st.view = v;
   const px = Math.max(80, Number(data.height) || 400) + "px";
   // grow with a taller window (a 1080-high projector) when asked: "calc(100vh - Npx)"

@@ -272,9 +272,34 @@ def test_the_faint_rule(game: str, iterations: int) -> None:
             continue
         real = tree_node(search, node.id)
         parent_n = real.parent.visits if real.parent is not None else 0
-        assert node.faint == (real.visits < 3 or real.visits < 0.02 * parent_n), node.key
+        rare = real.visits < 3 or real.visits < 0.02 * parent_n
+        assert node.faint == (rare and not node.marks.new), node.key  # the new node: never
     if iterations >= 100:
         assert any(n.faint for n in view.nodes) and any(not n.faint for n in view.nodes)
+
+
+def test_the_new_node_is_never_faint() -> None:
+    search = Search(make_game("tic_tac_toe"), seed=3)
+    search.run(iterations=30)
+    trace = search.step()
+    assert trace.expansion is not None
+    view = view_of(search, trace, "tic_tac_toe")
+    box = view.node(trace.expansion.node_id)
+    assert box is not None and box.marks.new and not box.faint  # N 1, yet drawn in full
+
+
+def test_the_tree_says_itself_in_words() -> None:
+    search = Search(make_game("tic_tac_toe"), seed=3)
+    search.run(iterations=40)
+    trace = search.step()
+    view = view_of(search, trace, "tic_tac_toe")
+    words = view.describe()
+    best = max(search.root.children, key=lambda child: child.visits)
+    assert words.startswith(f"Search tree, {search.node_count:,} nodes. Top: root, N 41")
+    box = view.node(best.id)
+    assert box is not None
+    assert f"Most visited moves: {box.label} {' '.join(box.lines)}" in words
+    assert "Last path: " in words and view.to_dict()["summary"] == words
 
 
 def test_a_child_under_2_percent_of_its_parent_is_faint() -> None:
