@@ -87,8 +87,18 @@ PHASE_TEXT = {
 }
 
 
+#: Help longer than this is folded into "How to read this" (content first, help one click away).
+HELP_FOLD_CHARS = 120
+
+
 def help_text(text: str) -> None:
-    st.caption(text)
+    """A panel's help: a short note as a caption; a longer explanation folded under "How to
+    read this", so the tab's first screen shows its board, table or chart."""
+    if len(text) <= HELP_FOLD_CHARS:
+        st.caption(text)
+        return
+    with st.expander("How to read this"):
+        st.caption(text)
 
 
 # ------------------------------------------------------------------ page
@@ -106,10 +116,16 @@ header[data-testid="stHeader"] {height: 0; min-height: 0;}
 .lab-stats {font-size: 0.95rem; line-height: 1.4rem; height: 1.4rem; white-space: nowrap;
   overflow: hidden; text-overflow: ellipsis;}
 .st-key-step kbd, .st-key-back kbd {display: none;}
+.st-key-controls {column-gap: 0.45rem !important;}
+.st-key-controls [data-testid="stBaseButton-secondary"],
+.st-key-controls [data-testid="stBaseButton-primary"] {padding-left: 0.6rem; padding-right: 0.6rem;}
 .lab-stat {margin-right: 1.1rem; white-space: nowrap;}
 .lab-stat small {color: #666;}
 .lab-where {color: #666; font-size: 0.8rem; margin-left: 0.2rem;}
 .lab-tree-help {color: #666; font-size: 0.8rem; line-height: 1.1rem;}
+.stTabs [data-baseweb="tab-list"], .stTabs [role="tablist"] {flex-wrap: wrap; row-gap: 0;
+  column-gap: 0.9rem;}
+.stTabs [data-baseweb="tab-list"] button, .stTabs [role="tablist"] button {flex: 0 0 auto;}
 .st-key-detail_panels .katex {font-size: 1em;}
 .st-key-detail_panels .katex-display {overflow: visible !important;}
 [data-testid="stCaptionContainer"] {opacity: 1 !important;}

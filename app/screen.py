@@ -32,7 +32,7 @@ DETAIL_TABS = (
 
 
 def header() -> None:
-    left, right = st.columns([3, 1], vertical_alignment="center")
+    left, right = st.columns([2, 1], vertical_alignment="center")
     left.markdown(
         '<div class="lab-title"><b>MCTS Lab</b> <span>one iteration at a time: '
         "select → expand → simulate → backpropagate</span></div>",

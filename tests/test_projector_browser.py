@@ -99,3 +99,47 @@ def test_opening_the_speed_popover_during_autoplay_keeps_the_speed(
     page.locator(".st-key-autoplay label").first.click()  # stop
     _wait_idle(page)
     page.close()
+
+
+TABS = ("Board", "Why this path", "Backup", "Dice", "Charts", "Play", "Arena", "A/B", "Text")
+
+
+def test_every_tab_name_is_visible_and_the_open_tab_stays_selected(
+    app_url: str, browser: Any
+) -> None:
+    page = _open(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=5")
+    for name in TABS:
+        tab = page.get_by_role("tab", name=name, exact=True)
+        box = tab.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1280, name
+        assert box["y"] + box["height"] <= 720, name
+        # the name is not cut: its text fits its box
+        assert tab.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), name
+    page.get_by_role("tab", name="A/B", exact=True).click()
+    _wait_idle(page)
+    from tests.test_browser import _click
+
+    _click(page, "step")
+    selected = page.locator("[role='tab'][aria-selected='true']")
+    assert selected.count() == 1 and selected.first.inner_text().strip() == "A/B"
+    page.close()
+
+
+def test_each_tab_shows_its_content_in_its_first_screen(app_url: str, browser: Any) -> None:
+    """The first screen of a tab shows its board, table or chart (its help is folded)."""
+    page = _open(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=30")
+    from tests.test_browser import _click
+
+    _click(page, "step")
+    wanted = {"Board": "img", "Why this path": "table", "Backup": "text=Backed up",
+              "Charts": ".js-plotly-plot, [data-testid='stPlotlyChart'], canvas"}  # fmt: skip
+    for name, selector in wanted.items():
+        page.get_by_role("tab", name=name, exact=True).click()
+        _wait_idle(page)
+        panel = page.locator(".st-key-detail_panels").first
+        bottom = panel.bounding_box()["y"] + panel.bounding_box()["height"]
+        first = panel.locator(selector).first
+        first.wait_for(timeout=15_000)
+        top = first.bounding_box()["y"]
+        assert top < min(bottom, 720) - 20, f"{name}: its {selector} starts at y {top:.0f}"
+    page.close()
