@@ -1,0 +1,199 @@
+"""The lab's own search written in the mcts-trace format.
+
+:func:`header` is the part every JSON output of a run shares (game, position, settings, seed,
+iterations, the writer), so a run can be reproduced from its file; :func:`from_search` adds the
+whole tree and, given the :class:`~mcts_core.trace.IterationTrace` of each iteration,
+one record per iteration (:func:`iteration_record`).
+
+Values: each node carries ``value_sums`` (per player, the search's sums) and ``mean`` from the
+"edge" view, the view of the player who chose the move into the node (the root: its own
+player), which is the Q the search compares. ``proven`` is the proven value in the same view and
+range. Visits follow the "leaf_visit" rule: a node's visits are its children's sum, plus one for
+the iteration that created it (proven, terminal and repeated-state nodes keep counting visits
+without children).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from importlib import metadata
+from typing import Any
+
+from mcts_core import ActionNode, ChanceNode, Search
+from mcts_core.trace import ChanceStep, Decision, IterationTrace
+from mcts_lab.common import action_index, game_size
+from mcts_lab.traces.format import FORMAT, VERSION
+
+__all__ = ["WRITER", "header", "from_search", "iteration_record", "writer_version"]
+
+WRITER = "mcts-lab"
+
+
+def writer_version() -> str:
+    """The installed mcts-lab version ("unknown" when run from a bare checkout)."""
+    try:
+        return metadata.version("mcts-lab")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def header(search: Search) -> dict[str, Any]:
+    """The header of a run: what is needed to reproduce it and to read its values."""
+    config = search.config
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": search.game.name,
+        "position": search.game.format_state(search.root_state),
+        "settings": config.to_dict(),
+        "seed": search.seed,
+        "iterations": search.iterations,
+        "writer": {"name": WRITER, "version": writer_version()},
+        "players": 2,
+        "values": {
+            "range": [-1.0, 1.0] if config.value_range == "symmetric" else [0.0, 1.0],
+            "view": "edge",
+            # a proven value (a game result) of one player is the other's mirror image when
+            # a draw is shaped to the middle of win and loss; sums are given per player
+            "zero_sum": 2 * config.draw_value == config.win_value + config.loss_value,
+            "backup": "mean",
+        },
+        "visit_rule": "leaf_visit",
+    }
+    size = game_size(search.game)
+    if size is not None:
+        data["game_options"] = {"size": size}
+    return data
+
+
+def _view(node: ActionNode | ChanceNode, root_player: int) -> int:
+    """The player who chose the move into ``node`` (the root: its own player)."""
+    if isinstance(node, ChanceNode):
+        return node.player
+    decider = node.decider
+    return root_player if decider is None else decider.player
+
+
+def from_search(
+    search: Search, traces: Iterable[IterationTrace] = (), *, positions: bool = False
+) -> dict[str, Any]:
+    """The search's tree (and, given them, its iteration traces) as an mcts-trace document.
+
+    ``positions=True`` adds each action node's position string (larger files; the root's
+    position is in the header either way).
+    """
+    game = search.game
+    root_player = max(search.root.player, 0)
+    value_of_raw = search.value_of_raw
+    nodes: list[dict[str, Any]] = []
+    # (node, parent id, state where the move into it was chosen, state at the node)
+    stack: list[tuple[Any, int | None, Any, Any]] = [
+        (search.root, None, None, search.root_state)
+    ]
+    while stack:
+        node, parent_id, before, state = stack.pop()
+        view = _view(node, root_player)
+        sums = node.value_sums
+        item: dict[str, Any] = {"id": node.id, "parent": parent_id}
+        if isinstance(node, ChanceNode):
+            item["kind"] = "chance"
+            item["player"] = node.player
+            item["move"] = game.action_label(before, node.action)
+            item["action"] = action_index(game, before, node.action)
+        else:
+            item["player"] = node.player
+            if parent_id is not None:
+                if isinstance(node.parent, ChanceNode):
+                    chance = node.parent
+                    item["move"] = game.outcome_label(before, chance.action, node.outcome)
+                    item["probability"] = dict(game.chance_outcomes(before, chance.action))[
+                        node.outcome
+                    ]
+                else:
+                    item["move"] = game.action_label(before, node.action)
+                    item["action"] = action_index(game, before, node.action)
+            if node.actions is not None:
+                item["num_actions"] = len(node.actions)
+            if positions:
+                item["position"] = game.format_state(state)
+        visits = node.visits
+        item["visits"] = visits
+        item["value_sums"] = [sums[0], sums[1]]
+        item["mean"] = sums[view] / visits if visits else 0.0
+        proven = node.proven
+        if proven is not None:
+            item["proven"] = value_of_raw(proven[view])
+        nodes.append(item)
+        if isinstance(node, ChanceNode):
+            for child in reversed(node.children):
+                stack.append(
+                    (child, node.id, before, game.next_state(before, node.action, child.outcome))
+                )
+        else:
+            for move in reversed(node.children):
+                if isinstance(move, ChanceNode):
+                    stack.append((move, node.id, state, state))
+                else:
+                    stack.append(
+                        (move, node.id, state, game.next_state(state, move.action, move.outcome))
+                    )
+    doc = header(search)
+    doc["nodes"] = nodes
+    records = [iteration_record(trace, search, root_player) for trace in traces]
+    if records:
+        doc["trace"] = records
+    return doc
+
+
+def iteration_record(
+    trace: IterationTrace, search: Search, root_player: int | None = None
+) -> dict[str, Any]:
+    """One iteration as a record: the nodes that got a visit (root first), each decision's
+    terms, the nodes added, the leaf's value (per player, and from the leaf's edge view) and
+    what each node's sum gained, from its edge view."""
+    if root_player is None:
+        root_player = max(search.root.player, 0)
+    decisions = []
+    for step in trace.path:
+        if isinstance(step, ChanceStep):
+            continue
+        assert isinstance(step, Decision)
+        decisions.append(
+            {
+                "node": step.node_id,
+                "chosen": step.chosen_terms.node_id,
+                "rule": step.rule,
+                "children": [
+                    {
+                        "node": t.node_id,
+                        "visits": t.visits,
+                        "q": t.q,
+                        "bonus": t.bonus,
+                        "prior": t.prior,
+                        "score": t.score,
+                    }
+                    for t in step.children
+                ],
+            }
+        )
+    expanded: list[int] = []
+    if trace.expansion is not None:
+        if trace.expansion.chance_id is not None and trace.expansion.new_action:
+            expanded.append(trace.expansion.chance_id)
+        expanded.append(trace.expansion.node_id)
+    leaf = trace.updates[-1]
+    values = trace.evaluation.value
+    record: dict[str, Any] = {
+        "iteration": trace.iteration,
+        "path": [update.node_id for update in trace.updates],
+        "decisions": decisions,
+        "expanded": expanded,
+        "leaf": trace.leaf_id,
+        "leaf_values": list(values),
+        "leaf_value": values[leaf.view],
+        "evaluation": trace.evaluation.kind,
+        "backup": [{"node": u.node_id, "add": u.added} for u in trace.updates],
+    }
+    if trace.note:
+        record["note"] = trace.note
+    return record
