@@ -158,7 +158,9 @@ def _other(value: float, low: float, high: float) -> float:
 # ------------------------------------------------------------------ the checks
 
 
-def _check_nodes(trace: Trace, views: list[int], sums: list[list[float | None]], r: _Report) -> None:
+def _check_nodes(
+    trace: Trace, views: list[int], sums: list[list[float | None]], r: _Report
+) -> None:
     nodes, children = trace.nodes, trace.children
     low, high = _value_range(trace)
     width = max(high - low, 1e-12)
@@ -233,7 +235,7 @@ def _check_nodes(trace: Trace, views: list[int], sums: list[list[float | None]],
             if total > 1 + VALUE_TOLERANCE:
                 r.add("prior", node_id, f"its children's {key} values sum to {total:.6g} (> 1)")
         # value sums add up (player by player), or add up with the children's views swapped
-        if mean_backup and 0 <= surplus and rule != "none":
+        if mean_backup and surplus >= 0 and rule != "none":
             _check_sums(i, kids, surplus, sums, count, low, high, width, r, node_id)
 
 
@@ -308,8 +310,10 @@ def _check_proofs(trace: Trace, views: list[int], r: _Report) -> None:
         if node.get("proven") is None or not kids:
             continue
         if node.get("kind") == "chance":
-            outcomes = [(nodes[k].get("probability"), _proven_in(trace, views, k, views[i],
-                                                                  low, high)) for k in kids]
+            outcomes = [
+                (nodes[k].get("probability"), _proven_in(trace, views, k, views[i], low, high))
+                for k in kids
+            ]
             if any(p is None or v is None for p, v in outcomes):
                 continue
             if abs(sum(p for p, _ in outcomes if p is not None) - 1) > VALUE_TOLERANCE:
@@ -317,8 +321,11 @@ def _check_proofs(trace: Trace, views: list[int], r: _Report) -> None:
             expected = sum(p * v for p, v in outcomes if p is not None and v is not None)
             mine = _proven_in(trace, views, i, views[i], low, high)
             if mine is not None and abs(expected - mine) > tol:
-                r.add("proven", node["id"], f"proven {mine:g}, but its outcomes, all proven, "
-                      f"give {expected:g}")
+                r.add(
+                    "proven",
+                    node["id"],
+                    f"proven {mine:g}, but its outcomes, all proven, give {expected:g}",
+                )
             continue
         mover = players[i]
         if mover < 0:
@@ -396,9 +403,7 @@ def _check_starved(
         qb = next(q for k, _, q in stats if k == b)
         total_visits = max(node["visits"], 2)
         uct_c = c if c is not None else math.sqrt(2)
-        scores = {
-            k: q + uct_c * math.sqrt(math.log(total_visits) / n) for k, n, q in stats
-        }
+        scores = {k: q + uct_c * math.sqrt(math.log(total_visits) / n) for k, n, q in stats}
         pick = max(scores, key=lambda k: scores[k])
         r.add(
             "starved",
@@ -529,9 +534,10 @@ def _check_records(trace: Trace, views: list[int], r: _Report) -> None:
             for node_id in expanded:
                 if node_id in known:
                     r.add("iteration", node_id, f"iteration {number} adds node {node_id} again")
-                elif nodes[index[node_id]]["parent"] not in known and nodes[index[node_id]][
-                    "parent"
-                ] not in expanded:
+                elif (
+                    nodes[index[node_id]]["parent"] not in known
+                    and nodes[index[node_id]]["parent"] not in expanded
+                ):
                     r.add(
                         "iteration",
                         node_id,
@@ -580,9 +586,7 @@ def _check_records(trace: Trace, views: list[int], r: _Report) -> None:
                 _check_leaf_values(trace, record, views, count, zero_sum, low, high, tol, r)
     header_iterations = trace.header.get("iterations")
     complete = (
-        fresh
-        and contiguous
-        and (header_iterations is None or header_iterations == len(records))
+        fresh and contiguous and (header_iterations is None or header_iterations == len(records))
     )
     if not complete:
         return

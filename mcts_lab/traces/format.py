@@ -215,9 +215,7 @@ def load(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTES) -> Tr
     try:
         size = os.path.getsize(path)
         if size > max_bytes:
-            raise TraceError(
-                f"the file has {size:,} bytes; at most {max_bytes:,} are read"
-            )
+            raise TraceError(f"the file has {size:,} bytes; at most {max_bytes:,} are read")
         with open(path, "rb") as handle:
             data = handle.read(max_bytes + 1)
     except OSError as error:
@@ -296,9 +294,11 @@ def _parse_lines(text: str) -> Trace:
 
 def _check_header(header: dict[str, Any], where: str) -> None:
     if header.get("format") != FORMAT:
-        raise TraceError(f"{where}: field format: not an {FORMAT} file (format is missing)"
-                         if "format" not in header else
-                         f"{where}: field format: {_short(header['format'])}, not {FORMAT!r}")
+        raise TraceError(
+            f"{where}: field format: not an {FORMAT} file (format is missing)"
+            if "format" not in header
+            else f"{where}: field format: {_short(header['format'])}, not {FORMAT!r}"
+        )
     if header.get("version") != VERSION:
         raise TraceError(
             f"{where}: field version: {_short(header.get('version'))}; this reader knows "
@@ -336,8 +336,10 @@ def parse(doc: dict[str, Any]) -> Trace:
             raise TraceError(problem)
     header = {k: v for k, v in doc.items() if k not in _BODY_KEYS}
     return _build(
-        header, nodes, records, lambda kind, i: f"field {'nodes' if kind == 'node' else 'trace'}"
-        f"[{i}]: "
+        header,
+        nodes,
+        records,
+        lambda kind, i: f"field {'nodes' if kind == 'node' else 'trace'}[{i}]: ",
     )
 
 

@@ -15,16 +15,26 @@ without children).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from importlib import metadata
 from typing import Any
 
 from mcts_core import ActionNode, ChanceNode, Search
+from mcts_core.phases import RunStop
+from mcts_core.search import NodeCapReached, RunResult
 from mcts_core.trace import ChanceStep, Decision, IterationTrace
 from mcts_lab.common import action_index, game_size
 from mcts_lab.traces.format import FORMAT, VERSION
 
-__all__ = ["WRITER", "header", "from_search", "iteration_record", "writer_version"]
+__all__ = [
+    "WRITER",
+    "header",
+    "from_search",
+    "iteration_record",
+    "run_recorded",
+    "writer_version",
+]
 
 WRITER = "mcts-lab"
 
@@ -87,9 +97,7 @@ def from_search(
     value_of_raw = search.value_of_raw
     nodes: list[dict[str, Any]] = []
     # (node, parent id, state where the move into it was chosen, state at the node)
-    stack: list[tuple[Any, int | None, Any, Any]] = [
-        (search.root, None, None, search.root_state)
-    ]
+    stack: list[tuple[Any, int | None, Any, Any]] = [(search.root, None, None, search.root_state)]
     while stack:
         node, parent_id, before, state = stack.pop()
         view = _view(node, root_player)
@@ -197,3 +205,28 @@ def iteration_record(
     if trace.note:
         record["note"] = trace.note
     return record
+
+
+def run_recorded(
+    search: Search, iterations: int | None = None, seconds: float | None = None
+) -> tuple[RunResult, list[IterationTrace]]:
+    """:meth:`Search.run` with every iteration's trace kept: the same stopping rules
+    (iterations, seconds, a proven root, the node cap) and the same tree as ``run``."""
+    limit = iterations if iterations is not None else 10_000_000
+    records: list[IterationTrace] = []
+    stopped = RunStop.ITERATIONS
+    start = time.perf_counter()
+    deadline = None if seconds is None else start + seconds
+    try:
+        while len(records) < limit:
+            if deadline is not None and time.perf_counter() >= deadline:
+                stopped = RunStop.SECONDS
+                break
+            if search.root.proven is not None:
+                stopped = RunStop.SOLVED
+                break
+            records.append(search.step())
+    except NodeCapReached:
+        stopped = RunStop.NODE_CAP
+    message = search.node_cap_message if stopped is RunStop.NODE_CAP else ""
+    return RunResult(len(records), time.perf_counter() - start, stopped, message), records
