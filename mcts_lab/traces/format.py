@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -121,7 +122,7 @@ def _header_validator() -> Any:
 
 
 _TYPES: dict[str, tuple[type, ...]] = {
-    "integer": (int,),
+    "integer": (int, float),
     "number": (int, float),
     "string": (str,),
     "boolean": (bool,),
@@ -131,60 +132,137 @@ _TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
-def _is_type(value: Any, name: str) -> bool:
-    if isinstance(value, bool) and name in ("integer", "number"):
-        return False
-    return isinstance(value, _TYPES[name])
-
-
 def check_value(value: Any, rule: dict[str, Any], where: str) -> str | None:
     """The first way ``value`` breaks ``rule`` (a part of :func:`schema` using the keywords
     ``$ref`` to ``#/$defs/...``, ``type``, ``enum``, ``const``, ``oneOf``, ``required``,
     ``properties``, ``items``, ``minItems``, ``maxItems``, ``minimum``, ``maximum``,
-    ``maxLength``), as "``where``: problem"; ``None`` when it fits."""
-    if "$ref" in rule:
-        rule = schema()["$defs"][rule["$ref"].rsplit("/", 1)[1]]
-    if "oneOf" in rule:
-        if sum(check_value(value, option, where) is None for option in rule["oneOf"]) != 1:
-            return f"{where}: {_short(value)} is not valid"
+    ``maxLength``), as "``where``: problem"; ``None`` when it fits. Each rule is compiled
+    once into a plain function (about 2 microseconds a node)."""
+    problem = _compiled(rule)(value)
+    if problem is None:
         return None
+    sub, message = problem
+    return f"{where}{sub}: {message}"
+
+
+_Check = Callable[[Any], "tuple[str, str] | None"]
+_COMPILED: dict[int, _Check] = {}
+
+
+def _compiled(rule: dict[str, Any]) -> _Check:
+    check = _COMPILED.get(id(rule))
+    if check is None:
+        check = _COMPILED[id(rule)] = _compile(rule)
+    return check
+
+
+def _compile(rule: dict[str, Any]) -> _Check:
+    if "$ref" in rule:
+        return _compiled(schema()["$defs"][rule["$ref"].rsplit("/", 1)[1]])
+    parts: list[_Check] = []
+    if "oneOf" in rule:
+        options = [_compiled(option) for option in rule["oneOf"]]
+
+        def one_of(value: Any) -> tuple[str, str] | None:
+            if sum(option(value) is None for option in options) != 1:
+                return "", f"{_short(value)} is not valid"
+            return None
+
+        return one_of
     kinds = rule.get("type")
     if kinds is not None:
-        names = [kinds] if isinstance(kinds, str) else kinds
-        if not any(_is_type(value, name) for name in names):
-            return f"{where}: {_short(value)} is not of type {' or '.join(names)}"
-    if "enum" in rule and value not in rule["enum"]:
-        return f"{where}: {_short(value)} is not one of {rule['enum']}"
-    if "const" in rule and value != rule["const"]:
-        return f"{where}: {_short(value)} is not {rule['const']!r}"
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        if "minimum" in rule and value < rule["minimum"]:
-            return f"{where}: {value} is less than the minimum of {rule['minimum']}"
-        if "maximum" in rule and value > rule["maximum"]:
-            return f"{where}: {value} is greater than the maximum of {rule['maximum']}"
-    if isinstance(value, str) and "maxLength" in rule and len(value) > rule["maxLength"]:
-        return f"{where}: a string of {len(value):,} characters (at most {rule['maxLength']:,})"
-    if isinstance(value, dict):
-        for key in rule.get("required", ()):
-            if key not in value:
-                return f"{where}: {key!r} is a required property"
-        for key, sub in rule.get("properties", {}).items():
-            if key in value:
-                problem = check_value(value[key], sub, f"{where}.{key}")
-                if problem:
-                    return problem
-    if isinstance(value, list):
-        if "minItems" in rule and len(value) < rule["minItems"]:
-            return f"{where}: needs at least {rule['minItems']} item(s)"
-        if "maxItems" in rule and len(value) > rule["maxItems"]:
-            return f"{where}: has more than {rule['maxItems']} items"
-        items = rule.get("items")
-        if items is not None:
-            for i, item in enumerate(value):
-                problem = check_value(item, items, f"{where}[{i}]")
-                if problem:
-                    return problem
-    return None
+        names = [kinds] if isinstance(kinds, str) else list(kinds)
+        allowed = tuple(t for name in names if name != "boolean" for t in _TYPES[name])
+        integral_floats = "integer" in names and "number" not in names
+        wanted = " or ".join(names)
+
+        def of_type(value: Any) -> tuple[str, str] | None:
+            # bool is an int in Python, not in JSON; 2.0 is an integer in JSON Schema
+            if isinstance(value, bool):
+                fits = "boolean" in names
+            elif isinstance(value, float) and integral_floats:
+                fits = value.is_integer()
+            else:
+                fits = isinstance(value, allowed)
+            return None if fits else ("", f"{_short(value)} is not of type {wanted}")
+
+        parts.append(of_type)
+    if "enum" in rule:
+        choices = rule["enum"]
+        parts.append(
+            lambda v: None if v in choices else ("", f"{_short(v)} is not one of {choices}")
+        )
+    if "const" in rule:
+        const = rule["const"]
+        parts.append(lambda v: None if v == const else ("", f"{_short(v)} is not {const!r}"))
+    low, high = rule.get("minimum"), rule.get("maximum")
+    if low is not None or high is not None:
+
+        def bounded(value: Any) -> tuple[str, str] | None:
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                if low is not None and value < low:
+                    return "", f"{value} is less than the minimum of {low}"
+                if high is not None and value > high:
+                    return "", f"{value} is greater than the maximum of {high}"
+            return None
+
+        parts.append(bounded)
+    if "maxLength" in rule:
+        longest = rule["maxLength"]
+
+        def short_enough(value: Any) -> tuple[str, str] | None:
+            if isinstance(value, str) and len(value) > longest:
+                return "", f"a string of {len(value):,} characters (at most {longest:,})"
+            return None
+
+        parts.append(short_enough)
+    required = tuple(rule.get("required", ()))
+    properties = {key: _compiled(sub) for key, sub in rule.get("properties", {}).items()}
+    if required or properties:
+
+        def fields(value: Any) -> tuple[str, str] | None:
+            if not isinstance(value, dict):
+                return None
+            for key in required:
+                if key not in value:
+                    return "", f"{key!r} is a required property"
+            for key, item in value.items():
+                check = properties.get(key)
+                if check is not None:
+                    problem = check(item)
+                    if problem is not None:
+                        return f".{key}{problem[0]}", problem[1]
+            return None
+
+        parts.append(fields)
+    fewest, most = rule.get("minItems"), rule.get("maxItems")
+    items = _compiled(rule["items"]) if "items" in rule else None
+    if fewest is not None or most is not None or items is not None:
+
+        def array(value: Any) -> tuple[str, str] | None:
+            if not isinstance(value, list):
+                return None
+            if fewest is not None and len(value) < fewest:
+                return "", f"needs at least {fewest} item(s)"
+            if most is not None and len(value) > most:
+                return "", f"has more than {most} items"
+            if items is not None:
+                for i, item in enumerate(value):
+                    problem = items(item)
+                    if problem is not None:
+                        return f"[{i}]{problem[0]}", problem[1]
+            return None
+
+        parts.append(array)
+
+    def check_all(value: Any) -> tuple[str, str] | None:
+        for part in parts:
+            problem = part(value)
+            if problem is not None:
+                return problem
+        return None
+
+    return parts[0] if len(parts) == 1 else check_all
 
 
 def _short(value: Any) -> str:
