@@ -12,13 +12,18 @@ if ROOT not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from app import lesson_view, panels, screen, state  # noqa: E402
+from app import lesson_view, panels, screen, state, trace_view  # noqa: E402
 
 st.set_page_config(page_title="MCTS Lab", page_icon="🌳", layout="wide")
 state.init()
+trace_view.keep_live_widgets()  # while a file is shown instead of the live screen
 lesson_view.open_link_once()  # ?lesson=NAME&page=N
 panels.page_style()
 lesson_view.lesson_sidebar()  # the lesson picker and the open page, atop the sidebar
 panels.sidebar_controls()
+trace_view.trace_sidebar()  # open a tree or trace from any MCTS
 screen.header()
-screen.classroom_screen()  # controls, numbers, tree, narration and details: one fragment
+if trace_view.active():
+    trace_view.trace_screen()  # the open file instead of the live search, until closed
+else:
+    screen.classroom_screen()  # controls, numbers, tree, narration and details: one fragment

@@ -54,8 +54,10 @@ from mcts_core.config import (
     VALUE_RANGES,
 )
 from mcts_core.policies import TREE_POLICY_REGISTRY
-from mcts_core.printing import format_tree, tree_to_dot, tree_to_json
+from mcts_core.printing import format_tree, tree_to_dict, tree_to_dot
+from mcts_lab import traces
 from mcts_lab.presets import PRESET_HELP
+from mcts_lab.traces.lab import run_fields
 
 LOG = logging.getLogger("mcts_lab.app")
 
@@ -680,11 +682,15 @@ def printed_tree_panel(trace: IterationTrace | None) -> None:
     )
     # The text is built once per rerun; the other exports only when their button is clicked
     # (a callable ``data`` runs at download time, not on every rerun).
-    d = st.columns(4)
+    # the JSON downloads carry the run's header (game, position, settings, seed, iterations)
+    run = run_fields(search)
+    d = st.columns(5)
     d[0].download_button("Printed tree (.xml)", text, "mcts-tree.xml", key="dl_xml")
     d[1].download_button(
         "Tree JSON",
-        lambda: tree_to_json(search, max_depth=depth, max_children=children),
+        lambda: json.dumps(
+            {**tree_to_dict(search, max_depth=depth, max_children=children), **run}, indent=1
+        ),
         "mcts-tree.json",
         key="dl_json",
     )
@@ -696,10 +702,18 @@ def printed_tree_panel(trace: IterationTrace | None) -> None:
     )
     d[3].download_button(
         "Last trace (JSON)",
-        lambda: json.dumps(trace.to_dict() if trace else {}, indent=1, default=str),
+        lambda: json.dumps({**(trace.to_dict() if trace else {}), **run}, indent=1, default=str),
         "mcts-trace.json",
         key="dl_trace",
         disabled=trace is None,
+    )
+    d[4].download_button(
+        "Whole tree (mcts-trace)",
+        lambda: traces.dumps(traces.from_search(search)),
+        "mcts-tree-trace.json",
+        key="dl_tree_trace",
+        help="The whole tree in the documented format (docs/trace_format.md): open it with "
+        "'Open a tree or trace' or mcts-lab inspect.",
     )
 
 

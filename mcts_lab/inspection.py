@@ -48,7 +48,17 @@ from typing import Any
 
 from mcts_lab.traces.format import Trace
 
-__all__ = ["DELTA", "MAX_LISTED", "inspect_trace", "format_report", "node_views"]
+__all__ = [
+    "DELTA",
+    "MAX_LISTED",
+    "chi_square_sf",
+    "format_report",
+    "inspect_trace",
+    "node_players",
+    "node_sums",
+    "node_views",
+    "value_range",
+]
 
 #: The false-alarm probability of each statistical test (starved moves, chance counts).
 DELTA = 1e-9
@@ -74,7 +84,7 @@ class _Report:
 # ------------------------------------------------------------------ views and values
 
 
-def _players(trace: Trace) -> list[int]:
+def node_players(trace: Trace) -> list[int]:
     """Each node's player to move (a chance node: the player who chose its action); nodes
     that give none alternate by depth from player 0 at the root (one player: always 0)."""
     count = int(trace.header.get("players", 2))
@@ -87,7 +97,7 @@ def _players(trace: Trace) -> list[int]:
 def node_views(trace: Trace) -> list[int]:
     """The player whose view each node's single value (``value_sum``, ``mean``, ``proven``)
     is from, by the header's ``values.view`` (docs/trace_format.md)."""
-    players = _players(trace)
+    players = node_players(trace)
     view = trace.header.get("values", {}).get("view", "edge")
     root_player = max(players[trace.root], 0)
     count = int(trace.header.get("players", 2))
@@ -117,7 +127,7 @@ def node_views(trace: Trace) -> list[int]:
     return result
 
 
-def _value_range(trace: Trace) -> tuple[float, float]:
+def value_range(trace: Trace) -> tuple[float, float]:
     low, high = trace.header.get("values", {}).get("range", [-1.0, 1.0])
     return float(low), float(high)
 
@@ -130,10 +140,10 @@ def _single_sum(node: dict[str, Any]) -> float | None:
     return None
 
 
-def _sums(trace: Trace, views: list[int]) -> list[list[float | None]]:
+def node_sums(trace: Trace, views: list[int]) -> list[list[float | None]]:
     """Per node, the value sum of each player (``None`` where the file does not say)."""
     count = int(trace.header.get("players", 2))
-    low, high = _value_range(trace)
+    low, high = value_range(trace)
     zero_sum = bool(trace.header.get("values", {}).get("zero_sum", True))
     result: list[list[float | None]] = []
     for i, node in enumerate(trace.nodes):
@@ -162,7 +172,7 @@ def _check_nodes(
     trace: Trace, views: list[int], sums: list[list[float | None]], r: _Report
 ) -> None:
     nodes, children = trace.nodes, trace.children
-    low, high = _value_range(trace)
+    low, high = value_range(trace)
     width = max(high - low, 1e-12)
     tol = VALUE_TOLERANCE * width
     rule = trace.header.get("visit_rule", "leaf_visit")
@@ -302,9 +312,9 @@ def _proven_in(
 
 def _check_proofs(trace: Trace, views: list[int], r: _Report) -> None:
     nodes, children = trace.nodes, trace.children
-    low, high = _value_range(trace)
+    low, high = value_range(trace)
     tol = VALUE_TOLERANCE * max(high - low, 1e-12)
-    players = _players(trace)
+    players = node_players(trace)
     for i, node in enumerate(nodes):
         kids = children[i]
         if node.get("proven") is None or not kids:
@@ -367,9 +377,9 @@ def _check_starved(
     if trace.header.get("values", {}).get("backup", "mean") != "mean":
         return
     nodes, children = trace.nodes, trace.children
-    low, high = _value_range(trace)
+    low, high = value_range(trace)
     width = high - low
-    players = _players(trace)
+    players = node_players(trace)
     settings = trace.header.get("settings") or {}
     c = settings.get("c") if isinstance(settings.get("c"), int | float) else None
     for i, node in enumerate(nodes):
@@ -505,7 +515,7 @@ def _check_records(trace: Trace, views: list[int], r: _Report) -> None:
     if not records:
         return
     nodes, index = trace.nodes, trace.index
-    low, high = _value_range(trace)
+    low, high = value_range(trace)
     tol = VALUE_TOLERANCE * max(high - low, 1e-12)
     count = int(trace.header.get("players", 2))
     zero_sum = bool(trace.header.get("values", {}).get("zero_sum", True))
@@ -757,8 +767,8 @@ def inspect_trace(
     """
     start = time.perf_counter()
     views = node_views(trace)
-    sums = _sums(trace, views)
-    players = _players(trace)
+    sums = node_sums(trace, views)
+    players = node_players(trace)
     report = _Report()
     _check_nodes(trace, views, sums, report)
     _check_proofs(trace, views, report)
@@ -787,7 +797,7 @@ def inspect_trace(
             "proven": child.get("proven"),
         }
         rows.append(row)
-    low, high = _value_range(trace)
+    low, high = value_range(trace)
     data: dict[str, Any] = {
         "format": trace.header["format"],
         "version": trace.header["version"],

@@ -32,6 +32,7 @@ __all__ = [
     "header",
     "from_search",
     "iteration_record",
+    "run_fields",
     "run_recorded",
     "writer_version",
 ]
@@ -74,6 +75,13 @@ def header(search: Search) -> dict[str, Any]:
     if size is not None:
         data["game_options"] = {"size": size}
     return data
+
+
+def run_fields(search: Search) -> dict[str, Any]:
+    """The header's fields that reproduce a run (game, position, game options, settings,
+    seed, iterations, writer), added to the app's other JSON downloads."""
+    keep = ("game", "position", "game_options", "settings", "seed", "iterations", "writer")
+    return {k: v for k, v in header(search).items() if k in keep}
 
 
 def _view(node: ActionNode | ChanceNode, root_player: int) -> int:
