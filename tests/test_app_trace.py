@@ -98,9 +98,20 @@ def test_bad_files_get_one_message_and_change_nothing() -> None:
     at.button(key="trace_step").click().run()
     for name, data in (
         ("bad.json", b'{"format": "mcts-trace", "version": 1, "nodes": [}'),
-        ("cycle.json", json.dumps({"format": "mcts-trace", "version": 1, "nodes": [
-            {"id": 0, "parent": None, "visits": 1}, {"id": 1, "parent": 2, "visits": 1},
-            {"id": 2, "parent": 1, "visits": 1}]}).encode()),  # fmt: skip
+        (
+            "cycle.json",
+            json.dumps(
+                {
+                    "format": "mcts-trace",
+                    "version": 1,
+                    "nodes": [
+                        {"id": 0, "parent": None, "visits": 1},
+                        {"id": 1, "parent": 2, "visits": 1},
+                        {"id": 2, "parent": 1, "visits": 1},
+                    ],
+                }
+            ).encode(),
+        ),  # fmt: skip
         ("html.json", b'{"format": "<b>bold</b> **md**", "version": 1, "nodes": []}'),
     ):
         at.file_uploader(key="trace_file").upload(name, data, "application/json")
