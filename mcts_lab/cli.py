@@ -43,7 +43,7 @@ from mcts_lab.common import (
 )
 from mcts_lab.exact import add_exact
 from mcts_lab.presets import PRESET_HELP, PRESET_NAMES, preset_overrides
-from mcts_lab.traces.lab import run_recorded
+from mcts_lab.traces.lab import write_run
 
 __all__ = ["main", "build_parser", "MAX_ITERATIONS", "MAX_GAMES"]
 
@@ -307,23 +307,26 @@ def _config(args: argparse.Namespace) -> SearchConfig:
 
 
 def _run_search(
-    args: argparse.Namespace, game: Any, position: str | None, recorded: list[Any] | None = None
+    args: argparse.Namespace, game: Any, position: str | None, trace_file: str | None = None
 ) -> tuple[Search, Any]:
     """Search ``position`` with the command's settings; returns the search and its RunResult
-    (``None`` when the position is already over). Given a ``recorded`` list, every iteration
-    is stepped and its trace appended there (the same tree as without)."""
+    (``None`` when the position is already over). Given ``trace_file``, every iteration is
+    stepped and written there with the tree (the same tree as without)."""
     state = parse_position(game, position)
     search = Search(game, state, _config(args), seed=args.seed)
     if game.is_terminal(state):
+        if trace_file is not None:
+            _write_trace(lambda: traces.write(traces.from_search(search), trace_file), trace_file)
         return search, None
     iterations = args.iterations
     if iterations is None and args.seconds is None:
         iterations = DEFAULT_ITERATIONS
-    if recorded is None:
+    if trace_file is None:
         result = search.run(iterations=iterations, seconds=args.seconds)
     else:
-        result, steps = run_recorded(search, iterations=iterations, seconds=args.seconds)
-        recorded.extend(steps)
+        result = _write_trace(
+            lambda: write_run(search, trace_file, iterations, args.seconds), trace_file
+        )
     if result.iterations == 0:
         raise UsageError(
             f"--seconds {args.seconds:g} was too short to finish one iteration; "
@@ -407,10 +410,7 @@ def _read_positions(path: str) -> list[tuple[int, str]]:
 def cmd_search(args: argparse.Namespace) -> int:
     game = build_game(args.game, args.size)
     if args.positions_file is None:
-        recorded: list[Any] | None = [] if args.trace else None
-        search, result = _run_search(args, game, args.position, recorded)
-        if args.trace:
-            _write_trace(traces.from_search(search, recorded or ()), args.trace)
+        search, result = _run_search(args, game, args.position, args.trace)
         data = _summary(args, search, result)
         print(json.dumps(data) if args.json else _format_summary(data))
         return 0
@@ -754,9 +754,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 INSPECT_MAX_BYTES = 100 * 1024 * 1024
 
 
-def _write_trace(doc: dict[str, Any], path: str) -> None:
+def _write_trace(write: Callable[[], Any], path: str) -> Any:
+    """``write()``'s result; a file that cannot be written is a usage error (one line)."""
     try:
-        traces.write(doc, path)
+        return write()
     except OSError as error:
         raise UsageError(f"cannot write {path!r}: {error.strerror}") from None
 

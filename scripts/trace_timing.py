@@ -1,59 +1,117 @@
-"""Time ``mcts-lab inspect`` on a 100,000-node tree, and the loader on the same file.
+"""Time the trace tools on a 100,000-node tree: loading, ``inspect``, and the app's Step.
 
-    python scripts/trace_timing.py [--nodes 100000] [--game connect_four] [--records]
+    python scripts/trace_timing.py [--nodes 100000] [--game connect_four] [--repeat 3]
 
-Builds the tree with the lab's own search (``--records``: every iteration recorded too, the
-trace the app steps through), writes it to a temporary file and prints the file's size and the
-median seconds of loading it and of inspecting it (3 runs each).
+1. A tree alone: the lab's search grows ``--nodes`` nodes, the tree is written in the
+   mcts-trace format, then loaded and inspected ``--repeat`` times (medians printed).
+2. A trace: the same search with every iteration recorded (``search --trace``'s writer),
+   its records reduced to what a terse foreign writer gives (the path, the added nodes, the
+   leaf and its value; no formula terms, no per-node backups) so that the file fits the app's
+   20 MB upload limit; then what one
+   Step click in the app costs in Python: :meth:`FileReplay.goto` one iteration on and the tree
+   view built (``build_view``), timed at 200 clicks from the start, the middle and the end.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import tempfile
 import time
 
+from app.tree_view import build_view
 from mcts_core import Search
 from mcts_lab import traces
 from mcts_lab.common import build_config, build_game
 from mcts_lab.inspection import inspect_trace
-from mcts_lab.traces.lab import run_recorded
+from mcts_lab.traces.lab import write_run
+from mcts_lab.traces.replay import FileReplay
+
+
+def _search(args: argparse.Namespace) -> Search:
+    game = build_game(args.game)
+    return Search(game, game.initial_state(), build_config({}), seed=0)
+
+
+def tree_alone(args: argparse.Namespace, folder: str) -> None:
+    search = _search(args)
+    search.run(iterations=args.nodes - 1)
+    path = os.path.join(folder, "tree.json")
+    traces.write(traces.from_search(search), path)
+    load, check = [], []
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        trace = traces.load(path, max_bytes=1 << 30)
+        load.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        report = inspect_trace(trace)
+        check.append(time.perf_counter() - start)
+    print(
+        f"tree alone, {args.game}: {len(trace.nodes):,} nodes, "
+        f"{os.path.getsize(path) / 1e6:.1f} MB; load {statistics.median(load):.2f} s, "
+        f"inspect {statistics.median(check):.2f} s (medians of {args.repeat}); anomalies: "
+        f"{report['anomaly_counts'] or 'none'}"
+    )
+
+
+def app_steps(args: argparse.Namespace, folder: str) -> None:
+    search = _search(args)
+    full = os.path.join(folder, "trace.jsonl")
+    write_run(search, full, iterations=args.nodes - 1)
+    slim = os.path.join(folder, "slim.jsonl")
+    keep = ("iteration", "path", "expanded", "leaf", "leaf_value")
+    with open(full, encoding="utf-8") as source, open(slim, "w", encoding="utf-8") as out:
+        for line in source:
+            item = json.loads(line)
+            if "iteration" in item:
+                item = {k: v for k, v in item.items() if k in keep}
+            out.write(json.dumps(item, separators=(",", ":")) + "\n")
+    size = os.path.getsize(slim)
+    start = time.perf_counter()
+    trace = traces.load(slim, max_bytes=1 << 30)
+    loaded = time.perf_counter() - start
+    start = time.perf_counter()
+    report = inspect_trace(trace)
+    checked = time.perf_counter() - start
+    start = time.perf_counter()
+    replay = FileReplay(trace)
+    built = time.perf_counter() - start
+    kw = {"new_id": None, "focus_id": None, "player_names": ("A", "B")}
+    results = []
+    for at in (0, replay.end // 2, replay.end - 201):
+        replay.goto(at)
+        times = []
+        for _ in range(200):
+            start = time.perf_counter()
+            replay.goto(replay.position_index + 1)
+            path, _, changed = replay.marks()
+            build_view(replay.search(), path_ids=path, changed_ids=changed, **kw)  # type: ignore[arg-type]
+            times.append(time.perf_counter() - start)
+        results.append(f"from iteration {at:,}: {statistics.median(times) * 1000:.1f} ms")
+    start = time.perf_counter()
+    replay.goto(0)
+    replay.goto(replay.end)
+    scrub = time.perf_counter() - start
+    print(
+        f"trace, {args.game}: {len(trace.nodes):,} nodes, {len(trace.records):,} records, "
+        f"{size / 1e6:.1f} MB (app limit {traces.MAX_FILE_BYTES / 1e6:.1f} MB); load "
+        f"{loaded:.2f} s, inspect {checked:.2f} s, replay set-up {built:.2f} s; one Step "
+        f"(median of 200) {'; '.join(results)}; slider end -> 0 -> end {scrub:.2f} s; "
+        f"anomalies: {report['anomaly_counts'] or 'none'}"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--nodes", type=int, default=100_000)
     parser.add_argument("--game", default="connect_four")
-    parser.add_argument("--records", action="store_true")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    game = build_game(args.game)
-    search = Search(game, game.initial_state(), build_config({}), seed=0)
-    steps = []
-    if args.records:
-        _, steps = run_recorded(search, args.nodes - 1)
-    else:
-        search.run(iterations=args.nodes - 1)
-    doc = traces.from_search(search, steps)
-    path = os.path.join(tempfile.mkdtemp(), "tree.jsonl" if args.records else "tree.json")
-    traces.write(doc, path)
-    size = os.path.getsize(path)
-    load_times, inspect_times = [], []
-    for _ in range(args.repeat):
-        start = time.perf_counter()
-        trace = traces.load(path, max_bytes=1 << 30)
-        load_times.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        report = inspect_trace(trace)
-        inspect_times.append(time.perf_counter() - start)
-    print(
-        f"{args.game}: {len(trace.nodes):,} nodes, {len(trace.records):,} records, "
-        f"{size / 1e6:.1f} MB; load {statistics.median(load_times):.2f} s, inspect "
-        f"{statistics.median(inspect_times):.2f} s (median of {args.repeat}); anomalies: "
-        f"{report['anomaly_counts'] or 'none'}"
-    )
+    with tempfile.TemporaryDirectory() as folder:
+        tree_alone(args, folder)
+        app_steps(args, folder)
 
 
 if __name__ == "__main__":

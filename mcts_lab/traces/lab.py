@@ -15,8 +15,11 @@ without children).
 
 from __future__ import annotations
 
+import json
+import shutil
+import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from importlib import metadata
 from typing import Any
 
@@ -25,7 +28,7 @@ from mcts_core.phases import RunStop
 from mcts_core.search import NodeCapReached, RunResult
 from mcts_core.trace import ChanceStep, Decision, IterationTrace
 from mcts_lab.common import action_index, game_size
-from mcts_lab.traces.format import FORMAT, VERSION
+from mcts_lab.traces.format import FORMAT, VERSION, dumps
 
 __all__ = [
     "WRITER",
@@ -34,6 +37,7 @@ __all__ = [
     "iteration_record",
     "run_fields",
     "run_recorded",
+    "write_run",
     "writer_version",
 ]
 
@@ -216,25 +220,65 @@ def iteration_record(
 
 
 def run_recorded(
-    search: Search, iterations: int | None = None, seconds: float | None = None
+    search: Search,
+    iterations: int | None = None,
+    seconds: float | None = None,
+    on_step: Callable[[IterationTrace], None] | None = None,
 ) -> tuple[RunResult, list[IterationTrace]]:
-    """:meth:`Search.run` with every iteration's trace kept: the same stopping rules
-    (iterations, seconds, a proven root, the node cap) and the same tree as ``run``."""
+    """:meth:`Search.run` with every iteration's trace: the same stopping rules (iterations,
+    seconds, a proven root, the node cap) and the same tree as ``run``. The traces are
+    returned, or, given ``on_step``, handed to it one by one and not kept (a long run's
+    traces take tens of kilobytes each)."""
     limit = iterations if iterations is not None else 10_000_000
-    records: list[IterationTrace] = []
+    kept: list[IterationTrace] = []
+    done = 0
     stopped = RunStop.ITERATIONS
     start = time.perf_counter()
     deadline = None if seconds is None else start + seconds
     try:
-        while len(records) < limit:
+        while done < limit:
             if deadline is not None and time.perf_counter() >= deadline:
                 stopped = RunStop.SECONDS
                 break
             if search.root.proven is not None:
                 stopped = RunStop.SOLVED
                 break
-            records.append(search.step())
+            trace = search.step()
+            done += 1
+            if on_step is None:
+                kept.append(trace)
+            else:
+                on_step(trace)
     except NodeCapReached:
         stopped = RunStop.NODE_CAP
     message = search.node_cap_message if stopped is RunStop.NODE_CAP else ""
-    return RunResult(len(records), time.perf_counter() - start, stopped, message), records
+    return RunResult(done, time.perf_counter() - start, stopped, message), kept
+
+
+def write_run(
+    search: Search, path: str, iterations: int | None = None, seconds: float | None = None
+) -> RunResult:
+    """Run the search like :func:`run_recorded` and write its tree and every iteration to
+    ``path`` (``.jsonl``: JSON Lines). The records are spooled to a temporary file as the
+    search runs, so memory holds one iteration's record at a time, not the whole trace."""
+    root_player = max(search.root.player, 0)
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
+
+        def keep(trace: IterationTrace) -> None:
+            record = iteration_record(trace, search, root_player)
+            spool.write(json.dumps(record, allow_nan=False) + "\n")
+
+        result, _ = run_recorded(search, iterations, seconds, on_step=keep)
+        spool.seek(0)
+        doc = from_search(search)
+        with open(path, "w", encoding="utf-8") as out:
+            if path.endswith(".jsonl"):
+                out.write(dumps(doc, json_lines=True))
+                shutil.copyfileobj(spool, out)
+                return result
+            text = dumps(doc).rstrip()
+            out.write(text[:-1] + ',"trace":[')  # the object stays open for the records
+            for i, line in enumerate(spool):
+                out.write(("," if i else "") + line.rstrip("\n"))
+            out.write("]}\n")
+    return result
