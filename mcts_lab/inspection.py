@@ -675,7 +675,7 @@ def _check_leaf_values(
 def _check_rules(trace: Trace, r: _Report) -> None:
     """Every move legal and every player right, when the file names a registered game."""
     from games.registry import game_spec
-    from mcts_lab.common import action_index, build_game, parse_position
+    from mcts_lab.common import build_game, parse_position
 
     name = trace.header.get("game")
     if not isinstance(name, str):
@@ -689,14 +689,14 @@ def _check_rules(trace: Trace, r: _Report) -> None:
         r.add("illegal_move", None, f"the file's game or position cannot be used: {error}")
         return
     nodes, children = trace.nodes, trace.children
+    indexed = game_spec(name).indexed_by_action  # action ids are the documented numbers
     stack: list[tuple[int, Any]] = [(trace.root, state)]
     while stack:
         at, here = stack.pop()
         node = nodes[at]
         terminal = game.is_terminal(here)
         player = node.get("player")
-        chance = node.get("kind") == "chance"
-        if not chance and player is not None:
+        if node.get("kind") != "chance" and player is not None:
             expected = -1 if terminal else game.current_player(here)
             if player != expected:
                 r.add(
@@ -704,17 +704,22 @@ def _check_rules(trace: Trace, r: _Report) -> None:
                     node["id"],
                     f"the node says player {player} moves; the game says {expected}",
                 )
+        kids = children[at]
+        if not kids:
+            continue
         if terminal:
-            if children[at]:
-                r.add("illegal_move", node["id"], "moves below a finished game")
+            r.add("illegal_move", node["id"], "moves below a finished game")
             continue
         legal = list(game.legal_actions(here))
-        by_label = {game.action_label(here, a): a for a in legal}
-        by_index = {action_index(game, here, a): a for a in legal}
-        for k in children[at]:
+        by_index = {int(a): a for a in legal} if indexed else dict(enumerate(legal))
+        by_label: dict[str, Any] | None = None
+        for k in kids:
             child = nodes[k]
-            action = by_index.get(child["action"]) if "action" in child else None
+            number = child.get("action")
+            action = by_index.get(number) if isinstance(number, int) else None
             if action is None:
+                if by_label is None:
+                    by_label = {game.action_label(here, a): a for a in legal}
                 action = by_label.get(child.get("move", ""))
             if action is None:
                 r.add(

@@ -141,11 +141,15 @@ def check_value(value: Any, rule: dict[str, Any], where: str) -> str | None:
     problem = _compiled(rule)(value)
     if problem is None:
         return None
-    sub, message = problem
-    return f"{where}{sub}: {message}"
+    sub, template, culprit = problem
+    return f"{where}{sub}: " + template.replace("{v}", _short(culprit))
 
 
-_Check = Callable[[Any], "tuple[str, str] | None"]
+# A problem is (where below the checked value, a message template, the offending value): the
+# template's "{v}" is filled in only when the problem is reported (oneOf tries options that
+# fail on every valid value; quoting each would cost more than the check).
+_Problem = tuple[str, str, Any]
+_Check = Callable[[Any], "_Problem | None"]
 _COMPILED: dict[int, _Check] = {}
 
 
@@ -163,9 +167,9 @@ def _compile(rule: dict[str, Any]) -> _Check:
     if "oneOf" in rule:
         options = [_compiled(option) for option in rule["oneOf"]]
 
-        def one_of(value: Any) -> tuple[str, str] | None:
+        def one_of(value: Any) -> _Problem | None:
             if sum(option(value) is None for option in options) != 1:
-                return "", f"{_short(value)} is not valid"
+                return "", "{v} is not valid", value
             return None
 
         return one_of
@@ -176,7 +180,7 @@ def _compile(rule: dict[str, Any]) -> _Check:
         integral_floats = "integer" in names and "number" not in names
         wanted = " or ".join(names)
 
-        def of_type(value: Any) -> tuple[str, str] | None:
+        def of_type(value: Any) -> _Problem | None:
             # bool is an int in Python, not in JSON; 2.0 is an integer in JSON Schema
             if isinstance(value, bool):
                 fits = "boolean" in names
@@ -184,35 +188,33 @@ def _compile(rule: dict[str, Any]) -> _Check:
                 fits = value.is_integer()
             else:
                 fits = isinstance(value, allowed)
-            return None if fits else ("", f"{_short(value)} is not of type {wanted}")
+            return None if fits else ("", "{v} is not of type " + wanted, value)
 
         parts.append(of_type)
     if "enum" in rule:
         choices = rule["enum"]
-        parts.append(
-            lambda v: None if v in choices else ("", f"{_short(v)} is not one of {choices}")
-        )
+        parts.append(lambda v: None if v in choices else ("", f"{{v}} is not one of {choices}", v))
     if "const" in rule:
         const = rule["const"]
-        parts.append(lambda v: None if v == const else ("", f"{_short(v)} is not {const!r}"))
+        parts.append(lambda v: None if v == const else ("", f"{{v}} is not {const!r}", v))
     low, high = rule.get("minimum"), rule.get("maximum")
     if low is not None or high is not None:
 
-        def bounded(value: Any) -> tuple[str, str] | None:
+        def bounded(value: Any) -> _Problem | None:
             if isinstance(value, int | float) and not isinstance(value, bool):
                 if low is not None and value < low:
-                    return "", f"{value} is less than the minimum of {low}"
+                    return "", f"{{v}} is less than the minimum of {low}", value
                 if high is not None and value > high:
-                    return "", f"{value} is greater than the maximum of {high}"
+                    return "", f"{{v}} is greater than the maximum of {high}", value
             return None
 
         parts.append(bounded)
     if "maxLength" in rule:
         longest = rule["maxLength"]
 
-        def short_enough(value: Any) -> tuple[str, str] | None:
+        def short_enough(value: Any) -> _Problem | None:
             if isinstance(value, str) and len(value) > longest:
-                return "", f"a string of {len(value):,} characters (at most {longest:,})"
+                return "", f"a string of {len(value):,} characters (at most {longest:,})", None
             return None
 
         parts.append(short_enough)
@@ -220,18 +222,18 @@ def _compile(rule: dict[str, Any]) -> _Check:
     properties = {key: _compiled(sub) for key, sub in rule.get("properties", {}).items()}
     if required or properties:
 
-        def fields(value: Any) -> tuple[str, str] | None:
+        def fields(value: Any) -> _Problem | None:
             if not isinstance(value, dict):
                 return None
             for key in required:
                 if key not in value:
-                    return "", f"{key!r} is a required property"
+                    return "", f"{key!r} is a required property", None
             for key, item in value.items():
                 check = properties.get(key)
                 if check is not None:
                     problem = check(item)
                     if problem is not None:
-                        return f".{key}{problem[0]}", problem[1]
+                        return f".{key}{problem[0]}", problem[1], problem[2]
             return None
 
         parts.append(fields)
@@ -239,30 +241,72 @@ def _compile(rule: dict[str, Any]) -> _Check:
     items = _compiled(rule["items"]) if "items" in rule else None
     if fewest is not None or most is not None or items is not None:
 
-        def array(value: Any) -> tuple[str, str] | None:
+        def array(value: Any) -> _Problem | None:
             if not isinstance(value, list):
                 return None
             if fewest is not None and len(value) < fewest:
-                return "", f"needs at least {fewest} item(s)"
+                return "", f"needs at least {fewest} item(s)", None
             if most is not None and len(value) > most:
-                return "", f"has more than {most} items"
+                return "", f"has more than {most} items", None
             if items is not None:
                 for i, item in enumerate(value):
                     problem = items(item)
                     if problem is not None:
-                        return f"[{i}]{problem[0]}", problem[1]
+                        return f"[{i}]{problem[0]}", problem[1], problem[2]
             return None
 
         parts.append(array)
 
-    def check_all(value: Any) -> tuple[str, str] | None:
+    def check_all(value: Any) -> _Problem | None:
         for part in parts:
             problem = part(value)
             if problem is not None:
                 return problem
         return None
 
-    return parts[0] if len(parts) == 1 else check_all
+    general = parts[0] if len(parts) == 1 else check_all
+    if set(rule) <= _SCALAR_KEYWORDS and "type" in rule:
+        return _fast_scalar(rule, general)
+    return general
+
+
+_SCALAR_KEYWORDS = frozenset({"type", "minimum", "maximum", "maxLength", "enum", "const"})
+_EXACT_TYPES: dict[str, tuple[type, ...]] = {
+    "integer": (int,),
+    "number": (int, float),
+    "string": (str,),
+    "boolean": (bool,),
+    "array": (list,),
+    "object": (dict,),
+    "null": (type(None),),
+}
+
+
+def _fast_scalar(rule: dict[str, Any], general: _Check) -> _Check:
+    """One closure for a scalar rule: the common case (exactly the types ``json`` produces,
+    in bounds) passes with a few comparisons; anything else goes to ``general``, which
+    decides and words the problem."""
+    kinds = [rule["type"]] if isinstance(rule["type"], str) else list(rule["type"])
+    exact = frozenset(t for name in kinds for t in _EXACT_TYPES[name])
+    low, high = rule.get("minimum"), rule.get("maximum")
+    longest = rule.get("maxLength")
+    choices = rule.get("enum")
+    has_const, const = "const" in rule, rule.get("const")
+
+    def check(value: Any) -> _Problem | None:
+        kind = type(value)
+        if kind not in exact:
+            return general(value)
+        if kind is int or kind is float:
+            if (low is not None and value < low) or (high is not None and value > high):
+                return general(value)
+        elif kind is str and longest is not None and len(value) > longest:
+            return general(value)
+        if (choices is not None and value not in choices) or (has_const and value != const):
+            return general(value)
+        return None
+
+    return check
 
 
 def _short(value: Any) -> str:
