@@ -5,11 +5,13 @@
 1. A tree alone: the lab's search grows ``--nodes`` nodes, the tree is written in the
    mcts-trace format, then loaded and inspected ``--repeat`` times (medians printed).
 2. A trace: the same search with every iteration recorded (``search --trace``'s writer),
-   its records reduced to what a terse foreign writer gives (the path, the added nodes, the
-   leaf and its value; no formula terms, no per-node backups) so that the file fits the app's
-   20 MB upload limit; then what one
+   reduced to what a terse foreign writer gives (records: the path and the leaf's value, no
+   formula terms or per-node backups; nodes without the redundant mean) so that the file fits
+   the app's 20 MB upload limit; then what one
    Step click in the app costs in Python: :meth:`FileReplay.goto` one iteration on and the tree
    view built (``build_view``), timed at 200 clicks from the start, the middle and the end.
+3. The same file uploaded into the app (Streamlit's AppTest, the whole script rerun of each
+   click): the time to open it and the median of 20 Step clicks.
 """
 
 from __future__ import annotations
@@ -61,12 +63,14 @@ def app_steps(args: argparse.Namespace, folder: str) -> None:
     full = os.path.join(folder, "trace.jsonl")
     write_run(search, full, iterations=args.nodes - 1)
     slim = os.path.join(folder, "slim.jsonl")
-    keep = ("iteration", "path", "expanded", "leaf", "leaf_value")
+    keep = ("iteration", "path", "leaf_value")
     with open(full, encoding="utf-8") as source, open(slim, "w", encoding="utf-8") as out:
         for line in source:
             item = json.loads(line)
             if "iteration" in item:
                 item = {k: v for k, v in item.items() if k in keep}
+            elif "id" in item:
+                item = {k: v for k, v in item.items() if k not in ("mean", "num_actions")}
             out.write(json.dumps(item, separators=(",", ":")) + "\n")
     size = os.path.getsize(slim)
     start = time.perf_counter()
@@ -100,6 +104,34 @@ def app_steps(args: argparse.Namespace, folder: str) -> None:
         f"{loaded:.2f} s, inspect {checked:.2f} s, replay set-up {built:.2f} s; one Step "
         f"(median of 200) {'; '.join(results)}; slider end -> 0 -> end {scrub:.2f} s; "
         f"anomalies: {report['anomaly_counts'] or 'none'}"
+    )
+    if size <= traces.MAX_FILE_BYTES:
+        in_the_app(slim)
+
+
+def in_the_app(path: str) -> None:
+    from streamlit.testing.v1 import AppTest
+
+    main_py = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "app",
+                           "main.py")  # fmt: skip
+    at = AppTest.from_file(main_py, default_timeout=600)
+    at.run()
+    with open(path, "rb") as handle:
+        data = handle.read()
+    start = time.perf_counter()
+    at.file_uploader(key="trace_file").upload(os.path.basename(path), data, "application/json")
+    at.run()
+    opened = time.perf_counter() - start
+    assert not at.exception, at.exception
+    clicks = []
+    for _ in range(20):
+        start = time.perf_counter()
+        at.button(key="trace_step").click().run()
+        clicks.append(time.perf_counter() - start)
+    assert at.session_state["trace_iteration"] == 20
+    print(
+        f"in the app (AppTest): opening the file {opened:.1f} s; one Step click, the whole "
+        f"rerun, median of 20: {statistics.median(clicks) * 1000:.0f} ms"
     )
 
 
