@@ -54,8 +54,10 @@ from mcts_core.config import (
     VALUE_RANGES,
 )
 from mcts_core.policies import TREE_POLICY_REGISTRY
-from mcts_core.printing import format_tree, tree_to_dot, tree_to_json
+from mcts_core.printing import format_tree, tree_to_dict, tree_to_dot
+from mcts_lab import traces
 from mcts_lab.presets import PRESET_HELP
+from mcts_lab.traces.lab import run_fields
 
 LOG = logging.getLogger("mcts_lab.app")
 
@@ -733,32 +735,45 @@ def printed_tree_panel(trace: IterationTrace | None) -> None:
     )
     # The text is built once per rerun; the other exports only when their button is clicked
     # (a callable ``data`` runs at download time, not on every rerun).
-    # two rows of two, the format first: four in a row cut the labels to "Tree …" / "Tree …";
+    # rows of two, the format first: four in a row cut the labels to "Tree …" / "Tree …";
     # on_click="ignore": a download reruns nothing, so the other buttons' files stay valid (a
-    # rerun replaced them, and a second download right after the first could find none)
-    top, bottom = st.columns(2), st.columns(2)
+    # rerun replaced them, and a second download right after the first could find none).
+    # The JSON downloads carry the run's header (game, position, settings, seed, iterations).
+    run = run_fields(search)
+    top, middle, bottom = st.columns(2), st.columns(2), st.columns(2)
     top[0].download_button("XML: printed tree", text, "mcts-tree.xml", key="dl_xml",
                            on_click="ignore")  # fmt: skip
     top[1].download_button(
         "JSON: tree",
-        lambda: tree_to_json(search, max_depth=depth, max_children=children),
+        lambda: json.dumps(
+            {**tree_to_dict(search, max_depth=depth, max_children=children), **run}, indent=1
+        ),
         "mcts-tree.json",
         key="dl_json",
         on_click="ignore",
     )
-    bottom[0].download_button(
+    middle[0].download_button(
         "DOT: tree (Graphviz)",
         lambda: tree_to_dot(search, max_depth=depth, max_children=children),
         "mcts-tree.dot",
         key="dl_dot",
         on_click="ignore",
     )
-    bottom[1].download_button(
+    middle[1].download_button(
         "JSON: last trace",
-        lambda: json.dumps(trace.to_dict() if trace else {}, indent=1, default=str),
+        lambda: json.dumps({**(trace.to_dict() if trace else {}), **run}, indent=1, default=str),
         "mcts-trace.json",
         key="dl_trace",
         disabled=trace is None,
+        on_click="ignore",
+    )
+    bottom[0].download_button(
+        "mcts-trace: whole tree",
+        lambda: traces.dumps(traces.from_search(search)),
+        "mcts-tree-trace.json",
+        key="dl_tree_trace",
+        help="The whole tree in the documented format (docs/trace_format.md): open it with "
+        "'Open a tree or trace' or mcts-lab inspect.",
         on_click="ignore",
     )
 

@@ -1,4 +1,5 @@
-"""The ``mcts-lab`` command line: ``search``, ``tree``, ``bench`` and ``arena``.
+"""The ``mcts-lab`` command line: ``search``, ``tree``, ``bench``, ``arena``, ``compare``,
+``sweep`` and ``inspect``.
 
 Its flags and JSON fields are a stable interface others script against (docs/cli.md): add,
 never rename. Exit status: 0 done; 1 a ``--positions-file`` batch in which some line failed;
@@ -29,7 +30,7 @@ from mcts_core.config import (
     TREE_POLICIES,
     VALUE_RANGES,
 )
-from mcts_lab import arena, bench, compare, sweep
+from mcts_lab import arena, bench, compare, inspection, sweep, traces
 from mcts_lab.common import (
     CONFIG_OPTIONS,
     GAME_SIZES,
@@ -42,6 +43,7 @@ from mcts_lab.common import (
 )
 from mcts_lab.exact import add_exact
 from mcts_lab.presets import PRESET_HELP, PRESET_NAMES, preset_overrides
+from mcts_lab.traces.lab import write_run
 
 __all__ = ["main", "build_parser", "MAX_ITERATIONS", "MAX_GAMES"]
 
@@ -234,10 +236,23 @@ def build_parser() -> argparse.ArgumentParser:
         default=2.0,
         help="time budget of the exact values (default 2); a move not solved in time gets null",
     )
+    search.add_argument(
+        "--trace",
+        default=None,
+        metavar="FILE",
+        help="write the tree and every iteration in the mcts-trace format (docs/trace_format.md; "
+        "FILE.jsonl: JSON Lines)",
+    )
 
     tree = sub.add_parser("tree", help="search a position and print the tree", allow_abbrev=False)
     _search_options(tree, batch=False)
-    tree.add_argument("--format", choices=("xml", "json", "dot"), default="xml")
+    tree.add_argument(
+        "--format",
+        choices=("xml", "json", "dot", "trace"),
+        default="xml",
+        help="xml, json, dot, or trace: the whole tree in the mcts-trace format (the limits "
+        "below do not apply)",
+    )
     tree.add_argument("--max-depth", type=_whole(0, 1000), default=3)
     tree.add_argument("--max-children", type=_whole(1, 10_000), default=10)
 
@@ -278,6 +293,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--json", action="store_true", help="print one JSON object")
     _compare_parser(sub)
     _sweep_parser(sub)
+    _inspect_parser(sub)
     return parser
 
 
@@ -290,17 +306,27 @@ def _config(args: argparse.Namespace) -> SearchConfig:
     return build_config({name: getattr(args, name) for name in CONFIG_OPTIONS}, base=preset)
 
 
-def _run_search(args: argparse.Namespace, game: Any, position: str | None) -> tuple[Search, Any]:
+def _run_search(
+    args: argparse.Namespace, game: Any, position: str | None, trace_file: str | None = None
+) -> tuple[Search, Any]:
     """Search ``position`` with the command's settings; returns the search and its RunResult
-    (``None`` when the position is already over)."""
+    (``None`` when the position is already over). Given ``trace_file``, every iteration is
+    stepped and written there with the tree (the same tree as without)."""
     state = parse_position(game, position)
     search = Search(game, state, _config(args), seed=args.seed)
     if game.is_terminal(state):
+        if trace_file is not None:
+            _write_trace(lambda: traces.write(traces.from_search(search), trace_file), trace_file)
         return search, None
     iterations = args.iterations
     if iterations is None and args.seconds is None:
         iterations = DEFAULT_ITERATIONS
-    result = search.run(iterations=iterations, seconds=args.seconds)
+    if trace_file is None:
+        result = search.run(iterations=iterations, seconds=args.seconds)
+    else:
+        result = _write_trace(
+            lambda: write_run(search, trace_file, iterations, args.seconds), trace_file
+        )
     if result.iterations == 0:
         raise UsageError(
             f"--seconds {args.seconds:g} was too short to finish one iteration; "
@@ -384,12 +410,14 @@ def _read_positions(path: str) -> list[tuple[int, str]]:
 def cmd_search(args: argparse.Namespace) -> int:
     game = build_game(args.game, args.size)
     if args.positions_file is None:
-        search, result = _run_search(args, game, args.position)
+        search, result = _run_search(args, game, args.position, args.trace)
         data = _summary(args, search, result)
         print(json.dumps(data) if args.json else _format_summary(data))
         return 0
     if args.position is not None:
         raise UsageError("give --position or --positions-file, not both")
+    if args.trace:
+        raise UsageError("--trace records one search: give --position, not --positions-file")
     _config(args)  # a bad setting is a usage error, not a failure of every line
     status = 0
     for number, position in _read_positions(args.positions_file):
@@ -406,6 +434,9 @@ def cmd_search(args: argparse.Namespace) -> int:
 def cmd_tree(args: argparse.Namespace) -> int:
     game = build_game(args.game, args.size)
     search, _ = _run_search(args, game, args.position)
+    if args.format == "trace":
+        print(traces.dumps(traces.from_search(search)), end="")
+        return 0
     export = {"xml": format_tree, "json": tree_to_json, "dot": tree_to_dot}[args.format]
     print(export(search, max_depth=args.max_depth, max_children=args.max_children))
     return 0
@@ -717,6 +748,45 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- traces
+
+#: The largest trace file ``inspect`` reads (bytes); the app's uploads stop at 20 MB.
+INSPECT_MAX_BYTES = 100 * 1024 * 1024
+
+
+def _write_trace(write: Callable[[], Any], path: str) -> Any:
+    """``write()``'s result; a file that cannot be written is a usage error (one line)."""
+    try:
+        return write()
+    except OSError as error:
+        raise UsageError(f"cannot write {path!r}: {error.strerror}") from None
+
+
+def _inspect_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "inspect",
+        help="summarise an mcts-trace file (any MCTS's tree or trace) and list its anomalies",
+        allow_abbrev=False,
+    )
+    p.add_argument("file", metavar="FILE", help="an mcts-trace file (.json or .jsonl)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--exact",
+        action="store_true",
+        help="with a registered game named in the file: the root moves' exact values beside "
+        "the file's",
+    )
+    p.add_argument("--exact-seconds", type=_seconds, default=2.0, help="(default 2)")
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    """Exit 0: no anomalies; 1: anomalies found; 2: unreadable or not of the format."""
+    trace = traces.load(args.file, max_bytes=INSPECT_MAX_BYTES)
+    data = inspection.inspect_trace(trace, exact=args.exact, exact_seconds=args.exact_seconds)
+    print(json.dumps(data) if args.json else inspection.format_report(data))
+    return 1 if data["anomaly_counts"] else 0
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "search": cmd_search,
     "tree": cmd_tree,
@@ -724,6 +794,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "arena": cmd_arena,
     "compare": cmd_compare,
     "sweep": cmd_sweep,
+    "inspect": cmd_inspect,
 }
 
 

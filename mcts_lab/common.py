@@ -242,7 +242,12 @@ def search_summary(search: Search, result: RunResult | None = None) -> dict[str,
         "principal_variation": [],
         "config": search.config.to_dict(),
         "note": "",
+        # with game, position, config and iterations: what reproduces the run
+        "seed": search.seed,
     }
+    size = game_size(game)
+    if size is not None:
+        data["game_options"] = {"size": size}
     if terminal:
         data["note"] = "the position is already over: there is no move to choose"
         return data

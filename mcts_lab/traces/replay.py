@@ -1,0 +1,432 @@
+"""A trace file replayed iteration by iteration, as a tree the lab's views can draw.
+
+:class:`FileReplay` rebuilds the file's tree from ``mcts_core`` nodes (``ActionNode``,
+``ChanceNode``) and moves through its iteration records: :meth:`FileReplay.goto` applies or
+undoes records one at a time (each costs the length of its path), so Step, Back and the slider
+cost what the iteration touched, not the tree's size. :meth:`FileReplay.search` is a read-only
+stand-in for :class:`mcts_core.Search` (``root``, ``game``, ``node_count``, ``state_of``) that
+:func:`app.tree_view.build_view` draws like a live search; its "game" answers labels from the
+file, states are node ids.
+
+Without iteration records (or when they do not start at iteration 1) the file's final tree is
+shown as it is. Proofs are shown only for the final tree: records do not say when a proof came.
+Pure: no Streamlit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcts_core import ActionNode, ChanceNode
+from mcts_lab.inspection import node_players, node_sums, node_views, value_range
+from mcts_lab.traces.format import Trace
+
+__all__ = ["FileReplay", "FileGame", "FileSearch"]
+
+#: The outcome of a deterministic move in the file game (a node reached without chance).
+NO_OUTCOME = None
+
+
+class FileGame:
+    """The file's labels in the shape of the game questions the tree view asks. A state is a
+    node id; an action is the id of the node it leads to (a chance node's id for its action);
+    an outcome is the id of the outcome's node."""
+
+    name = "file"
+
+    def __init__(self, replay: FileReplay) -> None:
+        self._replay = replay
+
+    def action_label(self, state: Any, action: Any) -> str:
+        return self._replay.label(action)
+
+    def outcome_label(self, state: Any, action: Any, outcome: Any) -> str:
+        return self._replay.label(outcome)
+
+    def chance_outcomes(self, state: Any, action: Any) -> list[tuple[Any, float]]:
+        return self._replay.outcomes(action)
+
+    def next_state(self, state: Any, action: Any, outcome: Any) -> Any:
+        return action if outcome is NO_OUTCOME else outcome
+
+    def format_state(self, state: Any) -> str:
+        return self._replay.position(state)
+
+
+class FileSearch:
+    """What the tree view reads of a search, for a replayed file (read only)."""
+
+    def __init__(self, replay: FileReplay) -> None:
+        self.game = FileGame(replay)
+        self._replay = replay
+
+    @property
+    def root(self) -> ActionNode:
+        return self._replay.root
+
+    @property
+    def node_count(self) -> int:
+        return self._replay.attached
+
+    @property
+    def iterations(self) -> int:
+        return self._replay.position_index
+
+    def state_of(self, node: ActionNode | ChanceNode) -> Any:
+        return node.parent.id if isinstance(node, ChanceNode) else node.id
+
+
+class FileReplay:
+    """The file's tree at any iteration (see the module docstring).
+
+    Attributes:
+        trace: the checked file.
+        steppable: True when the records start at iteration 1, so the tree can be grown from
+            the root record by record.
+        position_index: how many records are applied (``len(trace.records)``: the end).
+        root: the root node object.
+        attached: nodes in the tree at this position.
+    """
+
+    def __init__(self, trace: Trace) -> None:
+        self.trace = trace
+        nodes = trace.nodes
+        self.views = node_views(trace)
+        self.players = node_players(trace)
+        self.low, self.high = value_range(trace)
+        values = trace.header.get("values", {})
+        self.zero_sum = bool(values.get("zero_sum", True))
+        self.final_sums = node_sums(trace, self.views)
+        self.steppable = bool(trace.records) and trace.records[0]["iteration"] == 1
+        self._objects: list[ActionNode | ChanceNode] = []
+        chance = [self._is_chance(i) for i in range(len(nodes))]
+        for i, node in enumerate(nodes):
+            parent_i = trace.index.get(node["parent"]) if node["parent"] is not None else None
+            node_id = node["id"]
+            if chance[i]:
+                count = len(trace.children[i])
+                obj: ActionNode | ChanceNode = ChanceNode(node_id, None, node_id, max(count, 2))  # type: ignore[arg-type]
+            elif parent_i is not None and chance[parent_i]:
+                obj = ActionNode(node_id, None, nodes[parent_i]["id"], node_id, self.players[i])
+            else:
+                obj = ActionNode(node_id, None, node_id, NO_OUTCOME, self.players[i])
+            self._objects.append(obj)
+        for i, node in enumerate(nodes):
+            if node["parent"] is not None:
+                self._objects[i].parent = self._objects[trace.index[node["parent"]]]  # type: ignore[assignment]
+        root = self._objects[trace.root]
+        assert isinstance(root, ActionNode)  # a chance node is never the root (_is_chance)
+        self.root = root
+        # when each node appears: the first record naming it (expanded or on the path)
+        self._appears: list[list[int]] = [[] for _ in trace.records]
+        seen = {nodes[trace.root]["id"]}
+        if self.steppable:
+            for r, record in enumerate(trace.records):
+                for node_id in [*record.get("expanded", ()), *record["path"]]:
+                    if node_id not in seen:
+                        seen.add(node_id)
+                        self._appears[r].append(trace.index[node_id])
+        self._unmentioned = [
+            i for i, node in enumerate(nodes) if node["id"] not in seen and i != trace.root
+        ]
+        self.position_index = 0
+        self.attached = 1
+        self._deltas: dict[int, list[tuple[int, float, float]]] = {}
+        if self.steppable:
+            self._zero(self.root)
+        else:
+            self._attach_all_final()
+            self.position_index = len(trace.records)
+
+    # ------------------------------------------------------------ reading
+
+    def label(self, node_id: Any) -> str:
+        """The move into the node (its ``move``; ``#id`` when the file gives none)."""
+        i = self.trace.index.get(node_id)
+        if i is None:
+            return str(node_id)
+        return str(self.trace.nodes[i].get("move", f"#{node_id}"))
+
+    def outcomes(self, chance_id: Any) -> list[tuple[Any, float]]:
+        i = self.trace.index.get(chance_id)
+        if i is None:
+            return []
+        kids = self.trace.children[i]
+        return [
+            (self.trace.nodes[k]["id"], float(self.trace.nodes[k].get("probability", 0.0)))
+            for k in kids
+        ]
+
+    def position(self, node_id: Any) -> str:
+        i = self.trace.index.get(node_id)
+        if i is None:
+            return ""
+        return str(self.trace.nodes[i].get("position", f"node #{node_id}"))
+
+    def search(self) -> FileSearch:
+        return FileSearch(self)
+
+    @property
+    def end(self) -> int:
+        """The last position: every record applied."""
+        return len(self.trace.records)
+
+    def record(self) -> dict[str, Any] | None:
+        """The record of the iteration shown (the last one applied), or ``None``."""
+        if not self.steppable or self.position_index == 0:
+            return None
+        return self.trace.records[self.position_index - 1]
+
+    # ------------------------------------------------------------ moving
+
+    def goto(self, target: int) -> None:
+        """Apply or undo records until ``target`` of them are applied (clamped to the file)."""
+        if not self.steppable:
+            return
+        target = max(0, min(int(target), self.end))
+        if self.position_index == self.end and target < self.end:
+            self._detach_unmentioned()
+        while self.position_index < target:
+            self._apply(self.position_index, +1)
+            self.position_index += 1
+        while self.position_index > target:
+            self.position_index -= 1
+            self._apply(self.position_index, -1)
+        if self.position_index == self.end:
+            self._attach_unmentioned()
+
+    def _apply(self, r: int, sign: int) -> None:
+        objects = self._objects
+        appear = self._appears[r]
+        if sign > 0:
+            for i in appear:
+                self._attach(i)
+        for i, d0, d1 in self._delta(r):
+            node = objects[i]
+            if isinstance(node, ChanceNode):
+                continue  # its statistics are its outcomes' sums
+            node.visits += sign
+            node.value0 += sign * d0
+            node.value1 += sign * d1
+        if sign < 0:
+            for i in reversed(appear):
+                self._detach(i)
+
+    def _delta(self, r: int) -> list[tuple[int, float, float]]:
+        """Per node on the record's path: what its two per-player sums gained."""
+        cached = self._deltas.get(r)
+        if cached is not None:
+            return cached
+        record = self.trace.records[r]
+        index = self.trace.index
+        adds = {item["node"]: item["add"] for item in record.get("backup", ())}
+        leaf_values = record.get("leaf_values")
+        leaf_vector: list[float] | None = None
+        if leaf_values is not None and len(leaf_values) >= 2:
+            leaf_vector = [float(leaf_values[0]), float(leaf_values[1])]
+        elif "leaf_value" in record and self.zero_sum:
+            leaf = record.get("leaf", record["path"][-1])
+            view = self.views[index[leaf]] if leaf in index else 0
+            leaf_vector = self._vector(view, float(record["leaf_value"]))
+        result = []
+        for node_id in record["path"]:
+            i = index[node_id]
+            if node_id in adds:
+                view = self.views[i]
+                vector = self._vector(view, float(adds[node_id]), leaf_vector)
+            else:
+                vector = leaf_vector or [0.0, 0.0]
+            result.append((i, vector[0], vector[1]))
+        self._deltas[r] = result
+        return result
+
+    def _vector(self, view: int, value: float, fallback: list[float] | None = None) -> list[float]:
+        """A value from ``view``'s side as (player 0, player 1)."""
+        other = (
+            self.low + self.high - value
+            if self.zero_sum
+            else (fallback[1 - view] if fallback is not None and view in (0, 1) else 0.0)
+        )
+        return [value, other] if view == 0 else [other, value]
+
+    # ------------------------------------------------------------ attaching
+
+    def _is_chance(self, i: int) -> bool:
+        """A chance node the core's types can hold: below a decision, above decisions."""
+        trace = self.trace
+        node = trace.nodes[i]
+        if node.get("kind") != "chance" or node["parent"] is None:
+            return False
+        parent = trace.nodes[trace.index[node["parent"]]]
+        kids = trace.children[i]
+        return parent.get("kind") != "chance" and all(
+            trace.nodes[k].get("kind") != "chance" for k in kids
+        )
+
+    def _attach(self, i: int) -> None:
+        node = self._objects[i]
+        parent = node.parent
+        if parent is None:
+            return
+        parent.children = (*parent.children, node)  # type: ignore[assignment]
+        self._zero(node)
+        self.attached += 1
+
+    def _detach(self, i: int) -> None:
+        node = self._objects[i]
+        parent = node.parent
+        if parent is None:
+            return
+        parent.children = tuple(c for c in parent.children if c is not node)  # type: ignore[assignment]
+        self.attached -= 1
+
+    def _zero(self, node: ActionNode | ChanceNode) -> None:
+        if isinstance(node, ActionNode):
+            node.visits, node.value0, node.value1 = 0, 0.0, 0.0
+            node.proven = None
+
+    def _final_stats(self, i: int) -> None:
+        """The file's own statistics on node ``i`` (the final tree)."""
+        node = self._objects[i]
+        if not isinstance(node, ActionNode):
+            return
+        node.visits = int(self.trace.nodes[i]["visits"])
+        sums = self.final_sums[i]
+        known = [s for s in sums if s is not None]
+        first = sums[0] if sums and sums[0] is not None else None
+        second = sums[1] if len(sums) > 1 and sums[1] is not None else None
+        fill = known[0] if known else 0.0  # one player's sum only: shown for both
+        node.value0 = float(first if first is not None else fill)
+        node.value1 = float(second if second is not None else fill)
+
+    def _set_proofs(self) -> None:
+        """The file's proofs, as the core's per-player results (win +1, draw 0, loss -1)."""
+        middle = (self.low + self.high) / 2
+        for i, data in enumerate(self.trace.nodes):
+            node = self._objects[i]
+            proven = data.get("proven")
+            view = self.views[i]
+            if isinstance(node, ActionNode) and proven is not None and view in (0, 1):
+                sign = 1.0 if proven > middle else -1.0 if proven < middle else 0.0
+                node.proven = (sign, -sign) if view == 0 else (-sign, sign)
+
+    def _attach_all_final(self) -> None:
+        trace = self.trace
+        # by depth, then file order: every parent is in before its children, siblings in order
+        for i in sorted(range(len(trace.nodes)), key=lambda i: trace.depth[i]):
+            if i != trace.root:
+                self._attach(i)
+        for i in range(len(trace.nodes)):
+            self._final_stats(i)
+        self._set_proofs()
+
+    def _attach_unmentioned(self) -> None:
+        for i in sorted(self._unmentioned, key=lambda i: self.trace.depth[i]):
+            self._attach(i)
+            self._final_stats(i)
+        self._set_proofs()
+
+    def _detach_unmentioned(self) -> None:
+        for i in sorted(self._unmentioned, key=lambda i: -self.trace.depth[i]):
+            self._detach(i)
+        for node in self._objects:
+            if isinstance(node, ActionNode):
+                node.proven = None
+
+    # ------------------------------------------------------------ words
+
+    def narration(self) -> str:
+        """What the iteration shown did, in plain words from its record (generic words where
+        the writer gave no formula terms)."""
+        if not self.trace.records:
+            return (
+                f"A tree of {len(self.trace.nodes):,} nodes without iteration records: hover "
+                "for the numbers, click to focus."
+            )
+        if not self.steppable:
+            return (
+                f"The file's records start at iteration {self.trace.records[0]['iteration']}, "
+                "not 1: the final tree is shown."
+            )
+        record = self.record()
+        if record is None:
+            return (
+                f"The file holds {self.end:,} iterations. Press Step to replay the first: "
+                "the tree grows as the file's search grew it."
+            )
+        words = [f"Iteration {record['iteration']}:"]
+        decisions = {d["node"]: d for d in record.get("decisions", ())}
+        steps = []
+        for node_id in record["path"][1:]:
+            parent = self.trace.nodes[self.trace.index[node_id]]["parent"]
+            text = repr(self.label(node_id))
+            decision = decisions.get(parent)
+            if decision is not None and decision.get("chosen") == node_id:
+                terms = next(
+                    (t for t in decision.get("children", ()) if t["node"] == node_id), None
+                )
+                if terms is not None and "score" in terms:
+                    parts = []
+                    if "q" in terms:
+                        parts.append(f"Q {terms['q']:+.3f}")
+                    if "bonus" in terms:
+                        parts.append(f"bonus {terms['bonus']:.3f}")
+                    rule = decision.get("rule", "the formula")
+                    text += f" ({rule} score {terms['score']:.3f}" + (
+                        f" = {' + '.join(parts)})" if parts else ")"
+                    )
+            steps.append(text)
+        if steps:
+            words.append("the selection went from the root to " + " → ".join(steps) + ".")
+            if "decisions" not in record:
+                words.append("(The file gives no formula terms for its choices.)")
+        else:
+            words.append("the selection stayed at the root.")
+        expanded = record.get("expanded", [])
+        if expanded:
+            names = ", ".join(f"#{n} {self.label(n)!r}" for n in expanded)
+            words.append(f"It added {names}.")
+        leaf = record.get("leaf", record["path"][-1])
+        if "leaf_value" in record:
+            how = f" by {record['evaluation']}" if "evaluation" in record else ""
+            words.append(
+                f"The leaf #{leaf} was valued {record['leaf_value']:+.3f}{how}, from the view "
+                f"of player {self.views[self.trace.index[leaf]]}."
+            )
+        words.append(f"The backup updated {len(record['path'])} node(s) on the path.")
+        if record.get("note"):
+            words.append(str(record["note"]))
+        return " ".join(words)
+
+    def decision_rows(self) -> list[dict[str, Any]]:
+        """The iteration's decisions as rows: the node, each child's move and terms, and which
+        was chosen (the writer's numbers, not recomputed)."""
+        record = self.record()
+        if record is None:
+            return []
+        rows = []
+        for decision in record.get("decisions", ()):
+            for terms in decision.get("children", ()):
+                rows.append(
+                    {
+                        "at node": decision["node"],
+                        "move": self.label(terms["node"]),
+                        "node": terms["node"],
+                        "visits": terms.get("visits"),
+                        "q": terms.get("q"),
+                        "bonus": terms.get("bonus"),
+                        "prior": terms.get("prior"),
+                        "score": terms.get("score"),
+                        "chosen": "yes" if terms["node"] == decision["chosen"] else "",
+                        "rule": decision.get("rule", ""),
+                    }
+                )
+        return rows
+
+    def marks(self) -> tuple[set[int], int | None, set[int]]:
+        """(the path's ids, the node added, the ids updated) of the iteration shown."""
+        record = self.record()
+        if record is None:
+            return set(), None, set()
+        expanded = record.get("expanded", [])
+        return set(record["path"]), (expanded[-1] if expanded else None), set(record["path"])

@@ -1,0 +1,122 @@
+"""The sidebar's "Open a tree or trace" uploader in headless Chromium: a real file chosen in
+the browser's file input is drawn, stepped and closed; a bad file gets one line. Skipped when
+Debian's chromium is missing. Screenshots go to out/ (git-ignored)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+from app_server import CHROMIUM, CHROMIUM_ARGS, IDLE, running_app  # noqa: E402
+
+from mcts_core import Search  # noqa: E402
+from mcts_lab import traces  # noqa: E402
+from mcts_lab.common import build_game  # noqa: E402
+from mcts_lab.traces.lab import write_run  # noqa: E402
+
+OUT = ROOT / "out"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not (os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK)),
+        reason=f"no Chromium at {CHROMIUM} (apt-get install chromium) - real-browser test skipped",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def app_url() -> Iterator[str]:
+    with running_app() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():  # noqa: ANN201 - a Playwright browser
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def _idle(page) -> None:  # noqa: ANN001
+    page.wait_for_timeout(300)
+    page.wait_for_selector(IDLE, timeout=60_000)
+    page.wait_for_timeout(300)
+
+
+def _narration(page) -> str:  # noqa: ANN001
+    return page.locator(".st-key-trace_narration").first.inner_text().strip()
+
+
+def test_upload_step_and_close(app_url: str, browser, tmp_path: Path) -> None:  # noqa: ANN001
+    game = build_game("connect_four")
+    search = Search(game, game.initial_state(), seed=2)
+    path = tmp_path / "connect-four.jsonl"
+    write_run(search, str(path), iterations=60)
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(app_url)
+    page.wait_for_selector("g.tv-node", timeout=60_000)
+    _idle(page)
+    page.locator(".st-key-trace_file input[type=file]").set_input_files(str(path))
+    page.wait_for_selector(".st-key-trace_narration", timeout=60_000)
+    _idle(page)
+    assert "holds 60 iterations" in _narration(page)
+    assert page.locator(".st-key-trace_tree g.tv-node").count() == 1  # the root alone
+    for _ in range(9):
+        page.locator(".st-key-trace_step button").first.click()
+        _idle(page)
+    assert _narration(page).startswith("Iteration 9:"), _narration(page)
+    assert page.locator(".st-key-trace_tree g.tv-node").count() >= 8
+    page.locator(".st-key-trace_back button").first.click()
+    _idle(page)
+    assert _narration(page).startswith("Iteration 8:")
+    OUT.mkdir(exist_ok=True)
+    page.screenshot(path=str(OUT / "trace-open.png"))
+    page.locator(".st-key-trace_close button").first.click()
+    _idle(page)
+    assert page.locator(".st-key-trace_narration").count() == 0
+    assert page.locator(".st-key-step button").count() == 1  # the live screen is back
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "mcts-trace", "version": 1, "nodes": [{"id": 0}]}')
+    page.locator(".st-key-trace_file input[type=file]").set_input_files(str(bad))
+    _idle(page)
+    warning = page.locator(".lab-warning").first.inner_text()
+    assert "bad.json was not opened" in warning and "parent" in warning
+    page.close()
+
+
+def test_a_tree_file_is_drawn_with_its_labels(app_url: str, browser, tmp_path: Path) -> None:  # noqa: ANN001
+    doc = traces.from_mctx(
+        {
+            "node_visits": [[3, 1, 1]],
+            "node_values": [[0.0, 0.5, -0.5]],
+            "parents": [[-1, 0, 0]],
+            "action_from_parent": [[-1, 0, 1]],
+            "children_index": [[[1, 2], [-1, -1], [-1, -1]]],
+            "children_visits": [[[1, 1], [0, 0], [0, 0]]],
+            "children_values": [[[0.5, -0.5], [0, 0], [0, 0]]],
+            "children_prior_logits": [[[0.0, 0.0], [0.0, 0.0], [0.0, 0.0]]],
+        },
+        action_labels=["<b>left</b>", "right"],
+    )
+    path = tmp_path / "mctx.json"
+    traces.write(doc, path)
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(app_url)
+    page.wait_for_selector("g.tv-node", timeout=60_000)
+    _idle(page)
+    page.locator(".st-key-trace_file input[type=file]").set_input_files(str(path))
+    page.wait_for_selector(".st-key-trace_tree g.tv-node", timeout=60_000)
+    _idle(page)
+    text = " ".join(page.locator(".st-key-trace_tree g.tv-node").all_text_contents())
+    assert "<b>left" in text  # a label is data, drawn as text (shortened), never HTML
+    assert page.locator(".st-key-trace_tree g.tv-node").count() == 3
+    page.close()
