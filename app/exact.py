@@ -8,7 +8,7 @@ screen adds under the narration when the search's favourite is worse than a best
 :func:`regret_points` and :func:`kept_sentence` are the charts' regret line and its summary.
 
 The app computes an answer once per root position, and only while the ``exact`` toggle is on
-and a view that shows it is drawn (``app.state.exact_answer``, cached in the session).
+and a view that shows it is drawn (``app.exact_cache.exact_answer``, cached in the session).
 """
 
 from __future__ import annotations

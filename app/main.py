@@ -12,11 +12,11 @@ if ROOT not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from app import lesson_view, panels, screen, state  # noqa: E402
+from app import lesson_view, panels, screen, session, state  # noqa: E402
 
 st.set_page_config(page_title="MCTS Lab", page_icon="🌳", layout="wide")
 state.init()
-state.apply_outside_writes()  # before the sidebar: values the screen's callbacks gave it
+session.apply_outside_writes()  # before the sidebar: values the screen's callbacks gave it
 lesson_view.open_link_once()  # ?lesson=NAME&page=N
 panels.page_style()
 lesson_view.lesson_sidebar()  # the lesson picker and the open page, atop the sidebar

@@ -15,7 +15,19 @@ import time
 
 import streamlit as st
 
-from app import ab, panels, quiz_view, state
+from app import (
+    ab,
+    exact_cache,
+    history,
+    panels,
+    play,
+    quiz_view,
+    session,
+    state,
+    stepping,
+    ui,
+    widget_values,
+)
 from app.figures import path_ids
 from app.narration import flip_c, flip_sentence
 from app.tree_view import clicked_focus, render_tree
@@ -51,9 +63,9 @@ def header() -> None:
 
 def classroom_screen() -> None:
     """The screen as a fragment; with autoplay on, the fragment reruns on a timer."""
-    lab = state.session()
+    lab = session.session()
     lab.autoplay_applied = _timer_settings()
-    st.fragment(run_every=state.autoplay_interval())(_screen)()
+    st.fragment(run_every=stepping.autoplay_interval())(_screen)()
 
 
 def _timer_settings() -> tuple[bool, float]:
@@ -73,13 +85,13 @@ def _screen() -> None:
 
 
 def _draw_screen() -> None:
-    lab = state.session()
+    lab = session.session()
     if lab.autoplay_applied != _timer_settings():
         st.rerun()  # autoplay switched or its speed changed: rebuild the timer (a full rerun)
-    state.autoplay_tick()  # before any widget: a step writes the history scrubber's value
+    stepping.autoplay_tick()  # before any widget: a step writes the history scrubber's value
     with st.container(key="controls", horizontal=True, vertical_alignment="center", gap="small"):
         _controls()
-    entry = state.current_entry()
+    entry = history.current_entry()
     with st.container(key="stats"):
         _stats(entry)
     left, right = st.columns([3, 2], gap="small")
@@ -93,7 +105,7 @@ def _draw_screen() -> None:
         _details(entry, height=max(DETAILS_MIN_HEIGHT, TREE_HEIGHT - 20 - 22 * lines))
     quiz_view.after_screen()  # an arena run below the quiz answers its question: show it
     state.sync_query_params()
-    if state.outside_writes_waiting():
+    if session.outside_writes_waiting():
         # A click here wrote a sidebar widget (a played move's Root position): redraw the whole
         # page so the browser holds the new value. Only now, after this screen's own widgets
         # (the focus box, the history slider) went out with the values the click gave them: a
@@ -105,15 +117,17 @@ def _draw_screen() -> None:
 
 
 def _controls() -> None:
-    search = state.session().search
+    search = session.session().search
     n = int(st.session_state["iterations_per_click"])
-    st.button("Step", key="step", on_click=state.on_step, type="primary")
-    clicked_n = st.button(f"Step {n:,}", key="step_n", on_click=state.click_stops_autoplay)
-    st.button(f"Phase: {search.next_phase.label}", key="phase_step", on_click=state.on_phase_step)
-    st.button("◀", key="back", on_click=state.on_back, help="Back: the previous history entry")
-    st.button("▶", key="forward", on_click=state.on_forward, help="Forward: the next entry")
-    st.button("Reset", key="reset", on_click=state.on_reset)
-    st.button("Play best", key="play_best", on_click=state.on_play_best)
+    st.button("Step", key="step", on_click=stepping.on_step, type="primary")
+    clicked_n = st.button(f"Step {n:,}", key="step_n", on_click=session.click_stops_autoplay)
+    st.button(
+        f"Phase: {search.next_phase.label}", key="phase_step", on_click=stepping.on_phase_step
+    )
+    st.button("◀", key="back", on_click=history.on_back, help="Back: the previous history entry")
+    st.button("▶", key="forward", on_click=history.on_forward, help="Forward: the next entry")
+    st.button("Reset", key="reset", on_click=stepping.on_reset)
+    st.button("Play best", key="play_best", on_click=play.on_play_best)
     st.toggle("Autoplay", key="autoplay", help="Step on its own; any click stops it")
     speed = float(st.session_state["autoplay_speed"])
     with st.popover(f"{speed:g}/s", help="Autoplay speed and what each tick runs"):
@@ -124,12 +138,12 @@ def _controls() -> None:
         )
     if clicked_n:
         bar = st.progress(0.0, text="running")
-        state.run_batch(progress=bar.progress)
+        stepping.run_batch(progress=bar.progress)
         bar.empty()
 
 
-def _stats(entry: state.HistoryEntry | None) -> None:
-    lab = state.session()
+def _stats(entry: session.HistoryEntry | None) -> None:
+    lab = session.session()
     search = lab.search
     if entry is None:
         iteration, nodes, depth, rate = search.iterations, search.node_count, search.max_depth, 0.0
@@ -164,17 +178,17 @@ def _stats(entry: state.HistoryEntry | None) -> None:
             help="Each click (step, phase, move) is an entry: drag to go back to any of them.",
         )
     if search.node_cap_reached:
-        panels.notice_line("warning", state.SESSION_FULL_MESSAGE)
+        ui.notice_line("warning", widget_values.SESSION_FULL_MESSAGE)
 
 
 # ---------------------------------------------------------------------- tree
 
 
-def _tree(entry: state.HistoryEntry | None) -> None:
+def _tree(entry: session.HistoryEntry | None) -> None:
     clicked = clicked_focus("tree_view")  # read before the focus box is drawn: it may write it
     if clicked is not None:
         st.session_state["tree_focus"] = str(clicked)
-    focus = state.bounds_from_widgets().focus
+    focus = widget_values.bounds_from_widgets().focus
     with st.container(horizontal=True, vertical_alignment="center", gap="small"):
         with st.popover("Drawing", help="What the tree shows: children per node and levels"):
             st.number_input("Children shown per expanded node", 1, 12, key="tree_top_k")
@@ -191,21 +205,22 @@ def _tree(entry: state.HistoryEntry | None) -> None:
             width=130,
         )
         if focus is not None:
-            st.button("Back to the root", key="tree_unfocus", on_click=state.on_unfocus)
+            st.button("Back to the root", key="tree_unfocus", on_click=stepping.on_unfocus)
         st.html('<span class="lab-tree-help">hover: numbers · click: focus · ?: colours</span>')
-    view = entry.view if entry is not None else state.tree_view_now()
-    if focus is not None and entry is not None and entry.number == state.session().entries_written:
-        view = state.tree_view_now(*_marks(entry))  # the focus moved since the entry was drawn
+    view = entry.view if entry is not None else history.tree_view_now()
+    latest = session.session().entries_written
+    if focus is not None and entry is not None and entry.number == latest:
+        view = history.tree_view_now(*_marks(entry))  # the focus moved since the entry was drawn
     typed = str(st.session_state["tree_focus"]).strip()
     if typed and focus is None:
-        panels.notice_line("warning", "Focus: type a node id such as 12 (shown on hover).")
+        ui.notice_line("warning", "Focus: type a node id such as 12 (shown on hover).")
     elif focus is not None and not view.focus_found:
-        panels.notice_line("warning", f"Node #{focus} is not in the tree: drawn from the root.")
+        ui.notice_line("warning", f"Node #{focus} is not in the tree: drawn from the root.")
     scale = PRESENTATION_ZOOM if st.session_state["presentation"] else 1.0
     render_tree(view, key="tree_view", height=TREE_HEIGHT, scale=scale, below=TREE_BELOW)
 
 
-def _marks(entry: state.HistoryEntry) -> tuple[set[int], int | None, set[int]]:
+def _marks(entry: session.HistoryEntry) -> tuple[set[int], int | None, set[int]]:
     trace = entry.trace
     if trace is None:
         return set(), None, set()
@@ -216,7 +231,7 @@ def _marks(entry: state.HistoryEntry) -> tuple[set[int], int | None, set[int]]:
 # ----------------------------------------------------------------- narration
 
 
-def _narration(entry: state.HistoryEntry | None) -> int:
+def _narration(entry: session.HistoryEntry | None) -> int:
     """Draw the narration; returns about how many lines it took (for the space below it)."""
     text = entry.narration if entry is not None else ""
     if not text:
@@ -234,7 +249,7 @@ def _narration(entry: state.HistoryEntry | None) -> int:
         if flip is not None:
             said.append(flip_sentence(flip))
             html_parts.append(f'<p class="lab-flip">{html.escape(said[-1])}</p>')
-    verdict = state.exact_verdict(entry)  # with ``exact`` on: the favourite is wrong
+    verdict = exact_cache.exact_verdict(entry)  # with ``exact`` on: the favourite is wrong
     if verdict is not None:
         said.append(verdict)
         html_parts.append(f'<p class="lab-exact">{html.escape(verdict)}</p>')
@@ -243,7 +258,7 @@ def _narration(entry: state.HistoryEntry | None) -> int:
     return sum(-(-len(line) // LINE_CHARS) for line in said)
 
 
-def _root_decision(entry: state.HistoryEntry | None) -> Decision | None:
+def _root_decision(entry: session.HistoryEntry | None) -> Decision | None:
     if entry is None:
         return None
     steps = entry.trace.path if entry.trace is not None else ()
@@ -258,7 +273,7 @@ def _root_decision(entry: state.HistoryEntry | None) -> Decision | None:
 # ------------------------------------------------------------------- details
 
 
-def _details(entry: state.HistoryEntry | None, height: int) -> None:
+def _details(entry: session.HistoryEntry | None, height: int) -> None:
     # ``height`` fits a 720 px window; a taller one gets a taller box by as much as the tree
     # grows (see TREE_BELOW), so the tabs end where the tree ends instead of half-way down
     # (the fixed height sits on the box's wrapper, as its height and flex basis)

@@ -504,9 +504,9 @@ def test_a_typed_focus_of_odd_digits_is_a_message() -> None:
 
 
 def test_a_session_tree_stops_at_the_app_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    import app.state
+    import app.widget_values
 
-    monkeypatch.setattr(app.state, "SESSION_MAX_NODES", 40)
+    monkeypatch.setattr(app.widget_values, "SESSION_MAX_NODES", 40)
     at = fresh()
     at.button(key="step_n").click().run()  # 100 iterations wanted; the cap stops it
     assert not at.exception
@@ -517,10 +517,11 @@ def test_a_session_tree_stops_at_the_app_cap(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_the_server_wide_node_cap_refuses_growth(monkeypatch: pytest.MonkeyPatch) -> None:
-    import app.state
+    import app.session
+    import app.stepping
 
     at = fresh()
-    monkeypatch.setattr(app.state, "SERVER_MAX_NODES", app.state.server_nodes() + 50)
+    monkeypatch.setattr(app.stepping, "SERVER_MAX_NODES", app.session.server_nodes() + 50)
     at.button(key="step_n").click().run()  # under the cap when it starts
     assert metric(at, "Iteration") == "100"
     at.button(key="step").click().run()

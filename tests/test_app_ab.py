@@ -167,9 +167,9 @@ def test_a_tiny_sweep_shows_the_chart_and_the_table() -> None:
 
 
 def test_a_sweep_past_its_time_keeps_the_games_played(monkeypatch: pytest.MonkeyPatch) -> None:
-    import app.state
+    import app.jobs
 
-    monkeypatch.setattr(app.state, "ARENA_SECONDS", 1e-9)  # no new task after the first
+    monkeypatch.setattr(app.jobs, "ARENA_SECONDS", 1e-9)  # no new task after the first
     at = sweep_panel(fresh(game="tic_tac_toe"))
     at.text_input(key="sweep_values").set_value("0.5,2").run()
     at.button(key="sweep_run").click().run()
