@@ -30,7 +30,8 @@ import streamlit as st
 
 from app import history, session, state, ui
 from app.figures import html_table
-from app.tree_view import build_view, render_tree
+from app.tree_layout import build_view
+from app.tree_view import render_tree
 from mcts_core import IterationTrace, NodeCapReached, RunResult, Search, SearchConfig
 from mcts_core.config import ROLLOUT_POLICIES, TREE_POLICIES
 from mcts_core.phases import RunStop

@@ -113,7 +113,7 @@ class HistoryEntry:
     nodes: int = 0  # the tree's size, depth and last click's speed when the entry was written
     depth: int = 0
     rate: float = 0.0
-    view: Any = None  # the browser tree drawing as it was (app.tree_view.TreeView)
+    view: Any = None  # the browser tree drawing as it was (app.tree_layout.TreeView)
     narration: str = ""  # what happened, in one or two plain sentences
     root_stats: dict[Any, tuple[float, float]] = field(default_factory=dict)  # action: share, Q
     favourite: Any = None  # the root's best_action() then (recorded while ``exact`` is on)

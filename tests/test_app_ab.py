@@ -17,7 +17,7 @@ from games import make_game  # noqa: E402
 from mcts_core import SearchConfig  # noqa: E402
 from mcts_lab.compare import compare_searches  # noqa: E402
 from mcts_lab.sweep import run_sweep  # noqa: E402
-from tests.test_app import fresh, metric, notes, tab, texts  # noqa: E402
+from tests.app_helpers import fresh, metric, notes, tab, texts  # noqa: E402
 
 
 def lab(at: AppTest) -> Any:

@@ -271,7 +271,7 @@ def test_build_game_and_registry_read_openspiel_names() -> None:
 
 def test_app_plays_an_openspiel_game_from_a_link() -> None:
     pytest.importorskip("streamlit")
-    from tests.test_app import fresh, tab, texts
+    from tests.app_helpers import fresh, tab, texts
 
     at = fresh(game=PIG, seed="1", iterations="50")
     assert at.session_state["game"] == PIG

@@ -271,7 +271,7 @@ pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from app.quiz_view import plain_label  # noqa: E402
-from tests.test_app import fresh  # noqa: E402
+from tests.app_helpers import fresh  # noqa: E402
 
 
 def quiz_text(at: AppTest) -> str:

@@ -7,28 +7,17 @@ Skipped when Debian's chromium is missing. Saves screenshots in out/ (git-ignore
 
 from __future__ import annotations
 
-import os
 import statistics
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
-from app_server import CHROMIUM, CHROMIUM_ARGS, IDLE, running_app  # noqa: E402
+from tests.browser_helpers import BROWSER_TEST, OUT, wait_idle
+from tests.conftest import ROOT, running_app
 
 DEMO = ROOT / "scripts" / "tree_view_demo.py"
-OUT = ROOT / "out"
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not (os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK)),
-        reason=f"no Chromium at {CHROMIUM} (apt-get install chromium) - real-browser test skipped",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 
 @pytest.fixture(scope="module")
@@ -38,19 +27,8 @@ def demo_url() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser():  # noqa: ANN201 - a Playwright browser
-    playwright = pytest.importorskip("playwright.sync_api")
-    with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
 def _wait_idle(page) -> None:  # noqa: ANN001
-    page.wait_for_timeout(150)  # let the click reach the server before waiting for idle
-    page.wait_for_selector(IDLE, timeout=60_000)
-    page.wait_for_timeout(200)  # the component draws after the script run ends
+    wait_idle(page, settle_ms=200)  # the component draws after the script run ends
 
 
 def _open(browser, url: str):  # noqa: ANN001, ANN202
