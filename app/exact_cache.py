@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from app import exact as perfect
+from app import exact
 from app.session import HistoryEntry, session
 
 #: Root positions whose exact answers a session keeps (one per position played, at most).
 EXACT_CACHE = 32
 
 
-def exact_answer(position: str | None = None) -> perfect.ExactAnswer | None:
+def exact_answer(position: str | None = None) -> exact.ExactAnswer | None:
     """The exact values of the root's moves at ``position`` (default: the current root), or
     ``None`` when the ``exact`` toggle is off or the game is over there.
 
@@ -22,10 +22,10 @@ def exact_answer(position: str | None = None) -> perfect.ExactAnswer | None:
     """
     if not st.session_state["exact"]:
         return None
-    return solved_exact(perfect.EXACT_SECONDS, position)
+    return solved_exact(exact.EXACT_SECONDS, position)
 
 
-def solved_exact(seconds: float, position: str | None = None) -> perfect.ExactAnswer | None:
+def solved_exact(seconds: float, position: str | None = None) -> exact.ExactAnswer | None:
     """The exact answer at ``position`` (default: the current root) within ``seconds``, or
     ``None`` when the game is over there; whatever the ``exact`` toggle says (the quiz asks
     too). One cache per session for every caller: a kept answer serves a request whose budget
@@ -42,7 +42,7 @@ def solved_exact(seconds: float, position: str | None = None) -> perfect.ExactAn
     if game.is_terminal(root):
         return None
     labels = {a: str(game.action_label(root, a)) for a in game.legal_actions(root)}
-    answer = perfect.solve(game, root, labels, seconds)
+    answer = exact.solve(game, root, labels, seconds)
     if len(lab.exact) >= EXACT_CACHE:
         lab.exact.clear()
     lab.exact[key] = answer
@@ -63,4 +63,4 @@ def exact_verdict(entry: HistoryEntry | None) -> str | None:
     if favourite is None:
         return None
     answer = exact_answer(entry.position)
-    return None if answer is None else perfect.verdict(answer, favourite)
+    return None if answer is None else exact.verdict(answer, favourite)

@@ -17,7 +17,7 @@ import streamlit as st
 
 from app import exact_cache, session
 from app.quiz import (
-    EXACT_SECONDS,
+    QUIZ_EXACT_SECONDS,
     WAIT_HINTS,
     ArenaSetup,
     Progress,
@@ -166,7 +166,7 @@ def _arena_setup(box: QuizState) -> ArenaSetup | None:
 def _exact() -> dict[Any, float | None] | None:
     """The root's exact values within the quiz's budget, from the session's one cache of exact
     answers (shared with the ``exact`` toggle's views)."""
-    answer = exact_cache.solved_exact(EXACT_SECONDS)
+    answer = exact_cache.solved_exact(QUIZ_EXACT_SECONDS)
     return None if answer is None else dict(answer.values)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import os
 import time
+from collections.abc import Callable
 
 import streamlit as st
 
@@ -30,17 +31,15 @@ from app import (
 )
 from app.figures import path_ids
 from app.narration import flip_c, flip_sentence
+from app.tabs import DETAIL_TABS
 from app.tree_view import clicked_focus, render_tree
-from mcts_core import Decision
+from mcts_core import Decision, IterationTrace
 
 TREE_HEIGHT = 450  # px: below the header, controls, statistics and drawing row, fits 720 px
 TREE_BELOW = 270  # px of the window above and below the tree: taller windows, taller trees
 PRESENTATION_ZOOM = 1.3  # the tree's first zoom in presentation mode (wider column, projector)
 DETAILS_MIN_HEIGHT = 200  # px: the open detail tab's scroll box, at least
 LINE_CHARS = 40  # characters per narration line in the narrowest right column (1280 wide)
-DETAIL_TABS = (
-    "Board", "Why this path", "Backup", "Dice", "Charts", "Play", "Arena", "A/B", "Text"
-)  # fmt: skip
 
 
 def header() -> None:
@@ -272,6 +271,29 @@ def _root_decision(entry: session.HistoryEntry | None) -> Decision | None:
 
 # ------------------------------------------------------------------- details
 
+#: What each detail tab (app/tabs.py) draws: its panels in order, each given the history entry
+#: shown (a panel that needs only its trace reads ``entry.trace``).
+Panel = Callable[[session.HistoryEntry | None], None]
+
+
+def _trace(entry: session.HistoryEntry | None) -> IterationTrace | None:
+    return entry.trace if entry is not None else None
+
+
+TAB_PANELS: dict[str, tuple[Panel, ...]] = {
+    "Board": (lambda _: panels.board_panel(),),
+    "Why this path": (lambda entry: panels.uct_panel(_trace(entry)),),
+    "Backup": (panels.phase_panel, lambda entry: panels.rollout_panel(_trace(entry))),
+    "Dice": (lambda entry: panels.chance_panel(_trace(entry)),),
+    "Charts": (lambda _: panels.charts_panel(),),
+    "Play": (lambda _: panels.play_panel(), lambda _: panels.final_policies_panel()),
+    "Arena": (lambda _: panels.arena_panel(), lambda _: panels.sweep_panel()),
+    "A/B": (lambda _: ab.ab_panel(),),
+    "Text": (lambda entry: panels.printed_tree_panel(_trace(entry)), panels.graphviz_panel),
+}
+if tuple(TAB_PANELS) != DETAIL_TABS:  # one tab list: app/tabs.py names them, in this order
+    raise RuntimeError(f"app.screen.TAB_PANELS {tuple(TAB_PANELS)} != app.tabs {DETAIL_TABS}")
+
 
 def _details(entry: session.HistoryEntry | None, height: int) -> None:
     # ``height`` fits a 720 px window; a taller one gets a taller box by as much as the tree
@@ -283,19 +305,8 @@ def _details(entry: session.HistoryEntry | None, height: int) -> None:
         f"{{height: {tall} !important; flex-basis: {tall} !important;}}</style>"
     )
     tabs = st.tabs(DETAIL_TABS, key="details", on_change="rerun")
-    trace = entry.trace if entry is not None else None
-    panels_by_tab = {
-        "Board": lambda: panels.board_panel(),
-        "Why this path": lambda: panels.uct_panel(trace),
-        "Backup": lambda: (panels.phase_panel(entry), panels.rollout_panel(trace)),
-        "Dice": lambda: panels.chance_panel(trace),
-        "Charts": lambda: panels.charts_panel(),
-        "Play": lambda: (panels.play_panel(), panels.final_policies_panel()),
-        "Arena": lambda: (panels.arena_panel(), panels.sweep_panel()),
-        "A/B": lambda: ab.ab_panel(),
-        "Text": lambda: (panels.printed_tree_panel(trace), panels.graphviz_panel(entry)),
-    }
     for name, tab in zip(DETAIL_TABS, tabs, strict=True):
         if tab.open:  # only the open tab's panels run (the others cost nothing per click)
             with tab, st.container(key="detail_panels", height=height, border=False):
-                panels_by_tab[name]()
+                for panel in TAB_PANELS[name]:
+                    panel(entry)

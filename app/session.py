@@ -17,7 +17,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestType
 
-from app import exact as perfect
+from app.exact import ExactAnswer
 from app.links import (
     ITERATIONS_RANGE,
 )
@@ -148,7 +148,7 @@ class Session:
     phase_context: PhaseContext | None = None  # why the pending iteration's selection stopped
     quiz: Any = None  # the quiz's question, last answer and score (app.quiz.QuizState)
     #: exact answers by (game, root position), computed once each (see :func:`exact_answer`)
-    exact: dict[tuple[str, str], perfect.ExactAnswer] = field(default_factory=dict)
+    exact: dict[tuple[str, str], ExactAnswer] = field(default_factory=dict)
     ab: Any = None  # search B and its lockstep with A while ``ab`` is on (app.ab.Pair)
     ab_widgets: dict[str, Any] = field(default_factory=dict)  # the A/B tab's values (app.ab)
     sweep: Any = None  # the last sweep (mcts_lab.sweep.SweepResult)
