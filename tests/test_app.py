@@ -20,6 +20,9 @@ from tests.app_helpers import (  # noqa: E402
     texts,
 )
 
+#: AppTest runs of the whole page: seconds each.
+pytestmark = pytest.mark.slow
+
 
 def test_first_screen() -> None:
     at = fresh()

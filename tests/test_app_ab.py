@@ -19,6 +19,9 @@ from mcts_lab.compare import compare_searches  # noqa: E402
 from mcts_lab.sweep import run_sweep  # noqa: E402
 from tests.app_helpers import fresh, metric, notes, tab, texts  # noqa: E402
 
+#: AppTest runs of the whole page: seconds each.
+pytestmark = pytest.mark.slow
+
 
 def lab(at: AppTest) -> Any:
     return at.session_state["lab"]

@@ -22,6 +22,9 @@ from games import make_game  # noqa: E402
 from mcts_core import Search, SearchConfig  # noqa: E402
 from tests.app_helpers import MAIN, blocks, board_pictures, narration, notes, tab, texts  # noqa: E402
 
+#: AppTest runs of the whole page: seconds each.
+pytestmark = pytest.mark.slow
+
 #: O to move; only c1 and c3 hold the draw. Plain UCT (C 1.4, random rollouts) with seed 0
 #: prefers a1, a loss, after 100 iterations and a best move after 800 (lessons/traps.toml).
 TRAP = {"game": "tic_tac_toe", "position": "...O.X.X.", "seed": "0", "steps": "100"}

@@ -17,6 +17,7 @@ from tests.conftest import CliRunner
 TINY = ("--iterations", "30", "--repeat", "2", "--memory-iterations", "200")
 
 
+@pytest.mark.slow
 def test_bench_json(cli: CliRunner) -> None:
     status, out, err = cli("bench", "--game", "tic_tac_toe", *TINY, "--json")
     assert status == 0 and err == ""
@@ -38,6 +39,7 @@ def test_bench_json(cli: CliRunner) -> None:
     assert data["pairs"] is None and data["pair_ratio_median"] is None
 
 
+@pytest.mark.slow
 def test_bench_text(cli: CliRunner) -> None:
     status, out, _ = cli("bench", "--game", "connect_four", *TINY)
     assert status == 0
@@ -45,6 +47,7 @@ def test_bench_text(cli: CliRunner) -> None:
     assert "targets:" in out and "not measured" in out
 
 
+@pytest.mark.slow
 def test_bench_against_openspiel(cli: CliRunner) -> None:
     if not bench.openspiel_available():
         pytest.skip("open_spiel is not installed")
@@ -164,6 +167,7 @@ def test_alternate_without_warmup_and_with_one_side() -> None:
     assert seconds == [[2.0, 2.0]]
 
 
+@pytest.mark.slow
 def test_run_bench_alternates_ours_with_openspiel_after_a_warm_up(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -333,6 +337,7 @@ TARGET_FIELDS = {
 }
 
 
+@pytest.mark.slow
 def test_bench_json_shape(cli: CliRunner) -> None:
     status, out, _ = cli("bench", "--game", "connect_four", *TINY, "--json")
     assert status == 0 and out.count("\n") == 1

@@ -44,6 +44,7 @@ pytestmark = [
         reason="nginx is not installed (apt-get install nginx) - two-replica proxy test skipped",
     ),
     pytest.mark.timeout(120),
+    pytest.mark.slow,  # real nginx and Streamlit replicas
 ]
 
 

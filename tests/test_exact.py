@@ -91,6 +91,7 @@ def test_tic_tac_toe_trap_position_from_the_movers_view() -> None:
     assert max(values.values()) == 0.0 and values == reference_values(TTT, after)
 
 
+@pytest.mark.slow
 def test_tic_tac_toe_every_reachable_position_equals_plain_minimax() -> None:
     seen: dict[str, Any] = {}
     stack = [TTT.initial_state()]
@@ -130,6 +131,7 @@ def test_connect_four_late_positions_equal_plain_minimax(moves: str) -> None:
     assert exact_values(C4, state) == reference_values(C4, state, _c4_key)
 
 
+@pytest.mark.slow
 def test_connect_four_random_late_positions_equal_plain_minimax() -> None:
     rng = random.Random(5)
     checked = 0
@@ -232,6 +234,7 @@ def test_gridiron_last_turn_by_hand() -> None:
     assert list(exact_values(game, before).values()) == [pytest.approx(2 * third), 0.0]
 
 
+@pytest.mark.slow
 def test_gridiron_both_last_turns_equal_plain_expectimax() -> None:
     game = Gridiron(1)
     # away's last turn, then home's: the ball loose between the two players

@@ -140,6 +140,7 @@ def test_pig_chance_is_explicit_with_exact_odds() -> None:
         game.next_state(start, 0)
 
 
+@pytest.mark.slow
 def test_a_game_that_starts_with_chance_starts_with_one_move() -> None:
     """maedn opens with a die roll: our start has one legal action whose outcomes are the die."""
     game = make_game("openspiel:maedn")
@@ -269,6 +270,7 @@ def test_build_game_and_registry_read_openspiel_names() -> None:
 # ------------------------------------------------------------------ the app
 
 
+@pytest.mark.slow
 def test_app_plays_an_openspiel_game_from_a_link() -> None:
     pytest.importorskip("streamlit")
     from tests.app_helpers import fresh, tab, texts

@@ -107,6 +107,7 @@ def test_a_parameter_without_effect_is_refused() -> None:
 # ------------------------------------------------------------------ backends
 
 
+@pytest.mark.slow
 def test_serial_and_process_pool_give_identical_results() -> None:
     calls: list[tuple[int, int]] = []
     serial = run_sweep(
@@ -164,6 +165,7 @@ def local_ray() -> Any:
     ray.shutdown()
 
 
+@pytest.mark.slow
 def test_ray_gives_the_same_results(local_ray: Any) -> None:
     serial = run_sweep("tic_tac_toe", **SMALL, backend="serial")
     on_ray = run_sweep("tic_tac_toe", **SMALL, backend="ray", workers=2)
@@ -171,6 +173,7 @@ def test_ray_gives_the_same_results(local_ray: Any) -> None:
     assert games_of(serial) == games_of(on_ray)
 
 
+@pytest.mark.slow
 def test_ray_from_the_command_line(capfd: pytest.CaptureFixture[str]) -> None:
     """The CLI starts its own local Ray instance (2 CPUs, no dashboard), gets the serial
     results, shuts Ray down, and leaves stdout one JSON line and stderr empty."""

@@ -479,6 +479,7 @@ def test_the_component_is_registered_once_at_import() -> None:
     assert tree_view._as_id("12") is None and tree_view._as_id(1.5) is None
 
 
+@pytest.mark.slow
 def test_render_tree_runs_in_an_app() -> None:
     from streamlit.testing.v1 import AppTest
 
