@@ -23,13 +23,13 @@ import dataclasses
 import html
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
 
 from app import history, session, state, ui
 from app.figures import html_table
+from app.session import Pair
 from app.tree_layout import build_view
 from app.tree_view import render_tree
 from mcts_core import IterationTrace, NodeCapReached, RunResult, Search, SearchConfig
@@ -52,33 +52,6 @@ B_WIDGETS = {"ab_c": "c", "ab_policy": "policy", "ab_rollout": "rollout", "ab_so
 #: widget's value while its tab is closed, and B must go on following A from any tab.
 AB_KEYS = ("ab", *B_WIDGETS)
 
-
-@dataclass
-class Pair:
-    """A and B in lockstep. ``lockstep.a`` is the session's search itself (A is never run
-    twice); ``root`` is the position both started from; ``note`` says why B stopped following
-    A (its tree is full, or its solver proved the root), else ""."""
-
-    lockstep: Lockstep
-    config_a: SearchConfig
-    root: Any
-    note: str = ""
-
-    @property
-    def b(self) -> Search:
-        return self.lockstep.b
-
-    @property
-    def looking(self) -> bool:
-        """True while the next iteration is stepped with traces and compared: the settings
-        differ, no divergence is found yet, and fewer than ``LOCKSTEP_LIMIT`` iterations ran."""
-        lockstep = self.lockstep
-        return (
-            lockstep.first_divergence is None
-            and bool(lockstep.differences)
-            and self.b.iterations < LOCKSTEP_LIMIT
-            and not self.b.tree_full
-        )
 
 
 def config_b(config_a: SearchConfig) -> SearchConfig:
@@ -138,7 +111,7 @@ def build() -> None:
         )
     lockstep.a = search  # the session's own search is A: it is never run twice
     session.track_search(lockstep.b)  # B counts towards the server's node limit
-    lab.ab = Pair(lockstep, search.config, search.root_state)
+    lab.ab = Pair(lockstep, search.config, search.root_state, LOCKSTEP_LIMIT)
 
 
 def prepare() -> None:

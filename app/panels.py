@@ -458,14 +458,15 @@ def phase_panel(entry: session.HistoryEntry | None) -> None:
     st.info(f"Phase just run — {PHASE_TEXT[entry.phase]}")
     result = entry.phase_result
     if entry.phase == "select":
-        decisions = [s for s in result if isinstance(s, Decision)]
+        steps = result if isinstance(result, tuple) else ()
+        decisions = [s for s in steps if isinstance(s, Decision)]
         if not decisions:
             st.caption("The root still has untried moves, so the selection stops at the root.")
         for d in decisions:
             _decision_table(d)
     elif entry.phase == "expand":
-        _expansion_text(result)
-    elif entry.phase == "evaluate":
+        _expansion_text(result if isinstance(result, Expansion) else None)
+    elif entry.phase == "evaluate" and isinstance(result, Evaluation):
         _evaluation_text(result)
 
 

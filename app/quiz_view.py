@@ -139,12 +139,13 @@ def _progress() -> Progress:
     for entry in reversed(session.session().history):
         if entry.phase not in ("select", "expand", "evaluate"):
             break
+        result = entry.phase_result
         if entry.phase == "select":
-            path = tuple(entry.phase_result or ())
+            path = result if isinstance(result, tuple) else ()
         elif entry.phase == "expand":
-            expansion = entry.phase_result
+            expansion = result if isinstance(result, Expansion) else None
         else:
-            evaluation = entry.phase_result
+            evaluation = result if isinstance(result, Evaluation) else None
         if entry.phase == "select":
             break
     return Progress(path, expansion, evaluation)

@@ -206,7 +206,9 @@ def _tree(entry: session.HistoryEntry | None) -> None:
         if focus is not None:
             st.button("Back to the root", key="tree_unfocus", on_click=stepping.on_unfocus)
         st.html('<span class="lab-tree-help">hover: numbers · click: focus · ?: colours</span>')
-    view = entry.view if entry is not None else history.tree_view_now()
+    view = entry.view if entry is not None else None
+    if view is None:
+        view = history.tree_view_now()
     latest = session.session().entries_written
     if focus is not None and entry is not None and entry.number == latest:
         view = history.tree_view_now(*_marks(entry))  # the focus moved since the entry was drawn
@@ -261,7 +263,7 @@ def _root_decision(entry: session.HistoryEntry | None) -> Decision | None:
     if entry is None:
         return None
     steps = entry.trace.path if entry.trace is not None else ()
-    if entry.phase == "select" and entry.phase_result:
+    if entry.phase == "select" and isinstance(entry.phase_result, tuple) and entry.phase_result:
         steps = entry.phase_result
     for step in steps:
         if isinstance(step, Decision):

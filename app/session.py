@@ -22,8 +22,15 @@ from app.links import (
     ITERATIONS_RANGE,
 )
 from app.narration import PhaseContext
+from app.quiz import QuizState
+from app.tree_layout import TreeView
 from games.registry import DEFAULT_GAME, game_spec
-from mcts_core import IterationTrace, Search
+from mcts_core import Evaluation, Expansion, IterationTrace, Search, SearchConfig
+from mcts_core.game import Action, State
+from mcts_core.trace import PathStep
+from mcts_lab.arena import ArenaResult
+from mcts_lab.compare import Lockstep
+from mcts_lab.sweep import SweepResult
 
 LOG = logging.getLogger("mcts_lab.app")
 
@@ -96,6 +103,11 @@ DEFAULTS: dict[str, Any] = {
 
 
 
+#: What a phase step returned: the selection's path, the expansion (``None``: nothing to
+#: expand), the evaluation, or the finished iteration's trace (backpropagate).
+PhaseResult = tuple[PathStep, ...] | Expansion | Evaluation | IterationTrace | None
+
+
 @dataclass
 class HistoryEntry:
     """One click's worth of history: what happened, the trace to show, the tree as drawn."""
@@ -105,7 +117,7 @@ class HistoryEntry:
     what: str
     trace: IterationTrace | None
     phase: str | None = None
-    phase_result: Any = None
+    phase_result: PhaseResult = None  # what the phase step returned (``phase`` says which)
     dot: str = ""
     drawn: int = 0
     hidden: int = 0
@@ -113,10 +125,41 @@ class HistoryEntry:
     nodes: int = 0  # the tree's size, depth and last click's speed when the entry was written
     depth: int = 0
     rate: float = 0.0
-    view: Any = None  # the browser tree drawing as it was (app.tree_layout.TreeView)
+    view: TreeView | None = None  # the browser tree drawing as it was
     narration: str = ""  # what happened, in one or two plain sentences
-    root_stats: dict[Any, tuple[float, float]] = field(default_factory=dict)  # action: share, Q
-    favourite: Any = None  # the root's best_action() then (recorded while ``exact`` is on)
+    root_stats: dict[Action, tuple[float, float]] = field(default_factory=dict)  # action: share, Q
+    #: the root's best_action() then (recorded while ``exact`` is on)
+    favourite: Action | None = None
+
+
+@dataclass
+class Pair:
+    """A and B in lockstep. ``lockstep.a`` is the session's search itself (A is never run
+    twice); ``root`` is the position both started from; ``note`` says why B stopped following
+    A (its tree is full, or its solver proved the root), else "". Built and stepped by
+    :mod:`app.ab`."""
+
+    lockstep: Lockstep
+    config_a: SearchConfig
+    root: State
+    limit: int  # iterations after which the divergence is no longer looked for
+    note: str = ""
+
+    @property
+    def b(self) -> Search:
+        return self.lockstep.b
+
+    @property
+    def looking(self) -> bool:
+        """True while the next iteration is stepped with traces and compared: the settings
+        differ, no divergence is found yet, and fewer than ``limit`` iterations ran."""
+        lockstep = self.lockstep
+        return (
+            lockstep.first_divergence is None
+            and bool(lockstep.differences)
+            and self.b.iterations < self.limit
+            and not self.b.tree_full
+        )
 
 
 @dataclass
@@ -139,19 +182,19 @@ class Session:
     last_nodes_rate: float = 0.0
     play_rng: random.Random = field(default_factory=lambda: random.Random(0))
     svg_cache: dict[str, str] = field(default_factory=dict)
-    arena: Any = None  # the last arena result (mcts_lab.arena.ArenaResult)
+    arena: ArenaResult | None = None  # the last arena result
     clicked: bool = False  # a callback ran in this rerun (so an autoplay tick must not step)
     autoplay_applied: tuple[bool, float] = (
         False,
         0.0,
     )  # the autoplay (on, speed) the screen's timer was built with
     phase_context: PhaseContext | None = None  # why the pending iteration's selection stopped
-    quiz: Any = None  # the quiz's question, last answer and score (app.quiz.QuizState)
+    quiz: QuizState | None = None  # the quiz's question, last answer and score
     #: exact answers by (game, root position), computed once each (see :func:`exact_answer`)
     exact: dict[tuple[str, str], ExactAnswer] = field(default_factory=dict)
-    ab: Any = None  # search B and its lockstep with A while ``ab`` is on (app.ab.Pair)
+    ab: Pair | None = None  # search B and its lockstep with A while ``ab`` is on
     ab_widgets: dict[str, Any] = field(default_factory=dict)  # the A/B tab's values (app.ab)
-    sweep: Any = None  # the last sweep (mcts_lab.sweep.SweepResult)
+    sweep: SweepResult | None = None  # the last sweep
     #: values a callback of the screen's fragment gave to widgets outside it (the sidebar's),
     #: waiting for the full rerun that draws them (see :func:`set_outside_widget`)
     outside_writes: dict[str, Any] = field(default_factory=dict)
