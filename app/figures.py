@@ -19,6 +19,7 @@ from app.exact import ExactAnswer
 from mcts_core import Decision, IterationTrace, Search
 from mcts_core.nodes import ActionNode, ChanceNode
 from mcts_core.policies import FORMULAS, visit_entropy
+from mcts_core.printing import dot_escape
 
 __all__ = [
     "TreeBounds",
@@ -193,7 +194,7 @@ def tree_dot(
             style = f', color="{PATH_COLOUR}", penwidth=3' if on_path else ""
             if isinstance(chance, ActionNode):  # a deterministic move: one edge
                 child = chance
-                text = _esc(action)
+                text = dot_escape(action)
                 if mark_turn_ends and child.player != node.player:
                     text += "\\n(turn ends)"  # multi-action turns: where the team turn ends
                     style += ", style=bold"
@@ -206,15 +207,15 @@ def tree_dot(
                 f'  c{chance.id} [shape=diamond, style=filled, fillcolor="{fill}", '
                 f'label="N={chance.visits}", fontsize=8, width=0.3, height=0.3];'
             )
-            lines.append(f'  a{node.id} -> c{chance.id} [label="{_esc(action)}"{style}];')
+            lines.append(f'  a{node.id} -> c{chance.id} [label="{dot_escape(action)}"{style}];')
             probabilities = dict(game.chance_outcomes(state, chance.action))
             for child in chance.children:
-                outcome = game.outcome_label(state, chance.action, child.outcome)
+                outcome = dot_escape(game.outcome_label(state, chance.action, child.outcome))
                 p = probabilities.get(child.outcome, 0.0)
                 edge_style = f', color="{PATH_COLOUR}", penwidth=3' if child.id in highlight else ""
                 turn = "\\n(turn ends)" if mark_turn_ends and child.player != node.player else ""
                 lines.append(
-                    f'  c{chance.id} -> a{child.id} [label="{_esc(outcome)}\\np={p:.3f}{turn}", '
+                    f'  c{chance.id} -> a{child.id} [label="{outcome}\\np={p:.3f}{turn}", '
                     f"style=dashed{edge_style}];"
                 )
                 counter = push(counter, child, state, chance.action)
@@ -284,9 +285,6 @@ def _action_node_line(
         f'label="{label}"{border}];'
     )
 
-
-def _esc(text: str) -> str:
-    return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
 # ------------------------------------------------------------- trace tables

@@ -38,6 +38,7 @@ from mcts_core import (
     Search,
     SearchConfig,
 )
+from mcts_core.config import check_count
 from mcts_lab.common import search_summary, signed_value
 
 __all__ = [
@@ -655,15 +656,7 @@ def compare_searches(
 
     A node cap that refuses either search's iteration ends the comparison there (``note``).
     """
-    if (
-        isinstance(iterations, bool)
-        or not isinstance(iterations, int)
-        or not 1 <= iterations <= MAX_COMPARE_ITERATIONS
-    ):
-        raise ValueError(
-            f"iterations must be a whole number in [1, {MAX_COMPARE_ITERATIONS:,}], "
-            f"got {iterations!r}"
-        )
+    check_count("iterations", iterations, 1, MAX_COMPARE_ITERATIONS)
     lockstep = Lockstep(game, state, config_a, config_b, seed=seed)
     steps: list[StepComparison] = []
     note = ""
