@@ -36,7 +36,8 @@ from mcts_core import IterationTrace, NodeCapReached, RunResult, Search, SearchC
 from mcts_core.config import ROLLOUT_POLICIES, TREE_POLICIES
 from mcts_core.phases import RunStop
 from mcts_core.queries import principal_variation
-from mcts_lab.compare import _SYNC_TEXT, Lockstep  # the compare report's own sync sentences
+from mcts_lab.compare_records import SYNC_TEXT  # the compare report's own sync sentences
+from mcts_lab.lockstep import Lockstep
 
 #: The lockstep looks for the first divergence (both searches traced, several times slower
 #: than the fast loop) in the first this-many iterations at most; two identical settings never
@@ -295,7 +296,7 @@ def divergence_lines(pair: Pair) -> list[str]:
     if lockstep.first_out_of_sync is not None and (
         found is None or lockstep.first_out_of_sync < found.iteration
     ):
-        reason = _SYNC_TEXT[lockstep.out_of_sync_reason or "path"]
+        reason = SYNC_TEXT[lockstep.out_of_sync_reason or "path"]
         lines.append(f"Out of sync from iteration {lockstep.first_out_of_sync:,}: {reason}.")
     return lines
 

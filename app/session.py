@@ -29,7 +29,7 @@ from mcts_core import Evaluation, Expansion, IterationTrace, Search, SearchConfi
 from mcts_core.game import Action, State
 from mcts_core.trace import PathStep
 from mcts_lab.arena import ArenaResult
-from mcts_lab.compare import Lockstep
+from mcts_lab.lockstep import Lockstep
 from mcts_lab.sweep import SweepResult
 
 LOG = logging.getLogger("mcts_lab.app")
