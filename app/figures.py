@@ -20,6 +20,7 @@ from mcts_core import Decision, IterationTrace, Search
 from mcts_core.nodes import ActionNode, ChanceNode
 from mcts_core.policies import FORMULAS, visit_entropy
 from mcts_core.printing import dot_escape
+from mcts_core.queries import find_node_by_visits
 
 __all__ = [
     "TreeBounds",
@@ -102,20 +103,8 @@ def path_ids(trace: IterationTrace | None) -> set[int]:
 def find_action_node(search: Search, node_id: int) -> ActionNode | None:
     """The action node ``node_id``, searched best-first from the root among at most 5,000
     nodes (never the whole tree)."""
-    if search.root.id == node_id:
-        return search.root
-    heap: list[tuple[int, int, ActionNode]] = [(0, search.root.id, search.root)]
-    looked = 0
-    while heap and looked < 5000:
-        _, _, node = heapq.heappop(heap)
-        looked += 1
-        for move in node.children:
-            for child in move.children if isinstance(move, ChanceNode) else (move,):
-                if child.id == node_id:
-                    return child
-                if child.id < node_id:  # ids grow downwards: younger nodes cannot be above
-                    heapq.heappush(heap, (-child.visits, child.id, child))
-    return None
+    found = find_node_by_visits(search.root, node_id, 5000)
+    return found if isinstance(found, ActionNode) else None
 
 
 def _q_view(node: ActionNode, root_player: int) -> int:

@@ -23,7 +23,6 @@ The component that draws it is :mod:`app.tree_view`. :func:`build_view` walks on
 
 from __future__ import annotations
 
-import heapq
 import math
 import weakref
 from collections.abc import Sequence
@@ -34,7 +33,7 @@ from app.figures import EXPANDED_COLOUR, PATH_COLOUR, PLAYER_COLOURS, TERMINAL_C
 from mcts_core import Search
 from mcts_core.game import ShortLabels
 from mcts_core.nodes import ActionNode, ChanceNode, Move
-from mcts_core.queries import find_node
+from mcts_core.queries import find_node, find_node_by_visits
 
 __all__ = [
     "Marks",
@@ -544,17 +543,8 @@ def _find(search: Search, node_id: int, budget: int = 5000) -> Move | None:
     cached = _LAST_DRAWN.get(search, {}).get(node_id)
     if cached is not None and _in_tree(search, cached):
         return cached
-    heap: list[tuple[int, int, Move]] = [(0, search.root.id, search.root)]
-    looked = 0
-    while heap and looked < budget:
-        _, _, node = heapq.heappop(heap)
-        looked += 1
-        for child in node.children:
-            if child.id == node_id:
-                return child
-            if child.id < node_id:  # ids grow downwards: younger nodes cannot be above
-                heapq.heappush(heap, (-child.visits, child.id, child))
-    return find_node(search.root, node_id)
+    found = find_node_by_visits(search.root, node_id, budget)
+    return found if found is not None else find_node(search.root, node_id)
 
 
 def _pv_ranks(top: Move, limit: int) -> dict[int, int]:

@@ -7,6 +7,7 @@ either.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -22,6 +23,7 @@ __all__ = [
     "best_child",
     "children_summary",
     "find_node",
+    "find_node_by_visits",
     "iter_nodes",
     "move_value",
     "principal_variation",
@@ -170,6 +172,25 @@ def find_node(root: ActionNode, node_id: int) -> Move | None:
             return node
         if node.id < node_id:
             stack.extend(node.children)
+    return None
+
+
+def find_node_by_visits(root: ActionNode, node_id: int, budget: int) -> Move | None:
+    """The node with id ``node_id`` (action or chance) looked for best-first by visits among at
+    most ``budget`` nodes, never the whole tree: quick for a node a view just drew (they are
+    well visited); ``None`` when not found within the budget."""
+    if root.id == node_id:
+        return root
+    heap: list[tuple[int, int, Move]] = [(0, root.id, root)]
+    looked = 0
+    while heap and looked < budget:
+        _, _, node = heapq.heappop(heap)
+        looked += 1
+        for child in node.children:
+            if child.id == node_id:
+                return child
+            if child.id < node_id:  # ids grow downwards: younger nodes cannot be above
+                heapq.heappush(heap, (-child.visits, child.id, child))
     return None
 
 
