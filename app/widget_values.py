@@ -10,6 +10,7 @@ from app.figures import TreeBounds
 from games.registry import game_spec
 from mcts_core import SearchConfig
 from mcts_lab.presets import PRESET_NAMES
+from mcts_lab.settings import SETTINGS, SettingKind
 
 #: One session's tree at most (the CLI's default cap is 500,000): a class shares one server.
 SESSION_MAX_NODES = 200_000
@@ -21,24 +22,7 @@ SESSION_FULL_MESSAGE = (
 )
 
 #: SearchConfig field -> the sidebar widget that sets it (the preset picker writes through it).
-CONFIG_WIDGETS = {
-    "c": "c",
-    "tree_policy": "policy",
-    "prior": "prior",
-    "min_visits": "min_visits",
-    "expansion_order": "expansion",
-    "rollout": "rollout",
-    "epsilon": "epsilon",
-    "rollout_depth": "rollout_depth",
-    "rollout_horizon": "horizon",
-    "win_value": "win_value",
-    "draw_value": "draw_value",
-    "loss_value": "loss_value",
-    "heuristic_weight": "heuristic_weight",
-    "value_range": "value_range",
-    "final_policy": "final_policy",
-    "solver": "solver",
-}
+CONFIG_WIDGETS = {s.field: s.widget for s in SETTINGS if s.widget is not None}
 
 
 PRESET_CHOICES = ("custom", *PRESET_NAMES)
@@ -47,26 +31,25 @@ PRESET_CHOICES = ("custom", *PRESET_NAMES)
 def config_from_widgets() -> SearchConfig:
     """The search config the sidebar describes (``ValueError`` for a nonsense combination)."""
     s = st.session_state
-    depth = int(s["rollout_depth"])
-    return SearchConfig(
-        c=float(s["c"]),
-        tree_policy=s["policy"],
-        prior=s["prior"],
-        min_visits=int(s["min_visits"]),
-        expansion_order=s["expansion"],
-        rollout=s["rollout"],
-        epsilon=float(s["epsilon"]),
-        rollout_depth=None if depth < 0 else depth,
-        rollout_horizon=s["horizon"],
-        win_value=float(s["win_value"]),
-        draw_value=float(s["draw_value"]),
-        loss_value=float(s["loss_value"]),
-        heuristic_weight=float(s["heuristic_weight"]),
-        value_range=s["value_range"],
-        final_policy=s["final_policy"],
-        solver=bool(s["solver"]),
-        max_nodes=SESSION_MAX_NODES,
-    )
+    values = {
+        setting.field: _widget_value(setting.kind, s[setting.widget])
+        for setting in SETTINGS
+        if setting.widget is not None
+    }
+    return SearchConfig(**values, max_nodes=SESSION_MAX_NODES)
+
+
+def _widget_value(kind: SettingKind, value: Any) -> Any:
+    """A widget's value as its ``SearchConfig`` field wants it (a depth below 0: no limit)."""
+    if kind == "number":
+        return float(value)
+    if kind == "whole":
+        return int(value)
+    if kind == "whole_or_none":
+        return None if int(value) < 0 else int(value)
+    if kind == "switch":
+        return bool(value)
+    return value
 
 
 def bounds_from_widgets() -> TreeBounds:

@@ -35,11 +35,12 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from mcts_core import SearchConfig
 from mcts_lab.arena import MAX_GAMES, OPPONENTS, GameRecord
 from mcts_lab.common import game_size
+from mcts_lab.settings import SETTINGS, SettingKind
 from mcts_lab.sweep_backends import (
     BACKENDS,
     Backend,
@@ -107,30 +108,15 @@ class SweepParam:
 
     name: str
     field: str
-    kind: Literal["number", "whole", "whole_or_none", "choice", "switch"]
+    kind: SettingKind
 
 
 PARAMS: dict[str, SweepParam] = {
     p.name: p
     for p in (
-        SweepParam("c", "c", "number"),
+        *(SweepParam(s.flag, s.field, s.kind) for s in SETTINGS[:1]),  # c first
         SweepParam("iterations", "iterations", "whole"),
-        SweepParam("policy", "tree_policy", "choice"),
-        SweepParam("prior", "prior", "choice"),
-        SweepParam("min-visits", "min_visits", "whole"),
-        SweepParam("expansion", "expansion_order", "choice"),
-        SweepParam("rollout", "rollout", "choice"),
-        SweepParam("epsilon", "epsilon", "number"),
-        SweepParam("depth", "rollout_depth", "whole_or_none"),
-        SweepParam("horizon", "rollout_horizon", "choice"),
-        SweepParam("win", "win_value", "number"),
-        SweepParam("draw", "draw_value", "number"),
-        SweepParam("loss", "loss_value", "number"),
-        SweepParam("heuristic-weight", "heuristic_weight", "number"),
-        SweepParam("value-range", "value_range", "choice"),
-        SweepParam("final", "final_policy", "choice"),
-        SweepParam("solver", "solver", "switch"),
-        SweepParam("max-nodes", "max_nodes", "whole"),
+        *(SweepParam(s.flag, s.field, s.kind) for s in SETTINGS[1:]),
     )
 }
 
