@@ -17,7 +17,7 @@ def svg_for(dot: str) -> str | None:
         import graphviz
 
         svg = _fit(graphviz.Source(dot).pipe(format="svg").decode("utf-8"))
-    except Exception:  # noqa: BLE001 - no dot binary (ExecutableNotFound) or a render error
+    except Exception:
         return None
     if len(lab.svg_cache) > 8:
         lab.svg_cache.clear()

@@ -72,7 +72,7 @@ def run_sweep_now(progress: Any = None) -> Notice | None:
         )  # fmt: skip
     except ValueError as error:
         return Notice("warning", f"Sweep not run: {str(error).removeprefix('--')}.")
-    except Exception as error:  # noqa: BLE001 - never a traceback on screen
+    except Exception as error:
         LOG.exception("sweep failed")
         return Notice("error", f"The sweep did not work ({type(error).__name__}: {error}).")
     if lab.sweep.stopped:

@@ -49,7 +49,7 @@ def play_move(action: Any, who: str) -> bool:
 def _describe(game: Any, state: Any, action: Any) -> str:
     try:
         return f"{game.action_label(state, action)} is not possible here"
-    except Exception:  # noqa: BLE001 - a label for an impossible action may not exist
+    except Exception:
         return f"{action!r} is not possible here"
 
 

@@ -267,7 +267,7 @@ def reported(work: Callable[..., None]) -> Callable[..., None]:
     def run(*args: Any, **kwargs: Any) -> None:
         try:
             work(*args, **kwargs)
-        except Exception as error:  # noqa: BLE001 - never a traceback on screen
+        except Exception as error:
             LOG.exception("%s failed", work.__name__)
             notify(
                 "error", f"That did not work ({type(error).__name__}: {error}). Nothing was lost."

@@ -25,7 +25,7 @@ def guarded(panel: Callable[..., None]) -> Callable[..., None]:
     def draw(*args: Any, **kwargs: Any) -> None:
         try:
             panel(*args, **kwargs)
-        except Exception as error:  # noqa: BLE001 - the page must survive any panel bug
+        except Exception as error:
             LOG.exception("panel %s failed", panel.__name__)
             st.error(
                 f"This panel could not be drawn ({type(error).__name__}: {error}). "

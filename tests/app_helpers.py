@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("streamlit")
-from streamlit.testing.v1 import AppTest  # noqa: E402
+from streamlit.testing.v1 import AppTest
 
 MAIN = str(Path(__file__).resolve().parents[1] / "app" / "main.py")
 

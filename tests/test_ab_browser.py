@@ -20,7 +20,7 @@ from tests.browser_helpers import (
 pytestmark = BROWSER_TEST
 
 
-def test_the_ab_tab_fits_the_classroom_screen(app_url: str, browser) -> None:  # noqa: ANN001
+def test_the_ab_tab_fits_the_classroom_screen(app_url: str, browser) -> None:
     page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=1&c=2&iterations=200")
     page.get_by_role("tab", name="A/B", exact=True).click()
     wait_idle(page)

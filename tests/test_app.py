@@ -7,9 +7,9 @@ import html
 import pytest
 
 pytest.importorskip("streamlit")
-from streamlit.testing.v1 import AppTest  # noqa: E402
+from streamlit.testing.v1 import AppTest
 
-from tests.app_helpers import (  # noqa: E402
+from tests.app_helpers import (
     blocks,
     board_pictures,
     fresh,

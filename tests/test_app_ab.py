@@ -9,15 +9,15 @@ from typing import Any
 import pytest
 
 pytest.importorskip("streamlit")
-from streamlit.testing.v1 import AppTest  # noqa: E402
+from streamlit.testing.v1 import AppTest
 
-import app.ab  # noqa: E402
-from app.figures import sweep_figure  # noqa: E402
-from games import make_game  # noqa: E402
-from mcts_core import SearchConfig  # noqa: E402
-from mcts_lab.compare import compare_searches  # noqa: E402
-from mcts_lab.sweep import run_sweep  # noqa: E402
-from tests.app_helpers import fresh, metric, notes, tab, texts  # noqa: E402
+import app.ab
+from app.figures import sweep_figure
+from games import make_game
+from mcts_core import SearchConfig
+from mcts_lab.compare import compare_searches
+from mcts_lab.sweep import run_sweep
+from tests.app_helpers import fresh, metric, notes, tab, texts
 
 #: AppTest runs of the whole page: seconds each.
 pytestmark = pytest.mark.slow

@@ -10,17 +10,17 @@ from typing import Any
 import pytest
 
 pytest.importorskip("streamlit")
-from streamlit.testing.v1 import AppTest  # noqa: E402
+from streamlit.testing.v1 import AppTest
 
-import mcts_lab.exact  # noqa: E402
-from app import exact as app_exact  # noqa: E402
-from app.boards import board_legend, gridiron_svg, stats_rows, tic_tac_toe_svg  # noqa: E402
-from app.exact import ExactAnswer, kept_sentence, regret_points, verdict  # noqa: E402
-from app.figures import history_figure, series_point  # noqa: E402
-from app.state import opening_state  # noqa: E402
-from games import make_game  # noqa: E402
-from mcts_core import Search, SearchConfig  # noqa: E402
-from tests.app_helpers import MAIN, blocks, board_pictures, narration, notes, tab, texts  # noqa: E402
+import mcts_lab.exact
+from app import exact as app_exact
+from app.boards import board_legend, gridiron_svg, stats_rows, tic_tac_toe_svg
+from app.exact import ExactAnswer, kept_sentence, regret_points, verdict
+from app.figures import history_figure, series_point
+from app.state import opening_state
+from games import make_game
+from mcts_core import Search, SearchConfig
+from tests.app_helpers import MAIN, blocks, board_pictures, narration, notes, tab, texts
 
 #: AppTest runs of the whole page: seconds each.
 pytestmark = pytest.mark.slow

@@ -28,11 +28,11 @@ from tests.conftest import IDLE
 pytestmark = BROWSER_TEST
 
 
-def _narration(page) -> str:  # noqa: ANN001
+def _narration(page) -> str:
     return page.locator(".lab-narration").first.inner_text()
 
 
-def _median_label_px(page) -> float:  # noqa: ANN001
+def _median_label_px(page) -> float:
     heights = page.locator(".st-key-tree .tv-label").evaluate_all(
         "els => els.map(e => e.getBoundingClientRect().height)"
     )
@@ -50,7 +50,7 @@ def _median_label_px(page) -> float:  # noqa: ANN001
 )
 def test_one_screen_and_readable_labels(
     app_url: str,
-    browser,  # noqa: ANN001
+    browser,
     name: str,
     query: str,
     clicks: int,
@@ -72,7 +72,7 @@ def test_one_screen_and_readable_labels(
     page.close()
 
 
-def test_step_and_phases_are_narrated_without_a_chance_layer(app_url: str, browser) -> None:  # noqa: ANN001
+def test_step_and_phases_are_narrated_without_a_chance_layer(app_url: str, browser) -> None:
     page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=3")
     assert_on_screen(page, "fresh")
     click(page, "step")
@@ -95,7 +95,7 @@ def test_step_and_phases_are_narrated_without_a_chance_layer(app_url: str, brows
     page.close()
 
 
-def test_back_and_forward_walk_the_history(app_url: str, browser) -> None:  # noqa: ANN001
+def test_back_and_forward_walk_the_history(app_url: str, browser) -> None:
     page = open_page(browser, f"{app_url}/?game=connect_four&seed=2")
     for _ in range(3):
         click(page, "step")
@@ -112,7 +112,7 @@ def test_back_and_forward_walk_the_history(app_url: str, browser) -> None:  # no
     page.close()
 
 
-def test_autoplay_steps_until_a_click(app_url: str, browser) -> None:  # noqa: ANN001
+def test_autoplay_steps_until_a_click(app_url: str, browser) -> None:
     page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=1")
     page.locator(".st-key-autoplay label").first.click()  # the toggle (1 click per second)
     deadline = time.monotonic() + 20
@@ -127,7 +127,7 @@ def test_autoplay_steps_until_a_click(app_url: str, browser) -> None:  # noqa: A
     page.close()
 
 
-def test_wide_screen_and_presentation(app_url: str, browser) -> None:  # noqa: ANN001
+def test_wide_screen_and_presentation(app_url: str, browser) -> None:
     page = open_page(browser, f"{app_url}/?game=connect_four&seed=1&steps=30", 1920, 1080)
     OUT.mkdir(exist_ok=True)
     page.screenshot(path=str(OUT / "screen-connect-four-1920x1080.png"))
@@ -139,7 +139,7 @@ def test_wide_screen_and_presentation(app_url: str, browser) -> None:  # noqa: A
     page.close()
 
 
-def test_step_click_to_update_time(app_url: str, browser) -> None:  # noqa: ANN001
+def test_step_click_to_update_time(app_url: str, browser) -> None:
     """Prints the median Step click-to-idle time (a measurement; scripts/measure_app_speed.py
     is the benchmark)."""
     page = open_page(browser, f"{app_url}/?game=connect_four&seed=1&steps=2000")
@@ -154,7 +154,7 @@ def test_step_click_to_update_time(app_url: str, browser) -> None:  # noqa: ANN0
     page.close()
 
 
-def test_a_long_arena_stops_at_a_click(app_url: str, browser) -> None:  # noqa: ANN001
+def test_a_long_arena_stops_at_a_click(app_url: str, browser) -> None:
     page = open_page(browser, app_url)
     page.get_by_role("tab", name="Arena", exact=True).click()
     wait_idle(page)
@@ -178,7 +178,7 @@ def test_a_long_arena_stops_at_a_click(app_url: str, browser) -> None:  # noqa: 
     page.close()
 
 
-def test_a_refresh_keeps_the_tree_even_in_the_middle_of_step_n(app_url: str, browser) -> None:  # noqa: ANN001
+def test_a_refresh_keeps_the_tree_even_in_the_middle_of_step_n(app_url: str, browser) -> None:
     # iterations=100000: Step N runs for seconds, long enough to refresh the page in the middle
     page = open_page(browser, f"{app_url}/?game=connect_four&seed=4&iterations=100000")
     for _ in range(3):

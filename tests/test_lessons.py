@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 pytest.importorskip("streamlit")
-from streamlit.testing.v1 import AppTest  # noqa: E402
+from streamlit.testing.v1 import AppTest
 
-from app.lessons import (  # noqa: E402
+from app.lessons import (
     LESSONS_ENV,
     PRESSES,
     LessonError,
@@ -23,7 +23,7 @@ from app.lessons import (  # noqa: E402
     load_lessons,
     press_text,
 )
-from app.quiz_view import plain_label  # noqa: E402
+from app.quiz_view import plain_label
 
 MAIN = str(Path(__file__).resolve().parents[1] / "app" / "main.py")
 LESSONS, LESSON_ERRORS = load_lessons()

@@ -17,13 +17,13 @@ import pytest
 
 pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install -e '.[openspiel]'")
 
-from games import GAME_NAMES, game_spec, make_game  # noqa: E402
-from games.openspiel_game import START, OpenSpielState  # noqa: E402
-from games.registry import OPENSPIEL_EXAMPLES, game_choices  # noqa: E402
-from mcts_core import ChanceNode, Search, SearchConfig  # noqa: E402
-from mcts_lab.cli import main  # noqa: E402
-from mcts_lab.common import action_index, build_game  # noqa: E402
-from tests.battery import CHECKS  # noqa: E402
+from games import GAME_NAMES, game_spec, make_game
+from games.openspiel_game import START, OpenSpielState
+from games.registry import OPENSPIEL_EXAMPLES, game_choices
+from mcts_core import ChanceNode, Search, SearchConfig
+from mcts_lab.cli import main
+from mcts_lab.common import action_index, build_game
+from tests.battery import CHECKS
 
 PIG = "openspiel:pig(winscore=20)"
 BREAKTHROUGH = "openspiel:breakthrough(rows=5,columns=5)"

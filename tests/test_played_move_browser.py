@@ -20,17 +20,17 @@ from tests.browser_helpers import BROWSER_TEST, click, open_page, stat, wait_idl
 pytestmark = BROWSER_TEST
 
 
-def _position_in_url(page) -> str:  # noqa: ANN001
+def _position_in_url(page) -> str:
     query = urllib.parse.parse_qs(urllib.parse.urlsplit(page.url).query, keep_blank_values=True)
     assert "position" in query, page.url
     return query["position"][0]
 
 
-def _field(page) -> str:  # noqa: ANN001
+def _field(page) -> str:
     return page.locator(".st-key-position input").first.input_value()
 
 
-def _entry(page) -> tuple[int, int, str]:  # noqa: ANN001
+def _entry(page) -> tuple[int, int, str]:
     """The statistics row's history entry: (number, of, what it was)."""
     text = page.locator(".lab-stats").first.inner_text()
     found = re.search(r"entry (\d+) of (\d+): (.*)", text)
@@ -38,7 +38,7 @@ def _entry(page) -> tuple[int, int, str]:  # noqa: ANN001
     return int(found.group(1)), int(found.group(2)), found.group(3).strip()
 
 
-def _assert_root(page, position: str, when: str) -> None:  # noqa: ANN001
+def _assert_root(page, position: str, when: str) -> None:
     """The moved root everywhere: the URL, the sidebar's field, the Board tab's text."""
     assert _position_in_url(page) == position, f"URL position ({when})"
     assert _field(page) == position, f"Root position field ({when})"
@@ -46,7 +46,7 @@ def _assert_root(page, position: str, when: str) -> None:  # noqa: ANN001
     assert f"position {position}" in board.replace("\n", " "), f"Board tab ({when}): {board[:200]}"
 
 
-def _change_c(page) -> None:  # noqa: ANN001
+def _change_c(page) -> None:
     """One step of the sidebar's C slider with the keyboard (a full rerun, the sidebar's
     callback), waiting for its 'Tree kept' message."""
     page.locator(".st-key-c input[type='range']").first.focus()
@@ -55,7 +55,7 @@ def _change_c(page) -> None:  # noqa: ANN001
     wait_idle(page)
 
 
-def _set_iterations_per_click(page, value: int) -> None:  # noqa: ANN001
+def _set_iterations_per_click(page, value: int) -> None:
     field = page.locator(".st-key-iterations_per_click input").first
     field.fill(str(value))
     field.press("Enter")
@@ -63,7 +63,7 @@ def _set_iterations_per_click(page, value: int) -> None:  # noqa: ANN001
     wait_idle(page)
 
 
-def _play_best(page) -> str:  # noqa: ANN001
+def _play_best(page) -> str:
     """Play best; the new root's position string (the URL's)."""
     before = _position_in_url(page)
     click(page, "play_best")
@@ -81,7 +81,7 @@ def _play_best(page) -> str:  # noqa: ANN001
 )
 def test_a_played_move_survives_step_c_and_iteration_changes(
     app_url: str,
-    browser,  # noqa: ANN001
+    browser,
     game: str,
     steps: int,
 ) -> None:
@@ -133,7 +133,7 @@ def test_a_played_move_survives_step_c_and_iteration_changes(
 @pytest.mark.parametrize(("game", "cell"), [("tic_tac_toe", 4), ("connect_four", 3)])
 def test_a_board_click_stays_played(
     app_url: str,
-    browser,  # noqa: ANN001
+    browser,
     game: str,
     cell: int,
 ) -> None:
@@ -148,12 +148,12 @@ def test_a_board_click_stays_played(
     page.close()
 
 
-def _focus_field(page):  # noqa: ANN001, ANN202
+def _focus_field(page):
     """The tree's focus box, beside the Drawing popover."""
     return page.locator(".st-key-tree_focus input").first
 
 
-def test_tree_focus_is_cleared_by_a_played_move(app_url: str, browser) -> None:  # noqa: ANN001
+def test_tree_focus_is_cleared_by_a_played_move(app_url: str, browser) -> None:
     """The focus box is cleared by fragment callbacks (a played move, Back to the root): it
     stays empty and the drawing on the new root through the next clicks too (in the Drawing
     popover, the browser kept the old value and the next click brought the focus back)."""
@@ -179,7 +179,7 @@ def test_tree_focus_is_cleared_by_a_played_move(app_url: str, browser) -> None: 
 
 
 @pytest.mark.parametrize("mode", ["MCTS vs MCTS", "MCTS vs random"])
-def test_play_tab_modes_keep_every_move(app_url: str, browser, mode: str) -> None:  # noqa: ANN001
+def test_play_tab_modes_keep_every_move(app_url: str, browser, mode: str) -> None:
     """The Play tab: each Play best continues the game from the last move (MCTS vs MCTS used
     to replay the same first move from the empty board)."""
     page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=3&iterations=50")

@@ -25,17 +25,17 @@ def page(app_url: str, browser: Any) -> Iterator[Any]:
     tab.close()
 
 
-def _idle(page) -> None:  # noqa: ANN001
+def _idle(page) -> None:
     wait_idle(page, settle_ms=300)
 
 
-def _go(page, query: str) -> None:  # noqa: ANN001
+def _go(page, query: str) -> None:
     page.goto(f"{page.app_url}/?{query}")
     page.wait_for_selector("g.tv-node", timeout=60_000)
     _idle(page)
 
 
-def _inside(page, when: str) -> None:  # noqa: ANN001
+def _inside(page, when: str) -> None:
     assert page.evaluate("window.scrollY") == 0, when
     for key in ON_SCREEN:
         box = page.locator(f".st-key-{key}").first.bounding_box()
@@ -48,7 +48,7 @@ def _inside(page, when: str) -> None:  # noqa: ANN001
     assert question is not None and question["y"] + question["height"] <= HEIGHT, when
 
 
-def test_a_quiz_round_fits_the_screen(page) -> None:  # noqa: ANN001
+def test_a_quiz_round_fits_the_screen(page) -> None:
     _go(page, "game=tic_tac_toe&seed=3&steps=30")
     page.locator(".st-key-quiz label").first.click()
     _idle(page)
@@ -65,7 +65,7 @@ def test_a_quiz_round_fits_the_screen(page) -> None:  # noqa: ANN001
     page.screenshot(path=str(OUT / "quiz-question.png"))
 
 
-def test_a_lesson_page_fits_the_screen(page) -> None:  # noqa: ANN001
+def test_a_lesson_page_fits_the_screen(page) -> None:
     _go(page, "lesson=traps&page=1")
     _inside(page, "lesson page opened")
     sidebar = page.locator(".lab-lesson").first.inner_text()

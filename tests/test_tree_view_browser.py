@@ -27,15 +27,15 @@ def demo_url() -> Iterator[str]:
         yield url
 
 
-def _wait_idle(page) -> None:  # noqa: ANN001
+def _wait_idle(page) -> None:
     wait_idle(page, settle_ms=200)  # the component draws after the script run ends
 
 
-def _open(browser, url: str):  # noqa: ANN001, ANN202
+def _open(browser, url: str):
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     dialogs: list[str] = []
 
-    def on_dialog(dialog) -> None:  # noqa: ANN001 - an alert() would land here
+    def on_dialog(dialog) -> None:
         dialogs.append(dialog.message)
         dialog.dismiss()
 
@@ -47,17 +47,17 @@ def _open(browser, url: str):  # noqa: ANN001, ANN202
     return page
 
 
-def _label_heights(page) -> list[float]:  # noqa: ANN001
+def _label_heights(page) -> list[float]:
     return page.locator(".tv-label, .tv-line").evaluate_all(
         "els => els.map(e => e.getBoundingClientRect().height)"
     )
 
 
-def _status(page) -> str:  # noqa: ANN001
+def _status(page) -> str:
     return page.locator("p", has_text="Iterations:").first.text_content() or ""
 
 
-def test_tic_tac_toe_labels_hover_and_click(demo_url: str, browser) -> None:  # noqa: ANN001
+def test_tic_tac_toe_labels_hover_and_click(demo_url: str, browser) -> None:
     page = _open(browser, demo_url + "/?steps=10")
     nodes = page.locator("g.tv-node")
     assert nodes.count() == 11  # the root, all 9 of its moves, the node the 10th step added
@@ -102,7 +102,7 @@ def test_tic_tac_toe_labels_hover_and_click(demo_url: str, browser) -> None:  # 
     page.close()
 
 
-def test_step_redraws_the_tree(demo_url: str, browser) -> None:  # noqa: ANN001
+def test_step_redraws_the_tree(demo_url: str, browser) -> None:
     page = _open(browser, demo_url + "/?steps=10")
     page.get_by_role("button", name="Step", exact=True).click()
     _wait_idle(page)
@@ -113,7 +113,7 @@ def test_step_redraws_the_tree(demo_url: str, browser) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("query", ["game=connect_four&steps=30", "game=gridiron&steps=200"])
-def test_labels_are_readable_on_other_games(demo_url: str, browser, query: str) -> None:  # noqa: ANN001
+def test_labels_are_readable_on_other_games(demo_url: str, browser, query: str) -> None:
     page = _open(browser, f"{demo_url}/?{query}")
     median = statistics.median(_label_heights(page))
     print(f"\n{query}: median label height {median:.1f} px")
@@ -123,7 +123,7 @@ def test_labels_are_readable_on_other_games(demo_url: str, browser, query: str) 
     page.close()
 
 
-def test_hostile_labels_stay_text(demo_url: str, browser) -> None:  # noqa: ANN001
+def test_hostile_labels_stay_text(demo_url: str, browser) -> None:
     page = _open(browser, demo_url + "/?game=hostile&steps=40")
     labels = page.locator(".tv-label").all_text_contents()
     assert "<img src…" in labels and "**bold**" in labels
