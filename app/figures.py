@@ -520,8 +520,10 @@ def series_point(search: Search) -> dict[str, Any]:
     }
 
 
-def _by_move(series: Sequence[dict[str, Any]], index: int) -> dict[str, tuple[list, list]]:
-    lines: dict[str, tuple[list, list]] = {}
+def _by_move(
+    series: Sequence[dict[str, Any]], index: int
+) -> dict[str, tuple[list[int], list[float]]]:
+    lines: dict[str, tuple[list[int], list[float]]] = {}
     for point in series:
         for label, stats in point["children"].items():
             xs, ys = lines.setdefault(label, ([], []))

@@ -201,7 +201,8 @@ class Session:
 
 
 def session() -> Session:
-    return st.session_state["lab"]
+    lab: Session = st.session_state["lab"]
+    return lab
 
 
 def set_outside_widget(key: str, value: Any) -> None:
