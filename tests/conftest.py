@@ -45,12 +45,13 @@ def app_url() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One headless Chromium (Debian's) for the whole run: a Playwright ``Browser``.
+    """A headless Chromium (Debian's) for one test module: a Playwright ``Browser``.
 
-    One for the run, not one per module: Playwright's sync API refuses to start a second
-    instance while one is running in the same process.
+    Per module, and only here: Playwright's sync API refuses to start a second instance while
+    one runs in the same process, and its event loop, while it runs, makes ``asyncio.run``
+    fail in later modules (tests/test_load_test.py).
     """
     playwright = pytest.importorskip("playwright.sync_api")
     with playwright.sync_playwright() as p:
