@@ -23,19 +23,21 @@ import dataclasses
 import html
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
 
-from app import panels, state
+from app import history, session, state, ui
 from app.figures import html_table
-from app.tree_view import build_view, render_tree
+from app.session import Pair
+from app.tree_layout import build_view
+from app.tree_view import render_tree
 from mcts_core import IterationTrace, NodeCapReached, RunResult, Search, SearchConfig
 from mcts_core.config import ROLLOUT_POLICIES, TREE_POLICIES
 from mcts_core.phases import RunStop
 from mcts_core.queries import principal_variation
-from mcts_lab.compare import _SYNC_TEXT, Lockstep  # the compare report's own sync sentences
+from mcts_lab.compare_records import SYNC_TEXT  # the compare report's own sync sentences
+from mcts_lab.lockstep import Lockstep
 
 #: The lockstep looks for the first divergence (both searches traced, several times slower
 #: than the fast loop) in the first this-many iterations at most; two identical settings never
@@ -52,38 +54,11 @@ B_WIDGETS = {"ab_c": "c", "ab_policy": "policy", "ab_rollout": "rollout", "ab_so
 AB_KEYS = ("ab", *B_WIDGETS)
 
 
-@dataclass
-class Pair:
-    """A and B in lockstep. ``lockstep.a`` is the session's search itself (A is never run
-    twice); ``root`` is the position both started from; ``note`` says why B stopped following
-    A (its tree is full, or its solver proved the root), else ""."""
-
-    lockstep: Lockstep
-    config_a: SearchConfig
-    root: Any
-    note: str = ""
-
-    @property
-    def b(self) -> Search:
-        return self.lockstep.b
-
-    @property
-    def looking(self) -> bool:
-        """True while the next iteration is stepped with traces and compared: the settings
-        differ, no divergence is found yet, and fewer than ``LOCKSTEP_LIMIT`` iterations ran."""
-        lockstep = self.lockstep
-        return (
-            lockstep.first_divergence is None
-            and bool(lockstep.differences)
-            and self.b.iterations < LOCKSTEP_LIMIT
-            and not self.b.tree_full
-        )
-
 
 def config_b(config_a: SearchConfig) -> SearchConfig:
     """A's settings with the A/B tab's four laid over them (``ValueError`` for a nonsense
     combination)."""
-    s = {**state.DEFAULTS, **state.session().ab_widgets}
+    s = {**session.DEFAULTS, **session.session().ab_widgets}
     return dataclasses.replace(
         config_a,
         c=float(s["ab_c"]),
@@ -109,7 +84,7 @@ def stale(pair: Pair, search: Search) -> str | None:
 def build() -> None:
     """(Re)build B beside A; A starts again when it is not an empty tree. A setting B cannot
     have leaves no B (and a message)."""
-    lab = state.session()
+    lab = session.session()
     lab.ab = None
     search = lab.search
     if search.game.is_terminal(search.root_state):
@@ -118,7 +93,7 @@ def build() -> None:
         b = config_b(search.config)
         lockstep = Lockstep(search.game, search.root_state, search.config, b, seed=search.seed)
     except ValueError as error:
-        state.notify("error", f"B not built: {error}.")
+        session.notify("error", f"B not built: {error}.")
         return
     fresh = (
         search.iterations == 0
@@ -130,20 +105,20 @@ def build() -> None:
         state.restart_search()
         search = lab.search
         lockstep = Lockstep(search.game, search.root_state, search.config, b, seed=search.seed)
-        state.notify(
+        session.notify(
             "info",
             "A/B: both trees start empty, so that B steps in lockstep with A "
             "(same position and seed).",
         )
     lockstep.a = search  # the session's own search is A: it is never run twice
-    state.track_search(lockstep.b)  # B counts towards the server's node limit
-    lab.ab = Pair(lockstep, search.config, search.root_state)
+    session.track_search(lockstep.b)  # B counts towards the server's node limit
+    lab.ab = Pair(lockstep, search.config, search.root_state, LOCKSTEP_LIMIT)
 
 
 def prepare() -> None:
     """Before a Step / Step N click: with ``ab`` on, make sure B follows A (a click may rebuild
     the pair and so restart A). With ``ab`` off, nothing."""
-    lab = state.session()
+    lab = session.session()
     if not is_on():
         lab.ab = None
         return
@@ -153,26 +128,26 @@ def prepare() -> None:
 
 def is_on() -> bool:
     """The ``ab`` toggle as last set (kept in the session while the tab is closed)."""
-    return bool(state.session().ab_widgets.get("ab", False))
+    return bool(session.session().ab_widgets.get("ab", False))
 
 
 def _remember() -> None:
     """Keep the tab's widget values in the session (read by :func:`is_on` and
     :func:`config_b`, and restored when the tab is drawn again)."""
     s = st.session_state
-    state.session().ab_widgets = {key: s[key] for key in AB_KEYS}
+    session.session().ab_widgets = {key: s[key] for key in AB_KEYS}
 
 
 def _restore() -> None:
     """Before the tab's widgets are drawn: give them the values the session kept."""
     s = st.session_state
-    for key, value in state.session().ab_widgets.items():
+    for key, value in session.session().ab_widgets.items():
         if s.get(key) != value:
             s[key] = value
 
 
 def _following(search: Search) -> Pair | None:
-    pair = state.session().ab
+    pair = session.session().ab
     if pair is None or pair.note or pair.lockstep.a is not search:
         return None
     return pair
@@ -251,14 +226,14 @@ def run(
 # ------------------------------------------------------------------ callbacks
 
 
-@state.safe
+@session.safe
 def on_toggle() -> None:
     """``ab`` switched: on, B starts with A's settings (change one in the tab); off, B is
     dropped."""
     s = st.session_state
     if not s["ab"]:
         _remember()
-        state.session().ab = None
+        session.session().ab = None
         return
     for key, a_key in B_WIDGETS.items():
         s[key] = s[a_key]
@@ -266,7 +241,7 @@ def on_toggle() -> None:
     build()
 
 
-@state.safe
+@session.safe
 def on_b_change() -> None:
     """One of B's settings changed: B is built again (and A started again with it)."""
     _remember()
@@ -285,7 +260,7 @@ def summary_rows(a: Search, b: Search) -> list[dict[str, str]]:
     """One row per root move: its share of the root's visits and Q (the mover's view) under A
     and B; ★ marks each search's favourite (``best_action()``)."""
     game, root = a.game, a.root_state
-    stats_a, stats_b = state.root_stats(a), state.root_stats(b)
+    stats_a, stats_b = history.root_stats(a), history.root_stats(b)
     fav_a = a.best_action() if a.root.children else None
     fav_b = b.best_action() if b.root.children else None
     rows = []
@@ -321,7 +296,7 @@ def divergence_lines(pair: Pair) -> list[str]:
     if lockstep.first_out_of_sync is not None and (
         found is None or lockstep.first_out_of_sync < found.iteration
     ):
-        reason = _SYNC_TEXT[lockstep.out_of_sync_reason or "path"]
+        reason = SYNC_TEXT[lockstep.out_of_sync_reason or "path"]
         lines.append(f"Out of sync from iteration {lockstep.first_out_of_sync:,}: {reason}.")
     return lines
 
@@ -335,7 +310,7 @@ _CSS = ".lab-ab th, .lab-ab td {padding: 0 0.45rem 0 0; text-align: right}"
 _LINE = '<p style="font-size:0.85rem;line-height:1.2rem;margin:0.2rem 0">{}</p>'
 
 
-@panels.guarded
+@ui.guarded
 def ab_panel() -> None:
     """The A/B tab, compact for its ~330 px column: the toggle and B's settings on one row,
     the first divergence, both root summaries in one table, then the explanation."""
@@ -354,9 +329,9 @@ def ab_panel() -> None:
                              on_change=on_b_change)  # fmt: skip
                 st.toggle("B: solver", key="ab_solver", on_change=on_b_change)
     if not s["ab"]:
-        panels.help_text(HELP)
+        ui.help_text(HELP)
         return
-    lab = state.session()
+    lab = session.session()
     pair = lab.ab
     if pair is None:
         st.caption("B is built at the next Step.")
@@ -370,12 +345,12 @@ def ab_panel() -> None:
     )
     why = stale(pair, lab.search)
     if why is not None:
-        panels.notice_line(
+        ui.notice_line(
             "info", f"{why[0].upper()}{why[1:]}: the next Step starts A and B again."
         )
         return
     if pair.note:
-        panels.notice_line("warning", pair.note)
+        ui.notice_line("warning", pair.note)
     lines = divergence_lines(pair)
     favourites = []
     for side, search in (("A", pair.lockstep.a), ("B", pair.b)):
@@ -406,7 +381,7 @@ def _b_tree(b: Search) -> None:
         new_id=None,
         changed_ids=set(),
         focus_id=None,
-        player_names=state.player_names(),
+        player_names=session.player_names(),
         max_levels=B_TREE_LEVELS,
         max_children=2,
         root_children=4,  # the tab's column is about a third of the main drawing's width

@@ -444,7 +444,7 @@ def button_label(game: Any, state: Any, action: Any) -> str:
     spec = _spec(game)
     if spec is None or spec.buttons is None:
         return str(game.action_label(state, action))
-    return spec.buttons.label(game, state, action)
+    return str(spec.buttons.label(game, state, action))
 
 
 def button_layout(game: Any) -> tuple[int, list[Any]] | None:

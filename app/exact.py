@@ -8,7 +8,7 @@ screen adds under the narration when the search's favourite is worse than a best
 :func:`regret_points` and :func:`kept_sentence` are the charts' regret line and its summary.
 
 The app computes an answer once per root position, and only while the ``exact`` toggle is on
-and a view that shows it is drawn (``app.state.exact_answer``, cached in the session).
+and a view that shows it is drawn (``app.exact_cache.exact_answer``, cached in the session).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mcts_lab import exact as solver
+from mcts_lab import exact as minimax
 
 __all__ = [
     "EXACT_SECONDS",
@@ -33,7 +33,7 @@ __all__ = [
 #: default). Tests lower it.
 EXACT_SECONDS = 2.0
 
-_TOLERANCE = solver.VALUE_TOLERANCE
+_TOLERANCE = minimax.VALUE_TOLERANCE
 _WORDS = {1.0: "win", 0.0: "draw", -1.0: "loss"}
 _VERBS = {1.0: ("wins", "win"), 0.0: ("draws", "draw"), -1.0: ("loses", "lose")}
 _LISTED = 3  # best moves named in a sentence; more are counted
@@ -74,7 +74,7 @@ class ExactAnswer:
     @property
     def best(self) -> float | None:
         """The best value any move gets, or ``None`` when not known."""
-        return solver.best_value(self.values)
+        return minimax.best_value(self.values)
 
     def is_best(self, action: Any) -> bool:
         """True when the move keeps the position's value (its regret is 0)."""
@@ -82,7 +82,7 @@ class ExactAnswer:
 
     def regret(self, action: Any) -> float | None:
         """The best value minus this move's (>= 0), ``None`` when either is unknown."""
-        return solver.regret(self.values, action)
+        return minimax.regret(self.values, action)
 
     def wrong(self, action: Any) -> bool:
         """True when perfect play says the move is worse than a best move."""
@@ -107,7 +107,7 @@ class ExactAnswer:
 
 def solve(game: Any, state: Any, labels: Mapping[Any, str], seconds: float) -> ExactAnswer:
     """The exact answer at ``state`` within ``seconds`` (:func:`mcts_lab.exact.exact_values`)."""
-    return ExactAnswer(solver.exact_values(game, state, seconds), dict(labels), seconds)
+    return ExactAnswer(minimax.exact_values(game, state, seconds), dict(labels), seconds)
 
 
 def number(value: float) -> str:

@@ -19,6 +19,8 @@ from app.exact import ExactAnswer
 from mcts_core import Decision, IterationTrace, Search
 from mcts_core.nodes import ActionNode, ChanceNode
 from mcts_core.policies import FORMULAS, visit_entropy
+from mcts_core.printing import dot_escape
+from mcts_core.queries import find_node_by_visits
 
 __all__ = [
     "TreeBounds",
@@ -101,20 +103,8 @@ def path_ids(trace: IterationTrace | None) -> set[int]:
 def find_action_node(search: Search, node_id: int) -> ActionNode | None:
     """The action node ``node_id``, searched best-first from the root among at most 5,000
     nodes (never the whole tree)."""
-    if search.root.id == node_id:
-        return search.root
-    heap: list[tuple[int, int, ActionNode]] = [(0, search.root.id, search.root)]
-    looked = 0
-    while heap and looked < 5000:
-        _, _, node = heapq.heappop(heap)
-        looked += 1
-        for move in node.children:
-            for child in move.children if isinstance(move, ChanceNode) else (move,):
-                if child.id == node_id:
-                    return child
-                if child.id < node_id:  # ids grow downwards: younger nodes cannot be above
-                    heapq.heappush(heap, (-child.visits, child.id, child))
-    return None
+    found = find_node_by_visits(search.root, node_id, 5000)
+    return found if isinstance(found, ActionNode) else None
 
 
 def _q_view(node: ActionNode, root_player: int) -> int:
@@ -193,7 +183,7 @@ def tree_dot(
             style = f', color="{PATH_COLOUR}", penwidth=3' if on_path else ""
             if isinstance(chance, ActionNode):  # a deterministic move: one edge
                 child = chance
-                text = _esc(action)
+                text = dot_escape(action)
                 if mark_turn_ends and child.player != node.player:
                     text += "\\n(turn ends)"  # multi-action turns: where the team turn ends
                     style += ", style=bold"
@@ -206,15 +196,15 @@ def tree_dot(
                 f'  c{chance.id} [shape=diamond, style=filled, fillcolor="{fill}", '
                 f'label="N={chance.visits}", fontsize=8, width=0.3, height=0.3];'
             )
-            lines.append(f'  a{node.id} -> c{chance.id} [label="{_esc(action)}"{style}];')
+            lines.append(f'  a{node.id} -> c{chance.id} [label="{dot_escape(action)}"{style}];')
             probabilities = dict(game.chance_outcomes(state, chance.action))
             for child in chance.children:
-                outcome = game.outcome_label(state, chance.action, child.outcome)
+                outcome = dot_escape(game.outcome_label(state, chance.action, child.outcome))
                 p = probabilities.get(child.outcome, 0.0)
                 edge_style = f', color="{PATH_COLOUR}", penwidth=3' if child.id in highlight else ""
                 turn = "\\n(turn ends)" if mark_turn_ends and child.player != node.player else ""
                 lines.append(
-                    f'  c{chance.id} -> a{child.id} [label="{_esc(outcome)}\\np={p:.3f}{turn}", '
+                    f'  c{chance.id} -> a{child.id} [label="{outcome}\\np={p:.3f}{turn}", '
                     f"style=dashed{edge_style}];"
                 )
                 counter = push(counter, child, state, chance.action)
@@ -284,9 +274,6 @@ def _action_node_line(
         f'label="{label}"{border}];'
     )
 
-
-def _esc(text: str) -> str:
-    return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
 # ------------------------------------------------------------- trace tables
@@ -533,8 +520,10 @@ def series_point(search: Search) -> dict[str, Any]:
     }
 
 
-def _by_move(series: Sequence[dict[str, Any]], index: int) -> dict[str, tuple[list, list]]:
-    lines: dict[str, tuple[list, list]] = {}
+def _by_move(
+    series: Sequence[dict[str, Any]], index: int
+) -> dict[str, tuple[list[int], list[float]]]:
+    lines: dict[str, tuple[list[int], list[float]]] = {}
     for point in series:
         for label, stats in point["children"].items():
             xs, ys = lines.setdefault(label, ([], []))

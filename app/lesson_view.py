@@ -13,7 +13,7 @@ import html
 
 import streamlit as st
 
-from app import panels, quiz_view, state
+from app import quiz_view, session, state, ui, widget_values
 from app.lessons import Lesson, Page, load_lessons, press_text
 from app.links import lesson_link, link_steps
 
@@ -64,7 +64,7 @@ def open_link_once() -> None:
     if name is not None:
         open_page(found[name], page)
     for text in refused:
-        state.notify("warning", text)
+        session.notify("warning", text)
     steps, _ = link_steps(st.query_params.get("steps"))  # (a refused value: init said so)
     if steps:  # the sender's tree: the page's, grown by the clicks they made on it
         state.replay_link_steps(steps)
@@ -94,10 +94,10 @@ def _apply_setup(page: Page) -> None:
     setup = page.setup
     assert setup is not None
     s = st.session_state
-    lab = state.session()
+    lab = session.session()
     before = len(lab.notices)
-    for key in (*state.CONFIG_WIDGETS.values(), *RESET_KEYS):
-        s[key] = state.DEFAULTS[key]
+    for key in (*widget_values.CONFIG_WIDGETS.values(), *RESET_KEYS):
+        s[key] = session.DEFAULTS[key]
     s["game"] = setup.game
     if "gridiron_size" in setup.settings:
         s["gridiron_size"] = setup.settings["gridiron_size"]
@@ -115,7 +115,7 @@ def _apply_setup(page: Page) -> None:
     if setup.steps:
         result = lab.search.run(iterations=setup.steps, seconds=SETUP_SECONDS)
         if result.iterations < setup.steps:
-            state.notify("warning", f"The page's tree stopped at {result.iterations:,} of "
+            session.notify("warning", f"The page's tree stopped at {result.iterations:,} of "
                          f"{setup.steps:,} iterations ({result.stopped}).")  # fmt: skip
     if setup.tab is not None:
         s["details"] = setup.tab
@@ -123,7 +123,7 @@ def _apply_setup(page: Page) -> None:
             s["show_arena"] = True
 
 
-@state.safe
+@session.safe
 def _on_pick() -> None:
     name = st.session_state["lesson"]
     if not name:
@@ -136,7 +136,7 @@ def _on_pick() -> None:
         open_page(found[name], 1)
 
 
-@state.safe
+@session.safe
 def _on_move(delta: int) -> None:
     found, _ = lessons()
     lesson = found.get(st.session_state["lesson"])
@@ -147,7 +147,7 @@ def _on_move(delta: int) -> None:
 # --------------------------------------------------------------------------- drawing
 
 
-@panels.guarded
+@ui.guarded
 def lesson_sidebar() -> None:
     """The picker, the quiz toggle (key ``quiz``), any lesson file that could not be read, and
     the open page."""
@@ -172,7 +172,7 @@ def lesson_sidebar() -> None:
             "the click reveals the answer with the numbers that decided it.",
         )
         for error in errors:
-            panels.notice_line("warning", f"Lesson file not used: {error}")
+            ui.notice_line("warning", f"Lesson file not used: {error}")
         lesson = found.get(s["lesson"])
         if lesson is not None:
             _page(lesson, min(max(1, int(s.get("lesson_page", 1))), len(lesson.pages)))

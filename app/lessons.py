@@ -27,6 +27,7 @@ from app.links import (
     SEED_RANGE,
 )
 from app.quiz import KINDS
+from app.tabs import LESSON_TABS
 from games import GAME_NAMES, make_game
 from mcts_core.config import (
     EXPANSION_ORDERS,
@@ -64,7 +65,6 @@ MAX_PAGES = 40
 MAX_TEXT_CHARS = 4_000
 MAX_PRESSES = 50
 MAX_STEPS = 200_000  # a page's prepared tree, as a link's (app.links.MAX_LINK_STEPS)
-DETAIL_TABS = ("Board", "Why this path", "Backup", "Dice", "Charts", "Play", "Arena", "Text")
 
 #: What a page's ``[page.expect]`` may promise (checked by tests/test_lessons.py): the root's
 #: favourite once set up, the right answer after the presses, the root moves the solver has
@@ -466,8 +466,8 @@ class _Reader:
         except ValueError as error:
             raise self.fail(f"setup: steps: use {error}", "steps", page, "setup") from None
         tab = data.get("tab")
-        if tab is not None and tab not in DETAIL_TABS:
-            raise self.fail(f"setup: tab must be one of {', '.join(DETAIL_TABS)}", "tab", page,
+        if tab is not None and tab not in LESSON_TABS:
+            raise self.fail(f"setup: tab must be one of {', '.join(LESSON_TABS)}", "tab", page,
                             "setup")  # fmt: skip
         return Setup(game, position, steps, settings, tab)
 

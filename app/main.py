@@ -12,14 +12,14 @@ if ROOT not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from app import class_view, lesson_view, panels, screen, state, trace_view  # noqa: E402
+from app import class_view, lesson_view, panels, screen, session, state, trace_view  # noqa: E402
 
 st.set_page_config(page_title="MCTS Lab", page_icon="🌳", layout="wide")
 if class_view.is_student_page():  # /?class=CODE: a student's page, no search of its own
     class_view.student_page()
     st.stop()
 state.init()
-state.apply_outside_writes()  # before the sidebar: values the screen's callbacks gave it
+session.apply_outside_writes()  # before the sidebar: values the screen's callbacks gave it
 trace_view.keep_live_widgets()  # while a file is shown instead of the live screen
 lesson_view.open_link_once()  # ?lesson=NAME&page=N
 panels.page_style()

@@ -3,8 +3,6 @@ through callbacks in ``app.state``."""
 
 from __future__ import annotations
 
-import functools
-import html
 import json
 import logging
 from collections.abc import Callable
@@ -12,7 +10,7 @@ from typing import Any
 
 import streamlit as st
 
-from app import state
+from app import exact_cache, graphviz_svg, history, jobs, play, session, state, ui, widget_values
 from app.boards import (
     PV_LENGTH,
     board_legend,
@@ -62,23 +60,6 @@ from mcts_lab.traces.lab import run_fields
 LOG = logging.getLogger("mcts_lab.app")
 
 
-def guarded(panel: Callable[..., None]) -> Callable[..., None]:
-    """Draw a panel; an unexpected error becomes a one-line message, never a traceback on
-    screen, and the rest of the page still draws (the traceback goes to the server log)."""
-
-    @functools.wraps(panel)
-    def draw(*args: Any, **kwargs: Any) -> None:
-        try:
-            panel(*args, **kwargs)
-        except Exception as error:  # noqa: BLE001 - the page must survive any panel bug
-            LOG.exception("panel %s failed", panel.__name__)
-            st.error(
-                f"This panel could not be drawn ({type(error).__name__}: {error}). "
-                "The search and your settings are unchanged."
-            )
-
-    return draw
-
 
 POLICY_NAMES = {name: policy.label for name, policy in TREE_POLICY_REGISTRY.items()}
 PHASE_TEXT = {
@@ -88,19 +69,6 @@ PHASE_TEXT = {
     "backpropagate": "4 · Backpropagate: added the value to every node on the path.",
 }
 
-
-#: Help longer than this is folded into "How to read this" (content first, help one click away).
-HELP_FOLD_CHARS = 120
-
-
-def help_text(text: str) -> None:
-    """A panel's help: a short note as a caption; a longer explanation folded under "How to
-    read this", so the tab's first screen shows its board, table or chart."""
-    if len(text) <= HELP_FOLD_CHARS:
-        st.caption(text)
-        return
-    with st.expander("How to read this"):
-        st.caption(text)
 
 
 # ------------------------------------------------------------------ page
@@ -158,7 +126,7 @@ def page_style() -> None:
 # ------------------------------------------------------------------ sidebar
 
 
-@guarded
+@ui.guarded
 def sidebar_controls() -> None:
     sb = st.sidebar
     sb.header("Position")
@@ -185,7 +153,7 @@ def sidebar_controls() -> None:
     change = state.on_param_change
     sb.selectbox(
         "Preset",
-        state.PRESET_CHOICES,
+        widget_values.PRESET_CHOICES,
         key="preset",
         on_change=state.on_preset_change,
         help="tutorial: " + PRESET_HELP["tutorial"] + ". strong: " + PRESET_HELP["strong"] + ".",
@@ -262,7 +230,7 @@ def sidebar_controls() -> None:
     sb.number_input(
         "Iterations per click (Step N)",
         1,
-        state.MAX_ITERATIONS_PER_CLICK,
+        session.MAX_ITERATIONS_PER_CLICK,
         step=1,
         key="iterations_per_click",
     )
@@ -292,36 +260,27 @@ def _option_widget(where: Any, option: GameOption, on_change: Callable[[], None]
 
 def notices() -> list[str]:
     """Show the session's pending messages (the newest few) and return their texts."""
-    lab = state.session()
+    lab = session.session()
     shown = lab.notices[-4:]  # the newest few: older ones are stale by now
     for notice in shown:
-        notice_line(notice.level, notice.text)
+        ui.notice_line(notice.level, notice.text)
     lab.notices.clear()
     return [notice.text for notice in shown]
 
 
-NOTICE_ICONS = {"success": "✓", "info": "ℹ", "warning": "⚠", "error": "✖"}
-
-
-def notice_line(level: str, text: str) -> None:
-    """A one-line message. The text is escaped and shown as plain text: messages quote user
-    input (a position, a link's value), which must never become Markdown, a link or HTML."""
-    icon = NOTICE_ICONS.get(level, "")
-    text = " ".join(text.split())  # one line: a blank line would end the HTML block
-    st.html(f'<div class="lab-note lab-{level}">{icon} {html.escape(text)}</div>')
 
 
 # -------------------------------------------------------------------- board
 
 
-@guarded
+@ui.guarded
 def board_panel() -> None:
-    lab = state.session()
+    lab = session.session()
     search = lab.search
     game, root = search.game, search.root_state
-    names = state.player_names()
+    names = session.player_names()
     st.subheader("Board at the root")
-    help_text(
+    ui.help_text(
         "Each possible move shows its share of the visits and its Q (the value the search "
         "expects for the player to move). The search spends its visits where it hopes to "
         "find the best move."
@@ -338,8 +297,8 @@ def board_panel() -> None:
     children = search.children_summary()
     total = sum(c.visits for c in children) or 1
     stats = {c.action: (c.visits / total, c.q) for c in children}
-    line = state.pv_decisions(search)
-    exact = state.exact_answer()  # None while the toggle is off (nothing computed)
+    line = history.pv_decisions(search)
+    exact = exact_cache.exact_answer()  # None while the toggle is off (nothing computed)
     favourite = search.best_action() if exact is not None and children else None
     svg = board_svg(game, root, stats, line, exact=exact, favourite=favourite)
     if svg is not None:
@@ -358,11 +317,11 @@ def board_panel() -> None:
             "Most visited line: "
             + " · ".join(
                 f"{n}. {names[player]} {label}"
-                for n, (player, label) in enumerate(state.pv_labels(search), start=1)
+                for n, (player, label) in enumerate(history.pv_labels(search), start=1)
                 if n <= PV_LENGTH
             )
         )
-    help_text(board_legend(game, exact=exact is not None))
+    ui.help_text(board_legend(game, exact=exact is not None))
     layout = button_layout(game)
     legal = set(game.legal_actions(root))
     if layout is not None:
@@ -375,7 +334,7 @@ def board_panel() -> None:
                     st.button(
                         button_label(game, root, action),
                         key=f"board_{action}",
-                        on_click=state.on_board_click,
+                        on_click=play.on_board_click,
                         args=(action,),
                         disabled=action not in legal,
                         width="stretch",
@@ -389,7 +348,7 @@ def board_panel() -> None:
             format_func=lambda i: game.action_label(root, choices[i]),
         )
         st.button(
-            "Play this move", key="play_move", on_click=state.on_board_click, args=(choices[pick],)
+            "Play this move", key="play_move", on_click=play.on_board_click, args=(choices[pick],)
         )
 
 
@@ -419,18 +378,18 @@ def _exact_notes(exact: ExactAnswer, favourite: Any) -> None:
     narration, and outlined on the board), and when the budget ran out."""
     if favourite is not None and exact.is_best(favourite):
         label = exact.labels.get(favourite, str(favourite))
-        help_text(f"The search's favourite {label} is a best move under perfect play.")
+        ui.help_text(f"The search's favourite {label} is a best move under perfect play.")
     note = exact.budget_note()
     if note is not None:
-        notice_line("warning", note)
+        ui.notice_line("warning", note)
 
 
-@guarded
+@ui.guarded
 def play_panel() -> None:
     st.subheader("Play")
-    st.radio("Mode", state.PLAY_MODES, key="play_mode", horizontal=True)
+    st.radio("Mode", session.PLAY_MODES, key="play_mode", horizontal=True)
     mode = st.session_state["play_mode"]
-    help_text(
+    ui.help_text(
         {
             "Human vs MCTS": "Click the board for your move, then 'Play best' for the search's.",
             "MCTS vs MCTS": "'Play best' plays the search's move for whoever is to move.",
@@ -440,11 +399,11 @@ def play_panel() -> None:
     )
 
 
-@guarded
+@ui.guarded
 def final_policies_panel() -> None:
-    search = state.session().search
+    search = session.session().search
     st.subheader("Final-move policies")
-    help_text(
+    ui.help_text(
         "After searching, which move to play? Most visited (robust, the usual choice), "
         "highest value (greedy), or robust (best on both counts)."
     )
@@ -467,12 +426,12 @@ def final_policies_panel() -> None:
 # --------------------------------------------------------------------- tree
 
 
-@guarded
-def graphviz_panel(entry: state.HistoryEntry | None) -> None:
+@ui.guarded
+def graphviz_panel(entry: session.HistoryEntry | None) -> None:
     """The Graphviz drawing of the newest tree, with its own bounds (an export view)."""
     st.subheader("Graphviz drawing")
-    names = state.player_names()
-    help_text(
+    names = session.player_names()
+    ui.help_text(
         f"Boxes are positions (blue: {names[0]} to move, red: {names[1]} to move, grey: "
         "game over). Edges are moves; a diamond is a chance event with its outcomes' odds. "
         "N = visits; Q = mean value from the view of the player who made the move into "
@@ -482,11 +441,11 @@ def graphviz_panel(entry: state.HistoryEntry | None) -> None:
     cols[0].number_input("Max nodes", 5, 600, step=5, key="tree_max_nodes")
     cols[1].number_input("Min visits", 1, 1_000_000, key="tree_min_visits")
     trace = entry.trace if entry is not None else None
-    drawing = state.draw_tree(path_ids(trace) if trace is not None else None)
+    drawing = history.draw_tree(path_ids(trace) if trace is not None else None)
     dot, drawn, hidden = drawing.dot, drawing.drawn, drawing.hidden
-    svg = state.svg_for(dot)
+    svg = graphviz_svg.svg_for(dot)
     if svg is not None:
-        # The SVG keeps its viewBox and scales with the column (see state.svg_for).
+        # The SVG keeps its viewBox and scales with the column (see graphviz_svg.svg_for).
         # Markdown keeps the SVG live (hover titles); this tab is not on the click path
         st.markdown(
             f'<div class="mcts-tree" style="overflow:auto; max-height:760px">{svg}</div>',
@@ -499,14 +458,14 @@ def graphviz_panel(entry: state.HistoryEntry | None) -> None:
         )
         st.graphviz_chart(dot)
     st.caption(f"Drawn: {drawn:,} nodes; not drawn: {hidden:,} (bounded drawing).")
-    focus = state.bounds_from_widgets().focus
+    focus = widget_values.bounds_from_widgets().focus
     if focus is not None:
         _focused_node_board(focus)
 
 
 def _focused_node_board(node_id: int) -> None:
     """The position at the focused node, with its own children's visit shares."""
-    search = state.session().search
+    search = session.session().search
     node = find_action_node(search, node_id)
     if node is None:
         return
@@ -528,21 +487,22 @@ def _focused_node_board(node_id: int) -> None:
 # -------------------------------------------------------------------- trace
 
 
-@guarded
-def phase_panel(entry: state.HistoryEntry | None) -> None:
+@ui.guarded
+def phase_panel(entry: session.HistoryEntry | None) -> None:
     if entry is None or entry.phase is None:
         return
     st.info(f"Phase just run — {PHASE_TEXT[entry.phase]}")
     result = entry.phase_result
     if entry.phase == "select":
-        decisions = [s for s in result if isinstance(s, Decision)]
+        steps = result if isinstance(result, tuple) else ()
+        decisions = [s for s in steps if isinstance(s, Decision)]
         if not decisions:
             st.caption("The root still has untried moves, so the selection stops at the root.")
         for d in decisions:
             _decision_table(d)
     elif entry.phase == "expand":
-        _expansion_text(result)
-    elif entry.phase == "evaluate":
+        _expansion_text(result if isinstance(result, Expansion) else None)
+    elif entry.phase == "evaluate" and isinstance(result, Evaluation):
         _evaluation_text(result)
 
 
@@ -563,7 +523,7 @@ def _expansion_text(expansion: Expansion | None) -> None:
 
 
 def _evaluation_text(evaluation: Evaluation) -> None:
-    names = state.player_names()
+    names = session.player_names()
     kinds = {
         "terminal": "the new node ends the game: its result is the value",
         "rollout": f"a rollout of {len(evaluation.rollout)} random moves reached the end",
@@ -581,15 +541,15 @@ def _evaluation_text(evaluation: Evaluation) -> None:
 
 
 def _decision_table(decision: Decision) -> None:
-    names = state.player_names()
+    names = session.player_names()
     st.html(uct_table_html([decision], names))
     st.latex(formula_latex(decision, st.session_state["policy"], float(st.session_state["c"])))
 
 
-@guarded
+@ui.guarded
 def uct_panel(trace: IterationTrace | None) -> None:
     st.subheader("Why this path? The UCT table")
-    help_text(
+    ui.help_text(
         "At every decision on the last selection path, each move's visits n, its Q (the "
         "average value from the deciding player's view), the exploration bonus that grows "
         "for rarely tried moves, and their sum. The largest sum is chosen. "
@@ -607,10 +567,10 @@ def uct_panel(trace: IterationTrace | None) -> None:
             "expanded the root directly."
         )
     if decisions:
-        names = state.player_names()
-        search = state.session().search
+        names = session.player_names()
+        search = session.session().search
         # exact values belong to the root's moves: only when this path starts at today's root
-        exact = state.exact_answer() if decisions[0].node_id == search.root.id else None
+        exact = exact_cache.exact_answer() if decisions[0].node_id == search.root.id else None
         st.html(uct_table_html(decisions, names, exact))
         if exact is not None:
             st.caption(
@@ -619,17 +579,17 @@ def uct_panel(trace: IterationTrace | None) -> None:
             )
             note = exact.budget_note()
             if note is not None:
-                notice_line("warning", note)
+                ui.notice_line("warning", note)
         st.caption("The formula at each depth with the chosen move's numbers:")
         st.latex(
             formulas_latex(decisions, st.session_state["policy"], float(st.session_state["c"]))
         )
 
 
-@guarded
+@ui.guarded
 def rollout_panel(trace: IterationTrace | None) -> None:
     st.subheader("Simulation and backpropagation")
-    help_text(
+    ui.help_text(
         "The moves of the rollout, the value it produced, and how that value was added "
         "to each node on the path: every node keeps it from the view of the player who "
         "moved into it, so the sign flips between the players."
@@ -642,7 +602,7 @@ def rollout_panel(trace: IterationTrace | None) -> None:
     _evaluation_text(trace.evaluation)
     if trace.note:
         st.warning(trace.note)
-    names = state.player_names()
+    names = session.player_names()
     cols = st.columns(2)
     with cols[0]:
         st.markdown("**Rollout moves**")
@@ -664,7 +624,7 @@ def _scroll(html: str, height: int = 260, name: str = "table") -> str:
     )
 
 
-@guarded
+@ui.guarded
 def chance_panel(trace: IterationTrace | None) -> None:
     if trace is None:
         st.caption("Press Step: the dice rolled on the next path show here, against their odds.")
@@ -676,9 +636,9 @@ def chance_panel(trace: IterationTrace | None) -> None:
             "Connect Four never do; gridiron's dodges, pickups, blocks and kick-offs do)."
         )
         return
-    lab = state.session()
+    lab = session.session()
     st.subheader("Chance events on the path")
-    help_text(
+    ui.help_text(
         "For each dice roll on the path: every outcome's exact probability, how often the "
         "search has drawn it, and the value behind it. A small p-value means the draws "
         "look unlike the probabilities (it happens by chance 1 time in 20 at p=0.05)."
@@ -710,11 +670,11 @@ def _chance_node(search: Any, step: ChanceStep) -> Any:
 # -------------------------------------------------------------- exports
 
 
-@guarded
+@ui.guarded
 def printed_tree_panel(trace: IterationTrace | None) -> None:
-    search = state.session().search
+    search = session.session().search
     st.subheader("Printed tree")
-    help_text(
+    ui.help_text(
         "The tree as text, in the botbowl tutorial's format: score is the mean value from "
         "the root player's view; p='max' marks the root player's decisions, p='min' the "
         "opponent's."
@@ -778,34 +738,34 @@ def printed_tree_panel(trace: IterationTrace | None) -> None:
     )
 
 
-@guarded
+@ui.guarded
 def charts_panel() -> None:
-    series = state.session().series
+    series = session.session().series
     st.subheader("Over iterations")
-    help_text(
+    ui.help_text(
         "How the root's moves gained visits and value as the search went on, and which "
         "move it would have played at each point."
     )
     if len(series) < 2:
         st.caption("Step a few times to draw the charts.")
         return
-    exact = state.exact_answer()
+    exact = exact_cache.exact_answer()
     regret = None if exact is None else regret_points(series, exact)
     if regret is not None:
-        help_text(
+        ui.help_text(
             "Regret (bottom panel): what the favourite gives away under perfect play, the "
             "best move's exact value minus its own; 0: a best move. " + kept_sentence(regret)
         )
         note = exact.budget_note() if exact is not None else None
         if note is not None:
-            notice_line("warning", note)
+            ui.notice_line("warning", note)
     st.plotly_chart(history_figure(series, regret), width="stretch", key="chart_history")
 
 
-@guarded
+@ui.guarded
 def arena_panel() -> None:
     st.subheader("Arena")
-    help_text(
+    ui.help_text(
         "MCTS with the sidebar's settings plays whole games against an opponent, as home "
         "(moving first) and as away: the botbowl tutorial's table. It shows how strong the "
         "settings really are, and whether the expansion order favours one side."
@@ -823,18 +783,18 @@ def arena_panel() -> None:
                       help="none: heuristic leaf; turn: to the end of the team turn; game: to "
                            "the end")  # fmt: skip
     cols[3].selectbox("Opponent", OPPONENTS, key="arena_opponent")
-    if st.button("Run arena", key="arena_run", on_click=state.click_stops_autoplay):
+    if st.button("Run arena", key="arena_run", on_click=session.click_stops_autoplay):
         # A click while the arena plays (this button, or any other) stops it after the pair
-        # of games in play (state.click_waiting); the games played are kept.
+        # of games in play (session.click_waiting); the games played are kept.
         st.button("Stop the arena", key="arena_stop", help="Stops after the games in play.")
         bar = st.progress(0.0, text="playing")
-        state.run_arena(progress=lambda done, total: bar.progress(
+        jobs.run_arena(progress=lambda done, total: bar.progress(
             done / total, text=f"game {done} of {total}"))  # fmt: skip
         bar.empty()
-        result = state.session().arena
+        result = session.session().arena
         if result is not None and not result.stopped:
             st.success(f"Arena finished in {result.seconds:.1f} s.")
-    result = state.session().arena
+    result = session.session().arena
     if result is None:
         return
     from mcts_lab.arena import format_table
@@ -843,7 +803,7 @@ def arena_panel() -> None:
     st.plotly_chart(arena_figure(result), width="stretch", key="arena_chart")
 
 
-@guarded
+@ui.guarded
 def sweep_panel() -> None:
     """Below the arena: one setting over several values, each value an arena (win rate with
     95% Wilson intervals, home and away)."""
@@ -851,25 +811,25 @@ def sweep_panel() -> None:
 
     if not st.session_state["show_arena"]:  # it plays with the arena's settings: shown with it
         return
-    result = state.session().sweep
+    result = session.session().sweep
     with st.expander("Sweep: one setting over several values", expanded=result is not None):
-        help_text(
+        ui.help_text(
             "Each value plays the arena (its iterations, rollout and opponent; the sidebar's "
             "other settings) as home and away. Serial in this server: at most "
-            f"{state.ARENA_SECONDS:g} s, and any click stops it after the game in play."
+            f"{jobs.ARENA_SECONDS:g} s, and any click stops it after the game in play."
         )
         cols = st.columns([2, 3, 2])
         cols[0].selectbox("Setting", tuple(PARAMS), key="sweep_param")
         cols[1].text_input("Values (comma-separated)", key="sweep_values", max_chars=200)
         cols[2].number_input("Games per side", 1, 20, key="sweep_games")
-        if st.button("Run sweep", key="sweep_run", on_click=state.click_stops_autoplay):
+        if st.button("Run sweep", key="sweep_run", on_click=session.click_stops_autoplay):
             bar = st.progress(0.0, text="playing")
-            said = state.run_sweep_now(progress=lambda done, total: bar.progress(
+            said = jobs.run_sweep_now(progress=lambda done, total: bar.progress(
                 done / total, text=f"game {done} of {total}"))  # fmt: skip
             bar.empty()
             if said is not None:
-                notice_line(said.level, said.text)
-            result = state.session().sweep
+                ui.notice_line(said.level, said.text)
+            result = session.session().sweep
         if result is None:
             return
         st.plotly_chart(sweep_figure(result), width="stretch", key="sweep_chart")

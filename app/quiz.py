@@ -11,7 +11,8 @@ to offer), the dice question by the game's exact probabilities, the "is it best?
 
 Texts are plain strings for a student who knows only what MCTS is; the view escapes them.
 
-The kinds (:data:`KINDS`, the names lesson files use):
+The kinds (:data:`QUIZ_KINDS`, one :class:`QuizKind` record each: name, why text, wait hint,
+asker, grader; the names are what lesson files use):
 
 - ``select``: which move will selection take at the root (or at depth d)?
 - ``expand``: which untried move will the expansion add?
@@ -39,6 +40,8 @@ from mcts_core.trace import PathStep
 
 __all__ = [
     "KINDS",
+    "QUIZ_KINDS",
+    "QuizKind",
     "FREE_KINDS",
     "ArenaSetup",
     "Progress",
@@ -56,85 +59,12 @@ __all__ = [
 Trigger = Literal["iteration", "click", "arena"]
 Verdict = Literal["right", "wrong", "unanswered", "dropped"]
 
-#: Every kind of question, in the order free quiz mode takes turns with them.
-KINDS: tuple[str, ...] = (
-    "select",
-    "new_value",
-    "favourite",
-    "expand",
-    "dice",
-    "exact_best",
-    "dice_count",
-    "backup",
-    "arena",
-)
-#: The kinds free quiz mode asks (the arena question only comes with a lesson page).
-FREE_KINDS: tuple[str, ...] = tuple(k for k in KINDS if k != "arena")
 #: Exact values are looked for at most this long per root position (then cached).
-EXACT_SECONDS = 0.5
+QUIZ_EXACT_SECONDS = 0.5
 #: At most this many answers to pick from (the right one always among them).
 MAX_OPTIONS = 10
 #: Nodes looked at when looking for a chance node to ask about.
 DICE_SEARCH_NODES = 5_000
-
-SELECT_WHY = (
-    "At every node, selection adds two numbers for each move: Q, the average result of the "
-    "simulations through it so far (from the view of the player choosing there), and an "
-    "exploration bonus that is large for moves tried rarely and shrinks with every visit. It "
-    "takes the move with the largest sum, so a move wins by looking good or by being "
-    "unexplored. C sets how much the bonus counts."
-)
-EXPAND_WHY = (
-    "Selection stops at a node with a move never tried; expansion adds one such move as a new "
-    "node. Which one depends on the expansion order: 'listed' takes the moves in the game's "
-    "own order, 'random' in a shuffled order, 'heuristic' the most promising first."
-)
-VALUE_WHY = (
-    "Simulation values the new node: a rollout plays the game to the end with random moves "
-    "(or the heuristic judges the position without playing on). One random game is noisy: a "
-    "strong move can lose it and a weak one can win it. MCTS trusts the average of many."
-)
-BACKUP_WHY = (
-    "Backpropagation adds the simulation's value to every node on the path. Each node counts "
-    "it from the view of the player who chose the move into it, so one result is + for one "
-    "player and - for the other: the sign flips wherever the player to move changes. That is "
-    "how one tree serves both players, each picking what is best for itself."
-)
-FAVOURITE_WHY = (
-    "The favourite is the move the search would play now (by its final-move rule, normally "
-    "the most visited move). One iteration adds one visit somewhere, so the favourite changes "
-    "only when two moves are close; many iterations can overturn it."
-)
-EXACT_WHY = (
-    "MCTS estimates each move by sampling games. With few iterations, a move whose refutation "
-    "is one precise reply can look good, because random games rarely find that reply. Exact "
-    "minimax checks every reply, so it knows which moves are truly best; more iterations (or "
-    "the solver, which proves wins and losses) bring MCTS to the same answer."
-)
-DICE_WHY = (
-    "A chance node stands for dice. Each time the search passes through it, it draws an outcome "
-    "with its exact probability, so after n rolls an outcome of probability p should have come "
-    "up about n x p times. The counts wander around that, less and less as n grows."
-)
-ARENA_WHY = (
-    "The arena plays whole games with the sidebar's settings, as home (moving first) and as "
-    "away. With the 'listed' expansion order the search tries moves towards larger x first, "
-    "which is forward for home and backward for away: the botbowl tutorial's asymmetry. With "
-    "few games, luck decides much of the difference; the README's 40-game table is steadier."
-)
-
-#: What a lesson page's question waits for, when it cannot be asked yet.
-WAIT_HINTS = {
-    "select": "a node whose moves were all tried (press Step until the root has tried them all)",
-    "expand": "a node with untried moves on the next path (at most 10 of them)",
-    "new_value": "a new node to be added on the next path (not a finished game)",
-    "backup": "the backpropagate phase (press Phase until the button says backpropagate)",
-    "favourite": "two or more moves tried at the root (press Step)",
-    "exact_best": "exact values of every root move, found within half a second",
-    "dice": "a chance node in the tree (a move with dice)",
-    "dice_count": "a chance node rolled at least 4 times",
-    "arena": "the arena",
-}
 
 
 @dataclass(frozen=True)
@@ -361,10 +291,9 @@ def ask(
     start = counter % len(wanted)
     for i in range(len(wanted)):
         kind = wanted[(start + i) % len(wanted)]
-        maker = _ASKERS.get(kind)
-        if maker is None:
+        if kind not in QUIZ_KINDS:
             continue
-        question = maker(
+        question = QUIZ_KINDS[kind].ask(
             _Ask(search, tuple(names), counter, depth, progress or Progress(), arena, exact)
         )
         if question is not None:
@@ -657,18 +586,6 @@ def _ask_arena(a: _Ask) -> Question | None:
     return a.question("arena", text, options, "arena", result_id=id(arena.result))
 
 
-_ASKERS: dict[str, Callable[[_Ask], Question | None]] = {
-    "select": _ask_select,
-    "expand": _ask_expand,
-    "new_value": _ask_new_value,
-    "backup": _ask_backup,
-    "favourite": _ask_favourite,
-    "exact_best": _ask_exact_best,
-    "dice": _ask_dice,
-    "dice_count": _ask_dice_count,
-    "arena": _ask_arena,
-}
-assert set(_ASKERS) == set(KINDS)
 
 
 # --------------------------------------------------------------------------- grading
@@ -712,7 +629,8 @@ def settle(
                 f"{search.iterations - question.iteration:,} iterations ran at once (Step N), "
                 "and the question was about one",
             )
-    grade = _GRADERS[question.kind]
+    grade = QUIZ_KINDS[question.kind].grade
+    assert grade is not None  # only the arena question has no grader: it returned above
     return grade(question, search, tuple(names), answer, trace)
 
 
@@ -756,7 +674,7 @@ def _grade_select(q: Question, search: Search, names: tuple[str, ...], answer: s
             summary += f"; next was {runner.label} with {fmt(runner.score)}{tie}"
         summary += "."
     return Reveal(q, answer, (chosen.label,), _verdict(answer, (chosen.label,)), summary,
-                  SELECT_WHY, tuple(rows), decision.chosen)  # fmt: skip
+                  _why(q), tuple(rows), decision.chosen)  # fmt: skip
 
 
 def _grade_expand(q: Question, search: Search, names: tuple[str, ...], answer: str | None,
@@ -771,7 +689,7 @@ def _grade_expand(q: Question, search: Search, names: tuple[str, ...], answer: s
         f"It added {label} (node #{expansion.node_id}), by the '{order}' expansion order; "
         f"{expansion.untried} move{'' if expansion.untried == 1 else 's'} there still untried."
     )
-    return Reveal(q, answer, (label,), _verdict(answer, (label,)), summary, EXPAND_WHY)
+    return Reveal(q, answer, (label,), _verdict(answer, (label,)), summary, _why(q))
 
 
 def _grade_new_value(q: Question, search: Search, names: tuple[str, ...], answer: str | None,
@@ -810,7 +728,7 @@ def _grade_new_value(q: Question, search: Search, names: tuple[str, ...], answer
     rows = (("player", "value brought back"),) + tuple(
         (_who(names, p), fmt(evaluation.value[p])) for p in range(len(evaluation.value))
     )
-    return Reveal(q, answer, (correct,), _verdict(answer, (correct,)), summary, VALUE_WHY,
+    return Reveal(q, answer, (correct,), _verdict(answer, (correct,)), summary, _why(q),
                   rows, player)  # fmt: skip
 
 
@@ -832,7 +750,7 @@ def _grade_backup(q: Question, search: Search, names: tuple[str, ...], answer: s
         if u.node_id == update.node_id:
             marked = i
         rows.append((f"#{u.node_id}", _who(names, u.view), fmt(u.added), fmt(u.mean)))
-    return Reveal(q, answer, (correct,), _verdict(answer, (correct,)), summary, BACKUP_WHY,
+    return Reveal(q, answer, (correct,), _verdict(answer, (correct,)), summary, _why(q),
                   tuple(rows), marked)  # fmt: skip
 
 
@@ -848,7 +766,7 @@ def _grade_favourite(q: Question, search: Search, names: tuple[str, ...], answer
         f"({_visits(fav[2])}): {'unchanged' if same else 'it changed from ' + q.data['label']}."
     )
     rows, marked = _root_rows(search, fav[0])
-    return Reveal(q, answer, (correct,), _verdict(answer, (correct,)), summary, FAVOURITE_WHY,
+    return Reveal(q, answer, (correct,), _verdict(answer, (correct,)), summary, _why(q),
                   rows, marked)  # fmt: skip
 
 
@@ -909,7 +827,7 @@ def _grade_exact_best(q: Question, search: Search, names: tuple[str, ...], answe
         summary += f", while {', '.join(best_moves)} {'is a' if len(best_moves) == 1 else 'are'}"
         summary += f" {_exact_words(best)}{'' if len(best_moves) == 1 else 's'}."
     rows, marked = _root_rows(search, fav[0], values)
-    return Reveal(q, answer, (correct,), _verdict(answer, (correct,)), summary, EXACT_WHY,
+    return Reveal(q, answer, (correct,), _verdict(answer, (correct,)), summary, _why(q),
                   rows, marked)  # fmt: skip
 
 
@@ -940,7 +858,7 @@ def _grade_dice(q: Question, search: Search, names: tuple[str, ...], answer: str
         f"have come up about {top[2]} times, and it came up {top[3]}."
     )
     marked = next(i for i, r in enumerate(rows[1:]) if r[0] == correct[0])
-    return Reveal(q, answer, correct, _verdict(answer, correct), summary, DICE_WHY, rows,
+    return Reveal(q, answer, correct, _verdict(answer, correct), summary, _why(q), rows,
                   marked)  # fmt: skip
 
 
@@ -958,7 +876,7 @@ def _grade_dice_count(q: Question, search: Search, names: tuple[str, ...], answe
         f"(expected {row[2]})."
     )
     marked = next(i for i, r in enumerate(rows[1:]) if r[0] == q.data["outcome"])
-    return Reveal(q, answer, correct, _verdict(answer, correct), summary, DICE_WHY, rows,
+    return Reveal(q, answer, correct, _verdict(answer, correct), summary, _why(q), rows,
                   marked)  # fmt: skip
 
 
@@ -975,21 +893,159 @@ def _grade_arena(q: Question, answer: str | None, result: Any) -> Reveal:
         ("home", str(home), str(result.home_draws), str(result.home_losses)),
         ("away", str(away), str(result.away_draws), str(result.away_losses)),
     )
-    return Reveal(q, answer, (correct,), _verdict(answer, (correct,)), summary, ARENA_WHY, rows)
+    return Reveal(q, answer, (correct,), _verdict(answer, (correct,)), summary, _why(q), rows)
+
+# --------------------------------------------------------------------------- the kinds
+
+Grader = Callable[[Question, Search, tuple[str, ...], str | None, IterationTrace | None], Reveal]
 
 
-_GRADERS: dict[
-    str, Callable[[Question, Search, tuple[str, ...], str | None, IterationTrace | None], Reveal]
-] = {
-    "select": _grade_select,
-    "expand": _grade_expand,
-    "new_value": _grade_new_value,
-    "backup": _grade_backup,
-    "favourite": _grade_favourite,
-    "exact_best": _grade_exact_best,
-    "dice": _grade_dice,
-    "dice_count": _grade_dice_count,
+@dataclass(frozen=True)
+class QuizKind:
+    """One kind of question: a new kind is one record in :data:`QUIZ_KINDS`.
+
+    Attributes:
+        name: what lesson files call it (``questions = [...]``).
+        why: the paragraph shown with the answer: why MCTS does what the question asked about.
+        wait_hint: what a lesson page's question waits for when it cannot be asked yet.
+        ask: the question now, or ``None`` when none fits the search.
+        grade: the answer once the click has come; ``None`` for the arena question, which
+            :func:`settle` grades from the arena's result.
+    """
+
+    name: str
+    why: str
+    wait_hint: str
+    ask: Callable[[_Ask], Question | None]
+    grade: Grader | None
+
+
+#: Both dice questions explain the same thing.
+DICE_WHY = (
+    "A chance node stands for dice. Each time the search passes through it, it draws an outcome "
+    "with its exact probability, so after n rolls an outcome of probability p should have come up "
+    "about n x p times. The counts wander around that, less and less as n grows."
+)
+
+#: Every kind of question, in the order free quiz mode takes turns with them.
+QUIZ_KINDS: dict[str, QuizKind] = {
+    kind.name: kind
+    for kind in (
+        QuizKind(
+            "select",
+            why=(
+                "At every node, selection adds two numbers for each move: Q, the average result of "
+                "the simulations through it so far (from the view of the player choosing there), "
+                "and an exploration bonus that is large for moves tried rarely and shrinks with "
+                "every visit. It takes the move with the largest sum, so a move wins by looking "
+                "good or by being unexplored. C sets how much the bonus counts."
+            ),
+            wait_hint=(
+                "a node whose moves were all tried (press Step until the root has tried them all)"
+            ),
+            ask=_ask_select,
+            grade=_grade_select,
+        ),
+        QuizKind(
+            "new_value",
+            why=(
+                "Simulation values the new node: a rollout plays the game to the end with random "
+                "moves (or the heuristic judges the position without playing on). One random game "
+                "is noisy: a strong move can lose it and a weak one can win it. MCTS trusts the "
+                "average of many."
+            ),
+            wait_hint="a new node to be added on the next path (not a finished game)",
+            ask=_ask_new_value,
+            grade=_grade_new_value,
+        ),
+        QuizKind(
+            "favourite",
+            why=(
+                "The favourite is the move the search would play now (by its final-move rule, "
+                "normally the most visited move). One iteration adds one visit somewhere, so the "
+                "favourite changes only when two moves are close; many iterations can overturn it."
+            ),
+            wait_hint="two or more moves tried at the root (press Step)",
+            ask=_ask_favourite,
+            grade=_grade_favourite,
+        ),
+        QuizKind(
+            "expand",
+            why=(
+                "Selection stops at a node with a move never tried; expansion adds one such move "
+                "as a new node. Which one depends on the expansion order: 'listed' takes the moves "
+                "in the game's own order, 'random' in a shuffled order, 'heuristic' the most "
+                "promising first."
+            ),
+            wait_hint="a node with untried moves on the next path (at most 10 of them)",
+            ask=_ask_expand,
+            grade=_grade_expand,
+        ),
+        QuizKind(
+            "dice",
+            why=DICE_WHY,
+            wait_hint="a chance node in the tree (a move with dice)",
+            ask=_ask_dice,
+            grade=_grade_dice,
+        ),
+        QuizKind(
+            "exact_best",
+            why=(
+                "MCTS estimates each move by sampling games. With few iterations, a move whose "
+                "refutation is one precise reply can look good, because random games rarely find "
+                "that reply. Exact minimax checks every reply, so it knows which moves are truly "
+                "best; more iterations (or the solver, which proves wins and losses) bring MCTS to "
+                "the same answer."
+            ),
+            wait_hint="exact values of every root move, found within half a second",
+            ask=_ask_exact_best,
+            grade=_grade_exact_best,
+        ),
+        QuizKind(
+            "dice_count",
+            why=DICE_WHY,
+            wait_hint="a chance node rolled at least 4 times",
+            ask=_ask_dice_count,
+            grade=_grade_dice_count,
+        ),
+        QuizKind(
+            "backup",
+            why=(
+                "Backpropagation adds the simulation's value to every node on the path. Each node "
+                "counts it from the view of the player who chose the move into it, so one result "
+                "is + for one player and - for the other: the sign flips wherever the player to "
+                "move changes. That is how one tree serves both players, each picking what is best "
+                "for itself."
+            ),
+            wait_hint="the backpropagate phase (press Phase until the button says backpropagate)",
+            ask=_ask_backup,
+            grade=_grade_backup,
+        ),
+        QuizKind(
+            "arena",
+            why=(
+                "The arena plays whole games with the sidebar's settings, as home (moving first) "
+                "and as away. With the 'listed' expansion order the search tries moves towards "
+                "larger x first, which is forward for home and backward for away: the botbowl "
+                "tutorial's asymmetry. With few games, luck decides much of the difference; the "
+                "README's 40-game table is steadier."
+            ),
+            wait_hint="the arena",
+            ask=_ask_arena,
+            grade=None,
+        ),
+    )
 }
+KINDS: tuple[str, ...] = tuple(QUIZ_KINDS)
+#: The kinds free quiz mode asks (the arena question only comes with a lesson page).
+FREE_KINDS: tuple[str, ...] = tuple(k for k in KINDS if k != "arena")
+#: What a lesson page's question waits for, by kind.
+WAIT_HINTS: dict[str, str] = {kind.name: kind.wait_hint for kind in QUIZ_KINDS.values()}
+
+
+def _why(question: Question) -> str:
+    return QUIZ_KINDS[question.kind].why
+
 
 
 def same_search(state: QuizState, search: Search) -> bool:

@@ -15,9 +15,9 @@ from typing import Any
 
 import streamlit as st
 
-from app import state
+from app import exact_cache, session
 from app.quiz import (
-    EXACT_SECONDS,
+    QUIZ_EXACT_SECONDS,
     WAIT_HINTS,
     ArenaSetup,
     Progress,
@@ -64,7 +64,7 @@ PRESENTATION_QUIZ_CSS = """
 
 def quiz() -> QuizState:
     """The session's quiz (made on first use)."""
-    lab = state.session()
+    lab = session.session()
     if lab.quiz is None:
         lab.quiz = QuizState()
     return lab.quiz
@@ -74,12 +74,12 @@ def quiz_panel() -> int:
     """Settle the open question, ask the next, draw both; returns about how many lines it
     took (0 when the quiz is off)."""
     if not st.session_state["quiz"]:
-        if state.session().quiz is not None:
+        if session.session().quiz is not None:
             quiz().pending = None  # a question left open while the quiz is off: forgotten
         return 0
-    lab = state.session()
+    lab = session.session()
     search = lab.search
-    names = state.player_names()
+    names = session.player_names()
     box = quiz()
     if st.session_state["autoplay"]:  # no time to answer: the quiz waits, nothing counts
         box.pending = None
@@ -116,7 +116,7 @@ def _settle(box: QuizState, search: Search, names: tuple[str, str]) -> None:
                    "was rebuilt (Reset, a new position or new settings).")
         )  # fmt: skip
         return
-    lab = state.session()
+    lab = session.session()
     trace = lab.history[-1].trace if lab.history else None
     answer = st.session_state.get("quiz_answer")
     reveal = settle(
@@ -136,15 +136,16 @@ def _progress() -> Progress:
     path: Any = None
     expansion: Expansion | None = None
     evaluation: Evaluation | None = None
-    for entry in reversed(state.session().history):
+    for entry in reversed(session.session().history):
         if entry.phase not in ("select", "expand", "evaluate"):
             break
+        result = entry.phase_result
         if entry.phase == "select":
-            path = tuple(entry.phase_result or ())
+            path = result if isinstance(result, tuple) else ()
         elif entry.phase == "expand":
-            expansion = entry.phase_result
+            expansion = result if isinstance(result, Expansion) else None
         else:
-            evaluation = entry.phase_result
+            evaluation = result if isinstance(result, Evaluation) else None
         if entry.phase == "select":
             break
     return Progress(path, expansion, evaluation)
@@ -159,14 +160,14 @@ def _arena_setup(box: QuizState) -> ArenaSetup | None:
         iterations=int(s["arena_iterations"]),
         opponent=str(s["arena_opponent"]),
         expansion=str(s["expansion"]),
-        result=state.session().arena,
+        result=session.session().arena,
     )
 
 
 def _exact() -> dict[Any, float | None] | None:
     """The root's exact values within the quiz's budget, from the session's one cache of exact
     answers (shared with the ``exact`` toggle's views)."""
-    answer = state.solved_exact(EXACT_SECONDS)
+    answer = exact_cache.solved_exact(QUIZ_EXACT_SECONDS)
     return None if answer is None else dict(answer.values)
 
 
@@ -290,6 +291,6 @@ def after_screen() -> None:
     box = quiz()
     question = box.pending
     if question is not None and question.trigger == "arena":
-        arena = state.session().arena
+        arena = session.session().arena
         if arena is not None and id(arena) != question.data.get("result_id"):
             st.rerun()  # (a whole rerun: an arena run is rare and slow anyway)

@@ -12,23 +12,37 @@ from __future__ import annotations
 import html
 import os
 import time
+from collections.abc import Callable
 
 import streamlit as st
 
-from app import ab, class_view, lesson_view, panels, quiz_view, state
+from app import (
+    ab,
+    class_view,
+    exact_cache,
+    history,
+    lesson_view,
+    panels,
+    play,
+    quiz_view,
+    session,
+    state,
+    stepping,
+    ui,
+    widget_values,
+)
 from app.figures import path_ids
 from app.narration import flip_c, flip_sentence
-from app.tree_view import TreeView, clicked_focus, render_tree
-from mcts_core import Decision
+from app.tabs import DETAIL_TABS
+from app.tree_layout import TreeView
+from app.tree_view import clicked_focus, render_tree
+from mcts_core import Decision, IterationTrace
 
 TREE_HEIGHT = 450  # px: below the header, controls, statistics and drawing row, fits 720 px
 TREE_BELOW = 270  # px of the window above and below the tree: taller windows, taller trees
 PRESENTATION_ZOOM = 1.3  # the tree's first zoom in presentation mode (wider column, projector)
 DETAILS_MIN_HEIGHT = 200  # px: the open detail tab's scroll box, at least
 LINE_CHARS = 40  # characters per narration line in the narrowest right column (1280 wide)
-DETAIL_TABS = (
-    "Board", "Why this path", "Backup", "Dice", "Charts", "Play", "Arena", "A/B", "Text"
-)  # fmt: skip
 
 
 def header() -> None:
@@ -58,14 +72,14 @@ def header() -> None:
 
 def classroom_screen() -> None:
     """The screen as a fragment; with autoplay on, the fragment reruns on a timer."""
-    lab = state.session()
+    lab = session.session()
     lab.autoplay_applied = _timer_settings()
-    st.fragment(run_every=state.autoplay_interval())(_screen)()
+    st.fragment(run_every=stepping.autoplay_interval())(_screen)()
 
 
 def _timer_settings() -> tuple[bool, float]:
     s = st.session_state
-    return (bool(s["autoplay"]), state.autoplay_speed())
+    return (bool(s["autoplay"]), session.autoplay_speed())
 
 
 def _screen() -> None:
@@ -80,13 +94,13 @@ def _screen() -> None:
 
 
 def _draw_screen() -> None:
-    lab = state.session()
+    lab = session.session()
     if lab.autoplay_applied != _timer_settings():
         st.rerun()  # autoplay switched or its speed changed: rebuild the timer (a full rerun)
-    state.autoplay_tick()  # before any widget: a step writes the history scrubber's value
+    stepping.autoplay_tick()  # before any widget: a step writes the history scrubber's value
     with st.container(key="controls", horizontal=True, vertical_alignment="center", gap="small"):
         _controls()
-    entry = state.current_entry()
+    entry = history.current_entry()
     with st.container(key="stats"):
         stats = _stats(entry)
     teacher = class_view.teacher()
@@ -101,9 +115,9 @@ def _draw_screen() -> None:
             lines, said = _narration(entry)
         lines += quiz_view.quiz_panel()  # the quiz's question and last answer, when it is on
         if teacher is not None and room is not None:
-            class_view.sync_poll(state.session().quiz)  # after the quiz settled and asked
+            class_view.sync_poll(session.session().quiz)  # after the quiz settled and asked
             with room:
-                class_view.room_box(state.on_step)
+                class_view.room_box(stepping.on_step)
             lines += 5
         # the tabs fill what the narration leaves of the tree's height (lines at 320 px wide)
         _details(entry, height=max(DETAILS_MIN_HEIGHT, TREE_HEIGHT - 20 - 22 * lines))
@@ -112,7 +126,7 @@ def _draw_screen() -> None:
     if teacher is not None:  # what the class sees: this screen, as plain data
         frame = class_view.frame_of(stats, view.to_dict(), said, lesson_view.page_text())
         class_view.publish(frame)
-    if state.outside_writes_waiting():
+    if session.outside_writes_waiting():
         # A click here wrote a sidebar widget (a played move's Root position): redraw the whole
         # page so the browser holds the new value. Only now, after this screen's own widgets
         # (the focus box, the history slider) went out with the values the click gave them: a
@@ -124,31 +138,33 @@ def _draw_screen() -> None:
 
 
 def _controls() -> None:
-    search = state.session().search
+    search = session.session().search
     n = int(st.session_state["iterations_per_click"])
     # a presentation clicker sends PageDown / PageUp: Step forward, back one entry
     st.button(
         "Step",
         key="step",
-        on_click=state.on_step,
+        on_click=stepping.on_step,
         type="primary",
         shortcut="PageDown",
         help="One iteration of MCTS (key: Page Down, a clicker's forward button)",
     )
-    clicked_n = st.button(f"Step {n:,}", key="step_n", on_click=state.click_stops_autoplay)
-    st.button(f"Phase: {search.next_phase.label}", key="phase_step", on_click=state.on_phase_step)
+    clicked_n = st.button(f"Step {n:,}", key="step_n", on_click=session.click_stops_autoplay)
+    st.button(
+        f"Phase: {search.next_phase.label}", key="phase_step", on_click=stepping.on_phase_step
+    )
     st.button(
         "◀ Back",
         key="back",
-        on_click=state.on_back,
+        on_click=history.on_back,
         shortcut="PageUp",
         help="Back: the previous history entry (key: Page Up, a clicker's back button)",
     )
-    st.button("Forward ▶", key="forward", on_click=state.on_forward, help="The next entry")
-    st.button("Reset", key="reset", on_click=state.on_reset)
-    st.button("Play best", key="play_best", on_click=state.on_play_best)
+    st.button("Forward ▶", key="forward", on_click=history.on_forward, help="The next entry")
+    st.button("Reset", key="reset", on_click=stepping.on_reset)
+    st.button("Play best", key="play_best", on_click=play.on_play_best)
     st.toggle("Autoplay", key="autoplay", help="Step on its own; any click stops it")
-    speed = state.autoplay_speed()
+    speed = session.autoplay_speed()
     with st.popover(f"{speed:g}/s", help="Autoplay speed and what each tick runs"):
         # given its value: a popover draws its widgets only while open, and a slider drawn
         # afresh during autoplay's reruns took its default (the minimum, 0.5/s) otherwise
@@ -160,13 +176,13 @@ def _controls() -> None:
         )
     if clicked_n:
         bar = st.progress(0.0, text="running")
-        state.run_batch(progress=bar.progress)
+        stepping.run_batch(progress=bar.progress)
         bar.empty()
 
 
-def _stats(entry: state.HistoryEntry | None) -> str:
+def _stats(entry: session.HistoryEntry | None) -> str:
     """Draw the statistics row; returns it as one line of plain text (for the class)."""
-    lab = state.session()
+    lab = session.session()
     search = lab.search
     if entry is None:
         iteration, nodes, depth, rate = search.iterations, search.node_count, search.max_depth, 0.0
@@ -201,19 +217,19 @@ def _stats(entry: state.HistoryEntry | None) -> str:
             help="Each click (step, phase, move) is an entry: drag to go back to any of them.",
         )
     if search.node_cap_reached:
-        panels.notice_line("warning", state.SESSION_FULL_MESSAGE)
+        ui.notice_line("warning", widget_values.SESSION_FULL_MESSAGE)
     return " · ".join(f"{name} {value}" for name, value in cells) + f" · {where}"
 
 
 # ---------------------------------------------------------------------- tree
 
 
-def _tree(entry: state.HistoryEntry | None) -> TreeView:
+def _tree(entry: session.HistoryEntry | None) -> TreeView:
     """Draw the tree; returns the drawing's data (for the class)."""
     clicked = clicked_focus("tree_view")  # read before the focus box is drawn: it may write it
     if clicked is not None:
         st.session_state["tree_focus"] = str(clicked)
-    focus = state.bounds_from_widgets().focus
+    focus = widget_values.bounds_from_widgets().focus
     with st.container(horizontal=True, vertical_alignment="center", gap="small"):
         with st.popover("Drawing", help="What the tree shows: children per node and levels"):
             st.number_input("Children shown per expanded node", 1, 12, key="tree_top_k")
@@ -230,22 +246,25 @@ def _tree(entry: state.HistoryEntry | None) -> TreeView:
             width=130,
         )
         if focus is not None:
-            st.button("Back to the root", key="tree_unfocus", on_click=state.on_unfocus)
+            st.button("Back to the root", key="tree_unfocus", on_click=stepping.on_unfocus)
         st.html('<span class="lab-tree-help">hover: numbers · click: focus · ?: colours</span>')
-    view = entry.view if entry is not None else state.tree_view_now()
-    if focus is not None and entry is not None and entry.number == state.session().entries_written:
-        view = state.tree_view_now(*_marks(entry))  # the focus moved since the entry was drawn
+    view = entry.view if entry is not None else None
+    if view is None:
+        view = history.tree_view_now()
+    latest = session.session().entries_written
+    if focus is not None and entry is not None and entry.number == latest:
+        view = history.tree_view_now(*_marks(entry))  # the focus moved since the entry was drawn
     typed = str(st.session_state["tree_focus"]).strip()
     if typed and focus is None:
-        panels.notice_line("warning", "Focus: type a node id such as 12 (shown on hover).")
+        ui.notice_line("warning", "Focus: type a node id such as 12 (shown on hover).")
     elif focus is not None and not view.focus_found:
-        panels.notice_line("warning", f"Node #{focus} is not in the tree: drawn from the root.")
+        ui.notice_line("warning", f"Node #{focus} is not in the tree: drawn from the root.")
     scale = PRESENTATION_ZOOM if st.session_state["presentation"] else 1.0
     render_tree(view, key="tree_view", height=TREE_HEIGHT, scale=scale, below=TREE_BELOW)
     return view
 
 
-def _marks(entry: state.HistoryEntry) -> tuple[set[int], int | None, set[int]]:
+def _marks(entry: session.HistoryEntry) -> tuple[set[int], int | None, set[int]]:
     trace = entry.trace
     if trace is None:
         return set(), None, set()
@@ -256,7 +275,7 @@ def _marks(entry: state.HistoryEntry) -> tuple[set[int], int | None, set[int]]:
 # ----------------------------------------------------------------- narration
 
 
-def _narration(entry: state.HistoryEntry | None) -> tuple[int, list[str]]:
+def _narration(entry: session.HistoryEntry | None) -> tuple[int, list[str]]:
     """Draw the narration; returns about how many lines it took (for the space below it) and
     its sentences (for the class)."""
     text = entry.narration if entry is not None else ""
@@ -275,7 +294,7 @@ def _narration(entry: state.HistoryEntry | None) -> tuple[int, list[str]]:
         if flip is not None:
             said.append(flip_sentence(flip))
             html_parts.append(f'<p class="lab-flip">{html.escape(said[-1])}</p>')
-    verdict = state.exact_verdict(entry)  # with ``exact`` on: the favourite is wrong
+    verdict = exact_cache.exact_verdict(entry)  # with ``exact`` on: the favourite is wrong
     if verdict is not None:
         said.append(verdict)
         html_parts.append(f'<p class="lab-exact">{html.escape(verdict)}</p>')
@@ -284,11 +303,11 @@ def _narration(entry: state.HistoryEntry | None) -> tuple[int, list[str]]:
     return sum(-(-len(line) // LINE_CHARS) for line in shown), said
 
 
-def _root_decision(entry: state.HistoryEntry | None) -> Decision | None:
+def _root_decision(entry: session.HistoryEntry | None) -> Decision | None:
     if entry is None:
         return None
     steps = entry.trace.path if entry.trace is not None else ()
-    if entry.phase == "select" and entry.phase_result:
+    if entry.phase == "select" and isinstance(entry.phase_result, tuple) and entry.phase_result:
         steps = entry.phase_result
     for step in steps:
         if isinstance(step, Decision):
@@ -298,8 +317,31 @@ def _root_decision(entry: state.HistoryEntry | None) -> Decision | None:
 
 # ------------------------------------------------------------------- details
 
+#: What each detail tab (app/tabs.py) draws: its panels in order, each given the history entry
+#: shown (a panel that needs only its trace reads ``entry.trace``).
+Panel = Callable[[session.HistoryEntry | None], None]
 
-def _details(entry: state.HistoryEntry | None, height: int) -> None:
+
+def _trace(entry: session.HistoryEntry | None) -> IterationTrace | None:
+    return entry.trace if entry is not None else None
+
+
+TAB_PANELS: dict[str, tuple[Panel, ...]] = {
+    "Board": (lambda _: panels.board_panel(),),
+    "Why this path": (lambda entry: panels.uct_panel(_trace(entry)),),
+    "Backup": (panels.phase_panel, lambda entry: panels.rollout_panel(_trace(entry))),
+    "Dice": (lambda entry: panels.chance_panel(_trace(entry)),),
+    "Charts": (lambda _: panels.charts_panel(),),
+    "Play": (lambda _: panels.play_panel(), lambda _: panels.final_policies_panel()),
+    "Arena": (lambda _: panels.arena_panel(), lambda _: panels.sweep_panel()),
+    "A/B": (lambda _: ab.ab_panel(),),
+    "Text": (lambda entry: panels.printed_tree_panel(_trace(entry)), panels.graphviz_panel),
+}
+if tuple(TAB_PANELS) != DETAIL_TABS:  # one tab list: app/tabs.py names them, in this order
+    raise RuntimeError(f"app.screen.TAB_PANELS {tuple(TAB_PANELS)} != app.tabs {DETAIL_TABS}")
+
+
+def _details(entry: session.HistoryEntry | None, height: int) -> None:
     # ``height`` fits a 720 px window; a taller one gets a taller box by as much as the tree
     # grows (see TREE_BELOW), so the tabs end where the tree ends instead of half-way down
     # (the fixed height sits on the box's wrapper, as its height and flex basis)
@@ -309,19 +351,8 @@ def _details(entry: state.HistoryEntry | None, height: int) -> None:
         f"{{height: {tall} !important; flex-basis: {tall} !important;}}</style>"
     )
     tabs = st.tabs(DETAIL_TABS, key="details", on_change="rerun")
-    trace = entry.trace if entry is not None else None
-    panels_by_tab = {
-        "Board": lambda: panels.board_panel(),
-        "Why this path": lambda: panels.uct_panel(trace),
-        "Backup": lambda: (panels.phase_panel(entry), panels.rollout_panel(trace)),
-        "Dice": lambda: panels.chance_panel(trace),
-        "Charts": lambda: panels.charts_panel(),
-        "Play": lambda: (panels.play_panel(), panels.final_policies_panel()),
-        "Arena": lambda: (panels.arena_panel(), panels.sweep_panel()),
-        "A/B": lambda: ab.ab_panel(),
-        "Text": lambda: (panels.printed_tree_panel(trace), panels.graphviz_panel(entry)),
-    }
     for name, tab in zip(DETAIL_TABS, tabs, strict=True):
         if tab.open:  # only the open tab's panels run (the others cost nothing per click)
             with tab, st.container(key="detail_panels", height=height, border=False):
-                panels_by_tab[name]()
+                for panel in TAB_PANELS[name]:
+                    panel(entry)

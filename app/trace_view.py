@@ -25,9 +25,11 @@ from typing import Any, cast
 
 import streamlit as st
 
-from app import panels
+from app import ui
 from app.boards import board_svg
-from app.tree_view import TreeView, build_view, clicked_focus, render_tree
+from app.session import DEFAULTS
+from app.tree_layout import TreeView, build_view
+from app.tree_view import clicked_focus, render_tree
 from mcts_lab import traces
 from mcts_lab.inspection import inspect_trace
 from mcts_lab.traces.replay import FileReplay
@@ -51,9 +53,7 @@ def keep_live_widgets() -> None:
     Called before any widget is drawn (a value may not be set after its widget)."""
     if not active():
         return
-    from app.state import DEFAULTS
-
-    for key in DEFAULTS:
+    for key in (*DEFAULTS, "autoplay_speed"):
         if key in st.session_state:
             st.session_state[key] = st.session_state[key]
 
@@ -77,7 +77,7 @@ def trace_sidebar() -> None:
     error = st.session_state.get("trace_error")
     if error:
         with sb:
-            panels.notice_line("warning", error)
+            ui.notice_line("warning", error)
 
 
 def _on_upload() -> None:

@@ -204,6 +204,13 @@ def _finite(name: str, value: object, *, low: float, high: float) -> None:
         raise ValueError(f"{name} must be a finite number in [{low:g}, {high:g}], got {value!r}")
 
 
+def check_count(name: str, value: object, low: int, high: int) -> None:
+    """Refuse anything but a whole number (not a bool) in [``low``, ``high``], naming it: the one
+    check of an iteration count (``Search.run``, ``mcts_lab.compare.compare``)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{name} must be a whole number in [{low:,}, {high:,}], got {value!r}")
+
+
 def _whole(name: str, value: object, *, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"{name} must be a whole number, got {value!r}")

@@ -20,7 +20,7 @@ from mcts_core.queries import move_value
 from mcts_core.search import Search
 from mcts_core.solver import proof_label
 
-__all__ = ["format_tree", "tree_to_dict", "tree_to_json", "tree_to_dot"]
+__all__ = ["dot_escape", "format_tree", "tree_to_dict", "tree_to_json", "tree_to_dot"]
 
 
 def _attr(value: object) -> str:
@@ -206,7 +206,8 @@ def tree_to_json(search: Search, *, max_depth: int = 3, max_children: int = 10) 
     )
 
 
-def _dot_text(text: str) -> str:
+def dot_escape(text: str) -> str:
+    """``text`` inside a double-quoted DOT string: backslashes and quotes escaped."""
     return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
@@ -245,7 +246,7 @@ def tree_to_dot(search: Search, *, max_depth: int = 3, max_children: int = 10) -
             return
         shown, hidden = _shown(children, max_children)
         for move in shown:
-            action = _dot_text(game.action_label(state, move.action))
+            action = dot_escape(game.action_label(state, move.action))
             if isinstance(move, ActionNode):
                 out.append(f'  a{node.id} -> a{move.id} [label="{action}\\nN={move.visits}"];')
                 action_node(move, game.next_state(state, move.action, move.outcome), depth + 1)
@@ -258,7 +259,7 @@ def tree_to_dot(search: Search, *, max_depth: int = 3, max_children: int = 10) -
             probabilities = dict(game.chance_outcomes(state, move.action))
             for child in move.children:
                 child_state = game.next_state(state, move.action, child.outcome)
-                outcome = _dot_text(game.outcome_label(state, move.action, child.outcome))
+                outcome = dot_escape(game.outcome_label(state, move.action, child.outcome))
                 edge = f' [label="{outcome}\\np={probabilities[child.outcome]:.3f}"]'
                 out.append(f"  c{move.id} -> a{child.id}{edge};")
                 action_node(child, child_state, depth + 1)

@@ -7,27 +7,47 @@ either.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from mcts_core.config import SearchConfig
+from mcts_core.game import Game
 from mcts_core.nodes import ActionNode, ChanceNode, Move
 from mcts_core.policies import FINAL_POLICY_FUNCTIONS
 from mcts_core.solver import final_move_index, proof_label
-
-if TYPE_CHECKING:
-    from mcts_core.search import Search
 
 __all__ = [
     "ChildSummary",
     "best_child",
     "children_summary",
     "find_node",
+    "find_node_by_visits",
     "iter_nodes",
     "move_value",
     "principal_variation",
     "subtree_size_and_depth",
 ]
+
+
+class SearchedTree(Protocol):
+    """What these readers need of a search: :class:`mcts_core.search.Search` satisfies it.
+
+    A protocol rather than an import, so that the search (which calls these) and its readers do
+    not import each other.
+    """
+
+    game: Game
+    config: SearchConfig
+    root: ActionNode
+
+    @property
+    def value_width(self) -> float: ...
+
+    def value_of_raw(self, raw: float) -> float: ...
+
+    def state_of(self, node: Move) -> Any: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +76,7 @@ class ChildSummary:
     mean: float = 0.0
 
 
-def move_value(search: Search, move: Move | ActionNode, player: int) -> float:
+def move_value(search: SearchedTree, move: Move | ActionNode, player: int) -> float:
     """A node's value from ``player``'s view: its proof's value with the solver, else its mean."""
     proof = move.proven if search.config.solver else None
     if proof is not None:
@@ -64,7 +84,7 @@ def move_value(search: Search, move: Move | ActionNode, player: int) -> float:
     return move.mean(player)
 
 
-def children_summary(search: Search, node: ActionNode | None = None) -> list[ChildSummary]:
+def children_summary(search: SearchedTree, node: ActionNode | None = None) -> list[ChildSummary]:
     """The moves of a decision node (default: the root), valued for the player deciding there."""
     node = search.root if node is None else node
     if not node.children:
@@ -87,7 +107,7 @@ def children_summary(search: Search, node: ActionNode | None = None) -> list[Chi
     ]
 
 
-def best_child(search: Search, policy: str | None = None) -> ChildSummary:
+def best_child(search: SearchedTree, policy: str | None = None) -> ChildSummary:
     """The root move the final-move policy picks, with proven moves at their proven values
     (:func:`mcts_core.solver.final_move_index` gives the rule)."""
     policy = policy or search.config.final_policy
@@ -110,7 +130,7 @@ def best_child(search: Search, policy: str | None = None) -> ChildSummary:
     return children[index]
 
 
-def principal_variation(search: Search, max_length: int = 50) -> list[Move]:
+def principal_variation(search: SearchedTree, max_length: int = 50) -> list[Move]:
     """The most visited line from the root: the root, then for every move its node (and, after
     a chance node, the most visited outcome), at most ``max_length`` moves."""
     line: list[Move] = [search.root]
@@ -152,6 +172,25 @@ def find_node(root: ActionNode, node_id: int) -> Move | None:
             return node
         if node.id < node_id:
             stack.extend(node.children)
+    return None
+
+
+def find_node_by_visits(root: ActionNode, node_id: int, budget: int) -> Move | None:
+    """The node with id ``node_id`` (action or chance) looked for best-first by visits among at
+    most ``budget`` nodes, never the whole tree: quick for a node a view just drew (they are
+    well visited); ``None`` when not found within the budget."""
+    if root.id == node_id:
+        return root
+    heap: list[tuple[int, int, Move]] = [(0, root.id, root)]
+    looked = 0
+    while heap and looked < budget:
+        _, _, node = heapq.heappop(heap)
+        looked += 1
+        for child in node.children:
+            if child.id == node_id:
+                return child
+            if child.id < node_id:  # ids grow downwards: younger nodes cannot be above
+                heapq.heappush(heap, (-child.visits, child.id, child))
     return None
 
 

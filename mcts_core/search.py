@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from mcts_core import queries
-from mcts_core.config import FINAL_POLICIES, SearchConfig
+from mcts_core.config import FINAL_POLICIES, SearchConfig, check_count
 from mcts_core.game import Game
 from mcts_core.nodes import ActionNode, ChanceNode, Move
 from mcts_core.phases import PHASES, Iteration, Phase, RunStop, Stop
@@ -312,15 +312,8 @@ class Search:
         """
         if iterations is None and seconds is None:
             raise ValueError("give iterations, seconds or both")
-        if iterations is not None and (
-            isinstance(iterations, bool)
-            or not isinstance(iterations, int)
-            or not 0 <= iterations <= _MAX_RUN_ITERATIONS
-        ):
-            raise ValueError(
-                f"iterations must be a whole number in [0, {_MAX_RUN_ITERATIONS:,}], "
-                f"got {iterations!r}"
-            )
+        if iterations is not None:
+            check_count("iterations", iterations, 0, _MAX_RUN_ITERATIONS)
         if seconds is not None and (
             isinstance(seconds, bool)
             or not isinstance(seconds, int | float)

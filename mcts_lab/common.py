@@ -11,6 +11,7 @@ from typing import Any
 
 from games.registry import GAME_NAMES, all_specs, game_spec, is_openspiel, make_game
 from mcts_core import ChanceNode, RunResult, Search, SearchConfig
+from mcts_lab.settings import SETTINGS
 
 __all__ = [
     "CONFIG_OPTIONS",
@@ -46,26 +47,9 @@ GAME_SIZES = _sizes()
 #: action ids). Other games use the action's position in ``legal_actions``.
 INDEXED_BY_ACTION = frozenset(spec.name for spec in all_specs() if spec.indexed_by_action)
 
-#: CLI option name (``--min-visits`` -> ``min_visits``) -> :class:`SearchConfig` field.
-CONFIG_OPTIONS: Mapping[str, str] = {
-    "c": "c",
-    "policy": "tree_policy",
-    "prior": "prior",
-    "min_visits": "min_visits",
-    "expansion": "expansion_order",
-    "rollout": "rollout",
-    "epsilon": "epsilon",
-    "depth": "rollout_depth",
-    "horizon": "rollout_horizon",
-    "win": "win_value",
-    "draw": "draw_value",
-    "loss": "loss_value",
-    "heuristic_weight": "heuristic_weight",
-    "value_range": "value_range",
-    "final": "final_policy",
-    "solver": "solver",
-    "max_nodes": "max_nodes",
-}
+#: CLI option name (``--min-visits`` -> ``min_visits``) -> :class:`SearchConfig` field
+#: (:data:`mcts_lab.settings.SETTINGS`).
+CONFIG_OPTIONS: Mapping[str, str] = {setting.option: setting.field for setting in SETTINGS}
 
 
 def build_game(name: str, size: int | None = None) -> Any:

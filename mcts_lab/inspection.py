@@ -47,6 +47,7 @@ from collections import Counter
 from typing import Any
 
 from mcts_lab.traces.format import Trace
+from mcts_lab.traces.values import node_players, node_sums, node_views, single_sum, value_range
 
 __all__ = [
     "DELTA",
@@ -81,85 +82,6 @@ class _Report:
             self.listed.append({"kind": kind, "node": node, "detail": detail})
 
 
-# ------------------------------------------------------------------ views and values
-
-
-def node_players(trace: Trace) -> list[int]:
-    """Each node's player to move (a chance node: the player who chose its action); nodes
-    that give none alternate by depth from player 0 at the root (one player: always 0)."""
-    count = int(trace.header.get("players", 2))
-    return [
-        int(node["player"]) if "player" in node else (trace.depth[i] % count if count > 1 else 0)
-        for i, node in enumerate(trace.nodes)
-    ]
-
-
-def node_views(trace: Trace) -> list[int]:
-    """The player whose view each node's single value (``value_sum``, ``mean``, ``proven``)
-    is from, by the header's ``values.view`` (docs/trace_format.md)."""
-    players = node_players(trace)
-    view = trace.header.get("values", {}).get("view", "edge")
-    root_player = max(players[trace.root], 0)
-    count = int(trace.header.get("players", 2))
-    if isinstance(view, int):
-        return [view] * len(trace.nodes)
-    if view == "root":
-        return [root_player] * len(trace.nodes)
-    edge = [root_player] * len(trace.nodes)
-    stack = [trace.root]
-    while stack:
-        at = stack.pop()
-        for child in trace.children[at]:
-            # below a chance node the decider is the chance node's chooser (its edge view)
-            chance = trace.nodes[at].get("kind") == "chance"
-            edge[child] = edge[at] if chance else max(players[at], 0)
-            stack.append(child)
-    if view == "edge":
-        return edge
-    # "node": the player to move; a chance node its chooser; the end of the game: the player
-    # who did not make the last move (two players), else the one who did
-    result = []
-    for i, player in enumerate(players):
-        if player >= 0:
-            result.append(player)
-        else:
-            result.append(1 - edge[i] if count == 2 else edge[i])
-    return result
-
-
-def value_range(trace: Trace) -> tuple[float, float]:
-    low, high = trace.header.get("values", {}).get("range", [-1.0, 1.0])
-    return float(low), float(high)
-
-
-def _single_sum(node: dict[str, Any]) -> float | None:
-    if "value_sum" in node:
-        return float(node["value_sum"])
-    if "mean" in node:
-        return float(node["mean"]) * node["visits"]
-    return None
-
-
-def node_sums(trace: Trace, views: list[int]) -> list[list[float | None]]:
-    """Per node, the value sum of each player (``None`` where the file does not say)."""
-    count = int(trace.header.get("players", 2))
-    low, high = value_range(trace)
-    zero_sum = bool(trace.header.get("values", {}).get("zero_sum", True))
-    result: list[list[float | None]] = []
-    for i, node in enumerate(trace.nodes):
-        if "value_sums" in node and len(node["value_sums"]) == count:
-            result.append([float(v) for v in node["value_sums"]])
-            continue
-        vector: list[float | None] = [None] * count
-        single = _single_sum(node)
-        if single is not None and 0 <= views[i] < count:
-            vector[views[i]] = single
-            if zero_sum and count == 2:
-                vector[1 - views[i]] = node["visits"] * (low + high) - single
-        result.append(vector)
-    return result
-
-
 def _other(value: float, low: float, high: float) -> float:
     """The other player's view of a value in a two-player zero-sum range."""
     return low + high - value
@@ -183,7 +105,7 @@ def _check_nodes(
         visits = node["visits"]
         kids = children[i]
         # mean = sum / visits, values in range
-        single = _single_sum(node)
+        single = single_sum(node)
         if visits == 0:
             if (single and abs(single) > tol) or any(
                 v is not None and abs(v) > tol for v in node.get("value_sums", ())
@@ -611,7 +533,7 @@ def _check_records(trace: Trace, views: list[int], r: _Report) -> None:
                 f"{node['visits']} visits, but the records visit it {got} times",
             )
             continue
-        single = _single_sum(node)
+        single = single_sum(node)
         if "value_sums" in node and 0 <= views[i] < len(node["value_sums"]):
             single = float(node["value_sums"][views[i]])
         if all_backups and mean_backup and single is not None and node["visits"]:

@@ -30,23 +30,39 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import html
-import logging
 import math
-import multiprocessing
-import os
 import re
-import signal
-import socket
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Any
 
 from mcts_core import SearchConfig
-from mcts_lab.arena import MAX_GAMES, OPPONENTS, GameRecord, play_arena
-from mcts_lab.common import build_game, game_size
+from mcts_lab.arena import MAX_GAMES, OPPONENTS, GameRecord
+from mcts_lab.common import game_size
+from mcts_lab.settings import SETTINGS, SettingKind
+from mcts_lab.sweep_backends import (
+    BACKENDS,
+    Backend,
+    BackendUnavailable,
+    Progress,
+    SweepTask,
+    default_workers,
+    run_pool,
+    run_ray,
+    run_serial,
+    run_task,
+    task_game,
+)
+from mcts_lab.sweep_stats import (
+    CONFIDENCE,
+    Rates,
+    SweepResult,
+    ValueResult,
+    rates_of,
+    value_text,
+    wilson_interval,
+)
 
 __all__ = [
     "BACKENDS",
@@ -70,21 +86,11 @@ __all__ = [
     "wilson_interval",
 ]
 
-Backend = Literal["serial", "process", "ray"]
-BACKENDS: tuple[Backend, ...] = ("serial", "process", "ray")
-#: The confidence of the intervals and its normal quantile.
-CONFIDENCE = 0.95
-_Z = 1.959963984540054
+
 MAX_VALUES = 100
+
+
 MAX_ITERATIONS = 10_000_000
-RAY_INSTALL_HINT = "pip install ray (or pip install -e '.[ray]')"
-
-
-class BackendUnavailable(RuntimeError):
-    """The backend asked for cannot run here (Ray not installed, no cluster at the address)."""
-
-
-# ------------------------------------------------------------------ parameters
 
 
 @dataclass(frozen=True)
@@ -102,35 +108,25 @@ class SweepParam:
 
     name: str
     field: str
-    kind: Literal["number", "whole", "whole_or_none", "choice", "switch"]
+    kind: SettingKind
 
 
 PARAMS: dict[str, SweepParam] = {
     p.name: p
     for p in (
-        SweepParam("c", "c", "number"),
+        *(SweepParam(s.flag, s.field, s.kind) for s in SETTINGS[:1]),  # c first
         SweepParam("iterations", "iterations", "whole"),
-        SweepParam("policy", "tree_policy", "choice"),
-        SweepParam("prior", "prior", "choice"),
-        SweepParam("min-visits", "min_visits", "whole"),
-        SweepParam("expansion", "expansion_order", "choice"),
-        SweepParam("rollout", "rollout", "choice"),
-        SweepParam("epsilon", "epsilon", "number"),
-        SweepParam("depth", "rollout_depth", "whole_or_none"),
-        SweepParam("horizon", "rollout_horizon", "choice"),
-        SweepParam("win", "win_value", "number"),
-        SweepParam("draw", "draw_value", "number"),
-        SweepParam("loss", "loss_value", "number"),
-        SweepParam("heuristic-weight", "heuristic_weight", "number"),
-        SweepParam("value-range", "value_range", "choice"),
-        SweepParam("final", "final_policy", "choice"),
-        SweepParam("solver", "solver", "switch"),
-        SweepParam("max-nodes", "max_nodes", "whole"),
+        *(SweepParam(s.flag, s.field, s.kind) for s in SETTINGS[1:]),
     )
 }
 
+
 _WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
 _NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
 _SWITCH = {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}
 
 
@@ -161,7 +157,7 @@ def parse_values(param: SweepParam, text: str) -> tuple[Any, ...]:
     values: dict[str, Any] = {}
     for item in items:
         value = _read(param, item)
-        key = _value_text(value)
+        key = value_text(value)
         if key in values:
             raise ValueError(f"--values: {param.name} {key} is given twice")
         values[key] = value
@@ -200,17 +196,6 @@ def _read(param: SweepParam, item: str) -> Any:
     return value
 
 
-def _value_text(value: Any) -> str:
-    """A value as a person and the seeds read it: ``0.5``, ``1000``, ``none``, ``on``."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if isinstance(value, float):
-        return f"{value:g}" if float(f"{value:g}") == value else repr(value)
-    return str(value)
-
-
 def _check_effect(param: SweepParam, config: SearchConfig) -> None:
     """Refuse a parameter that the base settings make irrelevant (every value would play the
     same games), with what to change."""
@@ -231,332 +216,11 @@ def _check_effect(param: SweepParam, config: SearchConfig) -> None:
         )
 
 
-# ------------------------------------------------------------------ tasks
-
-
 def task_seed(seed: int, param: str, value: Any, index: int) -> int:
     """The seed of task ``index`` of ``value``: a hash of the sweep's seed, the parameter's
     name, the value's canonical text and the game number, in [0, 2**62)."""
-    key = f"{seed}/{param}/{_value_text(value)}/{index}".encode()
+    key = f"{seed}/{param}/{value_text(value)}/{index}".encode()
     return int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "big") >> 2
-
-
-@dataclass(frozen=True)
-class SweepTask:
-    """One unit of work: game ``index`` with MCTS at home and game ``index`` with MCTS away,
-    for one value. Plain data, so it pickles to any worker."""
-
-    game: str
-    size: int | None
-    value_index: int
-    index: int
-    seed: int
-    iterations: int
-    config: SearchConfig
-    opponent: str
-    opponent_config: SearchConfig | None
-    opponent_iterations: int
-    reuse: bool
-
-
-@lru_cache(maxsize=8)
-def _game(name: str, size: int | None) -> Any:
-    return build_game(name, size)
-
-
-def run_task(task: SweepTask) -> tuple[GameRecord, ...]:
-    """Play a task's two games (home first): the function every backend runs."""
-    result = play_arena(
-        _game(task.game, task.size),
-        games=1,
-        iterations=task.iterations,
-        config=task.config,
-        opponent=task.opponent,
-        opponent_config=task.opponent_config,
-        opponent_iterations=task.opponent_iterations,
-        seed=task.seed,
-        reuse=task.reuse,
-    )
-    return result.records
-
-
-def default_workers() -> int:
-    """The cores this process may use (all of them unless an affinity mask says otherwise)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on every platform
-        return max(1, os.cpu_count() or 1)
-
-
-Progress = Callable[[int, int], None]
-
-
-def _run_serial(
-    tasks: Sequence[SweepTask],
-    progress: Progress | None,
-    seconds: float | None = None,
-    should_stop: Callable[[], bool] | None = None,
-) -> tuple[list[Any], str]:
-    """Every task in order; before each task after the first, stop when ``seconds`` have passed
-    ("time") or ``should_stop()`` says so ("stopped"). Returns the outputs and the reason
-    ("" when every task ran)."""
-    results: list[Any] = []
-    start = time.perf_counter()
-    for done, task in enumerate(tasks, start=1):
-        if results and seconds is not None and time.perf_counter() - start >= seconds:
-            return results, "time"
-        if results and should_stop is not None and should_stop():
-            return results, "stopped"
-        results.append(run_task(task))
-        if progress is not None:
-            progress(2 * done, 2 * len(tasks))
-    return results, ""
-
-
-def _ignore_interrupt() -> None:
-    """Workers leave Ctrl-C to the main process, which cancels what is left."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _run_pool(tasks: Sequence[SweepTask], workers: int, progress: Progress | None) -> list[Any]:
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    if context.get_start_method() == "forkserver":
-        context.set_forkserver_preload(["mcts_lab.sweep"])
-    results: list[Any] = [None] * len(tasks)
-    executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_ignore_interrupt)
-    finished = False
-    try:
-        futures: dict[Future[Any], int] = {
-            executor.submit(run_task, task): i for i, task in enumerate(tasks)
-        }
-        pending = set(futures)
-        done = 0
-        while pending:
-            ready, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in ready:
-                results[futures[future]] = future.result()
-                done += 1
-            if progress is not None:
-                progress(2 * done, 2 * len(tasks))
-        finished = True
-    finally:
-        executor.shutdown(wait=finished, cancel_futures=not finished)
-    return results
-
-
-def _run_ray(
-    tasks: Sequence[SweepTask], workers: int, address: str | None, progress: Progress | None
-) -> list[Any]:
-    try:
-        import ray
-    except ImportError:
-        raise BackendUnavailable(f"ray is not installed: {RAY_INSTALL_HINT}") from None
-    started = False
-    if not ray.is_initialized():
-        if address:
-            _check_reachable(address)
-        try:
-            if address:
-                import games
-                import mcts_core
-                import mcts_lab
-
-                # ship this checkout's code, so the cluster plays exactly these rules
-                ray.init(
-                    address=address,
-                    runtime_env={"py_modules": [mcts_core, games, mcts_lab]},
-                    log_to_driver=False,
-                    logging_level=logging.ERROR,
-                )
-            else:
-                ray.init(
-                    address="local",  # a new instance, even if a Ray cluster runs here
-                    num_cpus=workers,
-                    include_dashboard=False,
-                    log_to_driver=False,
-                    logging_level=logging.ERROR,
-                )
-        except Exception as error:  # Ray raises several kinds (ConnectionError, RuntimeError)
-            where = f"at {address}" if address else "locally"
-            text = " ".join(str(error).split())[:200]
-            raise BackendUnavailable(f"cannot start Ray {where}: {text}") from None
-        started = True
-    try:
-        remote = ray.remote(num_cpus=1)(run_task)
-        refs = [remote.remote(task) for task in tasks]
-        pending = list(refs)
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=len(pending), timeout=0.25)
-            if progress is not None:
-                progress(2 * (len(refs) - len(pending)), 2 * len(tasks))
-        return list(ray.get(refs))
-    finally:
-        if started:
-            ray.shutdown()
-
-
-def _check_reachable(address: str) -> None:
-    """Fail in seconds, not minutes, when nothing listens at a ``HOST:PORT`` address (Ray
-    itself retries for minutes). ``auto`` and addresses without a port are left to Ray."""
-    text = address.strip().removeprefix("ray://")
-    host, colon, port = text.rpartition(":")
-    if not colon or text == "auto":
-        return
-    if not port.isdigit() or not host:
-        raise BackendUnavailable(f"--address {address[:80]!r}: give HOST:PORT")
-    try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=5).close()
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        raise BackendUnavailable(f"no Ray cluster answers at {address[:80]}: {reason}") from None
-
-
-# ------------------------------------------------------------------ statistics
-
-
-def wilson_interval(successes: int, trials: int, z: float = _Z) -> tuple[float, float]:
-    """The Wilson score interval of a binomial proportion (95% with the default ``z``).
-
-    Unlike the normal approximation it stays inside [0, 1] and is not empty at 0 or
-    ``trials`` successes: ``(centre - half, centre + half)`` with ``centre = (p + z²/2n) /
-    (1 + z²/n)`` and ``half = z * sqrt(p(1-p)/n + z²/4n²) / (1 + z²/n)``.
-    """
-    if trials <= 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    z2 = z * z
-    denominator = 1.0 + z2 / trials
-    centre = (p + z2 / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-@dataclass(frozen=True)
-class Rates:
-    """Results of MCTS in ``games`` games, with each rate's 95% Wilson interval."""
-
-    games: int
-    wins: int
-    draws: int
-    losses: int
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "games": self.games,
-            "wins": self.wins,
-            "draws": self.draws,
-            "losses": self.losses,
-        }
-        for name, count in (("win", self.wins), ("draw", self.draws), ("loss", self.losses)):
-            data[f"{name}_rate"] = round(count / self.games, 4) if self.games else 0.0
-            low, high = wilson_interval(count, self.games)
-            data[f"{name}_ci"] = [round(low, 4), round(high, 4)]
-        return data
-
-
-def _rates(records: Sequence[GameRecord]) -> Rates:
-    return Rates(
-        games=len(records),
-        wins=sum(r.result == 1 for r in records),
-        draws=sum(r.result == 0 for r in records),
-        losses=sum(r.result == -1 for r in records),
-    )
-
-
-@dataclass(frozen=True)
-class ValueResult:
-    """One value's games: MCTS's results at home, away and in all, and its touchdowns."""
-
-    value: Any
-    config: SearchConfig
-    iterations: int
-    home: Rates
-    away: Rates
-    total: Rates
-    home_tds: int
-    away_tds: int
-    decisions: int
-    mean_root_visits: float
-    records: tuple[GameRecord, ...] = field(repr=False, default=())
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "value": self.value,
-            "label": _value_text(self.value),
-            "iterations": self.iterations,
-            "home": self.home.to_dict(),
-            "away": self.away.to_dict(),
-            "total": self.total.to_dict(),
-            "home_tds": self.home_tds,
-            "away_tds": self.away_tds,
-            "decisions": self.decisions,
-            "mean_root_visits": round(self.mean_root_visits, 1),
-            "config": self.config.to_dict(),
-        }
-
-
-@dataclass(frozen=True)
-class SweepResult:
-    """A whole sweep: the settings, and one :class:`ValueResult` per value in order."""
-
-    game: str
-    size: int | None
-    param: str
-    field: str
-    games_per_side: int
-    iterations: int
-    opponent: str
-    opponent_iterations: int | None
-    seed: int
-    reuse: bool
-    backend: str
-    workers: int
-    tasks: int
-    seconds: float
-    config: SearchConfig
-    opponent_config: SearchConfig | None
-    has_score: bool
-    results: tuple[ValueResult, ...]
-    #: "" when every task ran; "time" or "stopped" when ``seconds`` or ``should_stop`` ended
-    #: the sweep early (serial backend): the rates then count the games played
-    stopped: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        """The ``mcts-lab sweep --json`` object (docs/cli.md)."""
-        return {
-            "game": self.game,
-            "size": self.size,
-            "param": self.param,
-            "field": self.field,
-            "values": [r.value for r in self.results],
-            "games_per_side": self.games_per_side,
-            "iterations": self.iterations,
-            "opponent": self.opponent,
-            "opponent_iterations": self.opponent_iterations,
-            "seed": self.seed,
-            "reuse": self.reuse,
-            "backend": self.backend,
-            "workers": self.workers,
-            "tasks": self.tasks,
-            "confidence": CONFIDENCE,
-            "interval": "wilson",
-            "has_score": self.has_score,
-            "seconds": round(self.seconds, 3),
-            "config": self.config.to_dict(),
-            "opponent_config": None
-            if self.opponent_config is None
-            else self.opponent_config.to_dict(),
-            "results": [r.to_dict() for r in self.results],
-            "stopped": self.stopped,
-        }
-
-
-# ------------------------------------------------------------------ the sweep
 
 
 def run_sweep(
@@ -625,7 +289,7 @@ def run_sweep(
         raise ValueError(f"seconds must be > 0, got {seconds!r}")
     base = config or SearchConfig()
     _check_effect(spec, base)
-    built = _game(game, size)  # a bad name or size fails here, before any worker starts
+    built = task_game(game, size)  # a bad name or size fails here, before any worker starts
     tasks: list[SweepTask] = []
     settings: list[tuple[SearchConfig, int]] = []
     for value in values:
@@ -658,11 +322,11 @@ def run_sweep(
     stopped = ""
     workers = min(workers, len(tasks))
     if backend == "ray":
-        outputs = _run_ray(tasks, workers, address, progress)
+        outputs = run_ray(tasks, workers, address, progress)
     elif backend == "process" and workers > 1:
-        outputs = _run_pool(tasks, workers, progress)
+        outputs = run_pool(tasks, workers, progress)
     else:
-        outputs, stopped = _run_serial(tasks, progress, seconds, should_stop)
+        outputs, stopped = run_serial(tasks, progress, seconds, should_stop)
     elapsed = time.perf_counter() - start
     per_value: list[list[GameRecord]] = [[] for _ in values]
     for task, records in zip(tasks[: len(outputs)], outputs, strict=True):
@@ -680,9 +344,9 @@ def run_sweep(
                 value=value,
                 config=value_config,
                 iterations=value_iterations,
-                home=_rates(home),
-                away=_rates(away),
-                total=_rates(records),
+                home=rates_of(home),
+                away=rates_of(away),
+                total=rates_of(records),
                 home_tds=sum(r.mcts_tds or 0 for r in home),
                 away_tds=sum(r.mcts_tds or 0 for r in away),
                 decisions=decisions,
@@ -714,9 +378,6 @@ def run_sweep(
     )
 
 
-# ------------------------------------------------------------------ reports
-
-
 def _percent(rates: Rates, name: str) -> str:
     count = {"win": rates.wins, "draw": rates.draws, "loss": rates.losses}[name]
     if not rates.games:  # a value a stopped sweep never reached
@@ -736,7 +397,7 @@ def format_sweep(result: SweepResult) -> str:
         f"sweep of {result.param} on {result.game}: {result.games_per_side} games per side per "
         f"value against {against}{iterations}, seed {result.seed}",
     ]
-    labels = [_value_text(r.value) for r in result.results]
+    labels = [value_text(r.value) for r in result.results]
     width = max(5, len(result.param), *(len(label) for label in labels))
     lines.append(
         f"{result.param:<{width}}  {'home W/D/L':>12}  {'away W/D/L':>12}  {'total W/D/L':>13}  "
@@ -816,7 +477,7 @@ def sweep_svg(result: SweepResult, width: int = 640, height: int = 400) -> str:
     series = (("all games", "total", "black", 0.0), ("home", "home", "#1f77b4", -9.0),
               ("away", "away", "#ff7f0e", 9.0))  # fmt: skip
     for i, r in enumerate(result.results):
-        label = html.escape(_value_text(r.value))
+        label = html.escape(value_text(r.value))
         out.append(
             f'<text x="{x_of(i):.1f}" y="{top + plot_h + 18}" text-anchor="middle">{label}</text>'
         )

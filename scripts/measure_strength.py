@@ -20,9 +20,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mcts_core import SearchConfig  # noqa: E402
-from mcts_lab.presets import PRESET_NAMES, preset_overrides  # noqa: E402
-from mcts_lab.strength import POSITION_SETS, load_positions, value_preserving_rate  # noqa: E402
+from mcts_core import SearchConfig
+from mcts_lab.presets import PRESET_NAMES, preset_overrides
+from mcts_lab.strength import POSITION_SETS, load_positions, value_preserving_rate
 
 
 def parse_setting(text: str) -> tuple[str, Any]:

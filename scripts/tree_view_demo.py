@@ -21,7 +21,8 @@ if ROOT not in sys.path:
 import streamlit as st  # noqa: E402
 
 from app.figures import path_ids  # noqa: E402
-from app.tree_view import build_view, clicked_focus, render_tree  # noqa: E402
+from app.tree_layout import build_view  # noqa: E402
+from app.tree_view import clicked_focus, render_tree  # noqa: E402
 from games import make_game  # noqa: E402
 from mcts_core import IterationTrace, Search  # noqa: E402
 

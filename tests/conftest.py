@@ -1,13 +1,13 @@
-"""Fixtures the test modules share: the running app and a headless Chromium.
+"""Fixtures the test modules share: the CLI runner, the running app and a headless Chromium.
 
-A module may still define its own (tests/test_browser.py does); these serve the ones that ask
-for ``app_url`` or ``browser`` without defining them.
+Helpers that are not fixtures live beside this file: tests/app_helpers.py (AppTest) and
+tests/browser_helpers.py (driving the page in Chromium).
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,26 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from app_server import CHROMIUM, CHROMIUM_ARGS, running_app  # noqa: E402
+from app_server import CHROMIUM, CHROMIUM_ARGS, IDLE, running_app  # noqa: E402
+
+from mcts_lab.cli import main  # noqa: E402
+
+__all__ = ["CHROMIUM", "IDLE", "ROOT", "CliRunner", "running_app"]
+
+#: ``cli("search", "--game", "nim", ...)`` runs ``mcts-lab`` in this process: (status, out, err).
+CliRunner = Callable[..., tuple[int, str, str]]
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]) -> CliRunner:
+    """Run the ``mcts-lab`` command line with these arguments and capture what it printed."""
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        status = main(list(argv))
+        out, err = capsys.readouterr()
+        return status, out, err
+
+    return run
 
 
 @pytest.fixture(scope="session")
@@ -26,9 +45,14 @@ def app_url() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """One headless Chromium (Debian's) for the whole run: a Playwright ``Browser``."""
+    """A headless Chromium (Debian's) for one test module: a Playwright ``Browser``.
+
+    Per module, and only here: Playwright's sync API refuses to start a second instance while
+    one runs in the same process, and its event loop, while it runs, makes ``asyncio.run``
+    fail in later modules (tests/test_load_test.py).
+    """
     playwright = pytest.importorskip("playwright.sync_api")
     with playwright.sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

@@ -5,35 +5,35 @@ like tests/test_browser.py when Debian's chromium is missing."""
 
 from __future__ import annotations
 
-from tests.test_browser import (  # noqa: F401 - the module's fixtures, used by name
+from tests.browser_helpers import (
+    BROWSER_TEST,
     HEIGHT,
     OUT,
     WIDTH,
-    _assert_on_screen,
-    _click,
-    _open,
-    _stat,
-    _wait_idle,
-    app_url,
-    browser,
-    pytestmark,
+    assert_on_screen,
+    click,
+    open_page,
+    stat,
+    wait_idle,
 )
 
+pytestmark = BROWSER_TEST
 
-def test_the_ab_tab_fits_the_classroom_screen(app_url: str, browser) -> None:  # noqa: ANN001, F811
-    page = _open(browser, f"{app_url}/?game=tic_tac_toe&seed=1&c=2&iterations=200")
+
+def test_the_ab_tab_fits_the_classroom_screen(app_url: str, browser) -> None:
+    page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=1&c=2&iterations=200")
     page.get_by_role("tab", name="A/B", exact=True).click()
-    _wait_idle(page)
+    wait_idle(page)
     page.locator(".st-key-ab label").first.click()  # the toggle
-    _wait_idle(page)
+    wait_idle(page)
     page.locator(".st-key-ab_b button").first.click()  # B's settings popover
     page.locator(".st-key-ab_c input").fill("0.5")
     page.locator(".st-key-ab_c input").press("Enter")
-    _wait_idle(page)
+    wait_idle(page)
     page.keyboard.press("Escape")
-    _click(page, "step_n")
-    assert _stat(page, "Iteration") == 200
-    _assert_on_screen(page, "after Step N with A/B on")
+    click(page, "step_n")
+    assert stat(page, "Iteration") == 200
+    assert_on_screen(page, "after Step N with A/B on")
     panel = page.locator(".st-key-detail_panels").first
     box = panel.bounding_box()
     assert (

@@ -14,7 +14,10 @@ from typing import Any
 
 import pytest
 
-from tests.test_browser import _click, _open, _wait_idle, pytestmark  # noqa: F401
+from tests.browser_helpers import BROWSER_TEST, click, open_page, wait_idle
+
+pytestmark = BROWSER_TEST
+
 
 ROOT = Path(__file__).resolve().parents[1]
 AXE = Path(os.environ.get("MCTS_LAB_AXE", ROOT / "out/axe/node_modules/axe-core/axe.min.js"))
@@ -53,29 +56,29 @@ def _check(page: Any, axe: str, where: str) -> None:
 
 
 def test_the_screen_steps_and_every_tab(app_url: str, browser: Any, axe_source: str) -> None:
-    page = _open(browser, f"{app_url}/?game=gridiron&seed=1")
+    page = open_page(browser, f"{app_url}/?game=gridiron&seed=1")
     _check(page, axe_source, "fresh screen")
     for _ in range(3):
-        _click(page, "step")
+        click(page, "step")
     _check(page, axe_source, "after Steps")
     for tab in TABS:
         page.get_by_role("tab", name=tab, exact=True).click()
-        _wait_idle(page)
+        wait_idle(page)
         _check(page, axe_source, f"the {tab} tab")
     page.close()
 
 
 def test_present_mode_and_a_lesson_page(app_url: str, browser: Any, axe_source: str) -> None:
-    page = _open(browser, f"{app_url}/?lesson=traps&page=2")
+    page = open_page(browser, f"{app_url}/?lesson=traps&page=2")
     _check(page, axe_source, "a lesson page")
     page.locator(".st-key-presentation label").first.click()
-    _wait_idle(page)
-    _click(page, "step")
+    wait_idle(page)
+    click(page, "step")
     _check(page, axe_source, "Present mode")
     page.close()
 
 
 def test_the_phone_layout(app_url: str, browser: Any, axe_source: str) -> None:
-    page = _open(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=20", 390, 844)
+    page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=20", 390, 844)
     _check(page, axe_source, "a phone")
     page.close()

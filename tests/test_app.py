@@ -3,92 +3,25 @@
 from __future__ import annotations
 
 import html
-import re
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("streamlit")
-from streamlit.testing.v1 import AppTest  # noqa: E402
+from streamlit.testing.v1 import AppTest
 
-MAIN = str(Path(__file__).resolve().parents[1] / "app" / "main.py")
+from tests.app_helpers import (
+    blocks,
+    board_pictures,
+    fresh,
+    metric,
+    narration,
+    notes,
+    tab,
+    texts,
+)
 
-
-def fresh(**query: str) -> AppTest:
-    at = AppTest.from_file(MAIN, default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception
-    return at
-
-
-def blocks(at: AppTest) -> list[str]:
-    """The page's Markdown and raw HTML elements (``st.markdown`` and ``st.html``) as text."""
-    return [m.value for m in at.markdown] + [str(h.value) for h in at.html]
-
-
-def board_pictures(at: AppTest) -> list[str]:
-    """The SVG text of every board picture on the page (shown as ``st.image`` data URLs)."""
-    import base64
-
-    found: list[str] = []
-
-    def walk(node: object) -> None:
-        if getattr(node, "type", None) == "image":
-            for img in node.proto.imgs:  # type: ignore[attr-defined]
-                head, _, data = img.url.partition("base64,")
-                if head.startswith("data:image/svg+xml"):
-                    found.append(base64.b64decode(data).decode())
-        for child in getattr(node, "children", {}).values():
-            walk(child)
-
-    walk(at._tree)
-    return found
-
-
-def metric(at: AppTest, label: str) -> str:
-    """A number in the statistics line (``Iteration``, ``Nodes``, ``Depth``, ``Iterations/s``)."""
-    stats = next(b for b in blocks(at) if '<div class="lab-stats">' in b)
-    found = re.search(rf"<small>{re.escape(label)}</small> <b>([^<]*)</b>", stats)
-    assert found is not None, stats
-    return found.group(1)
-
-
-def notes(at: AppTest, level: str) -> list[str]:
-    """The notice lines of one level ("success", "info", "warning", "error"), as plain text,
-    plus Streamlit's own alert elements of that level."""
-    lines = [
-        html.unescape(re.sub(r"<[^>]+>", "", b))[2:]
-        for b in blocks(at)
-        if f'class="lab-note lab-{level}"' in b
-    ]
-    return lines + [e.value for e in getattr(at, level)]
-
-
-def narration(at: AppTest) -> str:
-    return html.unescape(
-        re.sub(
-            r"<[^>]+>",
-            " ",
-            next(b for b in blocks(at) if '<p class="lab-narration">' in b),
-        )
-    )
-
-
-def tab(at: AppTest, name: str) -> AppTest:
-    """Open a detail tab (only the open tab's panels run)."""
-    at.session_state["details"] = name
-    at.run()
-    assert not at.exception
-    return at
-
-
-def texts(at: AppTest) -> str:
-    parts = [html.unescape(b) for b in blocks(at)] + [c.value for c in at.caption]
-    for kind in (at.info, at.success, at.warning, at.error):
-        parts += [e.value for e in kind]
-    return "\n".join(str(p) for p in parts)
+#: AppTest runs of the whole page: seconds each.
+pytestmark = pytest.mark.slow
 
 
 def test_first_screen() -> None:
@@ -504,9 +437,9 @@ def test_a_typed_focus_of_odd_digits_is_a_message() -> None:
 
 
 def test_a_session_tree_stops_at_the_app_cap(monkeypatch: pytest.MonkeyPatch) -> None:
-    import app.state
+    import app.widget_values
 
-    monkeypatch.setattr(app.state, "SESSION_MAX_NODES", 40)
+    monkeypatch.setattr(app.widget_values, "SESSION_MAX_NODES", 40)
     at = fresh()
     at.button(key="step_n").click().run()  # 100 iterations wanted; the cap stops it
     assert not at.exception
@@ -517,10 +450,11 @@ def test_a_session_tree_stops_at_the_app_cap(monkeypatch: pytest.MonkeyPatch) ->
 
 
 def test_the_server_wide_node_cap_refuses_growth(monkeypatch: pytest.MonkeyPatch) -> None:
-    import app.state
+    import app.session
+    import app.stepping
 
     at = fresh()
-    monkeypatch.setattr(app.state, "SERVER_MAX_NODES", app.state.server_nodes() + 50)
+    monkeypatch.setattr(app.stepping, "SERVER_MAX_NODES", app.session.server_nodes() + 50)
     at.button(key="step_n").click().run()  # under the cap when it starts
     assert metric(at, "Iteration") == "100"
     at.button(key="step").click().run()

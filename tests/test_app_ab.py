@@ -9,15 +9,18 @@ from typing import Any
 import pytest
 
 pytest.importorskip("streamlit")
-from streamlit.testing.v1 import AppTest  # noqa: E402
+from streamlit.testing.v1 import AppTest
 
-import app.ab  # noqa: E402
-from app.figures import sweep_figure  # noqa: E402
-from games import make_game  # noqa: E402
-from mcts_core import SearchConfig  # noqa: E402
-from mcts_lab.compare import compare_searches  # noqa: E402
-from mcts_lab.sweep import run_sweep  # noqa: E402
-from tests.test_app import fresh, metric, notes, tab, texts  # noqa: E402
+import app.ab
+from app.figures import sweep_figure
+from games import make_game
+from mcts_core import SearchConfig
+from mcts_lab.compare import compare_searches
+from mcts_lab.sweep import run_sweep
+from tests.app_helpers import fresh, metric, notes, tab, texts
+
+#: AppTest runs of the whole page: seconds each.
+pytestmark = pytest.mark.slow
 
 
 def lab(at: AppTest) -> Any:
@@ -167,9 +170,9 @@ def test_a_tiny_sweep_shows_the_chart_and_the_table() -> None:
 
 
 def test_a_sweep_past_its_time_keeps_the_games_played(monkeypatch: pytest.MonkeyPatch) -> None:
-    import app.state
+    import app.jobs
 
-    monkeypatch.setattr(app.state, "ARENA_SECONDS", 1e-9)  # no new task after the first
+    monkeypatch.setattr(app.jobs, "ARENA_SECONDS", 1e-9)  # no new task after the first
     at = sweep_panel(fresh(game="tic_tac_toe"))
     at.text_input(key="sweep_values").set_value("0.5,2").run()
     at.button(key="sweep_run").click().run()

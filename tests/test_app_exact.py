@@ -10,17 +10,20 @@ from typing import Any
 import pytest
 
 pytest.importorskip("streamlit")
-from streamlit.testing.v1 import AppTest  # noqa: E402
+from streamlit.testing.v1 import AppTest
 
-import mcts_lab.exact  # noqa: E402
-from app import exact as app_exact  # noqa: E402
-from app.boards import board_legend, gridiron_svg, stats_rows, tic_tac_toe_svg  # noqa: E402
-from app.exact import ExactAnswer, kept_sentence, regret_points, verdict  # noqa: E402
-from app.figures import history_figure, series_point  # noqa: E402
-from app.state import opening_state  # noqa: E402
-from games import make_game  # noqa: E402
-from mcts_core import Search, SearchConfig  # noqa: E402
-from tests.test_app import MAIN, blocks, board_pictures, narration, notes, tab, texts  # noqa: E402
+import mcts_lab.exact
+from app import exact as app_exact
+from app.boards import board_legend, gridiron_svg, stats_rows, tic_tac_toe_svg
+from app.exact import ExactAnswer, kept_sentence, regret_points, verdict
+from app.figures import history_figure, series_point
+from app.state import opening_state
+from games import make_game
+from mcts_core import Search, SearchConfig
+from tests.app_helpers import MAIN, blocks, board_pictures, narration, notes, tab, texts
+
+#: AppTest runs of the whole page: seconds each.
+pytestmark = pytest.mark.slow
 
 #: O to move; only c1 and c3 hold the draw. Plain UCT (C 1.4, random rollouts) with seed 0
 #: prefers a1, a loss, after 100 iterations and a best move after 800 (lessons/traps.toml).

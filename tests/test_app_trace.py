@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("streamlit")
-from streamlit.testing.v1 import AppTest  # noqa: E402
+from streamlit.testing.v1 import AppTest
 
-from app.tree_view import build_view  # noqa: E402
-from mcts_core import Search  # noqa: E402
-from mcts_lab import traces  # noqa: E402
-from mcts_lab.common import build_config, build_game  # noqa: E402
-from mcts_lab.traces.lab import run_recorded  # noqa: E402
-from mcts_lab.traces.replay import FileReplay  # noqa: E402
+from app.tree_layout import build_view
+from mcts_core import Search
+from mcts_lab import traces
+from mcts_lab.common import build_config, build_game
+from mcts_lab.traces.lab import run_recorded
+from mcts_lab.traces.replay import FileReplay
 
 MAIN = str(Path(__file__).resolve().parents[1] / "app" / "main.py")
 

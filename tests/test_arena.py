@@ -10,14 +10,8 @@ import pytest
 
 from games import make_game
 from mcts_lab.arena import ArenaResult, format_table, play_arena, rollout_config
-from mcts_lab.cli import main
+from tests.conftest import CliRunner
 from tests.dice_game import Pig, PigState
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 class ScoredPig(Pig):
@@ -29,13 +23,13 @@ class ScoredPig(Pig):
         return state.banked
 
 
-def test_arena_json_fields_and_determinism(capsys: pytest.CaptureFixture[str]) -> None:
+def test_arena_json_fields_and_determinism(cli: CliRunner) -> None:
     argv = ("arena", "--game", "tic_tac_toe", "--games", "2", "--iterations", "100",
             "--rollout", "game", "--seed", "3", "--json")  # fmt: skip
-    status, out, err = run(capsys, *argv)
+    status, out, err = cli(*argv)
     assert status == 0 and err == ""
     first = json.loads(out)
-    second = json.loads(run(capsys, *argv)[1])
+    second = json.loads(cli(*argv)[1])
     for key, kind in {
         "games_per_side": int, "home_wins": int, "home_tds": int, "away_wins": int,
         "away_tds": int, "draws": int, "iterations_per_decision": int, "home_losses": int,
@@ -54,9 +48,9 @@ def test_arena_json_fields_and_determinism(capsys: pytest.CaptureFixture[str]) -
     assert first["home_losses"] == 0  # 100 iterations never lose tic-tac-toe to random as X
 
 
-def test_arena_table(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(
-        capsys, "arena", "--game", "connect_four", "--games", "1", "--iterations", "30",
+def test_arena_table(cli: CliRunner) -> None:
+    status, out, _ = cli(
+        "arena", "--game", "connect_four", "--games", "1", "--iterations", "30",
         "--rollout", "game", "--seed", "1",
     )  # fmt: skip
     assert status == 0
@@ -68,9 +62,9 @@ def test_arena_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert "no touchdowns" in out and "vs random" in notes[0]
 
 
-def test_arena_mcts_against_mcts_with_other_c(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(
-        capsys, "arena", "--game", "tic_tac_toe", "--games", "1", "--iterations", "100",
+def test_arena_mcts_against_mcts_with_other_c(cli: CliRunner) -> None:
+    status, out, _ = cli(
+        "arena", "--game", "tic_tac_toe", "--games", "1", "--iterations", "100",
         "--rollout", "game", "--opponent", "mcts", "--opponent-c", "0.2",
         "--opponent-iterations", "20", "--json",
     )  # fmt: skip
@@ -91,9 +85,9 @@ def test_arena_mcts_against_mcts_with_other_c(capsys: pytest.CaptureFixture[str]
     ],
 )
 def test_arena_bad_arguments(
-    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+    cli: CliRunner, argv: list[str], message: str
 ) -> None:
-    status, out, err = run(capsys, *argv)
+    status, out, err = cli(*argv)
     assert status == 2 and out == "" and err.count("\n") == 1
     assert err.startswith("mcts-lab: error:") and message in err
 
@@ -207,13 +201,13 @@ def test_rollout_config_maps_the_tutorials_settings() -> None:
     assert game_config.c == 0.9
 
 
-def test_gridiron_arena(capsys: pytest.CaptureFixture[str]) -> None:
+def test_gridiron_arena(cli: CliRunner) -> None:
     pytest.importorskip("games.gridiron")
     argv = ("arena", "--game", "gridiron", "--size", "1", "--games", "1", "--iterations", "20",
             "--rollout", "none", "--seed", "2", "--json")  # fmt: skip
-    status, out, err = run(capsys, *argv)
+    status, out, err = cli(*argv)
     assert status == 0, err
     data = json.loads(out)
     assert data["has_score"] is True and data["size"] == 1
-    again = json.loads(run(capsys, *argv)[1])
+    again = json.loads(cli(*argv)[1])
     assert data | {"seconds": 0} == again | {"seconds": 0}

@@ -12,20 +12,14 @@ from typing import Any
 import pytest
 
 from mcts_lab import bench
-from mcts_lab.cli import main
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
-
+from tests.conftest import CliRunner
 
 TINY = ("--iterations", "30", "--repeat", "2", "--memory-iterations", "200")
 
 
-def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(capsys, "bench", "--game", "tic_tac_toe", *TINY, "--json")
+@pytest.mark.slow
+def test_bench_json(cli: CliRunner) -> None:
+    status, out, err = cli("bench", "--game", "tic_tac_toe", *TINY, "--json")
     assert status == 0 and err == ""
     data = json.loads(out)
     assert data["game"] == "tic_tac_toe" and data["iterations"] == 30 and data["repeat"] == 2
@@ -45,18 +39,20 @@ def test_bench_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["pairs"] is None and data["pair_ratio_median"] is None
 
 
-def test_bench_text(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "bench", "--game", "connect_four", *TINY)
+@pytest.mark.slow
+def test_bench_text(cli: CliRunner) -> None:
+    status, out, _ = cli("bench", "--game", "connect_four", *TINY)
     assert status == 0
     assert "no traces" in out and "with traces" in out and "bytes per simulation" in out
     assert "targets:" in out and "not measured" in out
 
 
-def test_bench_against_openspiel(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.slow
+def test_bench_against_openspiel(cli: CliRunner) -> None:
     if not bench.openspiel_available():
         pytest.skip("open_spiel is not installed")
-    status, out, _ = run(
-        capsys, "bench", "--game", "tic_tac_toe", *TINY, "--compare", "openspiel", "--json"
+    status, out, _ = cli(
+        "bench", "--game", "tic_tac_toe", *TINY, "--compare", "openspiel", "--json"
     )
     data = json.loads(out)
     assert status == 0 and data["openspiel"]["median"] > 0
@@ -79,10 +75,10 @@ def test_bench_against_openspiel(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_bench_without_openspiel_says_how_to_install(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    cli: CliRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(bench, "openspiel_available", lambda: False)
-    status, out, err = run(capsys, "bench", "--game", "connect_four", "--compare", "openspiel")
+    status, out, err = cli("bench", "--game", "connect_four", "--compare", "openspiel")
     assert status == 2 and out == "" and err.count("\n") == 1
     assert err.startswith("mcts-lab: error:") and "pip install open_spiel" in err
 
@@ -97,15 +93,15 @@ def test_bench_without_openspiel_says_how_to_install(
     ],
 )
 def test_bench_bad_arguments(
-    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+    cli: CliRunner, argv: list[str], message: str
 ) -> None:
-    status, out, err = run(capsys, *argv)
+    status, out, err = cli(*argv)
     assert status == 2 and out == "" and err.count("\n") == 1 and message in err
 
 
-def test_gridiron_bench_reports_both_evaluations(capsys: pytest.CaptureFixture[str]) -> None:
+def test_gridiron_bench_reports_both_evaluations(cli: CliRunner) -> None:
     pytest.importorskip("games.gridiron")
-    status, out, err = run(capsys, "bench", "--game", "gridiron", "--size", "1", *TINY, "--json")
+    status, out, err = cli("bench", "--game", "gridiron", "--size", "1", *TINY, "--json")
     assert status == 0, err
     data = json.loads(out)
     names = [r["name"] for r in data["rates"]]
@@ -171,6 +167,7 @@ def test_alternate_without_warmup_and_with_one_side() -> None:
     assert seconds == [[2.0, 2.0]]
 
 
+@pytest.mark.slow
 def test_run_bench_alternates_ours_with_openspiel_after_a_warm_up(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -291,8 +288,8 @@ def test_header_names_machine_python_and_versions() -> None:
     assert first.startswith("machine: unknown, 8 cores,") and "open_spiel" not in second
 
 
-def test_text_report_starts_with_the_header(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "bench", "--game", "tic_tac_toe", *TINY)
+def test_text_report_starts_with_the_header(cli: CliRunner) -> None:
+    status, out, _ = cli("bench", "--game", "tic_tac_toe", *TINY)
     assert status == 0
     lines = out.splitlines()
     assert lines[0].startswith("machine: ") and lines[1].startswith("versions: Python ")
@@ -340,8 +337,9 @@ TARGET_FIELDS = {
 }
 
 
-def test_bench_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "bench", "--game", "connect_four", *TINY, "--json")
+@pytest.mark.slow
+def test_bench_json_shape(cli: CliRunner) -> None:
+    status, out, _ = cli("bench", "--game", "connect_four", *TINY, "--json")
     assert status == 0 and out.count("\n") == 1
     data = json.loads(out)
     assert set(data) == set(REPORT_FIELDS)

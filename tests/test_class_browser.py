@@ -18,7 +18,10 @@ from typing import Any
 import pytest
 from app_server import running_app
 
-from tests.test_browser import _click, _open, _wait_idle, pytestmark  # noqa: F401
+from tests.browser_helpers import BROWSER_TEST, click, open_page, wait_idle
+
+pytestmark = BROWSER_TEST
+
 
 HOSTILE = "<img src=x onerror=1>"  # 21 characters: a valid nickname, to be shown as text
 
@@ -34,7 +37,7 @@ def _student(browser: Any, url: str, width: int, height: int) -> Any:
     page = browser.new_page(viewport={"width": width, "height": height})
     page.goto(url)
     page.wait_for_selector(".st-key-class_code input, .st-key-class_follow", timeout=60_000)
-    _wait_idle(page)
+    wait_idle(page)
     return page
 
 
@@ -43,7 +46,7 @@ def _join(page: Any, code: str, name: str = "") -> None:
     if name:
         page.locator(".st-key-class_name input").fill(name)
     page.get_by_role("button", name="Join").click()
-    _wait_idle(page)
+    wait_idle(page)
 
 
 def _count_text(page: Any) -> str:
@@ -69,14 +72,14 @@ def _answer(page: Any, index: int) -> str:
     option = page.locator(".st-key-class_answer [role='radiogroup'] label").nth(index)
     label = str(option.inner_text()).strip()
     option.click()
-    _wait_idle(page)
+    wait_idle(page)
     return label
 
 
 def test_a_class_round_with_two_students(class_url: str, browser: Any) -> None:
-    teacher = _open(browser, f"{class_url}/?game=tic_tac_toe&seed=1&steps=12")
+    teacher = open_page(browser, f"{class_url}/?game=tic_tac_toe&seed=1&steps=12")
     teacher.locator(".st-key-class_start button").first.click()
-    _wait_idle(teacher)
+    wait_idle(teacher)
     code = teacher.locator(".lab-class-code").first.inner_text().strip()
     assert re.fullmatch(r"[A-HJKMNP-Z2-9]{6}", code), code
     join = teacher.locator(".st-key-class_join").first
@@ -100,7 +103,7 @@ def test_a_class_round_with_two_students(class_url: str, browser: Any) -> None:
 
     _wait_text(teacher, ".lab-class-count", r"2 connected")
     for n in range(3):
-        _click(teacher, "step")
+        click(teacher, "step")
         for student in (laptop, phone):
             _wait_text(student, ".st-key-class_follow", rf"Iteration {13 + n}\b")
     assert phone.locator(".st-key-class_follow iframe, .st-key-class_follow .tv-node").count() > 0
@@ -112,13 +115,13 @@ def test_a_class_round_with_two_students(class_url: str, browser: Any) -> None:
     room_text = " ".join(teacher.locator(".st-key-class_room").inner_text().split())
     assert f"Class answers: {asked}" not in room_text  # no distribution before the reveal
 
-    _click(teacher, "class_again")
+    click(teacher, "class_again")
     for student in (laptop, phone):
         _wait_text(student, ".st-key-class_question", r"round 2")
     _answer(laptop, 1)
     _wait_text(teacher, ".lab-class-count", r"round 2: 1 of 2 answered")
 
-    _click(teacher, "class_reveal")
+    click(teacher, "class_reveal")
     for student in (laptop, phone):
         _wait_text(student, ".st-key-class_follow", r"Class answers")
     room_text = " ".join(teacher.locator(".st-key-class_room").inner_text().split())

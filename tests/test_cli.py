@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from mcts_core import Search
-from mcts_lab.cli import main
 from mcts_lab.common import (
     action_index,
     build_config,
@@ -20,14 +19,8 @@ from mcts_lab.common import (
     search_summary,
     signed_value,
 )
+from tests.conftest import CliRunner
 from tests.dice_game import Pig
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
-
 
 SEARCH_FIELDS = {
     "game": str,
@@ -50,9 +43,9 @@ SEARCH_FIELDS = {
 }
 
 
-def test_search_json_schema(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(
-        capsys, "search", "--game", "connect_four", "--position", "4453",
+def test_search_json_schema(cli: CliRunner) -> None:
+    status, out, err = cli(
+        "search", "--game", "connect_four", "--position", "4453",
         "--iterations", "300", "--seed", "1", "--json",
     )  # fmt: skip
     assert status == 0 and err == ""
@@ -77,10 +70,10 @@ def test_search_json_schema(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["principal_variation"][0] == data["best_action"]
 
 
-def test_search_values_are_from_the_root_movers_view(capsys: pytest.CaptureFixture[str]) -> None:
+def test_search_values_are_from_the_root_movers_view(cli: CliRunner) -> None:
     # O to move; X threatens a1-b1-c1 (cell 2): blocking is O's only move that does not lose.
-    _, out, _ = run(
-        capsys, "search", "--game", "tic_tac_toe", "--position", "XX..O....",
+    _, out, _ = cli(
+        "search", "--game", "tic_tac_toe", "--position", "XX..O....",
         "--iterations", "3000", "--seed", "2", "--json",
     )  # fmt: skip
     data = json.loads(out)
@@ -92,21 +85,21 @@ def test_search_values_are_from_the_root_movers_view(capsys: pytest.CaptureFixtu
     assert block["value"] > max(c["value"] for c in others)
 
 
-def test_search_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
+def test_search_is_deterministic(cli: CliRunner) -> None:
     argv = ("search", "--game", "tic_tac_toe", "--iterations", "400", "--seed", "7", "--json")
-    first = json.loads(run(capsys, *argv)[1])
-    second = json.loads(run(capsys, *argv)[1])
+    first = json.loads(cli(*argv)[1])
+    second = json.loads(cli(*argv)[1])
     assert first["children"] == second["children"]
     assert first["best_action"] == second["best_action"]
     assert first["nodes"] == second["nodes"]
-    other = json.loads(run(capsys, *argv[:-2], "8", "--json")[1])
+    other = json.loads(cli(*argv[:-2], "8", "--json")[1])
     assert other["children"] != first["children"]  # the seed matters
 
 
-def test_unit_value_range_reports_minus_one_to_one(capsys: pytest.CaptureFixture[str]) -> None:
+def test_unit_value_range_reports_minus_one_to_one(cli: CliRunner) -> None:
     argv = ("search", "--game", "tic_tac_toe", "--position", "XX.OO....", "--iterations", "300")
-    symmetric = json.loads(run(capsys, *argv, "--json")[1])
-    unit = json.loads(run(capsys, *argv, "--json", "--value-range", "unit")[1])
+    symmetric = json.loads(cli(*argv, "--json")[1])
+    unit = json.loads(cli(*argv, "--json", "--value-range", "unit")[1])
     win = next(c for c in unit["children"] if c["action_index"] == 2)
     assert win["value"] == pytest.approx(1.0)
     assert all(-1.0 <= c["value"] <= 1.0 for c in unit["children"])
@@ -115,9 +108,9 @@ def test_unit_value_range_reports_minus_one_to_one(capsys: pytest.CaptureFixture
     assert unit["config"]["value_range"] == "unit"
 
 
-def test_solver_reports_proven_children(capsys: pytest.CaptureFixture[str]) -> None:
-    _, out, _ = run(
-        capsys, "search", "--game", "tic_tac_toe", "--position", "XX.OO....",
+def test_solver_reports_proven_children(cli: CliRunner) -> None:
+    _, out, _ = cli(
+        "search", "--game", "tic_tac_toe", "--position", "XX.OO....",
         "--iterations", "2000", "--solver", "--expansion", "random", "--json",
     )  # fmt: skip
     data = json.loads(out)
@@ -126,9 +119,9 @@ def test_solver_reports_proven_children(capsys: pytest.CaptureFixture[str]) -> N
     assert data["stopped"] == "solved" and data["best_action_index"] == 2
 
 
-def test_shaping_options_reach_the_config(capsys: pytest.CaptureFixture[str]) -> None:
-    _, out, _ = run(
-        capsys, "search", "--game", "connect_four", "--iterations", "50", "--json",
+def test_shaping_options_reach_the_config(cli: CliRunner) -> None:
+    _, out, _ = cli(
+        "search", "--game", "connect_four", "--iterations", "50", "--json",
         "--c", "0.7", "--policy", "puct", "--rollout", "epsilon", "--epsilon", "0.3",
         "--depth", "4", "--min-visits", "2", "--expansion", "heuristic", "--final", "robust",
         "--win", "1", "--draw", "-0.5", "--loss", "-100", "--heuristic-weight", "0.5",
@@ -144,9 +137,9 @@ def test_shaping_options_reach_the_config(capsys: pytest.CaptureFixture[str]) ->
     }  # fmt: skip
 
 
-def test_human_summary_is_a_table(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(
-        capsys, "search", "--game", "connect_four", "--iterations", "200", "--seed", "3"
+def test_human_summary_is_a_table(cli: CliRunner) -> None:
+    status, out, _ = cli(
+        "search", "--game", "connect_four", "--iterations", "200", "--seed", "3"
     )
     assert status == 0
     assert "best move: col" in out and "visits" in out and "view of the player to move" in out
@@ -154,12 +147,12 @@ def test_human_summary_is_a_table(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_positions_file_gives_json_lines(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    cli: CliRunner, tmp_path: Path
 ) -> None:
     batch = tmp_path / "positions.txt"
     batch.write_text("# three positions\nX.O.X....\n\n  # indented comment\nOOO......\nXX.OO....\n")
-    status, out, err = run(
-        capsys, "search", "--game", "tic_tac_toe", "--positions-file", str(batch),
+    status, out, err = cli(
+        "search", "--game", "tic_tac_toe", "--positions-file", str(batch),
         "--iterations", "100",
     )  # fmt: skip
     lines = [json.loads(line) for line in out.splitlines()]
@@ -173,40 +166,40 @@ def test_positions_file_gives_json_lines(
 
 
 def test_positions_file_all_good_exits_0(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    cli: CliRunner, tmp_path: Path
 ) -> None:
     batch = tmp_path / "c4.txt"
     batch.write_text("\n4453\n44\n")
-    status, out, _ = run(
-        capsys, "search", "--game", "connect_four", "--positions-file", str(batch),
+    status, out, _ = cli(
+        "search", "--game", "connect_four", "--positions-file", str(batch),
         "--iterations", "60", "--seed", "4",
     )  # fmt: skip
     assert status == 0
     assert [json.loads(line)["position"] for line in out.splitlines()] == ["4453", "44"]
     empty = tmp_path / "empty.txt"
     empty.write_text("# nothing\n")
-    assert run(capsys, "search", "--game", "connect_four", "--positions-file", str(empty)) == (
+    assert cli("search", "--game", "connect_four", "--positions-file", str(empty)) == (
         0,
         "",
         "",
     )
 
 
-def test_terminal_position_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(
-        capsys, "search", "--game", "tic_tac_toe", "--position", "XXXOO....", "--json"
+def test_terminal_position_is_reported(cli: CliRunner) -> None:
+    status, out, _ = cli(
+        "search", "--game", "tic_tac_toe", "--position", "XXXOO....", "--json"
     )
     data = json.loads(out)
     assert status == 0 and data["best_action"] is None and data["best_action_index"] is None
     assert data["children"] == [] and data["root_player"] is None and "over" in data["note"]
 
 
-def test_seconds_budget(capsys: pytest.CaptureFixture[str]) -> None:
-    _, out, _ = run(capsys, "search", "--game", "connect_four", "--seconds", "0.05", "--json")
+def test_seconds_budget(cli: CliRunner) -> None:
+    _, out, _ = cli("search", "--game", "connect_four", "--seconds", "0.05", "--json")
     data = json.loads(out)
     assert data["stopped"] == "seconds" and data["iterations"] > 0
-    _, out, _ = run(
-        capsys, "search", "--game", "connect_four", "--seconds", "5", "--iterations", "20",
+    _, out, _ = cli(
+        "search", "--game", "connect_four", "--seconds", "5", "--iterations", "20",
         "--json",
     )  # fmt: skip
     assert json.loads(out)["iterations"] == 20  # whichever budget runs out first
@@ -246,9 +239,9 @@ def test_seconds_budget(capsys: pytest.CaptureFixture[str]) -> None:
     ],
 )  # fmt: skip
 def test_bad_arguments_exit_2_with_one_line(
-    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+    cli: CliRunner, argv: list[str], message: str
 ) -> None:
-    status, out, err = run(capsys, *argv)
+    status, out, err = cli(*argv)
     assert status == 2 and out == ""
     assert err.startswith("mcts-lab: error:") and message in err
     assert err.count("\n") == 1 and "Traceback" not in err
@@ -264,43 +257,43 @@ def test_bad_arguments_exit_2_with_one_line(
     ],
 )
 def test_error_lines_quote_at_most_80_characters(
-    capsys: pytest.CaptureFixture[str], argv: list[str]
+    cli: CliRunner, argv: list[str]
 ) -> None:
-    status, _, err = run(capsys, *argv)
+    status, _, err = cli(*argv)
     assert status == 2 and err.count("\n") == 1
     assert len(err) < 320  # the message, the choices, and at most 80 quoted characters
     assert "x" * 81 not in err and "9" * 81 not in err and "g" * 81 not in err
 
 
 def test_positions_file_with_a_byte_order_mark(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    cli: CliRunner, tmp_path: Path
 ) -> None:
     path = tmp_path / "positions.txt"
     path.write_bytes(b"\xef\xbb\xbf4453\n")  # as Notepad saves UTF-8
-    status, out, err = run(
-        capsys, "search", "--game", "connect_four", "--positions-file", str(path),
+    status, out, err = cli(
+        "search", "--game", "connect_four", "--positions-file", str(path),
         "--iterations", "20", "--json",
     )  # fmt: skip
     assert status == 0 and err == ""
     assert json.loads(out)["position"] == "4453"
 
 
-def test_tree_formats(capsys: pytest.CaptureFixture[str]) -> None:
+def test_tree_formats(cli: CliRunner) -> None:
     base = ("tree", "--game", "tic_tac_toe", "--iterations", "200", "--max-depth", "2")
-    root = ET.fromstring(run(capsys, *base)[1])
+    root = ET.fromstring(cli(*base)[1])
     assert root.tag == "ActionNode" and root.get("visits") == "200" and root.get("p") == "max"
     assert root.findall("ChanceNode") == []  # tic-tac-toe has no dice: no chance layer
     moves = root.findall("ActionNode")
     assert len(moves) == 9 and sum(int(c.get("visits")) for c in moves) == 200
     assert all(c.get("p") == "min" and c.get("action") for c in moves)
-    data = json.loads(run(capsys, *base, "--format", "json")[1])
+    data = json.loads(cli(*base, "--format", "json")[1])
     assert data["visits"] == 200 and data["kind"] == "action"
-    assert run(capsys, *base, "--format", "dot")[1].startswith("digraph")
+    assert cli(*base, "--format", "dot")[1].startswith("digraph")
 
 
-def test_tree_limits(capsys: pytest.CaptureFixture[str]) -> None:
-    out = run(
-        capsys, "tree", "--game", "connect_four", "--position", "4453", "--iterations", "500",
+def test_tree_limits(cli: CliRunner) -> None:
+    out = cli(
+        "tree", "--game", "connect_four", "--position", "4453", "--iterations", "500",
         "--max-depth", "1", "--max-children", "3", "--seed", "5",
     )[1]  # fmt: skip
     root = ET.fromstring(out)
@@ -366,38 +359,38 @@ def test_summary_of_a_game_with_chance() -> None:
     assert pv and (pv[0] == "hold" or pv[0].startswith("roll: rolled "))
 
 
-def test_preset_sets_the_search_and_explicit_flags_win(capsys: pytest.CaptureFixture[str]) -> None:
+def test_preset_sets_the_search_and_explicit_flags_win(cli: CliRunner) -> None:
     base = ("search", "--game", "tic_tac_toe", "--iterations", "20", "--json")
-    code, out, _ = run(capsys, *base, "--preset", "tutorial")
+    code, out, _ = cli(*base, "--preset", "tutorial")
     config = json.loads(out)["config"]
     assert code == 0
     assert (config["tree_policy"], config["c"], config["value_range"]) == ("ucb1", 0.707, "unit")
     assert (config["rollout_horizon"], config["solver"]) == ("turn", False)
-    code, out, _ = run(capsys, *base, "--preset", "strong", "--c", "2", "--no-solver")
+    code, out, _ = cli(*base, "--preset", "strong", "--c", "2", "--no-solver")
     config = json.loads(out)["config"]
     assert (config["c"], config["solver"]) == (2.0, False)
-    code, out, _ = run(capsys, *base, "--preset", "strong")
+    code, out, _ = cli(*base, "--preset", "strong")
     assert json.loads(out)["config"]["solver"] is True
-    code, out, _ = run(capsys, *base)  # no preset: the documented defaults
+    code, out, _ = cli(*base)  # no preset: the documented defaults
     config = json.loads(out)["config"]
     assert (config["c"], config["tree_policy"], config["solver"]) == (1.4, "uct", False)
-    code, _, err = run(capsys, *base, "--preset", "nonsense")
+    code, _, err = cli(*base, "--preset", "nonsense")
     assert code == 2 and "invalid choice" in err
 
 
-def test_preset_on_tree_and_arena(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(
-        capsys, "tree", "--game", "connect_four", "--iterations", "30", "--preset", "strong",
+def test_preset_on_tree_and_arena(cli: CliRunner) -> None:
+    code, out, _ = cli(
+        "tree", "--game", "connect_four", "--iterations", "30", "--preset", "strong",
         "--format", "json",
     )  # fmt: skip
     assert code == 0 and json.loads(out)
     arena_args = ("arena", "--game", "gridiron", "--games", "1", "--iterations", "10", "--json")
-    code, out, _ = run(capsys, *arena_args, "--preset", "tutorial")
+    code, out, _ = cli(*arena_args, "--preset", "tutorial")
     data = json.loads(out)
     assert code == 0 and data["preset"] == "tutorial" and data["rollout"] == "preset"
     assert data["config"]["rollout_horizon"] == "turn" and data["config"]["tree_policy"] == "ucb1"
-    code, out, _ = run(capsys, *arena_args, "--preset", "tutorial", "--rollout", "none")
+    code, out, _ = cli(*arena_args, "--preset", "tutorial", "--rollout", "none")
     data = json.loads(out)
     assert data["config"]["rollout_depth"] == 0 and data["config"]["rollout_horizon"] == "game"
-    code, out, _ = run(capsys, *arena_args)  # no preset: rollout none, as documented
+    code, out, _ = cli(*arena_args)  # no preset: rollout none, as documented
     assert json.loads(out)["config"]["rollout_depth"] == 0

@@ -11,14 +11,8 @@ import pytest
 
 from games import make_game
 from mcts_core import IterationTrace, SearchConfig
-from mcts_lab.cli import main
 from mcts_lab.compare import Lockstep, compare_searches, config_differences, path_labels
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
+from tests.conftest import CliRunner
 
 
 def without_terms(trace: IterationTrace) -> dict[str, Any]:
@@ -207,10 +201,10 @@ def test_compare_rejects_bad_arguments() -> None:
 # ------------------------------------------------------------------ the command line
 
 
-def test_compare_json(capsys: pytest.CaptureFixture[str]) -> None:
+def test_compare_json(cli: CliRunner) -> None:
     argv = ("compare", "--game", "tic_tac_toe", "--iterations", "120", "--seed", "1",
             "--a", "--c 0.5", "--b", "--c 2 --final robust", "--json")  # fmt: skip
-    status, out, err = run(capsys, *argv)
+    status, out, err = cli(*argv)
     assert status == 0 and err == "" and out.count("\n") == 1
     data = json.loads(out)
     for key, kind in {
@@ -242,7 +236,7 @@ def test_compare_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["steps"][first - 1]["depth"] == divergence["depth"]
     assert data["same_path_iterations"] >= first - 1
     # deterministic: the same command gives the same object, timings aside
-    again = json.loads(run(capsys, *argv)[1])
+    again = json.loads(cli(*argv)[1])
     for d in (data, again):
         for side in ("a", "b"):
             d[side].pop("seconds")
@@ -250,15 +244,15 @@ def test_compare_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert data == again
 
 
-def test_compare_text_and_single_flag_settings(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(
-        capsys, "compare", "--game", "tic_tac_toe", "--position", "X...O....",
+def test_compare_text_and_single_flag_settings(cli: CliRunner) -> None:
+    status, out, err = cli(
+        "compare", "--game", "tic_tac_toe", "--position", "X...O....",
         "--iterations", "100", "--seed", "2", "--b=--solver",
     )  # fmt: skip
     assert status == 0 and err == ""
     assert "settings that differ: solver off / on" in out
     assert "first divergence: iteration" in out and "same path on" in out
-    status, out, _ = run(capsys, "compare", "--game", "connect_four", "--iterations", "30")
+    status, out, _ = cli("compare", "--game", "connect_four", "--iterations", "30")
     assert status == 0
     assert "the settings are the same" in out and "first divergence: none" in out
 
@@ -279,9 +273,9 @@ def test_compare_text_and_single_flag_settings(capsys: pytest.CaptureFixture[str
     ],
 )
 def test_compare_errors(
-    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], message: str
+    cli: CliRunner, argv: tuple[str, ...], message: str
 ) -> None:
-    status, out, err = run(capsys, "compare", "--game", "tic_tac_toe", *argv)
+    status, out, err = cli("compare", "--game", "tic_tac_toe", *argv)
     assert status == 2 and out == ""
     assert err.startswith("mcts-lab: error: ") and err.count("\n") == 1
     assert message in err

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from email.message import Message
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "deploy"))
 sys.path.insert(0, str(ROOT / "scripts"))
 import run_replicas  # noqa: E402
-from app_server import CHROMIUM, CHROMIUM_ARGS, IDLE  # noqa: E402
+from app_server import CHROMIUM, IDLE  # noqa: E402
 
 NGINX = run_replicas.find_nginx()
 COOKIE = "mctslab_route"
@@ -43,6 +44,7 @@ pytestmark = [
         reason="nginx is not installed (apt-get install nginx) - two-replica proxy test skipped",
     ),
     pytest.mark.timeout(120),
+    pytest.mark.slow,  # real nginx and Streamlit replicas
 ]
 
 
@@ -253,27 +255,21 @@ def test_websocket_upgrades_on_the_cookies_replica(deployment: Deployment) -> No
     not (os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK)),
     reason=f"no Chromium at {CHROMIUM} (apt-get install chromium) - browser session skipped",
 )
-def test_a_browser_session_works_and_sticks(deployment: Deployment) -> None:
-    playwright = pytest.importorskip("playwright.sync_api")
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(viewport={"width": 1280, "height": 720})
-            page = context.new_page()
-            page.goto(deployment.url + "/?game=tic_tac_toe&seed=1")
-            page.wait_for_selector(".st-key-step button", timeout=60_000)
-            for _ in range(2):
-                page.wait_for_selector(IDLE, timeout=60_000)
-                page.locator(".st-key-step button").first.click()
-                page.wait_for_timeout(150)  # let the click reach the server
-            page.wait_for_selector(IDLE, timeout=60_000)
-            stats = page.locator(".lab-stats").first.inner_text()
-            found = re.search(r"Iteration\s+([\d,]+)", stats)
-            assert found is not None and found.group(1) == "2", stats
-            cookie = next(c["value"] for c in context.cookies() if c["name"] == COOKIE)
-            context.close()  # closes the websocket: nginx logs it now
-        finally:
-            browser.close()
+def test_a_browser_session_works_and_sticks(deployment: Deployment, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.goto(deployment.url + "/?game=tic_tac_toe&seed=1")
+    page.wait_for_selector(".st-key-step button", timeout=60_000)
+    for _ in range(2):
+        page.wait_for_selector(IDLE, timeout=60_000)
+        page.locator(".st-key-step button").first.click()
+        page.wait_for_timeout(150)  # let the click reach the server
+    page.wait_for_selector(IDLE, timeout=60_000)
+    stats = page.locator(".lab-stats").first.inner_text()
+    found = re.search(r"Iteration\s+([\d,]+)", stats)
+    assert found is not None and found.group(1) == "2", stats
+    cookie = next(c["value"] for c in context.cookies() if c["name"] == COOKIE)
+    context.close()  # closes the websocket: nginx logs it now
     replica = _replica(deployment.url + "/_stcore/health", cookie)
     log = deployment.run_dir / "access.log"
     streams: list[str] = []

@@ -16,7 +16,6 @@ import pytest
 from games.connect_four import ConnectFour
 from games.gridiron import Gridiron
 from games.tic_tac_toe import TicTacToe
-from mcts_lab.cli import main
 from mcts_lab.exact import best_value, exact_values, regret
 from mcts_lab.strength import (
     POSITION_SETS,
@@ -24,6 +23,7 @@ from mcts_lab.strength import (
     load_positions,
     value_preserving_rate,
 )
+from tests.conftest import CliRunner
 from tests.dice_game import LoopGame
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,6 +91,7 @@ def test_tic_tac_toe_trap_position_from_the_movers_view() -> None:
     assert max(values.values()) == 0.0 and values == reference_values(TTT, after)
 
 
+@pytest.mark.slow
 def test_tic_tac_toe_every_reachable_position_equals_plain_minimax() -> None:
     seen: dict[str, Any] = {}
     stack = [TTT.initial_state()]
@@ -130,6 +131,7 @@ def test_connect_four_late_positions_equal_plain_minimax(moves: str) -> None:
     assert exact_values(C4, state) == reference_values(C4, state, _c4_key)
 
 
+@pytest.mark.slow
 def test_connect_four_random_late_positions_equal_plain_minimax() -> None:
     rng = random.Random(5)
     checked = 0
@@ -232,6 +234,7 @@ def test_gridiron_last_turn_by_hand() -> None:
     assert list(exact_values(game, before).values()) == [pytest.approx(2 * third), 0.0]
 
 
+@pytest.mark.slow
 def test_gridiron_both_last_turns_equal_plain_expectimax() -> None:
     game = Gridiron(1)
     # away's last turn, then home's: the ball loose between the two players
@@ -271,15 +274,9 @@ def test_regret() -> None:
 # ---------------------------------------------------------------- the CLI
 
 
-def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def test_cli_exact_json(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_exact_json(cli: CliRunner) -> None:
     args = ("search", "--game", "tic_tac_toe", "--position", "X..X.OO..", "--iterations", "200")
-    status, out, err = _cli(capsys, *args, "--seed", "2", "--json", "--exact")
+    status, out, err = cli(*args, "--seed", "2", "--json", "--exact")
     assert status == 0 and err == ""
     data = json.loads(out)
     exact = {c["action_index"]: c["exact"] for c in data["children"]}
@@ -287,7 +284,7 @@ def test_cli_exact_json(capsys: pytest.CaptureFixture[str]) -> None:
     expected = 0.0 if exact[data["best_action_index"]] == 0.0 else 1.0
     assert data["regret"] == expected
     # without --exact nothing changes
-    status, out, _ = _cli(capsys, *args, "--seed", "2", "--json")
+    status, out, _ = cli(*args, "--seed", "2", "--json")
     plain = json.loads(out)
     assert "regret" not in plain and all("exact" not in c for c in plain["children"])
     assert {k: v for k, v in data.items() if k not in ("regret", "seconds",
@@ -296,9 +293,9 @@ def test_cli_exact_json(capsys: pytest.CaptureFixture[str]) -> None:
     }  # fmt: skip
 
 
-def test_cli_exact_unknown_is_null(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = _cli(
-        capsys, "search", "--game", "connect_four", "--iterations", "50", "--json",
+def test_cli_exact_unknown_is_null(cli: CliRunner) -> None:
+    status, out, _ = cli(
+        "search", "--game", "connect_four", "--iterations", "50", "--json",
         "--exact", "--exact-seconds", "0.2",
     )  # fmt: skip
     assert status == 0
@@ -307,9 +304,9 @@ def test_cli_exact_unknown_is_null(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["children"] and all(c["exact"] is None for c in data["children"])
 
 
-def test_cli_exact_text(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = _cli(
-        capsys, "search", "--game", "tic_tac_toe", "--position", "X..X.OO..",
+def test_cli_exact_text(cli: CliRunner) -> None:
+    status, out, _ = cli(
+        "search", "--game", "tic_tac_toe", "--position", "X..X.OO..",
         "--iterations", "200", "--exact",
     )  # fmt: skip
     assert status == 0
@@ -321,12 +318,12 @@ def test_cli_exact_text(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cli_exact_with_a_positions_file(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
+    cli: CliRunner, tmp_path: Path
 ) -> None:
     path = tmp_path / "positions.txt"
     path.write_text("X..X.OO..\nXXXOO....\n")
-    status, out, _ = _cli(
-        capsys, "search", "--game", "tic_tac_toe", "--positions-file", str(path),
+    status, out, _ = cli(
+        "search", "--game", "tic_tac_toe", "--positions-file", str(path),
         "--iterations", "50", "--exact",
     )  # fmt: skip
     assert status == 0
@@ -336,9 +333,9 @@ def test_cli_exact_with_a_positions_file(
 
 
 @pytest.mark.parametrize("seconds", ["0", "-1", "nan", "x"])
-def test_cli_bad_exact_seconds(capsys: pytest.CaptureFixture[str], seconds: str) -> None:
-    status, out, err = _cli(
-        capsys, "search", "--game", "tic_tac_toe", "--exact", "--exact-seconds", seconds
+def test_cli_bad_exact_seconds(cli: CliRunner, seconds: str) -> None:
+    status, out, err = cli(
+        "search", "--game", "tic_tac_toe", "--exact", "--exact-seconds", seconds
     )
     assert status == 2 and out == ""
     assert err.startswith("mcts-lab: error:") and err.count("\n") == 1

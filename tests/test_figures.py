@@ -71,6 +71,7 @@ def test_tree_dot_focus() -> None:
     assert not tree_dot(search, TreeBounds(focus=10**9)).focus_found
 
 
+@pytest.mark.slow
 def test_tree_dot_cost_does_not_grow_with_the_tree() -> None:
     """The builder visits only what it draws: count the nodes it touches via ids drawn."""
     search = Search(make_game("connect_four"), seed=0)

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 pytest.importorskip("streamlit")
-from streamlit.testing.v1 import AppTest  # noqa: E402
+from streamlit.testing.v1 import AppTest
 
-from app.lessons import (  # noqa: E402
+from app.lessons import (
     LESSONS_ENV,
     PRESSES,
     LessonError,
@@ -23,7 +23,7 @@ from app.lessons import (  # noqa: E402
     load_lessons,
     press_text,
 )
-from app.quiz_view import plain_label  # noqa: E402
+from app.quiz_view import plain_label
 
 MAIN = str(Path(__file__).resolve().parents[1] / "app" / "main.py")
 LESSONS, LESSON_ERRORS = load_lessons()
@@ -217,6 +217,7 @@ def test_the_lessons_that_come_with_the_app_load() -> None:
 
 
 @pytest.mark.parametrize("name", list(LESSONS))
+@pytest.mark.slow
 def test_every_lesson_end_to_end(name: str) -> None:
     follow(name)
 
@@ -279,6 +280,7 @@ def test_a_file_name_that_is_no_link_name_is_refused(tmp_path: Path) -> None:
         load_lesson(write(tmp_path, "My Lesson", GOOD))
 
 
+@pytest.mark.slow
 def test_a_malformed_lesson_file_is_named_on_screen(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -300,6 +302,7 @@ def test_a_malformed_lesson_file_is_named_on_screen(
 # ------------------------------------------------------------------------- links
 
 
+@pytest.mark.slow
 def test_a_link_opens_a_lesson_at_a_page() -> None:
     at = fresh(lesson="traps", page="2")
     assert at.session_state["lesson"] == "traps" and at.session_state["lesson_page"] == 2
@@ -317,6 +320,7 @@ def test_a_link_opens_a_lesson_at_a_page() -> None:
         ({"lesson": "traps", "page": "²"}, "ignored page='²'"),
     ],
 )
+@pytest.mark.slow
 def test_bad_lesson_links_warn_and_the_screen_works(query: dict[str, str], says: str) -> None:
     at = fresh(**query)
     warnings = [plain(b) for b in blocks(at) if "lab-warning" in b]

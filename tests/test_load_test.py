@@ -218,6 +218,7 @@ def test_errors_on_screen_are_counted() -> None:
 
 
 @pytest.mark.timeout(120)
+@pytest.mark.slow
 def test_two_sessions_clicking_for_five_seconds_count_every_click() -> None:
     with running_app() as url:
         report = asyncio.run(lt.run_load(url, 2, 1.0, 5.0, drain=15.0, settle=1.0))

@@ -475,6 +475,7 @@ def check_flips(d: Decision, policy: str, c: float) -> int:
 
 
 @pytest.mark.parametrize("policy", ["uct", "ucb1", "puct"])
+@pytest.mark.slow
 def test_flip_c_by_brute_force_on_real_searches(policy: str) -> None:
     checked = flipped = 0
     for game in ("tic_tac_toe", "connect_four", "gridiron"):
@@ -554,6 +555,7 @@ def decisions(draw: st.DrawFn) -> tuple[Decision, str, float]:
 
 @settings(max_examples=400, deadline=None)
 @given(decisions())
+@pytest.mark.slow
 def test_flip_c_by_brute_force_on_generated_decisions(case: tuple[Decision, str, float]) -> None:
     d, policy, c = case
     check_flips(d, policy, c)

@@ -96,11 +96,12 @@ def test_the_guide_shows_the_real_code() -> None:
         assert code in (root / path).read_text(encoding="utf-8"), f"{path}: {code[:80]!r}"
 
 
+@pytest.mark.slow
 def test_the_app_plays_nim_with_the_generic_board() -> None:
     """A game without a board picture: the app shows its text, a table of moves and a list to
     play from."""
     pytest.importorskip("streamlit")
-    from tests.test_app import fresh, tab, texts
+    from tests.app_helpers import fresh, tab, texts
 
     at = fresh(game="nim", position="2-3-4/0", seed="0", iterations="200")
     assert at.session_state["game"] == "nim" and "Nim" in at.selectbox(key="game").options

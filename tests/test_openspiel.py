@@ -17,13 +17,13 @@ import pytest
 
 pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install -e '.[openspiel]'")
 
-from games import GAME_NAMES, game_spec, make_game  # noqa: E402
-from games.openspiel_game import START, OpenSpielState  # noqa: E402
-from games.registry import OPENSPIEL_EXAMPLES, game_choices  # noqa: E402
-from mcts_core import ChanceNode, Search, SearchConfig  # noqa: E402
-from mcts_lab.cli import main  # noqa: E402
-from mcts_lab.common import action_index, build_game  # noqa: E402
-from tests.battery import CHECKS  # noqa: E402
+from games import GAME_NAMES, game_spec, make_game
+from games.openspiel_game import START, OpenSpielState
+from games.registry import OPENSPIEL_EXAMPLES, game_choices
+from mcts_core import ChanceNode, Search, SearchConfig
+from mcts_lab.cli import main
+from mcts_lab.common import action_index, build_game
+from tests.battery import CHECKS
 
 PIG = "openspiel:pig(winscore=20)"
 BREAKTHROUGH = "openspiel:breakthrough(rows=5,columns=5)"
@@ -140,6 +140,7 @@ def test_pig_chance_is_explicit_with_exact_odds() -> None:
         game.next_state(start, 0)
 
 
+@pytest.mark.slow
 def test_a_game_that_starts_with_chance_starts_with_one_move() -> None:
     """maedn opens with a die roll: our start has one legal action whose outcomes are the die."""
     game = make_game("openspiel:maedn")
@@ -269,9 +270,10 @@ def test_build_game_and_registry_read_openspiel_names() -> None:
 # ------------------------------------------------------------------ the app
 
 
+@pytest.mark.slow
 def test_app_plays_an_openspiel_game_from_a_link() -> None:
     pytest.importorskip("streamlit")
-    from tests.test_app import fresh, tab, texts
+    from tests.app_helpers import fresh, tab, texts
 
     at = fresh(game=PIG, seed="1", iterations="50")
     assert at.session_state["game"] == PIG

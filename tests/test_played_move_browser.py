@@ -15,20 +15,22 @@ import urllib.parse
 
 import pytest
 
-from tests.test_browser import _click, _open, _stat, _wait_idle, pytestmark  # noqa: F401
+from tests.browser_helpers import BROWSER_TEST, click, open_page, stat, wait_idle
+
+pytestmark = BROWSER_TEST
 
 
-def _position_in_url(page) -> str:  # noqa: ANN001
+def _position_in_url(page) -> str:
     query = urllib.parse.parse_qs(urllib.parse.urlsplit(page.url).query, keep_blank_values=True)
     assert "position" in query, page.url
     return query["position"][0]
 
 
-def _field(page) -> str:  # noqa: ANN001
+def _field(page) -> str:
     return page.locator(".st-key-position input").first.input_value()
 
 
-def _entry(page) -> tuple[int, int, str]:  # noqa: ANN001
+def _entry(page) -> tuple[int, int, str]:
     """The statistics row's history entry: (number, of, what it was)."""
     text = page.locator(".lab-stats").first.inner_text()
     found = re.search(r"entry (\d+) of (\d+): (.*)", text)
@@ -36,7 +38,7 @@ def _entry(page) -> tuple[int, int, str]:  # noqa: ANN001
     return int(found.group(1)), int(found.group(2)), found.group(3).strip()
 
 
-def _assert_root(page, position: str, when: str) -> None:  # noqa: ANN001
+def _assert_root(page, position: str, when: str) -> None:
     """The moved root everywhere: the URL, the sidebar's field, the Board tab's text."""
     assert _position_in_url(page) == position, f"URL position ({when})"
     assert _field(page) == position, f"Root position field ({when})"
@@ -44,33 +46,33 @@ def _assert_root(page, position: str, when: str) -> None:  # noqa: ANN001
     assert f"position {position}" in board.replace("\n", " "), f"Board tab ({when}): {board[:200]}"
 
 
-def _change_c(page) -> None:  # noqa: ANN001
+def _change_c(page) -> None:
     """One step of the sidebar's C slider with the keyboard (a full rerun, the sidebar's
     callback), waiting for its 'Tree kept' message."""
     page.locator(".st-key-c input[type='range']").first.focus()
     page.keyboard.press("ArrowRight")
     page.wait_for_function("() => document.body.innerText.includes('Tree kept')", timeout=10_000)
-    _wait_idle(page)
+    wait_idle(page)
 
 
-def _set_iterations_per_click(page, value: int) -> None:  # noqa: ANN001
+def _set_iterations_per_click(page, value: int) -> None:
     field = page.locator(".st-key-iterations_per_click input").first
     field.fill(str(value))
     field.press("Enter")
     page.wait_for_selector(f".st-key-step_n button:has-text('Step {value:,}')", timeout=10_000)
-    _wait_idle(page)
+    wait_idle(page)
 
 
-def _play_best(page) -> str:  # noqa: ANN001
+def _play_best(page) -> str:
     """Play best; the new root's position string (the URL's)."""
     before = _position_in_url(page)
-    _click(page, "play_best")
+    click(page, "play_best")
     page.wait_for_function(
         "([before]) => new URLSearchParams(location.search).get('position') !== before",
         arg=[before],
         timeout=10_000,
     )
-    _wait_idle(page)
+    wait_idle(page)
     return _position_in_url(page)
 
 
@@ -79,51 +81,51 @@ def _play_best(page) -> str:  # noqa: ANN001
 )
 def test_a_played_move_survives_step_c_and_iteration_changes(
     app_url: str,
-    browser,  # noqa: ANN001
+    browser,
     game: str,
     steps: int,
 ) -> None:
-    page = _open(browser, f"{app_url}/?game={game}&seed=1&steps={steps}")
+    page = open_page(browser, f"{app_url}/?game={game}&seed=1&steps={steps}")
     start = _position_in_url(page)
     moved = _play_best(page)
     assert moved != start
     _assert_root(page, moved, "after Play best")
     number, of, what = _entry(page)
     assert (number, of) == (2, 2) and what.startswith("MCTS:"), what
-    reused = _stat(page, "Iteration")
+    reused = stat(page, "Iteration")
 
-    _click(page, "step")
+    click(page, "step")
     _assert_root(page, moved, "after Step")
-    assert _stat(page, "Iteration") == reused + 1  # the kept subtree grew, not a new tree
+    assert stat(page, "Iteration") == reused + 1  # the kept subtree grew, not a new tree
     assert _entry(page)[:2] == (3, 3)
 
     _change_c(page)
     _assert_root(page, moved, "after a C change")
-    _click(page, "step")
+    click(page, "step")
     _assert_root(page, moved, "after Step with the new C")
-    assert _stat(page, "Iteration") == reused + 2
+    assert stat(page, "Iteration") == reused + 2
     assert _entry(page)[:2] == (4, 4)
 
     _set_iterations_per_click(page, 7)
     _assert_root(page, moved, "after an 'Iterations per click' change")
-    _click(page, "step_n")
+    click(page, "step_n")
     _assert_root(page, moved, "after Step 7")
-    assert _stat(page, "Iteration") == reused + 9
+    assert stat(page, "Iteration") == reused + 9
 
-    _click(page, "back")
-    _click(page, "back")
+    click(page, "back")
+    click(page, "back")
     assert _entry(page)[:2] == (3, 5)
-    _click(page, "forward")
-    _click(page, "step")  # a step from an older entry continues the live tree
+    click(page, "forward")
+    click(page, "step")  # a step from an older entry continues the live tree
     _assert_root(page, moved, "after back, forward and Step")
-    assert _stat(page, "Iteration") == reused + 10
+    assert stat(page, "Iteration") == reused + 10
     assert _entry(page)[1] == 6
 
     page.reload()
     page.wait_for_selector("g.tv-node", timeout=60_000)
-    _wait_idle(page)
+    wait_idle(page)
     _assert_root(page, moved, "after a browser refresh")
-    _click(page, "step")
+    click(page, "step")
     _assert_root(page, moved, "after a refresh and Step")
     page.close()
 
@@ -131,60 +133,60 @@ def test_a_played_move_survives_step_c_and_iteration_changes(
 @pytest.mark.parametrize(("game", "cell"), [("tic_tac_toe", 4), ("connect_four", 3)])
 def test_a_board_click_stays_played(
     app_url: str,
-    browser,  # noqa: ANN001
+    browser,
     game: str,
     cell: int,
 ) -> None:
-    page = _open(browser, f"{app_url}/?game={game}&seed=2&steps=10")
-    _click(page, f"board_{cell}")
+    page = open_page(browser, f"{app_url}/?game={game}&seed=2&steps=10")
+    click(page, f"board_{cell}")
     moved = _position_in_url(page)
     assert moved not in ("", "........."), moved
     _assert_root(page, moved, "after a board click")
-    _click(page, "step")
+    click(page, "step")
     _assert_root(page, moved, "after a board click and Step")
     assert _entry(page)[:2] == (3, 3)
     page.close()
 
 
-def _focus_field(page):  # noqa: ANN001, ANN202
+def _focus_field(page):
     """The tree's focus box, beside the Drawing popover."""
     return page.locator(".st-key-tree_focus input").first
 
 
-def test_tree_focus_is_cleared_by_a_played_move(app_url: str, browser) -> None:  # noqa: ANN001
+def test_tree_focus_is_cleared_by_a_played_move(app_url: str, browser) -> None:
     """The focus box is cleared by fragment callbacks (a played move, Back to the root): it
     stays empty and the drawing on the new root through the next clicks too (in the Drawing
     popover, the browser kept the old value and the next click brought the focus back)."""
-    page = _open(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=20")
+    page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=20")
     _focus_field(page).fill("1")
     _focus_field(page).press("Enter")
-    _wait_idle(page)
+    wait_idle(page)
     assert page.locator(".st-key-tree_unfocus button").count() == 1  # focused on node 1
     moved = _play_best(page)
     assert page.locator(".st-key-tree_unfocus button").count() == 0
-    _click(page, "step")
+    click(page, "step")
     assert page.locator(".st-key-tree_unfocus button").count() == 0
     assert _focus_field(page).input_value() == ""
     _assert_root(page, moved, "after focus, Play best and Step")
     _focus_field(page).fill("0")
     _focus_field(page).press("Enter")
-    _wait_idle(page)
-    _click(page, "tree_unfocus")
-    _click(page, "step")
+    wait_idle(page)
+    click(page, "tree_unfocus")
+    click(page, "step")
     assert page.locator(".st-key-tree_unfocus button").count() == 0, "Back to the root undone"
     assert _focus_field(page).input_value() == ""
     page.close()
 
 
 @pytest.mark.parametrize("mode", ["MCTS vs MCTS", "MCTS vs random"])
-def test_play_tab_modes_keep_every_move(app_url: str, browser, mode: str) -> None:  # noqa: ANN001
+def test_play_tab_modes_keep_every_move(app_url: str, browser, mode: str) -> None:
     """The Play tab: each Play best continues the game from the last move (MCTS vs MCTS used
     to replay the same first move from the empty board)."""
-    page = _open(browser, f"{app_url}/?game=tic_tac_toe&seed=3&iterations=50")
+    page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=3&iterations=50")
     page.get_by_role("tab", name="Play", exact=True).click()
-    _wait_idle(page)
+    wait_idle(page)
     page.locator(".st-key-play_mode label").filter(has_text=mode).first.click()
-    _wait_idle(page)
+    wait_idle(page)
     per_click = 1 if mode == "MCTS vs MCTS" else 2  # the random player answers each move
     clicks = 3 if per_click == 1 else 2  # no win before X's third stone (the fifth in all)
     stones = []

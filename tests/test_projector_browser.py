@@ -8,7 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.test_browser import _open, _stat, _wait_idle, pytestmark  # noqa: F401
+from tests.browser_helpers import BROWSER_TEST, click, open_page, stat, wait_idle
+
+pytestmark = BROWSER_TEST
 
 
 def _entry_text(page: Any) -> str:
@@ -23,15 +25,15 @@ def _press(page: Any, key: str) -> None:
         arg=[before],
         timeout=10_000,
     )
-    _wait_idle(page)
+    wait_idle(page)
 
 
 def test_clicker_keys_step_and_go_back(app_url: str, browser: Any) -> None:
-    page = _open(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=5")
+    page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=5")
     page.locator(".lab-title").click()  # focus on the page, not on a widget
     _press(page, "PageDown")
     _press(page, "PageDown")
-    assert _stat(page, "Iteration") == 7
+    assert stat(page, "Iteration") == 7
     assert "entry 3 of 3" in _entry_text(page)
     _press(page, "PageUp")
     assert "entry 2 of 3" in _entry_text(page)
@@ -43,31 +45,31 @@ def test_clicker_keys_step_and_go_back(app_url: str, browser: Any) -> None:
 
 
 def test_statistics_row_keeps_its_height(app_url: str, browser: Any) -> None:
-    page = _open(browser, f"{app_url}/?game=gridiron&seed=1&steps=3")
+    page = open_page(browser, f"{app_url}/?game=gridiron&seed=1&steps=3")
     heights = set()
     for key in ("phase_step", "phase_step", "phase_step", "phase_step"):
         page.locator(f".st-key-{key} button").first.click()
-        _wait_idle(page)
+        wait_idle(page)
         heights.add(round(page.locator(".lab-stats").first.bounding_box()["height"]))
     assert len(heights) == 1, heights  # the tree below does not move between clicks
     page.close()
 
 
 def test_dice_tab_says_when_there_are_no_dice(app_url: str, browser: Any) -> None:
-    page = _open(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=5")
+    page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=5")
     page.get_by_role("tab", name="Dice", exact=True).click()
-    _wait_idle(page)
+    wait_idle(page)
     text = page.locator(".st-key-detail_panels").first.inner_text()
     assert "No dice on the last path" in text
     page.close()
 
 
 def test_two_downloads_in_a_row(app_url: str, browser: Any) -> None:
-    page = _open(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=20")
+    page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=20")
     page.get_by_role("tab", name="Text", exact=True).click()
-    _wait_idle(page)
+    wait_idle(page)
     page.locator(".st-key-show_printed label").first.click()
-    _wait_idle(page)
+    wait_idle(page)
     labels = [page.locator(f".st-key-{k} button").first.inner_text() for k in
               ("dl_xml", "dl_json", "dl_dot", "dl_trace")]  # fmt: skip
     assert labels == ["XML: printed tree", "JSON: tree", "DOT: tree (Graphviz)",
@@ -83,7 +85,7 @@ def test_two_downloads_in_a_row(app_url: str, browser: Any) -> None:
 def test_opening_the_speed_popover_during_autoplay_keeps_the_speed(
     app_url: str, browser: Any
 ) -> None:
-    page = _open(browser, f"{app_url}/?game=tic_tac_toe&seed=1")
+    page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=1")
     speed = page.locator(".st-key-controls [data-testid='stPopover'] button").first
     assert speed.inner_text().split()[0] == "1/s"
     page.locator(".st-key-autoplay label").first.click()
@@ -97,7 +99,7 @@ def test_opening_the_speed_popover_during_autoplay_keeps_the_speed(
     assert speed.inner_text().split()[0] == "1.5/s"
     page.keyboard.press("Escape")
     page.locator(".st-key-autoplay label").first.click()  # stop
-    _wait_idle(page)
+    wait_idle(page)
     page.close()
 
 
@@ -107,7 +109,7 @@ TABS = ("Board", "Why this path", "Backup", "Dice", "Charts", "Play", "Arena", "
 def test_every_tab_name_is_visible_and_the_open_tab_stays_selected(
     app_url: str, browser: Any
 ) -> None:
-    page = _open(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=5")
+    page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=5")
     for name in TABS:
         tab = page.get_by_role("tab", name=name, exact=True)
         box = tab.bounding_box()
@@ -116,10 +118,8 @@ def test_every_tab_name_is_visible_and_the_open_tab_stays_selected(
         # the name is not cut: its text fits its box
         assert tab.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), name
     page.get_by_role("tab", name="A/B", exact=True).click()
-    _wait_idle(page)
-    from tests.test_browser import _click
-
-    _click(page, "step")
+    wait_idle(page)
+    click(page, "step")
     selected = page.locator("[role='tab'][aria-selected='true']")
     assert selected.count() == 1 and selected.first.inner_text().strip() == "A/B"
     page.close()
@@ -127,15 +127,13 @@ def test_every_tab_name_is_visible_and_the_open_tab_stays_selected(
 
 def test_each_tab_shows_its_content_in_its_first_screen(app_url: str, browser: Any) -> None:
     """The first screen of a tab shows its board, table or chart (its help is folded)."""
-    page = _open(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=30")
-    from tests.test_browser import _click
-
-    _click(page, "step")
+    page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=30")
+    click(page, "step")
     wanted = {"Board": "img", "Why this path": "table", "Backup": "text=Backed up",
               "Charts": ".js-plotly-plot, [data-testid='stPlotlyChart'], canvas"}  # fmt: skip
     for name, selector in wanted.items():
         page.get_by_role("tab", name=name, exact=True).click()
-        _wait_idle(page)
+        wait_idle(page)
         panel = page.locator(".st-key-detail_panels").first
         bottom = panel.bounding_box()["y"] + panel.bounding_box()["height"]
         first = panel.locator(selector).first

@@ -11,9 +11,12 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow
 def test_the_start_is_quiet_and_names_the_address() -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -271,7 +271,7 @@ pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from app.quiz_view import plain_label  # noqa: E402
-from tests.test_app import fresh  # noqa: E402
+from tests.app_helpers import fresh  # noqa: E402
 
 
 def quiz_text(at: AppTest) -> str:
@@ -293,6 +293,7 @@ def right_answer(at: AppTest) -> str:
     return decision.chosen_terms.label
 
 
+@pytest.mark.slow
 def test_quiz_rounds_right_wrong_unanswered_and_the_score() -> None:
     at = fresh(game="tic_tac_toe", seed="3", steps="20")
     assert not [h for h in at.html if "lab-quiz" in str(h.value)]  # off by default
@@ -323,6 +324,7 @@ def test_quiz_rounds_right_wrong_unanswered_and_the_score() -> None:
     assert "No answer given" in text and "Score 1 of 2 (1 not answered)" in text
 
 
+@pytest.mark.slow
 def test_the_answer_locks_once_the_iteration_begins_and_step_n_drops_it() -> None:
     at = fresh(game="tic_tac_toe", seed="1", steps="30")
     at.toggle(key="quiz").set_value(True).run()
@@ -343,6 +345,7 @@ def test_the_answer_locks_once_the_iteration_begins_and_step_n_drops_it() -> Non
     assert "Score 1 of 1" in text  # a dropped question does not count
 
 
+@pytest.mark.slow
 def test_free_quiz_mode_asks_and_reveals_on_every_game() -> None:
     for game in ("tic_tac_toe", "connect_four", "gridiron"):
         at = fresh(game=game, seed="1", steps="40")
@@ -364,6 +367,7 @@ def test_answers_are_shown_as_typed_never_as_markdown() -> None:
     assert plain_label("H1 move to (1,0)") == r"H1 move to \(1,0\)"
 
 
+@pytest.mark.slow
 def test_the_quiz_waits_while_autoplay_runs_and_forgets_when_off() -> None:
     at = fresh(game="tic_tac_toe", seed="1", steps="30")
     at.toggle(key="quiz").set_value(True).run()

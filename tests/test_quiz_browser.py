@@ -4,54 +4,38 @@ the last reveal fit beside the tree, with the step controls and the narration st
 
 from __future__ import annotations
 
-import os
-import sys
 from collections.abc import Iterator
-from pathlib import Path
+from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
-from app_server import CHROMIUM, CHROMIUM_ARGS, IDLE, running_app  # noqa: E402
+from tests.browser_helpers import BROWSER_TEST, HEIGHT, OUT, WIDTH, wait_idle
 
-OUT = ROOT / "out"
-WIDTH, HEIGHT = 1280, 720
 ON_SCREEN = ("controls", "stats", "tree", "narration", "quiz_answer")
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not (os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK)),
-        reason=f"no Chromium at {CHROMIUM} (apt-get install chromium) - real-browser test skipped",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 
 @pytest.fixture(scope="module")
-def page() -> Iterator:  # noqa: ANN201 - a Playwright page
-    playwright = pytest.importorskip("playwright.sync_api")
-    with running_app() as url, playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        tab = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT})
-        tab.app_url = url  # type: ignore[attr-defined]
-        yield tab
-        browser.close()
+def page(app_url: str, browser: Any) -> Iterator[Any]:
+    """One Playwright page for the module's tests, knowing the app's address."""
+    tab = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT})
+    tab.app_url = app_url
+    yield tab
+    tab.close()
 
 
-def _idle(page) -> None:  # noqa: ANN001
-    page.wait_for_timeout(200)
-    page.wait_for_selector(IDLE, timeout=60_000)
-    page.wait_for_timeout(300)
+def _idle(page) -> None:
+    wait_idle(page, settle_ms=300)
 
 
-def _go(page, query: str) -> None:  # noqa: ANN001
+def _go(page, query: str) -> None:
     page.goto(f"{page.app_url}/?{query}")
     page.wait_for_selector("g.tv-node", timeout=60_000)
     _idle(page)
 
 
-def _inside(page, when: str) -> None:  # noqa: ANN001
+def _inside(page, when: str) -> None:
     assert page.evaluate("window.scrollY") == 0, when
     for key in ON_SCREEN:
         box = page.locator(f".st-key-{key}").first.bounding_box()
@@ -64,7 +48,7 @@ def _inside(page, when: str) -> None:  # noqa: ANN001
     assert question is not None and question["y"] + question["height"] <= HEIGHT, when
 
 
-def test_a_quiz_round_fits_the_screen(page) -> None:  # noqa: ANN001
+def test_a_quiz_round_fits_the_screen(page) -> None:
     _go(page, "game=tic_tac_toe&seed=3&steps=30")
     page.locator(".st-key-quiz label").first.click()
     _idle(page)
@@ -81,7 +65,7 @@ def test_a_quiz_round_fits_the_screen(page) -> None:  # noqa: ANN001
     page.screenshot(path=str(OUT / "quiz-question.png"))
 
 
-def test_a_lesson_page_fits_the_screen(page) -> None:  # noqa: ANN001
+def test_a_lesson_page_fits_the_screen(page) -> None:
     _go(page, "lesson=traps&page=1")
     _inside(page, "lesson page opened")
     sidebar = page.locator(".lab-lesson").first.inner_text()

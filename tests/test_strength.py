@@ -94,6 +94,7 @@ def perfect_moves(state: object) -> list[int]:
 
 
 @pytest.mark.parametrize("mcts_player", [0, 1])
+@pytest.mark.slow
 def test_tic_tac_toe_never_loses_to_a_perfect_player(mcts_player: int) -> None:
     """MCTS plays one side from the empty board; the perfect player tries EVERY optimal reply,
     so each branch of its choices is a separate game. MCTS must draw them all."""
@@ -114,6 +115,7 @@ def test_tic_tac_toe_never_loses_to_a_perfect_player(mcts_player: int) -> None:
     assert games >= 2
 
 
+@pytest.mark.slow
 def test_the_strong_preset_keeps_the_value_of_every_tic_tac_toe_position_at_200() -> None:
     from mcts_lab.presets import preset_overrides
     from mcts_lab.strength import load_positions, value_preserving_rate

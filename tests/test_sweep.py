@@ -25,13 +25,7 @@ from mcts_lab.sweep import (
     task_seed,
     wilson_interval,
 )
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    out, err = capsys.readouterr()
-    return status, out, err
-
+from tests.conftest import CliRunner
 
 #: A small sweep: 2 values x 3 games per side of tic-tac-toe at 30 iterations (12 games).
 SMALL: dict[str, Any] = {
@@ -113,6 +107,7 @@ def test_a_parameter_without_effect_is_refused() -> None:
 # ------------------------------------------------------------------ backends
 
 
+@pytest.mark.slow
 def test_serial_and_process_pool_give_identical_results() -> None:
     calls: list[tuple[int, int]] = []
     serial = run_sweep(
@@ -138,11 +133,11 @@ def test_serial_and_process_pool_give_identical_results() -> None:
     ],
 )
 def test_a_ray_address_without_a_cluster_fails_fast(
-    capsys: pytest.CaptureFixture[str], address: str, message: str
+    cli: CliRunner, address: str, message: str
 ) -> None:
     pytest.importorskip("ray", reason="ray is not installed (pip install -e '.[ray]')")
-    status, out, err = run(
-        capsys, "sweep", "--game", "tic_tac_toe", "--param", "c", "--values", "1",
+    status, out, err = cli(
+        "sweep", "--game", "tic_tac_toe", "--param", "c", "--values", "1",
         "--games", "1", "--iterations", "5", "--backend", "ray", "--address", address,
     )  # fmt: skip
     assert status == 2 and out == "" and err == f"mcts-lab: error: {message}\n"
@@ -170,6 +165,7 @@ def local_ray() -> Any:
     ray.shutdown()
 
 
+@pytest.mark.slow
 def test_ray_gives_the_same_results(local_ray: Any) -> None:
     serial = run_sweep("tic_tac_toe", **SMALL, backend="serial")
     on_ray = run_sweep("tic_tac_toe", **SMALL, backend="ray", workers=2)
@@ -177,6 +173,7 @@ def test_ray_gives_the_same_results(local_ray: Any) -> None:
     assert games_of(serial) == games_of(on_ray)
 
 
+@pytest.mark.slow
 def test_ray_from_the_command_line(capfd: pytest.CaptureFixture[str]) -> None:
     """The CLI starts its own local Ray instance (2 CPUs, no dashboard), gets the serial
     results, shuts Ray down, and leaves stdout one JSON line and stderr empty."""
@@ -194,11 +191,11 @@ def test_ray_from_the_command_line(capfd: pytest.CaptureFixture[str]) -> None:
 
 
 def test_missing_ray_is_a_clear_error(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    cli: CliRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray now raises ImportError
-    status, out, err = run(
-        capsys, "sweep", "--game", "tic_tac_toe", "--param", "c", "--values", "1",
+    status, out, err = cli(
+        "sweep", "--game", "tic_tac_toe", "--param", "c", "--values", "1",
         "--games", "1", "--iterations", "5", "--backend", "ray",
     )  # fmt: skip
     assert status == 2 and out == ""
@@ -233,12 +230,12 @@ def test_text_table_and_svg() -> None:
 # ------------------------------------------------------------------ the command line
 
 
-def test_sweep_json_and_plot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_sweep_json_and_plot(cli: CliRunner, tmp_path: Path) -> None:
     plot = tmp_path / "c.svg"
     argv = ("sweep", "--game", "tic_tac_toe", "--param", "depth", "--values", "0,none",
             "--games", "2", "--iterations", "20", "--seed", "3", "--workers", "1",
             "--settings", "--c 1", "--json", "--plot", str(plot))  # fmt: skip
-    status, out, err = run(capsys, *argv)
+    status, out, err = cli(*argv)
     assert status == 0 and err == "" and out.count("\n") == 1
     data = json.loads(out)
     for key, kind in {
@@ -262,14 +259,14 @@ def test_sweep_json_and_plot(capsys: pytest.CaptureFixture[str], tmp_path: Path)
         assert 0.0 <= low <= block["win_rate"] <= high <= 1.0
     assert first["total"]["games"] == 4
     ET.parse(plot)  # a well-formed SVG file
-    again = json.loads(run(capsys, *argv)[1])
+    again = json.loads(cli(*argv)[1])
     data.pop("seconds"), again.pop("seconds")
     assert data == again
 
 
-def test_sweep_against_mcts_and_iterations(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(
-        capsys, "sweep", "--game", "tic_tac_toe", "--param", "iterations", "--values", "5,40",
+def test_sweep_against_mcts_and_iterations(cli: CliRunner) -> None:
+    status, out, err = cli(
+        "sweep", "--game", "tic_tac_toe", "--param", "iterations", "--values", "5,40",
         "--games", "2", "--iterations", "20", "--opponent", "mcts", "--opponent-settings",
         "--c 1", "--workers", "1",
     )  # fmt: skip
@@ -297,9 +294,9 @@ def test_sweep_against_mcts_and_iterations(capsys: pytest.CaptureFixture[str]) -
     ],
 )
 def test_sweep_errors(
-    capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], message: str
+    cli: CliRunner, argv: tuple[str, ...], message: str
 ) -> None:
-    status, out, err = run(capsys, "sweep", "--game", "tic_tac_toe", *argv)
+    status, out, err = cli("sweep", "--game", "tic_tac_toe", *argv)
     assert status == 2 and out == ""
     assert err.startswith("mcts-lab: error: ") and err.count("\n") == 1
     assert message in err

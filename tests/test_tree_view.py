@@ -1,4 +1,4 @@
-"""The browser tree's model and layout (app/tree_view.py), without a browser: what is drawn,
+"""The browser tree's model and layout (app/tree_layout.py), without a browser: what is drawn,
 where, with which marks, and that labels stay data."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from app import tree_view
+from app import tree_layout, tree_view
 from app.figures import path_ids
-from app.tree_view import (
+from app.tree_layout import (
     GAP_X,
     TreeView,
     ViewNode,
@@ -131,7 +131,7 @@ def test_no_two_boxes_overlap_on_a_level(game: str, iterations: int) -> None:
     for node in view.nodes:
         assert node.x >= 0 and node.x + node.w <= view.width + 1e-6
         assert node.y >= 0 and node.y + node.h <= view.height + 1e-6
-    assert min(n.x for n in view.nodes) == pytest.approx(tree_view.MARGIN)
+    assert min(n.x for n in view.nodes) == pytest.approx(tree_layout.MARGIN)
     # levels are stacked top-down without overlapping either
     levels = by_level(view)
     order = sorted(levels)
@@ -504,13 +504,15 @@ def test_the_component_is_registered_once_at_import() -> None:
     assert tree_view._as_id("12") is None and tree_view._as_id(1.5) is None
 
 
+@pytest.mark.slow
 def test_render_tree_runs_in_an_app() -> None:
     from streamlit.testing.v1 import AppTest
 
     def page() -> None:
         import streamlit as st
 
-        from app.tree_view import build_view, render_tree
+        from app.tree_layout import build_view
+        from app.tree_view import render_tree
         from games import make_game
         from mcts_core import Search
 

@@ -7,28 +7,17 @@ Skipped when Debian's chromium is missing. Saves screenshots in out/ (git-ignore
 
 from __future__ import annotations
 
-import os
 import statistics
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
-from app_server import CHROMIUM, CHROMIUM_ARGS, IDLE, running_app  # noqa: E402
+from tests.browser_helpers import BROWSER_TEST, OUT, wait_idle
+from tests.conftest import ROOT, running_app
 
 DEMO = ROOT / "scripts" / "tree_view_demo.py"
-OUT = ROOT / "out"
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not (os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK)),
-        reason=f"no Chromium at {CHROMIUM} (apt-get install chromium) - real-browser test skipped",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 
 @pytest.fixture(scope="module")
@@ -38,26 +27,15 @@ def demo_url() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser():  # noqa: ANN201 - a Playwright browser
-    playwright = pytest.importorskip("playwright.sync_api")
-    with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+def _wait_idle(page) -> None:
+    wait_idle(page, settle_ms=200)  # the component draws after the script run ends
 
 
-def _wait_idle(page) -> None:  # noqa: ANN001
-    page.wait_for_timeout(150)  # let the click reach the server before waiting for idle
-    page.wait_for_selector(IDLE, timeout=60_000)
-    page.wait_for_timeout(200)  # the component draws after the script run ends
-
-
-def _open(browser, url: str):  # noqa: ANN001, ANN202
+def _open(browser, url: str):
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     dialogs: list[str] = []
 
-    def on_dialog(dialog) -> None:  # noqa: ANN001 - an alert() would land here
+    def on_dialog(dialog) -> None:
         dialogs.append(dialog.message)
         dialog.dismiss()
 
@@ -69,17 +47,17 @@ def _open(browser, url: str):  # noqa: ANN001, ANN202
     return page
 
 
-def _label_heights(page) -> list[float]:  # noqa: ANN001
+def _label_heights(page) -> list[float]:
     return page.locator(".tv-label, .tv-line").evaluate_all(
         "els => els.map(e => e.getBoundingClientRect().height)"
     )
 
 
-def _status(page) -> str:  # noqa: ANN001
+def _status(page) -> str:
     return page.locator("p", has_text="Iterations:").first.text_content() or ""
 
 
-def test_tic_tac_toe_labels_hover_and_click(demo_url: str, browser) -> None:  # noqa: ANN001
+def test_tic_tac_toe_labels_hover_and_click(demo_url: str, browser) -> None:
     page = _open(browser, demo_url + "/?steps=10")
     nodes = page.locator("g.tv-node")
     assert nodes.count() == 11  # the root, all 9 of its moves, the node the 10th step added
@@ -124,7 +102,7 @@ def test_tic_tac_toe_labels_hover_and_click(demo_url: str, browser) -> None:  # 
     page.close()
 
 
-def test_step_redraws_the_tree(demo_url: str, browser) -> None:  # noqa: ANN001
+def test_step_redraws_the_tree(demo_url: str, browser) -> None:
     page = _open(browser, demo_url + "/?steps=10")
     page.get_by_role("button", name="Step", exact=True).click()
     _wait_idle(page)
@@ -135,7 +113,7 @@ def test_step_redraws_the_tree(demo_url: str, browser) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("query", ["game=connect_four&steps=30", "game=gridiron&steps=200"])
-def test_labels_are_readable_on_other_games(demo_url: str, browser, query: str) -> None:  # noqa: ANN001
+def test_labels_are_readable_on_other_games(demo_url: str, browser, query: str) -> None:
     page = _open(browser, f"{demo_url}/?{query}")
     median = statistics.median(_label_heights(page))
     print(f"\n{query}: median label height {median:.1f} px")
@@ -145,7 +123,7 @@ def test_labels_are_readable_on_other_games(demo_url: str, browser, query: str) 
     page.close()
 
 
-def test_hostile_labels_stay_text(demo_url: str, browser) -> None:  # noqa: ANN001
+def test_hostile_labels_stay_text(demo_url: str, browser) -> None:
     page = _open(browser, demo_url + "/?game=hostile&steps=40")
     labels = page.locator(".tv-label").all_text_contents()
     assert "<img src…" in labels and "**bold**" in labels

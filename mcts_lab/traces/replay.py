@@ -18,8 +18,8 @@ from __future__ import annotations
 from typing import Any
 
 from mcts_core import ActionNode, ChanceNode
-from mcts_lab.inspection import node_players, node_sums, node_views, value_range
 from mcts_lab.traces.format import Trace
+from mcts_lab.traces.values import node_players, node_sums, node_views, value_range
 
 __all__ = ["FileReplay", "FileGame", "FileSearch"]
 

@@ -1,0 +1,60 @@
+"""Small drawing helpers every panel shares: the panel guard, a help caption, a notice line.
+
+They know nothing of the session, so any view (the panels, the A/B tab, the quiz) can use them
+without importing the others.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+LOG = logging.getLogger("mcts_lab.app")
+
+
+def guarded(panel: Callable[..., None]) -> Callable[..., None]:
+    """Draw a panel; an unexpected error becomes a one-line message, never a traceback on
+    screen, and the rest of the page still draws (the traceback goes to the server log)."""
+
+    @functools.wraps(panel)
+    def draw(*args: Any, **kwargs: Any) -> None:
+        try:
+            panel(*args, **kwargs)
+        except Exception as error:
+            LOG.exception("panel %s failed", panel.__name__)
+            st.error(
+                f"This panel could not be drawn ({type(error).__name__}: {error}). "
+                "The search and your settings are unchanged."
+            )
+
+    return draw
+
+
+#: Help longer than this is folded into "How to read this" (content first, help one click away).
+HELP_FOLD_CHARS = 120
+
+
+def help_text(text: str) -> None:
+    """A panel's help: a short note as a caption; a longer explanation folded under "How to
+    read this", so the tab's first screen shows its board, table or chart."""
+    if len(text) <= HELP_FOLD_CHARS:
+        st.caption(text)
+        return
+    with st.expander("How to read this"):
+        st.caption(text)
+
+
+NOTICE_ICONS = {"success": "✓", "info": "ℹ", "warning": "⚠", "error": "✖"}
+
+
+def notice_line(level: str, text: str) -> None:
+    """A one-line message. The text is escaped and shown as plain text: messages quote user
+    input (a position, a link's value), which must never become Markdown, a link or HTML."""
+    icon = NOTICE_ICONS.get(level, "")
+    text = " ".join(text.split())  # one line: a blank line would end the HTML block
+    st.html(f'<div class="lab-note lab-{level}">{icon} {html.escape(text)}</div>')
