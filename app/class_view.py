@@ -63,6 +63,8 @@ CLASS_CSS = """
 .lab-bars tr.lab-right td.lab-bar-label {font-weight: 700; color: #166534;}
 .lab-student-q {font-size: 1.15rem; font-weight: 600;}
 .st-key-class_answer label {min-height: 2.75rem; align-items: center; font-size: 1.1rem;}
+.st-key-class_follow ~ * .block-container, .block-container:has(.st-key-class_follow),
+.block-container:has(.st-key-class_code) {padding-top: 1rem !important;}
 .st-key-class_answer [role="radiogroup"] {gap: 0.4rem;}
 </style>
 """
@@ -489,42 +491,44 @@ def _question(r: Room, me: _Me, frame: dict[str, Any] | None) -> None:
     if notice:
         st.warning(notice)
     poll = r.store.current_poll(me.code)
+    if poll is not None and not poll.revealed:  # the open question first: what to do now
+        key = f"{poll.id}|{poll.round}"
+        if st.session_state.get("class_answer_for") != key:
+            st.session_state["class_answer_for"] = key
+            st.session_state["class_answer"] = r.my_answer(me.code, me.id, poll)
+        with st.container(key="class_question", border=True):
+            round_words = f" (round {poll.round})" if poll.round > 1 else ""
+            st.html(
+                f'<p class="lab-student-q">Question{round_words}: {html.escape(poll.text)}</p>'
+            )
+            st.radio(
+                "Your answer",
+                poll.choices,
+                key="class_answer",
+                index=None,
+                on_change=_on_answer,
+                args=(poll.id, poll.round),
+                format_func=_plain,
+                help="You can change your answer until the teacher reveals it.",
+            )
+            if st.session_state.get("class_answer") is not None:
+                st.caption("Answer sent. You can change it until the reveal.")
     last = (frame or {}).get("last_reveal")
-    if last:
+    if last:  # then the last revealed question: right or not, and how the class answered
         rounds = [p for p in r.rounds(me.code, str(last)) if p.revealed]
         if rounds:
             mine = r.my_answer(me.code, me.id, rounds[-1])
             if mine is None:
-                verdict = "You did not answer."
+                verdict = "Last question: you did not answer."
             elif mine in rounds[-1].right:
-                verdict = f"✓ Right: {mine}."
+                verdict = f"Last question: ✓ right, {mine}."
             else:
-                verdict = f"✗ You said {mine}; the answer was {' or '.join(rounds[-1].right)}."
+                right = " or ".join(rounds[-1].right)
+                verdict = f"Last question: ✗ you said {mine}; the answer was {right}."
             st.html(
                 f'<p class="lab-class-line"><b>{html.escape(verdict)}</b></p>'
                 + bars_html(r, me.code, rounds)
             )
-    if poll is None or poll.revealed:
-        return
-    key = f"{poll.id}|{poll.round}"
-    if st.session_state.get("class_answer_for") != key:
-        st.session_state["class_answer_for"] = key
-        st.session_state["class_answer"] = r.my_answer(me.code, me.id, poll)
-    with st.container(key="class_question", border=True):
-        round_words = f" (round {poll.round})" if poll.round > 1 else ""
-        st.html(f'<p class="lab-student-q">Question{round_words}: {html.escape(poll.text)}</p>')
-        st.radio(
-            "Your answer",
-            poll.choices,
-            key="class_answer",
-            index=None,
-            on_change=_on_answer,
-            args=(poll.id, poll.round),
-            format_func=_plain,
-            help="You can change your answer until the teacher reveals it.",
-        )
-        if st.session_state.get("class_answer") is not None:
-            st.caption("Answer sent. You can change it until the reveal.")
 
 
 def _plain(text: str) -> str:

@@ -138,12 +138,18 @@ def _spawn(
         )  # fmt: skip
 
 
-def start_replica(port: int, run_dir: Path, cookie_secret: str) -> subprocess.Popen[bytes]:
-    """``python -m streamlit run app/main.py`` on 127.0.0.1:PORT, logging to run_dir."""
+def start_replica(
+    port: int, run_dir: Path, cookie_secret: str, store: str | None = None
+) -> subprocess.Popen[bytes]:
+    """``python -m streamlit run app/main.py`` on 127.0.0.1:PORT, logging to run_dir; ``store``
+    is the class store's URL every replica shares (``MCTS_LAB_STORE``; ``None``: the app's
+    default SQLite file, which every process on this machine shares)."""
     # One cookie secret for all replicas (Streamlit's advice for replication): a student moved
     # to another replica after a failure keeps a valid XSRF cookie. Passed in the environment,
     # not on the command line, so `ps` does not show it.
     env = {**os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": cookie_secret}
+    if store:
+        env["MCTS_LAB_STORE"] = store
     proc = _spawn(
         [sys.executable, "-m", "streamlit", "run", APP, "--server.port", str(port),
          "--server.address", "127.0.0.1", "--server.headless", "true"],
@@ -151,6 +157,30 @@ def start_replica(port: int, run_dir: Path, cookie_secret: str) -> subprocess.Po
     )  # fmt: skip
     (run_dir / f"replica-{port}.pid").write_text(f"{proc.pid}\n")
     return proc
+
+
+def start_redis(port: int, run_dir: Path) -> subprocess.Popen[bytes]:
+    """Debian's redis-server on 127.0.0.1:PORT for the class store, its data in run_dir
+    (append-only file: a restarted server finds its classes again)."""
+    redis = shutil.which("redis-server") or "/usr/bin/redis-server"
+    if not os.access(redis, os.X_OK):
+        raise DeployError("redis-server is not installed (apt-get install redis-server)")
+    proc = _spawn(
+        [redis, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(run_dir),
+         "--appendonly", "yes", "--save", "", "--protected-mode", "yes"],
+        run_dir / "redis.log",
+    )  # fmt: skip
+    (run_dir / "redis.pid").write_text(f"{proc.pid}\n")
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise DeployError(f"redis-server exited: {_last_line(run_dir / 'redis.log')}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 1) as c:
+            c.sendall(b"PING\r\n")
+            if c.recv(16).startswith(b"+PONG"):
+                return proc
+        time.sleep(0.1)
+    raise DeployError("redis-server did not answer within 15 s")
 
 
 def _last_line(log: Path) -> str:
@@ -245,14 +275,19 @@ class Replica:
 class Supervisor:
     """Keeps the replicas running: restarts one that exits or stops answering for too long."""
 
-    def __init__(self, run_dir: Path, cookie_secret: str, restart_after: float) -> None:
+    def __init__(
+        self, run_dir: Path, cookie_secret: str, restart_after: float, store: str | None = None
+    ) -> None:
         self.run_dir = run_dir
         self.cookie_secret = cookie_secret
         self.restart_after = restart_after
+        self.store = store
         self.replicas: dict[int, Replica] = {}
 
     def start(self, port: int) -> None:
-        self.replicas[port] = Replica(port, start_replica(port, self.run_dir, self.cookie_secret))
+        self.replicas[port] = Replica(
+            port, start_replica(port, self.run_dir, self.cookie_secret, self.store)
+        )
 
     def restart(self, replica: Replica, why: str) -> None:
         if replica.proc.poll() is None:
@@ -260,7 +295,7 @@ class Supervisor:
         replica.restarts += 1
         _say(f"replica {replica.port} {why}; starting it again ({replica.restarts}/"
              f"{MAX_RESTARTS}; log: {self.run_dir}/replica-{replica.port}.log)")  # fmt: skip
-        replica.proc = start_replica(replica.port, self.run_dir, self.cookie_secret)
+        replica.proc = start_replica(replica.port, self.run_dir, self.cookie_secret, self.store)
         replica.started = time.monotonic()
         replica.healthy, replica.unhealthy_since = False, None
 
@@ -325,6 +360,8 @@ def run(args: argparse.Namespace) -> int:
         raise DeployError("--replicas must be at least 1")
     ports = list(range(args.first_port, args.first_port + args.replicas))
     _check_ports(args, ports)
+    if args.store == "redis" and not port_is_free(args.redis_port):
+        raise DeployError(f"port {args.redis_port} (--redis-port) is in use")
 
     own_dir = args.run_dir is None
     run_dir = _make_run_dir(args.run_dir)
@@ -334,10 +371,16 @@ def run(args: argparse.Namespace) -> int:
     (run_dir / "nginx.conf").write_text(render_config(run_dir, f"{args.listen}:{args.port}",
                                                       ports))  # fmt: skip
 
-    supervisor = Supervisor(run_dir, secrets.token_hex(32), args.restart_after)
+    redis_proc: subprocess.Popen[bytes] | None = None
+    store: str | None = None
     nginx_proc: subprocess.Popen[bytes] | None = None
+    supervisor = Supervisor(run_dir, secrets.token_hex(32), args.restart_after)
     clean = False
     try:
+        if args.store == "redis":
+            redis_proc = start_redis(args.redis_port, run_dir)
+            store = f"redis://127.0.0.1:{args.redis_port}/0"
+            supervisor.store = store
         for port in ports:
             supervisor.start(port)
         deadline = time.monotonic() + args.timeout
@@ -355,6 +398,8 @@ def run(args: argparse.Namespace) -> int:
         lan = _lan_address() if args.listen == "0.0.0.0" else None
         if lan:
             print(f"Students open http://{lan}:{args.port}/", flush=True)
+        print(f"Class store: {store or 'the app default (SQLite, shared by this machine)'}",
+              flush=True)  # fmt: skip
         print(f"{RUN_DIR_PREFIX}{run_dir} (nginx.conf, logs, pids)", flush=True)
         print("Ctrl+C stops nginx and every replica.", flush=True)
 
@@ -373,6 +418,8 @@ def run(args: argparse.Namespace) -> int:
             signal.signal(signum, signal.SIG_IGN)  # a second Ctrl+C must not cut the cleanup
         procs = [p for p in (nginx_proc,) if p is not None]
         stop(procs + [replica.proc for replica in supervisor.replicas.values()])
+        if redis_proc is not None:  # last: the replicas may write to it until they stop
+            stop([redis_proc])
         for path in run_dir.glob("*.pid"):
             path.unlink(missing_ok=True)
         if own_dir and clean:
@@ -401,6 +448,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--restart-after", type=float, default=300.0,
                         help="restart a replica that has not answered its health check for "
                              "this many seconds (default 300; 0: only when it exits)")  # fmt: skip
+    parser.add_argument("--store", choices=("sqlite", "redis"), default="sqlite",
+                        help="where classes live: sqlite (the app's default file, every "
+                             "replica on this machine) or redis (a redis-server started here, "
+                             "its URL passed to every replica as MCTS_LAB_STORE)")  # fmt: skip
+    parser.add_argument("--redis-port", type=int, default=6390,
+                        help="the redis-server's port on 127.0.0.1 with --store redis "
+                             "(default 6390)")  # fmt: skip
     return parser.parse_args(argv)
 
 

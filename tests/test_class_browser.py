@@ -122,12 +122,13 @@ def test_a_class_round_with_two_students(class_url: str, browser: Any) -> None:
     _wait_text(teacher, ".lab-class-count", r"round 2: 1 of 2 answered")
 
     click(teacher, "class_reveal")
-    for student in (laptop, phone):
-        _wait_text(student, ".st-key-class_follow", r"Class answers")
+    for student in (laptop, phone):  # this question's answers, both rounds
+        _wait_text(student, ".st-key-class_follow", "Class answers: " + re.escape(asked))
     room_text = " ".join(teacher.locator(".st-key-class_room").inner_text().split())
     assert f"Class answers: {asked}" in room_text and "round 1" in room_text
     verdict = laptop.locator(".st-key-class_follow").inner_text()
-    assert "✓ Right" in verdict or "You said" in verdict
+    assert "Last question: ✓ right" in verdict or "Last question: ✗ you said" in verdict
+    assert "Top bar: round 1, then round 2" in verdict  # both rounds side by side
 
     with teacher.expect_download() as download:
         teacher.locator(".st-key-class_results button").first.click()

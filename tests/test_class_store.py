@@ -181,6 +181,7 @@ def test_a_round_is_counted_revealed_and_voted_again(room: Room, clock: Clock) -
         assert room.answer(code, student.id, "q1", 2, "b2")
     room.reveal(code, teacher.secret, ["b2"])
     rounds = room.rounds(code, "q1")
+    assert room.store.current_poll(code) == rounds[-1]
     assert [p.round for p in rounds] == [1, 2]
     assert [room.tally(code, p)["b2"] for p in rounds] == [2, 5]
 
@@ -376,3 +377,20 @@ def test_store_urls() -> None:
         open_store("postgres://x")
     with pytest.raises(ValueError, match="no file"):
         open_store("sqlite://")
+
+
+def test_a_vote_again_before_the_reveal_reveals_both_rounds(room: Room, clock: Clock) -> None:
+    teacher = room.start()
+    code = teacher.code
+    _, student = room.join(code, "a")
+    room.open_question(code, teacher.secret, "q", "?", ["x", "y"])
+    room.answer(code, student.id, "q", 1, "x")
+    clock.now += 30
+    room.vote_again(code, teacher.secret)  # discussion, then a second vote
+    room.answer(code, student.id, "q", 2, "y")
+    room.reveal(code, teacher.secret, ["y"], "y wins")
+    rounds = room.rounds(code, "q")
+    assert [(p.round, p.revealed, p.right) for p in rounds] == [(1, True, ("y",)),
+                                                              (2, True, ("y",))]  # fmt: skip
+    assert [room.tally(code, p) for p in rounds] == [{"x": 1, "y": 0}, {"x": 0, "y": 1}]
+    assert room.store.current_poll(code) == rounds[1]

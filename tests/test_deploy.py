@@ -75,7 +75,7 @@ def _free_ports(count: int) -> int:
     raise RuntimeError(f"no {count} consecutive free ports found")
 
 
-def _start(tmp: Path, replicas: int) -> Deployment:
+def _start(tmp: Path, replicas: int, extra: tuple[str, ...] = ()) -> Deployment:
     first = _free_ports(replicas + 1)
     proxy_port, replica_ports = first + replicas, list(range(first, first + replicas))
     stdout, stderr = tmp / "stdout.txt", tmp / "stderr.txt"
@@ -83,7 +83,7 @@ def _start(tmp: Path, replicas: int) -> Deployment:
         proc = subprocess.Popen(
             [sys.executable, str(ROOT / "deploy" / "run_replicas.py"), "--replicas",
              str(replicas), "--port", str(proxy_port), "--first-port", str(first), "--listen",
-             "127.0.0.1", "--timeout", "60"],
+             "127.0.0.1", "--timeout", "60", *extra],
             cwd=tmp, stdout=out, stderr=err,
             start_new_session=True,  # like a terminal: Ctrl+C goes to its process group
         )  # fmt: skip
@@ -315,5 +315,44 @@ def test_sigterm_stops_a_single_replica_deployment(tmp_path: Path) -> None:
     try:
         assert _replica(running.url + "/_stcore/health") == f"127.0.0.1:{running.replica_ports[0]}"
         _stop_and_check(running, signal.SIGTERM, to_group=False)
+    finally:
+        _cleanup(running)
+
+
+@pytest.mark.skipif(
+    not os.access("/usr/bin/redis-server", os.X_OK) and not os.environ.get("CI"),
+    reason="no redis-server (apt-get install redis-server)",
+)
+def test_a_class_across_two_replicas_on_redis(tmp_path: Path, browser: Any) -> None:
+    """--store redis: a redis-server beside the replicas, its URL given to each; a teacher on
+    one replica and a student on the other are in one class."""
+    redis_port = _free_ports(1)
+    running = _start(tmp_path, replicas=2, extra=("--store", "redis", "--redis-port",
+                                                   str(redis_port)))  # fmt: skip
+    try:
+        assert f"Class store: redis://127.0.0.1:{redis_port}/0" in running.stdout.read_text()
+        first, second = (f"http://127.0.0.1:{port}" for port in running.replica_ports)
+        teacher = browser.new_page(viewport={"width": 1280, "height": 720})
+        teacher.goto(first + "/?game=tic_tac_toe&seed=1&steps=5")
+        teacher.wait_for_selector(".st-key-class_start button", timeout=60_000)
+        teacher.wait_for_selector(IDLE, timeout=60_000)
+        teacher.locator(".st-key-class_start button").first.click()
+        teacher.wait_for_selector(".lab-class-code", timeout=30_000)
+        code = teacher.locator(".lab-class-code").first.inner_text().strip()
+        student = browser.new_page(viewport={"width": 390, "height": 844})
+        student.goto(f"{second}/?class={code}")
+        student.wait_for_selector(".st-key-class_code input", timeout=60_000)
+        student.wait_for_selector(IDLE, timeout=60_000)
+        student.get_by_role("button", name="Join").click()
+        student.wait_for_selector(".st-key-class_follow", timeout=30_000)
+        teacher.wait_for_selector(IDLE, timeout=60_000)
+        teacher.locator(".st-key-step button").first.click()
+        student.wait_for_function(
+            "() => /Iteration 6\\b/.test(document.body.innerText)", timeout=20_000
+        )
+        teacher.close()
+        student.close()
+        _stop_and_check(running, signal.SIGTERM, to_group=False)
+        assert run_replicas.port_is_free(redis_port)
     finally:
         _cleanup(running)

@@ -235,16 +235,25 @@ class Room:
         poll = self.store.current_poll(code)
         if poll is None:
             raise ClassError("There is no open question to reveal.")
-        shown = replace(
-            poll,
-            revealed=True,
-            right=tuple(r for r in right if r in poll.choices),
-            summary=str(summary)[:2000],
-            rows=tuple(tuple(str(cell) for cell in row) for row in rows),
-        )
-        self.store.put_poll(code, shown)
+
+        def shown(round_: Poll) -> Poll:
+            return replace(
+                round_,
+                revealed=True,
+                right=tuple(r for r in right if r in round_.choices),
+                summary=str(summary)[:2000],
+                rows=tuple(tuple(str(cell) for cell in row) for row in rows),
+            )
+
+        # the earlier rounds of the question too (a vote again before the reveal): the reveal
+        # shows every round side by side
+        for earlier in self.rounds(code, poll.id):
+            if earlier.round < poll.round and not earlier.revealed:
+                self.store.put_poll(code, shown(earlier))
+        last = shown(poll)
+        self.store.put_poll(code, last)  # last: it stays the class's current poll
         self.store.touch(code, self.clock())
-        return shown
+        return last
 
     def remove_student(self, code: str, secret: str, student_id: str) -> None:
         """Take a name off the class (their answers stop counting; their page is told)."""
