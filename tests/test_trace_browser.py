@@ -4,60 +4,27 @@ Debian's chromium is missing. Screenshots go to out/ (git-ignored)."""
 
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
-import pytest
+from mcts_core import Search
+from mcts_lab import traces
+from mcts_lab.common import build_game
+from mcts_lab.traces.lab import write_run
+from tests.browser_helpers import BROWSER_TEST, OUT, wait_idle
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "scripts"))
-from app_server import CHROMIUM, CHROMIUM_ARGS, IDLE, running_app  # noqa: E402
-
-from mcts_core import Search  # noqa: E402
-from mcts_lab import traces  # noqa: E402
-from mcts_lab.common import build_game  # noqa: E402
-from mcts_lab.traces.lab import write_run  # noqa: E402
-
-OUT = ROOT / "out"
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        not (os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK)),
-        reason=f"no Chromium at {CHROMIUM} (apt-get install chromium) - real-browser test skipped",
-    ),
-]
+pytestmark = BROWSER_TEST
 
 
-@pytest.fixture(scope="module")
-def app_url() -> Iterator[str]:
-    with running_app() as url:
-        yield url
+def _idle(page: Any) -> None:
+    wait_idle(page, settle_ms=300)
 
 
-@pytest.fixture(scope="module")
-def browser():
-    playwright = pytest.importorskip("playwright.sync_api")
-    with playwright.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-
-
-def _idle(page) -> None:
-    page.wait_for_timeout(300)
-    page.wait_for_selector(IDLE, timeout=60_000)
-    page.wait_for_timeout(300)
-
-
-def _narration(page) -> str:
+def _narration(page: Any) -> str:
     return page.locator(".st-key-trace_narration").first.inner_text().strip()
 
 
-def test_upload_step_and_close(app_url: str, browser, tmp_path: Path) -> None:
+def test_upload_step_and_close(app_url: str, browser: Any, tmp_path: Path) -> None:
     game = build_game("connect_four")
     search = Search(game, game.initial_state(), seed=2)
     path = tmp_path / "connect-four.jsonl"
@@ -94,7 +61,7 @@ def test_upload_step_and_close(app_url: str, browser, tmp_path: Path) -> None:
     page.close()
 
 
-def test_a_tree_file_is_drawn_with_its_labels(app_url: str, browser, tmp_path: Path) -> None:
+def test_a_tree_file_is_drawn_with_its_labels(app_url: str, browser: Any, tmp_path: Path) -> None:
     doc = traces.from_mctx(
         {
             "node_visits": [[3, 1, 1]],
