@@ -247,7 +247,20 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--repeat", type=_whole(1, 1000), default=5)
     b.add_argument("--seed", type=_whole(0, MAX_SEED), default=0)
     b.add_argument("--memory-iterations", type=_whole(1, MAX_ITERATIONS), default=50_000)
-    b.add_argument("--compare", choices=("openspiel",), default=None)
+    b.add_argument(
+        "--compare",
+        choices=bench.BASELINES,
+        action="append",
+        default=None,
+        help="time a baseline in alternating pairs with ours: textbook (a plain-Python UCT) "
+        "or openspiel; repeatable",
+    )
+    b.add_argument(
+        "--no-memory",
+        dest="memory",
+        action="store_false",
+        help="skip the bytes/simulation pass (one untimed search of --memory-iterations)",
+    )
     _preset_option(b)
     b.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -415,7 +428,10 @@ def cmd_tree(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    if args.compare == "openspiel":
+    compared = args.compare or []
+    if "textbook" in compared and args.game not in bench.TEXTBOOK_GAMES:
+        raise UsageError(f"the textbook UCT plays tic_tac_toe and connect_four, not {args.game}")
+    if "openspiel" in compared:
         if args.game not in bench.OPENSPIEL_NAMES:
             raise UsageError(
                 f"OpenSpiel has no {args.game}; compare on tic_tac_toe or connect_four"
@@ -429,16 +445,21 @@ def cmd_bench(args: argparse.Namespace) -> int:
         def log(text: str) -> None:
             print(f"mcts-lab bench: {text}", file=sys.stderr, flush=True)
 
+    def announce(text: str) -> None:  # the long silent step is always announced
+        print(f"mcts-lab bench: {text}", file=sys.stderr, flush=True)
+
     report = bench.run_bench(
         game,
         iterations=args.iterations,
         repeat=args.repeat,
         seed=args.seed,
         memory_iterations=args.memory_iterations,
-        compare=args.compare,
+        compare=compared,
         size=args.size or 1,
         log=log,
         preset=args.preset,
+        memory=args.memory,
+        announce=announce,
     )
     print(json.dumps(report.to_dict()) if args.json else bench.format_report(report))
     return 0
