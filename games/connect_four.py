@@ -486,6 +486,16 @@ SPEC = GameSpec(
     board_view="connect_four",
     buttons=Buttons(columns=WIDTH, actions=tuple(range(WIDTH)), labels=tuple(_DIGITS[:WIDTH])),
     indexed_by_action=True,
-    # measured (docs/search.md): 95.0% value-preserving at 2,000 iterations, 96.0% at 5,000
-    presets={"strong": {"solver": True, "c": 1.0}},
+    # measured (docs/search.md), 100 positions of 15-37 stones x seeds 0-9 at 200 iterations:
+    # 98.1% value-preserving (solver and c = 1.0 alone: 94.8%; + heuristic-first expansion:
+    # 95.9%). Heuristic-first expansion tries threats and blocks first; epsilon-greedy
+    # rollouts (10% random) make the rollouts' values mean something in tactical positions.
+    presets={
+        "strong": {
+            "solver": True,
+            "c": 1.0,
+            "expansion_order": "heuristic",
+            "rollout": "epsilon",
+        }
+    },
 )

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from games import GAME_NAMES
+from games.registry import game_spec, is_openspiel
 from mcts_core import Search, SearchConfig, format_tree, tree_to_dot, tree_to_json
 from mcts_core.config import (
     EXPANSION_ORDERS,
@@ -306,7 +307,7 @@ def _config(args: argparse.Namespace) -> SearchConfig:
 def _run_search(args: argparse.Namespace, game: Any, position: str | None) -> tuple[Search, Any]:
     """Search ``position`` with the command's settings; returns the search and its RunResult
     (``None`` when the position is already over)."""
-    state = parse_position(game, position)
+    state = parse_position(game, position, args.seed)
     search = Search(game, state, _config(args), seed=args.seed)
     if game.is_terminal(state):
         return search, None
@@ -320,6 +321,19 @@ def _run_search(args: argparse.Namespace, game: Any, position: str | None) -> tu
             "give more time or --iterations"
         )
     return search, result
+
+
+def _mover(game_name: str, player: int) -> str:
+    """The player to move by the game's name for them, with the number the JSON reports
+    (``X (player 0)``); an OpenSpiel game keeps OpenSpiel's numbers (chess: 1 is White)."""
+    try:
+        name = game_spec(game_name).player_names[player]
+    except (ValueError, IndexError):
+        name = ""
+    text = (
+        f"{name} (player {player})" if name and name != f"Player {player}" else f"player {player}"
+    )
+    return text + (", OpenSpiel's numbering" if is_openspiel(game_name) else "")
 
 
 def _format_summary(data: dict[str, Any]) -> str:
@@ -338,7 +352,7 @@ def _format_summary(data: dict[str, Any]) -> str:
         # the proof is the root's value; the mean of its rollouts is kept for comparison
         proven = {"win": "+1", "draw": "0", "loss": "-1"}[data["root_proven"]]
         value = f"root value {proven}: proven {data['root_proven']} (rollouts' {value})"
-    lines.append(f"to move: player {data['root_player']}; {value}")
+    lines.append(f"to move: {_mover(data['game'], data['root_player'])}; {value}")
     lines.append(
         f"best move: {data['best_action']} (index {data['best_action_index']}); final policies: "
         + ", ".join(f"{k} {v}" for k, v in data["final_choices"].items())
@@ -584,7 +598,7 @@ def _compare_parser(sub: Any) -> None:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     game = build_game(args.game, args.size)
-    state = parse_position(game, args.position)
+    state = parse_position(game, args.position, args.seed)
     config_a = _settings(args.a, args.game, "--a")
     config_b = _settings(args.b, args.game, "--b")
     result = compare.compare_searches(
