@@ -167,6 +167,7 @@ class Search:
             self._plain_uct
             and cfg.rollout == "random"
             and cfg.rollout_depth is None
+            and cfg.rollout_horizon == "game"
             and not self._detect_repeats
             and getattr(self.game, "deterministic", False)
             and self._random_returns is not None

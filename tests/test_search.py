@@ -96,6 +96,21 @@ def test_the_plain_loop_builds_the_step_tree(
     assert a.rng.random() == b.rng.random()
 
 
+def test_the_plain_loop_is_only_for_its_settings() -> None:
+    game = make_game("connect_four")
+    assert Search(game, config=SearchConfig())._plain_loop
+    for other in (
+        {"rollout_horizon": "turn"},  # a rollout of one move, then the heuristic
+        {"rollout_depth": 3},
+        {"rollout": "epsilon"},
+        {"solver": True},
+        {"tree_policy": "puct"},
+        {"min_visits": 3},
+    ):
+        assert not Search(game, config=SearchConfig(**other))._plain_loop, other
+    assert not Search(make_game("gridiron"), config=SearchConfig())._plain_loop  # dice
+
+
 def test_phases_one_by_one_equal_step() -> None:
     a = Search(CoinFlip(), seed=9)
     b = Search(CoinFlip(), seed=9)
