@@ -401,3 +401,25 @@ def test_preset_on_tree_and_arena(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["config"]["rollout_depth"] == 0 and data["config"]["rollout_horizon"] == "game"
     code, out, _ = run(capsys, *arena_args)  # no preset: rollout none, as documented
     assert json.loads(out)["config"]["rollout_depth"] == 0
+
+
+def test_the_text_names_the_player_to_move(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "search", "--game", "tic_tac_toe", "--iterations", "20")
+    assert code == 0 and "to move: X (player 0);" in out
+    code, out, _ = run(
+        capsys, "search", "--game", "tic_tac_toe", "--position", "X........", "--iterations", "20"
+    )
+    assert "to move: O (player 1);" in out
+
+
+def test_gridiron_starts_after_the_kick_off(capsys: pytest.CaptureFixture[str]) -> None:
+    """The kick-off is the start's one legal move: the CLI, like the app, searches after it."""
+    from games.registry import make_game
+
+    game = make_game("gridiron")
+    assert len(game.legal_actions(game.initial_state())) == 1
+    code, out, _ = run(capsys, "search", "--game", "gridiron", "--iterations", "50", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["position"] != game.format_state(game.initial_state())
+    assert len(data["children"]) > 1  # real choices, not the kick-off alone
+    assert "to move" not in out
