@@ -135,6 +135,7 @@ def test_the_strong_preset_keeps_the_value_of_every_tic_tac_toe_position_at_200(
 @pytest.mark.slow
 def test_the_strong_preset_keeps_the_value_with_seeds_0_to_9() -> None:
     """The issue's known answer: all 3,191 positions x seeds 0-9 at 200 iterations (about
-    200 s on two workers; ``pytest -m "not slow"`` skips it)."""
+    70 s on two workers on a quiet machine, 200 s under a load of 7; ``pytest -m "not slow"``
+    skips it)."""
     searches, misses = _strong_rate(range(10))
     assert searches == 31910 and misses == []
