@@ -464,7 +464,7 @@ class Gridiron:
         ``active`` is a player label or ``-``; ``ball`` is ``x,y``, a carrier label (``H1``) or
         ``-`` (before a kick-off); ``players`` are ``x,y,s`` joined by ``~`` with ``s`` one of
         ``r`` (ready), ``u`` (used this turn), ``d`` (down); home players first. Example, the
-        start of a 1 v 1 game: ``1_6-6_1_0-0_1_--0_-_2,1,r~3,1,r``.
+        start of a 1 v 1 game (before the kick-off): ``1_8-8_1_0-0_1_--0_-_2,1,r~5,1,r``.
         """
         active = "-" if state.active < 0 else self.player_label(state.active)
         if state.carrier >= 0:

@@ -32,6 +32,12 @@ A game whose positions can never repeat within one game (every move adds a stone
 ``states_never_repeat = True``: the search then skips its loop guard, which hashes every state
 on the selection path.
 
+A game without chance (every action has the one outcome ``NO_CHANCE``) may set
+``deterministic = True`` and define ``random_returns(state, rng)`` (see :class:`FastPlayout`):
+the returns at the end of ``random_playout(state, rng, None, False)``, drawing identically but
+recording nothing. With both, ``Search.run`` on plain UCT with random rollouts to the end runs
+its one-loop fast path (docs/search.md, "The plain loop").
+
 A game may also define ``exact_value(state, deadline)`` (see :class:`ExactSolver`): the
 game-theoretic value of a state for the player to move, computed by a game-specific solver
 (Connect Four's bitboard alpha-beta). :func:`mcts_lab.exact.exact_values` uses it below every
@@ -105,6 +111,10 @@ class FastPlayout(Protocol):
         to move in ``state``. Returns the final state and the ``(action, outcome)`` pairs played.
         """
         ...
+
+    # Optional as well, for a game with ``deterministic = True``:
+    # def random_returns(self, state, rng) -> tuple[float, ...]: the returns (a tuple) at the
+    # end of ``random_playout(state, rng, None, False)``, with exactly the same draws.
 
 
 @runtime_checkable

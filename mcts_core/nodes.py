@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ActionNode", "ChanceNode", "Move"]
+__all__ = ["ActionNode", "ChanceNode", "Move", "OutcomeNode", "SolverNode", "SolverOutcomeNode"]
 
 
 class ActionNode:
@@ -43,7 +43,9 @@ class ActionNode:
             ``ChanceNode`` for a chance outcome; ``None`` for the root.
         action: the action taken above that led here (``None`` for the root).
         outcome: the chance outcome that led here (the game's ``NO_CHANCE`` for a deterministic
-            action and for the root).
+            action and for the root). Only an :class:`OutcomeNode` (a child of a chance node)
+            stores one; on a plain ``ActionNode`` it is the class's ``NO_CHANCE``, which saves
+            8 bytes on every node of a game without chance.
         player: the player deciding here, or -1 at a terminal state.
         visits: iterations that passed through this node.
         value0, value1: sums of the backed-up values of player 0 and player 1. Their means are
@@ -54,7 +56,10 @@ class ActionNode:
         actions: every legal action in expansion order (set the first time the node is
             expanded; ``None`` before; ``()`` at a terminal state).
         proven: with the solver on, the game-theoretic returns of this state under perfect play,
-            e.g. ``(1.0, -1.0)`` if player 0 wins by force; ``None`` while unproven.
+            e.g. ``(1.0, -1.0)`` if player 0 wins by force; ``None`` while unproven. Only a
+            search with the solver sets it: its nodes are :class:`SolverNode` (or
+            :class:`SolverOutcomeNode`), which store it; on the others it is the class's
+            ``None``, which saves 8 bytes a node.
         state: the game state here, cached by the search once the node is visited often (the
             selection then skips replaying the moves above); ``None`` when not cached.
     """
@@ -63,36 +68,36 @@ class ActionNode:
         "id",
         "parent",
         "action",
-        "outcome",
         "player",
         "visits",
         "value0",
         "value1",
         "children",
         "actions",
-        "proven",
         "state",
     )
+
+    #: The outcome of a deterministic move (``NO_CHANCE``); :class:`OutcomeNode` stores its own.
+    outcome: Any = None
+    #: Unproven: only the nodes of a search with the solver (:class:`SolverNode`) store a proof.
+    proven: tuple[float, ...] | None = None
 
     def __init__(
         self,
         node_id: int,
         parent: ActionNode | ChanceNode | None,
         action: Any,
-        outcome: Any,
         player: int,
     ) -> None:
         self.id = node_id
         self.parent = parent
         self.action = action
-        self.outcome = outcome
         self.player = player
         self.visits = 0
         self.value0 = 0.0
         self.value1 = 0.0
         self.children: tuple[Move, ...] = ()
         self.actions: tuple[Any, ...] | None = () if player < 0 else None
-        self.proven: tuple[float, ...] | None = None
         self.state: Any = None
 
     @property
@@ -130,6 +135,58 @@ class ActionNode:
         return f"ActionNode(id={self.id}, player={self.player}, visits={self.visits})"
 
 
+class OutcomeNode(ActionNode):
+    """The decision node of one sampled outcome of a chance node: an :class:`ActionNode` that
+    stores the ``outcome`` that led here (``parent`` is the :class:`ChanceNode`; or the
+    deciding node, for a game whose one outcome of a move is not ``NO_CHANCE``)."""
+
+    __slots__ = ("outcome",)
+
+    def __init__(
+        self,
+        node_id: int,
+        parent: ActionNode | ChanceNode | None,
+        action: Any,
+        outcome: Any,
+        player: int,
+    ) -> None:
+        super().__init__(node_id, parent, action, player)
+        self.outcome = outcome
+
+
+class SolverNode(ActionNode):
+    """An :class:`ActionNode` of a search with the solver on: it stores ``proven``."""
+
+    __slots__ = ("proven",)
+
+    def __init__(
+        self,
+        node_id: int,
+        parent: ActionNode | ChanceNode | None,
+        action: Any,
+        player: int,
+    ) -> None:
+        super().__init__(node_id, parent, action, player)
+        self.proven = None
+
+
+class SolverOutcomeNode(OutcomeNode):
+    """An :class:`OutcomeNode` of a search with the solver on: it stores ``proven``."""
+
+    __slots__ = ("proven",)
+
+    def __init__(
+        self,
+        node_id: int,
+        parent: ActionNode | ChanceNode | None,
+        action: Any,
+        outcome: Any,
+        player: int,
+    ) -> None:
+        super().__init__(node_id, parent, action, outcome, player)
+        self.proven = None
+
+
 class ChanceNode:
     """An action with two or more chance outcomes; its children are the sampled outcomes.
 
@@ -138,7 +195,8 @@ class ChanceNode:
         parent: the ``ActionNode`` where the action was chosen.
         action: the action (as the game defines it).
         num_outcomes: how many outcomes the action has in the game (at least 2).
-        children: the ``ActionNode`` of each outcome sampled so far, in the order first sampled.
+        children: the :class:`OutcomeNode` of each outcome sampled so far, in the order first
+            sampled.
     """
 
     __slots__ = ("id", "parent", "action", "num_outcomes", "children")

@@ -30,6 +30,7 @@ __all__ = [
     "make_value_mapping",
     "softmax",
     "visit_entropy",
+    "INVERSE_SQRT",
 ]
 
 BonusFunction = Callable[..., list[float]]
@@ -39,27 +40,21 @@ def uct(
     parent_visits: int, visits: Sequence[int], priors: Sequence[float], *, c: float
 ) -> list[float]:
     """UCT bonus ``c * sqrt(ln N / n)`` (Kocsis & Szepesvari), computed as
-    ``(c * sqrt(ln N)) * (1 / sqrt(n))`` with the shared table: the search's fused loop does the
-    same arithmetic, so both give the same floats and the same choices."""
+    ``(c * sqrt(ln N)) * (1 / sqrt(n))`` with :data:`INVERSE_SQRT`: the search's fused loop does
+    the same arithmetic, so both give the same floats and the same choices."""
     scale = c * math.sqrt(math.log(parent_visits))
-    rsqrt = inverse_sqrt_table(max(visits))
-    return [scale * rsqrt[n] for n in visits]
+    table = INVERSE_SQRT
+    size = len(table)
+    return [scale * (table[n] if n < size else 1.0 / math.sqrt(n)) for n in visits]
 
 
-_INVERSE_SQRT = [math.inf]
-
-
-def inverse_sqrt_table(n: int) -> list[float]:
-    """The shared table ``t[k] = 1 / sqrt(k)``, grown to cover ``k <= n`` (``t[0]`` is inf).
-
-    UCT's exploration term divides by ``sqrt(n)`` for every child of every node on every
-    path; a list lookup is cheaper than the call (6% fewer instructions per tic-tac-toe
-    iteration, counted with callgrind). One table serves every search in the process and grows
-    in steps of 4,096 to the most visits any root has had (32 bytes an entry)."""
-    table = _INVERSE_SQRT
-    if n >= len(table):
-        table.extend(1.0 / math.sqrt(k) for k in range(len(table), n + 4096))
-    return table
+#: ``INVERSE_SQRT[k] = 1 / sqrt(k)`` for ``k < 16384`` (``[0]`` is inf), built once at import.
+#: UCT's exploration term divides by ``sqrt(n)`` for every child of every node on every path; a
+#: tuple lookup is cheaper than the call (6% fewer instructions per tic-tac-toe iteration,
+#: counted with callgrind). A child visited 16,384 times or more (a few near the root) gets
+#: ``1.0 / math.sqrt(n)``, the same float. The table is fixed: a table growing with the root's
+#: visits cost 32 bytes per simulation in the 50,000-simulation memory benchmark.
+INVERSE_SQRT: tuple[float, ...] = (math.inf,) + tuple(1.0 / math.sqrt(k) for k in range(1, 16384))
 
 
 def ucb1(

@@ -35,9 +35,16 @@ from typing import Any, NoReturn
 from mcts_core import queries
 from mcts_core.config import FINAL_POLICIES, SearchConfig, check_count
 from mcts_core.game import Game
-from mcts_core.nodes import ActionNode, ChanceNode, Move
+from mcts_core.nodes import (
+    ActionNode,
+    ChanceNode,
+    Move,
+    OutcomeNode,
+    SolverNode,
+    SolverOutcomeNode,
+)
 from mcts_core.phases import PHASES, Iteration, Phase, RunStop, Stop
-from mcts_core.policies import TREE_POLICY_REGISTRY, inverse_sqrt_table, make_value_mapping, softmax
+from mcts_core.policies import INVERSE_SQRT, TREE_POLICY_REGISTRY, make_value_mapping, softmax
 from mcts_core.queries import ChildSummary
 from mcts_core.rollout import generic_random_playout, pick_index, sample_outcome
 from mcts_core.solver import proof_label, propagate_proofs
@@ -67,7 +74,7 @@ _MAX_RUN_ITERATIONS = 10_000_000
 #: A node caches its state once it has been visited this often: the selection then stops
 #: replaying moves there. Most nodes are leaves visited once or twice, so the cache costs few
 #: bytes per simulation and saves most of the replay (measured in docs/search.md).
-CACHE_VISITS = 3
+CACHE_VISITS = 5
 
 
 class NodeCapReached(RuntimeError):
@@ -153,6 +160,18 @@ class Search:
         self._detect_repeats = cfg.detect_repeats and not getattr(
             self.game, "states_never_repeat", False
         )
+        # The benchmark's configuration on a game without chance that plays random games to the
+        # end itself runs in one loop (_run_plain): the four phases inlined, no scratch record.
+        self._random_returns = getattr(self.game, "random_returns", None)
+        self._plain_loop = (
+            self._plain_uct
+            and cfg.rollout == "random"
+            and cfg.rollout_depth is None
+            and cfg.rollout_horizon == "game"
+            and not self._detect_repeats
+            and getattr(self.game, "deterministic", False)
+            and self._random_returns is not None
+        )
 
     def _reset(self, root_state: Any) -> None:
         self.rng = random.Random(self.seed)
@@ -208,16 +227,21 @@ class Search:
         self, parent: ActionNode | ChanceNode | None, action: Any, outcome: Any, state: Any
     ) -> ActionNode:
         game = self.game
-        terminal = game.is_terminal(state)
-        node = ActionNode(
-            self._new_id(),
-            parent,
-            action,
-            outcome,
-            -1 if terminal else game.current_player(state),
-        )
-        if terminal and self.config.solver:
-            node.proven = tuple(game.returns(state))
+        player = -1 if game.is_terminal(state) else game.current_player(state)
+        # The smallest node that holds what this one needs: an outcome only below a chance
+        # node (NO_CHANCE is None), a proof only with the solver on.
+        node: ActionNode
+        if self.config.solver:
+            if outcome is None:
+                node = SolverNode(self._new_id(), parent, action, player)
+            else:
+                node = SolverOutcomeNode(self._new_id(), parent, action, outcome, player)
+            if player < 0:
+                node.proven = tuple(game.returns(state))
+        elif outcome is None:
+            node = ActionNode(self._new_id(), parent, action, player)
+        else:
+            node = OutcomeNode(self._new_id(), parent, action, outcome, player)
         return node
 
     # ----------------------------------------------------------- public loop
@@ -329,6 +353,20 @@ class Search:
             if self._pending is not None and limit > 0:
                 self.step()
                 done = 1
+            if self._plain_loop and self._pending is None:
+                # every iteration adds at most one node: stop the fast loop before the cap
+                room = self.config.max_nodes - self.node_count
+                done, stop = self._run_plain(
+                    done,
+                    min(limit, done + max(room, 0)),
+                    deadline,
+                    progress,
+                    progress_every,
+                    should_stop,
+                )
+                if stop is not None:
+                    stopped = stop
+                    limit = done
             while done < limit:
                 if deadline is not None and time.perf_counter() >= deadline:
                     stopped = RunStop.SECONDS
@@ -352,6 +390,125 @@ class Search:
         elapsed = time.perf_counter() - start
         message = self.node_cap_message if stopped is RunStop.NODE_CAP else ""
         return RunResult(done, elapsed, stopped, message)
+
+    def _run_plain(
+        self,
+        done: int,
+        limit: int,
+        deadline: float | None,
+        progress: Callable[[int], None] | None,
+        progress_every: int,
+        should_stop: Callable[[], bool] | None,
+    ) -> tuple[int, RunStop | None]:
+        """Iterations ``done`` .. ``limit - 1`` of :meth:`run` in one loop: plain UCT, random
+        rollouts to the end, no solver, on a game without chance (``deterministic``) whose
+        ``random_returns`` plays the rollout. The four phases are those of ``_select``,
+        ``_expand``, ``_evaluate`` and ``_backpropagate``, inlined: the same arithmetic, the same
+        draws, the same tree (tests compare it with ``step()``'s). ``limit`` must leave room
+        for one new node per iteration. Returns the iterations done and why it stopped early
+        (``None``: it reached ``limit``)."""
+        game = self.game
+        next_state = game.next_state
+        is_terminal = game.is_terminal
+        current_player = game.current_player
+        returns = game.returns
+        random_returns = self._random_returns
+        assert random_returns is not None
+        terminal_values = self._terminal_values
+        value = self._value
+        rng = self.rng
+        root = self.root
+        root_state = self.root_state
+        c = self.config.c
+        log = math.log
+        sqrt = math.sqrt
+        rsqrt = INVERSE_SQRT
+        table_size = len(rsqrt)
+        perf_counter = time.perf_counter
+        cache_visits = CACHE_VISITS
+        choose = self._choose
+        init_actions = self._init_actions
+        max_depth = self.max_depth
+        next_id = self._next_id
+        while done < limit:
+            if deadline is not None and perf_counter() >= deadline:
+                return done, RunStop.SECONDS
+            # select: UCT's first maximum at every fully expanded node
+            node = root
+            state = root_state
+            path = [node]
+            while node.player >= 0:
+                actions = node.actions
+                if actions is None:
+                    actions = init_actions(node, state)
+                children = node.children
+                if len(children) < len(actions):
+                    # expand: the next untried action, a new leaf
+                    action = actions[len(children)]
+                    state = next_state(state, action)
+                    player = -1 if is_terminal(state) else current_player(state)
+                    leaf = ActionNode(next_id, node, action, player)
+                    next_id += 1
+                    self._next_id = next_id
+                    self.node_count += 1
+                    node.children = children + (leaf,)
+                    node = leaf
+                    path.append(leaf)
+                    break
+                move: Any  # an ActionNode: a game without chance has no chance nodes
+                if node.visits < table_size:
+                    scale = c * sqrt(log(node.visits))
+                    best_score = -math.inf
+                    move = children[0]
+                    if node.player:
+                        for other in children:
+                            n = other.visits
+                            score = other.value1 / n + scale * rsqrt[n]
+                            if score > best_score:
+                                best_score = score
+                                move = other
+                    else:
+                        for other in children:
+                            n = other.visits
+                            score = other.value0 / n + scale * rsqrt[n]
+                            if score > best_score:
+                                best_score = score
+                                move = other
+                else:  # visited beyond the table: the general choice, same arithmetic
+                    move = choose(node, state, None)
+                cached = move.state
+                if cached is None:
+                    cached = next_state(state, move.action)
+                    if move.visits >= cache_visits:
+                        move.state = cached
+                state = cached
+                node = move
+                path.append(node)
+            # evaluate: the returns of the terminal leaf, or of a random game from the new one
+            raw = returns(state) if node.player < 0 else random_returns(state, rng)
+            values = terminal_values.get(raw)
+            if values is None:
+                values = terminal_values[raw] = (value(raw[0]), value(raw[1]))
+            v0, v1 = values
+            # backpropagate
+            for node in path:
+                if node.visits:
+                    node.value0 += v0
+                    node.value1 += v1
+                else:  # first visit: store the shared floats themselves (no new objects)
+                    node.value0 = v0
+                    node.value1 = v1
+                node.visits += 1
+            if len(path) - 1 > max_depth:
+                max_depth = self.max_depth = len(path) - 1
+            self.iterations += 1
+            done += 1
+            if done % progress_every == 0:
+                if progress is not None:
+                    progress(done)
+                if should_stop is not None and should_stop():
+                    return done, RunStop.CANCELLED
+        return done, None
 
     @property
     def node_cap_message(self) -> str:
@@ -388,7 +545,8 @@ class Search:
         c = self.config.c
         log = math.log
         sqrt = math.sqrt
-        rsqrt = inverse_sqrt_table(node.visits)
+        rsqrt = INVERSE_SQRT
+        table_size = len(rsqrt)  # a node visited more often goes to _choose (same arithmetic)
         while True:
             if node.player < 0:
                 it.stop = Stop.TERMINAL
@@ -406,7 +564,7 @@ class Search:
                 if not node.children:
                     it.stop = Stop.CAPPED
                     break
-            if fused:
+            if fused and node.visits < table_size:
                 scale = c * sqrt(log(node.visits))
                 best_score = -math.inf
                 move = node.children[0]
@@ -427,10 +585,9 @@ class Search:
             else:
                 move = self._choose(node, state, steps)
             child: ActionNode
-            if type(move) is ActionNode:  # a deterministic action: one edge
-                child = move
+            if type(move) is not ChanceNode:  # a deterministic action: one edge
+                child = move  # type: ignore[assignment]
             else:
-                assert isinstance(move, ChanceNode)
                 action = move.action
                 outcomes = game.chance_outcomes(state, action)
                 outcome, probability = outcomes[sample_outcome(outcomes, rng)]

@@ -68,7 +68,7 @@ def propagate_proofs(path: Sequence[ActionNode]) -> None:
         proof = prove(node)
         if proof is None:
             return
-        node.proven = proof
+        node.proven = proof  # type: ignore[misc]  # a solver search's nodes are SolverNodes
 
 
 def lower_bound(mean: float, visits: int, width: float) -> float:

@@ -58,8 +58,9 @@ class Decision:
         node_id: the deciding node.
         player: the deciding player; every ``q`` below is from this player's view.
         parent_visits: N, the node's visits before this iteration.
-        rule: why the child was chosen: "uct", "ucb1", "puct" (the formula), "min_visits" (a
-            child had fewer than T visits) or "solver" (a proven result decided).
+        rule: why the child was chosen: "uct", "ucb1", "puct" (the formula) or "min_visits" (a
+            child had fewer than T visits). With the solver on, a proven child's ``q`` is its
+            proven value, but the formula still decides (the rule stays the formula's name).
         children: every child's terms, in expansion order.
         chosen: index into ``children`` of the child taken.
     """

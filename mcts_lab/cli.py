@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from games import GAME_NAMES
+from games.registry import game_spec, is_openspiel
 from mcts_core import Search, SearchConfig, format_tree, tree_to_dot, tree_to_json
 from mcts_core.config import (
     EXPANSION_ORDERS,
@@ -262,7 +263,20 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--repeat", type=_whole(1, 1000), default=5)
     b.add_argument("--seed", type=_whole(0, MAX_SEED), default=0)
     b.add_argument("--memory-iterations", type=_whole(1, MAX_ITERATIONS), default=50_000)
-    b.add_argument("--compare", choices=("openspiel",), default=None)
+    b.add_argument(
+        "--compare",
+        choices=bench.BASELINES,
+        action="append",
+        default=None,
+        help="time a baseline in alternating pairs with ours: textbook (a plain-Python UCT) "
+        "or openspiel; repeatable",
+    )
+    b.add_argument(
+        "--no-memory",
+        dest="memory",
+        action="store_false",
+        help="skip the bytes/simulation pass (one untimed search of --memory-iterations)",
+    )
     _preset_option(b)
     b.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -312,7 +326,7 @@ def _run_search(
     """Search ``position`` with the command's settings; returns the search and its RunResult
     (``None`` when the position is already over). Given ``trace_file``, every iteration is
     stepped and written there with the tree (the same tree as without)."""
-    state = parse_position(game, position)
+    state = parse_position(game, position, args.seed)
     search = Search(game, state, _config(args), seed=args.seed)
     if game.is_terminal(state):
         if trace_file is not None:
@@ -335,6 +349,19 @@ def _run_search(
     return search, result
 
 
+def _mover(game_name: str, player: int) -> str:
+    """The player to move by the game's name for them, with the number the JSON reports
+    (``X (player 0)``); an OpenSpiel game keeps OpenSpiel's numbers (chess: 1 is White)."""
+    try:
+        name = game_spec(game_name).player_names[player]
+    except (ValueError, IndexError):
+        name = ""
+    text = (
+        f"{name} (player {player})" if name and name != f"Player {player}" else f"player {player}"
+    )
+    return text + (", OpenSpiel's numbering" if is_openspiel(game_name) else "")
+
+
 def _format_summary(data: dict[str, Any]) -> str:
     position = data["position"] or "(start)"
     lines = [
@@ -351,7 +378,7 @@ def _format_summary(data: dict[str, Any]) -> str:
         # the proof is the root's value; the mean of its rollouts is kept for comparison
         proven = {"win": "+1", "draw": "0", "loss": "-1"}[data["root_proven"]]
         value = f"root value {proven}: proven {data['root_proven']} (rollouts' {value})"
-    lines.append(f"to move: player {data['root_player']}; {value}")
+    lines.append(f"to move: {_mover(data['game'], data['root_player'])}; {value}")
     lines.append(
         f"best move: {data['best_action']} (index {data['best_action_index']}); final policies: "
         + ", ".join(f"{k} {v}" for k, v in data["final_choices"].items())
@@ -446,7 +473,10 @@ def cmd_tree(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    if args.compare == "openspiel":
+    compared = args.compare or []
+    if "textbook" in compared and args.game not in bench.TEXTBOOK_GAMES:
+        raise UsageError(f"the textbook UCT plays tic_tac_toe and connect_four, not {args.game}")
+    if "openspiel" in compared:
         if args.game not in bench.OPENSPIEL_NAMES:
             raise UsageError(
                 f"OpenSpiel has no {args.game}; compare on tic_tac_toe or connect_four"
@@ -460,16 +490,21 @@ def cmd_bench(args: argparse.Namespace) -> int:
         def log(text: str) -> None:
             print(f"mcts-lab bench: {text}", file=sys.stderr, flush=True)
 
+    def announce(text: str) -> None:  # the long silent step is always announced
+        print(f"mcts-lab bench: {text}", file=sys.stderr, flush=True)
+
     report = bench.run_bench(
         game,
         iterations=args.iterations,
         repeat=args.repeat,
         seed=args.seed,
         memory_iterations=args.memory_iterations,
-        compare=args.compare,
+        compare=compared,
         size=args.size or 1,
         log=log,
         preset=args.preset,
+        memory=args.memory,
+        announce=announce,
     )
     print(json.dumps(report.to_dict()) if args.json else bench.format_report(report))
     return 0
@@ -594,7 +629,7 @@ def _compare_parser(sub: Any) -> None:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     game = build_game(args.game, args.size)
-    state = parse_position(game, args.position)
+    state = parse_position(game, args.position, args.seed)
     config_a = _settings(args.a, args.game, "--a")
     config_b = _settings(args.b, args.game, "--b")
     result = compare.compare_searches(

@@ -606,7 +606,10 @@ def _check_rules(trace: Trace, r: _Report) -> None:
         game_spec(name)
         size = (trace.header.get("game_options") or {}).get("size")
         game = build_game(name, size if isinstance(size, int) else None)
-        state = parse_position(game, trace.header.get("position"))
+        # no position in the file: the game's initial state (not the CLI's opening after a
+        # forced move: a file's root is where its writer started)
+        position = trace.header.get("position")
+        state = game.initial_state() if position is None else parse_position(game, position)
     except (ValueError, ImportError, KeyError, TypeError) as error:
         r.add("illegal_move", None, f"the file's game or position cannot be used: {error}")
         return
@@ -770,7 +773,10 @@ def _add_exact(trace: Trace, data: dict[str, Any], seconds: float) -> None:
         game_spec(name)
         size = (trace.header.get("game_options") or {}).get("size")
         game = build_game(name, size if isinstance(size, int) else None)
-        state = parse_position(game, trace.header.get("position"))
+        # no position in the file: the game's initial state (not the CLI's opening after a
+        # forced move: a file's root is where its writer started)
+        position = trace.header.get("position")
+        state = game.initial_state() if position is None else parse_position(game, position)
     except (ValueError, ImportError, KeyError, TypeError) as error:
         data["exact_note"] = f"no exact values: {error}"
         return

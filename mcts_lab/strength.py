@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -128,6 +129,7 @@ def value_preserving_rate(
     config_overrides: Mapping[str, Any],
     iterations: int,
     seeds: Iterable[int],
+    workers: int = 1,
 ) -> StrengthResult:
     """Search every position with every seed; count the chosen moves that keep the value.
 
@@ -139,12 +141,14 @@ def value_preserving_rate(
             ``{"solver": True, "c": 1.0}``, or a preset's ``preset_overrides(name, game)``).
         iterations: iterations per search.
         seeds: one fresh search per position and seed.
+        workers: processes to share the positions among (1: this process). Every search is
+            seeded, so the result does not depend on it (only ``seconds`` does).
 
     Returns:
         A :class:`StrengthResult`; ``rate`` is preserved / searches, ``misses`` lists the
         searches that lost value.
     """
-    game = build_game(game_name)
+    build_game(game_name)  # an unknown game fails here, before any worker starts
     config = SearchConfig(**dict(config_overrides))
     seed_list = tuple(seeds)
     if not seed_list:
@@ -153,22 +157,25 @@ def value_preserving_rate(
         positions = load_positions(game_name)
     items = [p if isinstance(p, ExactPosition) else positions_from_dict({"positions": [p]})[0]
              for p in positions]  # fmt: skip
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a whole number >= 1, got {workers!r}")
     start = time.perf_counter()
-    searches = preserved = 0
-    misses: list[Miss] = []
-    for item in items:
-        state = game.parse_state(item.position)
-        for seed in seed_list:
-            search = Search(game, state, config, seed=seed)
-            search.run(iterations=iterations)
-            chosen = action_index(game, state, search.best_action())
-            searches += 1
-            if item.preserves(chosen):
-                preserved += 1
-            else:
-                misses.append(
-                    Miss(item.position, seed, chosen, item.values.get(chosen, math.nan), item.best)
-                )
+    if workers == 1 or len(items) < 2:
+        searches, preserved, misses = _search_positions(
+            game_name, items, config, iterations, seed_list
+        )
+    else:
+        # interleaved shares: neighbouring positions (similar cost) go to different workers
+        shares = [items[w::workers] for w in range(workers)]
+        with multiprocessing.Pool(workers) as pool:
+            parts = pool.starmap(
+                _search_positions,
+                [(game_name, share, config, iterations, seed_list) for share in shares],
+            )
+        searches = sum(p[0] for p in parts)
+        preserved = sum(p[1] for p in parts)
+        order = {item.position: i for i, item in enumerate(items)}
+        misses = sorted((m for p in parts for m in p[2]), key=lambda m: (order[m.position], m.seed))
     return StrengthResult(
         game=game_name,
         iterations=iterations,
@@ -180,6 +187,33 @@ def value_preserving_rate(
         seconds=time.perf_counter() - start,
         misses=misses,
     )
+
+
+def _search_positions(
+    game_name: str,
+    items: Sequence[ExactPosition],
+    config: SearchConfig,
+    iterations: int,
+    seeds: Sequence[int],
+) -> tuple[int, int, list[Miss]]:
+    """Searches, value-keeping searches and misses over ``items`` x ``seeds`` (one worker)."""
+    game = build_game(game_name)
+    searches = preserved = 0
+    misses: list[Miss] = []
+    for item in items:
+        state = game.parse_state(item.position)
+        for seed in seeds:
+            search = Search(game, state, config, seed=seed)
+            search.run(iterations=iterations)
+            chosen = action_index(game, state, search.best_action())
+            searches += 1
+            if item.preserves(chosen):
+                preserved += 1
+            else:
+                misses.append(
+                    Miss(item.position, seed, chosen, item.values.get(chosen, math.nan), item.best)
+                )
+    return searches, preserved, misses
 
 
 def _compact(value: float) -> float | int:

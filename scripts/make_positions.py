@@ -4,11 +4,13 @@
                                      [--count 100] [--out-dir mcts_lab/positions]
 
 tic-tac-toe: every reachable position that is not over and where at least one move loses
-value (a move's exact value below the best move's), one per class of the board's 8 symmetries
-(the smallest position string of the class): 3,191 positions, 431 classes. Deterministic.
+value (a move's exact value below the best move's): 3,191 positions (431 classes under the
+board's 8 symmetries). Every symmetric version is kept: the search expands moves in a listed
+order and breaks ties by position, so it can play one version of a position right and its
+mirror image wrong. Deterministic.
 
 Connect Four: ``--count`` positions from "random-ish" games, seeded. Each game picks a length
-of 18 to 32 stones (uniform) and plays it with a player who takes an immediate win, blocks an
+of 15 to 37 stones (uniform) and plays it with a player who takes an immediate win, blocks an
 immediate win of the opponent, never plays right under one, and otherwise picks uniformly at
 random (pure random play mostly reaches positions where one side already threatens to win).
 A position is kept when the game is not over, the player to move cannot win at once (trivial),
@@ -45,7 +47,7 @@ _TTT_SYMMETRIES = (
     (0, 3, 6, 1, 4, 7, 2, 5, 8),
     (8, 5, 2, 7, 4, 1, 6, 3, 0),
 )
-STONES = (18, 32)
+STONES = (15, 37)
 
 
 def tic_tac_toe_set() -> dict[str, Any]:
@@ -59,8 +61,8 @@ def tic_tac_toe_set() -> dict[str, Any]:
         seen[state.board] = state
         if not game.is_terminal(state):
             stack.extend(game.next_state(state, a) for a in game.legal_actions(state))
-    losing = 0
-    classes: dict[str, ExactPosition] = {}
+    positions: list[ExactPosition] = []
+    classes: set[str] = set()
     for board in sorted(seen):
         state = seen[board]
         if game.is_terminal(state):
@@ -70,22 +72,20 @@ def tic_tac_toe_set() -> dict[str, Any]:
         assert len(known) == len(values), board
         if max(known.values()) == min(known.values()):
             continue
-        losing += 1
-        canonical = min("".join(board[i] for i in p) for p in _TTT_SYMMETRIES)
-        if canonical == board:
-            classes[board] = ExactPosition(board, known)
-    positions = [classes[b] for b in sorted(classes)]
+        positions.append(ExactPosition(board, known))
+        classes.add(min("".join(board[i] for i in p) for p in _TTT_SYMMETRIES))
     print(
         f"tic_tac_toe: {len(seen) - sum(game.is_terminal(s) for s in seen.values())} positions "
-        f"not over, {losing} where a move loses value, {len(positions)} up to symmetry",
+        f"not over, {len(positions)} where a move loses value ({len(classes)} up to symmetry)",
         file=sys.stderr,
     )
     return {
         "game": "tic_tac_toe",
         "description": (
             "Every reachable tic-tac-toe position that is not over and where at least one move "
-            f"loses value ({losing} positions), one per class of the board's 8 symmetries (the "
-            "smallest position string of the class)."
+            f"loses value: {len(positions)} positions, every symmetric version of each of the "
+            f"{len(classes)} classes under the board's 8 symmetries (a search may treat the "
+            "versions differently)."
         ),
         "made_by": "python scripts/make_positions.py --game tic_tac_toe",
         "values": _VALUES_DOC,

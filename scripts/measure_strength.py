@@ -1,11 +1,13 @@
 """Measure playing strength: the value-preserving rate on positions with exact values.
 
     python scripts/measure_strength.py --game G --iterations N [--preset NAME]
-                                       [--set key=value ...] [--seeds K] [--limit M] [--json]
+                                       [--set key=value ...] [--seeds K] [--limit M]
+                                       [--min-stones S] [--workers W] [--json]
 
-Searches every position of the game's set in ``mcts_lab/positions/`` (tic_tac_toe: 431,
-connect_four: 100) once per seed 0..K-1 and prints the share of searches whose chosen move
-keeps the position's exact value (see mcts_lab/strength.py). Settings: the defaults, then
+Searches every position of the game's set in ``mcts_lab/positions/`` (tic_tac_toe: all 3,191
+with a losing move, every symmetric version; connect_four: see its file) once per seed
+0..K-1 and prints the share of searches whose chosen move keeps the position's exact value
+(see mcts_lab/strength.py). Settings: the defaults, then
 ``--preset`` (mcts_lab/presets.py), then every ``--set FIELD=VALUE`` (a SearchConfig field:
 ``--set c=1.0 --set solver=true --set rollout_depth=none``).
 """
@@ -48,6 +50,11 @@ def parse_setting(text: str) -> tuple[str, Any]:
     return key, value
 
 
+def stones(game: str, position: str) -> int:
+    """Stones on the board of a position string (tic-tac-toe: marks; Connect Four: moves)."""
+    return len(position) - position.count(".") if game == "tic_tac_toe" else len(position)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", choices=POSITION_SETS, required=True)
@@ -64,6 +71,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--seeds", type=int, default=3, help="seeds 0..K-1 per position (3)")
     parser.add_argument("--limit", type=int, default=None, help="only the first M positions")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="processes sharing the positions (1)"
+    )
+    parser.add_argument(
+        "--min-stones", type=int, default=None, help="only positions with this many stones or more"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     overrides: dict[str, Any] = preset_overrides(args.preset, args.game) if args.preset else {}
@@ -74,9 +87,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"bad settings {overrides}: {error}")
     if args.iterations < 1 or args.seeds < 1:
         parser.error("--iterations and --seeds must be at least 1")
-    positions = load_positions(args.game)[: args.limit]
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
+    positions = load_positions(args.game)
+    if args.min_stones is not None:
+        positions = [p for p in positions if stones(args.game, p.position) >= args.min_stones]
+    positions = positions[: args.limit]
     result = value_preserving_rate(
-        args.game, positions, overrides, args.iterations, range(args.seeds)
+        args.game, positions, overrides, args.iterations, range(args.seeds), args.workers
     )
     if args.json:
         data = result.to_dict()

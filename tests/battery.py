@@ -149,6 +149,26 @@ def check_fast_playout(game: Any, seeds: range = SEEDS) -> None:
                 where = (game.format_state(state), seed, max_steps, turn)
                 assert got == expected, where
                 assert fast_rng.getstate() == generic_rng.getstate(), ("rng use differs", where)
+    check_random_returns(game, starts, seeds)
+
+
+def check_random_returns(game: Any, starts: list[Any], seeds: range) -> None:
+    """If the game has ``random_returns`` (with ``deterministic = True``), it gives the returns
+    at the end of the generic playout to the end, with the same draws; and no action of the
+    game has a chance outcome."""
+    returns_of: Callable[..., tuple[float, ...]] | None = getattr(game, "random_returns", None)
+    if returns_of is None:
+        return
+    assert getattr(game, "deterministic", False), "random_returns needs deterministic = True"
+    for seed in seeds:
+        for state in starts:
+            generic_rng, fast_rng = random.Random(seed), random.Random(seed)
+            end, _ = generic_random_playout(game, state, generic_rng, None, False)
+            where = (game.format_state(state), seed)
+            assert returns_of(state, fast_rng) == tuple(game.returns(end)), where
+            assert fast_rng.getstate() == generic_rng.getstate(), ("rng use differs", where)
+            for action in game.legal_actions(state):
+                assert len(game.chance_outcomes(state, action)) == 1, where
 
 
 #: Every check, for parametrizing.

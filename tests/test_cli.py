@@ -138,17 +138,13 @@ def test_shaping_options_reach_the_config(cli: CliRunner) -> None:
 
 
 def test_human_summary_is_a_table(cli: CliRunner) -> None:
-    status, out, _ = cli(
-        "search", "--game", "connect_four", "--iterations", "200", "--seed", "3"
-    )
+    status, out, _ = cli("search", "--game", "connect_four", "--iterations", "200", "--seed", "3")
     assert status == 0
     assert "best move: col" in out and "visits" in out and "view of the player to move" in out
     assert sum(line.startswith("col ") for line in out.splitlines()) == 7
 
 
-def test_positions_file_gives_json_lines(
-    cli: CliRunner, tmp_path: Path
-) -> None:
+def test_positions_file_gives_json_lines(cli: CliRunner, tmp_path: Path) -> None:
     batch = tmp_path / "positions.txt"
     batch.write_text("# three positions\nX.O.X....\n\n  # indented comment\nOOO......\nXX.OO....\n")
     status, out, err = cli(
@@ -165,9 +161,7 @@ def test_positions_file_gives_json_lines(
     assert status == 1 and err == ""  # one line failed; the batch went on
 
 
-def test_positions_file_all_good_exits_0(
-    cli: CliRunner, tmp_path: Path
-) -> None:
+def test_positions_file_all_good_exits_0(cli: CliRunner, tmp_path: Path) -> None:
     batch = tmp_path / "c4.txt"
     batch.write_text("\n4453\n44\n")
     status, out, _ = cli(
@@ -186,9 +180,7 @@ def test_positions_file_all_good_exits_0(
 
 
 def test_terminal_position_is_reported(cli: CliRunner) -> None:
-    status, out, _ = cli(
-        "search", "--game", "tic_tac_toe", "--position", "XXXOO....", "--json"
-    )
+    status, out, _ = cli("search", "--game", "tic_tac_toe", "--position", "XXXOO....", "--json")
     data = json.loads(out)
     assert status == 0 and data["best_action"] is None and data["best_action_index"] is None
     assert data["children"] == [] and data["root_player"] is None and "over" in data["note"]
@@ -238,9 +230,7 @@ def test_seconds_budget(cli: CliRunner) -> None:
         (["search", "--game", "tic_tac_toe", "--seconds", "1e-9"], "too short to finish one"),
     ],
 )  # fmt: skip
-def test_bad_arguments_exit_2_with_one_line(
-    cli: CliRunner, argv: list[str], message: str
-) -> None:
+def test_bad_arguments_exit_2_with_one_line(cli: CliRunner, argv: list[str], message: str) -> None:
     status, out, err = cli(*argv)
     assert status == 2 and out == ""
     assert err.startswith("mcts-lab: error:") and message in err
@@ -256,18 +246,14 @@ def test_bad_arguments_exit_2_with_one_line(
         ["search", "--game", "connect_four", "--position", "x" * 5000],
     ],
 )
-def test_error_lines_quote_at_most_80_characters(
-    cli: CliRunner, argv: list[str]
-) -> None:
+def test_error_lines_quote_at_most_80_characters(cli: CliRunner, argv: list[str]) -> None:
     status, _, err = cli(*argv)
     assert status == 2 and err.count("\n") == 1
     assert len(err) < 320  # the message, the choices, and at most 80 quoted characters
     assert "x" * 81 not in err and "9" * 81 not in err and "g" * 81 not in err
 
 
-def test_positions_file_with_a_byte_order_mark(
-    cli: CliRunner, tmp_path: Path
-) -> None:
+def test_positions_file_with_a_byte_order_mark(cli: CliRunner, tmp_path: Path) -> None:
     path = tmp_path / "positions.txt"
     path.write_bytes(b"\xef\xbb\xbf4453\n")  # as Notepad saves UTF-8
     status, out, err = cli(
@@ -394,3 +380,25 @@ def test_preset_on_tree_and_arena(cli: CliRunner) -> None:
     assert data["config"]["rollout_depth"] == 0 and data["config"]["rollout_horizon"] == "game"
     code, out, _ = cli(*arena_args)  # no preset: rollout none, as documented
     assert json.loads(out)["config"]["rollout_depth"] == 0
+
+
+def test_the_text_names_the_player_to_move(cli: CliRunner) -> None:
+    code, out, _ = cli("search", "--game", "tic_tac_toe", "--iterations", "20")
+    assert code == 0 and "to move: X (player 0);" in out
+    code, out, _ = cli(
+        "search", "--game", "tic_tac_toe", "--position", "X........", "--iterations", "20"
+    )
+    assert "to move: O (player 1);" in out
+
+
+def test_gridiron_starts_after_the_kick_off(cli: CliRunner) -> None:
+    """The kick-off is the start's one legal move: the CLI, like the app, searches after it."""
+    from games.registry import make_game
+
+    game = make_game("gridiron")
+    assert len(game.legal_actions(game.initial_state())) == 1
+    code, out, _ = cli("search", "--game", "gridiron", "--iterations", "50", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["position"] != game.format_state(game.initial_state())
+    assert len(data["children"]) > 1  # real choices, not the kick-off alone
+    assert "to move" not in out

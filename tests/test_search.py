@@ -7,6 +7,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from games.base import NO_CHANCE
+from games.registry import make_game
 from mcts_core import (
     ChanceStep,
     Decision,
@@ -18,7 +20,7 @@ from mcts_core import (
     tree_to_dot,
     tree_to_json,
 )
-from mcts_core.nodes import ActionNode, ChanceNode
+from mcts_core.nodes import ActionNode, ChanceNode, OutcomeNode
 from mcts_core.policies import make_value_mapping
 from tests.toy_games import CoinFlip, Loop, Take
 
@@ -62,6 +64,51 @@ def test_step_and_run_build_the_same_tree() -> None:
         a.step()
     b.run(iterations=200)
     assert snapshot(a) == snapshot(b)
+
+
+@pytest.mark.parametrize(
+    ("game_name", "iterations", "max_nodes"),
+    [
+        ("tic_tac_toe", 5_000, 500_000),  # root children pass 4,096 visits: the general choice
+        ("connect_four", 1_500, 500_000),
+        ("connect_four", 600, 400),  # the plain loop hands over to the general one at the cap
+    ],
+)
+def test_the_plain_loop_builds_the_step_tree(
+    game_name: str, iterations: int, max_nodes: int
+) -> None:
+    """``run()``'s one-loop path (plain UCT, random games to the end, no chance) takes the same
+    draws and the same choices as the phase-by-phase ``step()``."""
+    game = make_game(game_name)
+    config = SearchConfig(c=1.4, max_nodes=max_nodes)
+    a = Search(game, config=config, seed=4)
+    b = Search(game, config=config, seed=4)
+    assert b._plain_loop
+    for _ in range(iterations):
+        try:
+            a.step()
+        except NodeCapReached:
+            break
+    b.run(iterations=iterations // 3)
+    b.run(iterations=iterations - iterations // 3)
+    assert snapshot(a) == snapshot(b)
+    assert (a.iterations, a.node_count, a.max_depth) == (b.iterations, b.node_count, b.max_depth)
+    assert a.rng.random() == b.rng.random()
+
+
+def test_the_plain_loop_is_only_for_its_settings() -> None:
+    game = make_game("connect_four")
+    assert Search(game, config=SearchConfig())._plain_loop
+    for other in (
+        {"rollout_horizon": "turn"},  # a rollout of one move, then the heuristic
+        {"rollout_depth": 3},
+        {"rollout": "epsilon"},
+        {"solver": True},
+        {"tree_policy": "puct"},
+        {"min_visits": 3},
+    ):
+        assert not Search(game, config=SearchConfig(**other))._plain_loop, other
+    assert not Search(make_game("gridiron"), config=SearchConfig())._plain_loop  # dice
 
 
 def test_phases_one_by_one_equal_step() -> None:
@@ -115,7 +162,10 @@ def test_chance_nodes_only_where_an_action_has_two_outcomes() -> None:
     assert kinds == {"safe": ActionNode, "gamble": ChanceNode, "bad": ChanceNode}
     for chance in (c for c in search.root.children if isinstance(c, ChanceNode)):
         assert chance.num_outcomes == 2
-        assert all(type(k) is ActionNode and k.parent is chance for k in chance.children)
+        # an outcome's decision node stores its outcome; a deterministic move's node does not
+        assert all(type(k) is OutcomeNode and k.parent is chance for k in chance.children)
+        assert {k.outcome for k in chance.children} <= {"heads", "tails"}
+    assert search.root.children[0].outcome is NO_CHANCE
 
 
 def test_each_iteration_adds_one_node() -> None:

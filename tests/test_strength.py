@@ -115,14 +115,22 @@ def test_tic_tac_toe_never_loses_to_a_perfect_player(mcts_player: int) -> None:
     assert games >= 2
 
 
-@pytest.mark.slow
-def test_the_strong_preset_keeps_the_value_of_every_tic_tac_toe_position_at_200() -> None:
+def _strong_rate(seeds: range) -> tuple[int, list]:
     from mcts_lab.presets import preset_overrides
     from mcts_lab.strength import load_positions, value_preserving_rate
 
     positions = load_positions("tic_tac_toe")
-    assert len(positions) == 431  # every position where a move loses value, up to symmetry
+    assert len(positions) == 3191  # every position where a move loses value, every mirror image
     result = value_preserving_rate(
-        "tic_tac_toe", positions, preset_overrides("strong", "tic_tac_toe"), 200, range(1)
+        "tic_tac_toe", positions, preset_overrides("strong", "tic_tac_toe"), 200, seeds, workers=2
     )
-    assert result.misses == [] and result.rate == 1.0
+    return result.searches, result.misses
+
+
+@pytest.mark.slow
+def test_the_strong_preset_keeps_the_value_with_seeds_0_to_9() -> None:
+    """The issue's known answer: all 3,191 positions x seeds 0-9 at 200 iterations (about
+    70 s on two workers on a quiet machine, 200 s under a load of 7; ``pytest -m "not slow"``
+    skips it)."""
+    searches, misses = _strong_rate(range(10))
+    assert searches == 31910 and misses == []

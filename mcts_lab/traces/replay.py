@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcts_core import ActionNode, ChanceNode
+from mcts_core.nodes import SolverOutcomeNode
 from mcts_lab.traces.format import Trace
 from mcts_lab.traces.values import node_players, node_sums, node_views, value_range
 
@@ -107,9 +108,11 @@ class FileReplay:
                 count = len(trace.children[i])
                 obj: ActionNode | ChanceNode = ChanceNode(node_id, None, node_id, max(count, 2))  # type: ignore[arg-type]
             elif parent_i is not None and chance[parent_i]:
-                obj = ActionNode(node_id, None, nodes[parent_i]["id"], node_id, self.players[i])
+                obj = SolverOutcomeNode(node_id, None, nodes[parent_i]["id"], node_id,
+                                        self.players[i])  # fmt: skip
             else:
-                obj = ActionNode(node_id, None, node_id, NO_OUTCOME, self.players[i])
+                # a file's nodes may hold an outcome and a proof: the node kind that keeps both
+                obj = SolverOutcomeNode(node_id, None, node_id, NO_OUTCOME, self.players[i])
             self._objects.append(obj)
         for i, node in enumerate(nodes):
             if node["parent"] is not None:
@@ -283,6 +286,7 @@ class FileReplay:
     def _zero(self, node: ActionNode | ChanceNode) -> None:
         if isinstance(node, ActionNode):
             node.visits, node.value0, node.value1 = 0, 0.0, 0.0
+        if isinstance(node, SolverOutcomeNode):  # (every node this replay makes)
             node.proven = None
 
     def _final_stats(self, i: int) -> None:
@@ -306,7 +310,7 @@ class FileReplay:
             node = self._objects[i]
             proven = data.get("proven")
             view = self.views[i]
-            if isinstance(node, ActionNode) and proven is not None and view in (0, 1):
+            if isinstance(node, SolverOutcomeNode) and proven is not None and view in (0, 1):
                 sign = 1.0 if proven > middle else -1.0 if proven < middle else 0.0
                 node.proven = (sign, -sign) if view == 0 else (-sign, sign)
 
@@ -330,7 +334,7 @@ class FileReplay:
         for i in sorted(self._unmentioned, key=lambda i: -self.trace.depth[i]):
             self._detach(i)
         for node in self._objects:
-            if isinstance(node, ActionNode):
+            if isinstance(node, SolverOutcomeNode):
                 node.proven = None
 
     # ------------------------------------------------------------ words
