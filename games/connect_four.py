@@ -19,9 +19,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from games.base import NO_CHANCE
+from games.base import NO_CHANCE, Game
 from games.spec import Buttons, GameSpec
 
 __all__ = ["SPEC", "ConnectFour", "ConnectFourState", "WIDTH", "HEIGHT"]
@@ -499,3 +499,7 @@ SPEC = GameSpec(
         }
     },
 )
+
+
+if TYPE_CHECKING:  # the rules meet the Game protocol, typed on this game's state (mypy checks)
+    _RULES: Game[ConnectFourState] = ConnectFour()

@@ -33,9 +33,9 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import dataclass, replace
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from games.base import NO_CHANCE
+from games.base import NO_CHANCE, Game
 from games.spec import GameOption, GameSpec
 
 __all__ = [
@@ -48,6 +48,9 @@ __all__ = [
     "USED",
     "DOWN",
 ]
+
+#: An action: a tuple whose first item names it ("end", "move", "block", ...; see legal_actions).
+Action = tuple[Any, ...]
 
 READY, USED, DOWN = 0, 1, 2  # player status: can act, has acted / stood up this turn, knocked down
 _STATUS_CHARS = "rud"
@@ -189,7 +192,7 @@ class Gridiron:
         """Touchdowns (home, away)."""
         return state.score
 
-    def legal_actions(self, state: GridironState) -> list[tuple]:
+    def legal_actions(self, state: GridironState) -> list[Action]:
         """In this order: the kick-off; activations by player; for the active player its moves
         (squares by x, then y: left to right, as the botbowl tutorial expands), blocks (by
         target), end activation; end turn last."""
@@ -197,7 +200,7 @@ class Gridiron:
             return []
         if state.kickoff:
             return [("kick",)]
-        actions: list[tuple] = []
+        actions: list[Action] = []
         players = state.players
         if state.active < 0:
             for i in self._team_range(state.team):
@@ -221,7 +224,9 @@ class Gridiron:
         actions.append(("end_turn",))
         return actions
 
-    def chance_outcomes(self, state: GridironState, action: tuple) -> list[tuple]:
+    def chance_outcomes(
+        self, state: GridironState, action: Action
+    ) -> list[tuple[object, float]]:
         kind = action[0]
         if kind == "kick":
             squares = self._kick_squares(state)
@@ -233,7 +238,7 @@ class Gridiron:
         return list(_DETERMINISTIC)
 
     def next_state(
-        self, state: GridironState, action: tuple, outcome: object = NO_CHANCE
+        self, state: GridironState, action: Action, outcome: object = NO_CHANCE
     ) -> GridironState:
         kind = action[0]
         if kind == "kick":
@@ -324,7 +329,7 @@ class Gridiron:
         short = max(0, to_go - reach)
         closeness = max(0.0, 1 - to_go / (2 * span)) * 0.5 ** (short / MOVEMENT)
         value = w.ball + w.distance * closeness
-        return value if home else -value
+        return float(value if home else -value)
 
     def way_to_endzone(self, state: GridironState, carrier: int) -> int:
         """The carrier's shortest way to its scoring endzone, in squares: Dijkstra over free
@@ -372,7 +377,7 @@ class Gridiron:
             return f"H{index + 1}"
         return f"A{index - self.team_size + 1}"
 
-    def action_label(self, state: GridironState, action: tuple) -> str:
+    def action_label(self, state: GridironState, action: Action) -> str:
         kind = action[0]
         if kind == "kick":
             return "kick-off"
@@ -393,7 +398,7 @@ class Gridiron:
             verb = "dodge and pick up at" if dodge else "pick up at"
         return f"{who} {verb} ({x},{y})"
 
-    def short_action_label(self, state: GridironState, action: tuple) -> str:
+    def short_action_label(self, state: GridironState, action: Action) -> str:
         """At most 9 characters for a tree box: "H1 acts", "to 3,2", "dodge 1,2", "pick 3,2"."""
         kind = action[0]
         if kind == "activate":
@@ -411,7 +416,7 @@ class Gridiron:
             return f"pick {x},{y}"
         return f"to {x},{y}"
 
-    def outcome_label(self, state: GridironState, action: tuple, outcome: object) -> str:
+    def outcome_label(self, state: GridironState, action: Action, outcome: object) -> str:
         if outcome is NO_CHANCE:
             return ""
         kind = action[0]
@@ -437,7 +442,9 @@ class Gridiron:
             label += f", ball scatters to ({self._scatter_label(state, action, outcome)})"
         return label + self._touchdown_label(state, action, outcome)
 
-    def _scatter_label(self, state: GridironState, action: tuple, outcome: tuple) -> str:
+    def _scatter_label(
+        self, state: GridironState, action: Action, outcome: tuple[Any, ...]
+    ) -> str:
         """The square a scattering ball lands on (worked out here: after a touchdown the
         next state has no ball on the pitch)."""
         if action[0] == "move":
@@ -448,7 +455,7 @@ class Gridiron:
         bx, by = self._landing(x, y, outcome[-1])
         return f"{bx},{by}"
 
-    def _touchdown_label(self, state: GridironState, action: tuple, outcome: object) -> str:
+    def _touchdown_label(self, state: GridironState, action: Action, outcome: object) -> str:
         """The label's ending when the outcome scores (", home touchdown" or ", away
         touchdown"), else the empty string."""
         score = self.next_state(state, action, outcome).score
@@ -659,14 +666,16 @@ class Gridiron:
         occupied = {(p[0], p[1]) for p in state.players}
         return [(x, y) for x in half for y in range(self.height) if (x, y) not in occupied]
 
-    def _move_outcomes(self, state: GridironState, x: int, y: int) -> list[tuple]:
+    def _move_outcomes(
+        self, state: GridironState, x: int, y: int
+    ) -> list[tuple[object, float]]:
         active = state.active
         ax, ay, _ = state.players[active]
         dodge = self._tackle_zones(state, active, ax, ay) > 0
         pickup = state.carrier < 0 and state.ball == (x, y)
         if not dodge and not pickup:
             return list(_DETERMINISTIC)
-        outcomes: list[tuple] = []
+        outcomes: list[tuple[object, float]] = []
         p_ok = 1.0
         if dodge:
             p_ok = _p_roll(self._dodge_target(state, x, y))
@@ -683,10 +692,10 @@ class Gridiron:
             outcomes.append(((1, None, None), p_ok))
         return outcomes
 
-    def _block_outcomes(self, state: GridironState, target: int) -> list[tuple]:
+    def _block_outcomes(self, state: GridironState, target: int) -> list[tuple[object, float]]:
         attacker = state.active
         carrier = state.carrier
-        outcomes: list[tuple] = []
+        outcomes: list[tuple[object, float]] = []
         for face, p in ((0, 1 / 6), (1, 1 / 6), (2, 2 / 6), (3, 2 / 6)):
             falls = {0: (attacker,), 1: (attacker, target), 2: (), 3: (target,)}[face]
             if carrier >= 0 and carrier in falls:
@@ -703,7 +712,7 @@ class Gridiron:
     def _scatter(
         self,
         state: GridironState,
-        players: list,
+        players: list[tuple[int, int, int]],
         x: int,
         y: int,
         direction: int,
@@ -719,7 +728,9 @@ class Gridiron:
                 return (bx, by), i
         return (bx, by), -1
 
-    def _resolve_move(self, state: GridironState, x: int, y: int, outcome: object):
+    def _resolve_move(
+        self, state: GridironState, x: int, y: int, outcome: object
+    ) -> GridironState:
         active = state.active
         players = list(state.players)
         players[active] = (x, y, players[active][2])
@@ -758,7 +769,9 @@ class Gridiron:
         )
         return self._touchdown_if_scored(after) or after
 
-    def _resolve_block(self, state: GridironState, target: int, outcome: object):
+    def _resolve_block(
+        self, state: GridironState, target: int, outcome: object
+    ) -> GridironState:
         assert isinstance(outcome, tuple)
         face, direction = outcome
         attacker = state.active
@@ -966,3 +979,7 @@ SPEC = GameSpec(
     ),
     options_of_position=size_of_position,
 )
+
+
+if TYPE_CHECKING:  # the rules meet the Game protocol, typed on this game's state (mypy checks)
+    _RULES: Game[GridironState] = Gridiron()

@@ -18,9 +18,9 @@ The smallest full game in the lab, written as the example of ``docs/adding_a_gam
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from games.base import NO_CHANCE
+from games.base import NO_CHANCE, Game
 from games.spec import GameSpec
 
 __all__ = ["SPEC", "Nim", "NimState", "MAX_HEAPS", "MAX_HEAP"]
@@ -63,7 +63,9 @@ class Nim:
         """Heap by heap, counts ascending (none once every heap is empty)."""
         return [(h, n) for h, size in enumerate(state.heaps) for n in range(1, size + 1)]
 
-    def chance_outcomes(self, state: NimState, action: tuple[int, int]) -> tuple:
+    def chance_outcomes(
+        self, state: NimState, action: tuple[int, int]
+    ) -> tuple[tuple[object, float], ...]:
         return _DETERMINISTIC
 
     def next_state(
@@ -147,3 +149,7 @@ SPEC = GameSpec(
     player_names=("First", "Second"),
     position_help="the heaps joined by '-', '/', the player to move: 3-4-5/0 (empty: start)",
 )
+
+
+if TYPE_CHECKING:  # the rules meet the Game protocol, typed on this game's state (mypy checks)
+    _RULES: Game[NimState] = Nim()

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import math
 import random
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from games.base import NO_CHANCE
+from games.base import NO_CHANCE, Game
 from games.spec import Buttons, GameSpec
 
 __all__ = ["SPEC", "TicTacToe", "TicTacToeState", "LINES"]
@@ -279,3 +279,7 @@ SPEC = GameSpec(
         }
     },
 )
+
+
+if TYPE_CHECKING:  # the rules meet the Game protocol, typed on this game's state (mypy checks)
+    _RULES: Game[TicTacToeState] = TicTacToe()

@@ -38,7 +38,7 @@ class SearchedTree(Protocol):
     not import each other.
     """
 
-    game: Game
+    game: Game[Any]
     config: SearchConfig
     root: ActionNode
 

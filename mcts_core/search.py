@@ -121,7 +121,7 @@ class Search:
 
     def __init__(
         self,
-        game: Game,
+        game: Game[Any],
         root_state: Any = None,
         config: SearchConfig | None = None,
         seed: int = 0,
@@ -851,7 +851,9 @@ class Search:
             return values
         return (self._value(raw[0]), self._value(raw[1]))
 
-    def _guided_playout(self, state: Any, stop_on_turn_change: bool) -> tuple[Any, list]:
+    def _guided_playout(
+        self, state: Any, stop_on_turn_change: bool
+    ) -> tuple[Any, list[tuple[Any, Any]]]:
         """A heuristic-greedy or epsilon-greedy rollout (one draw decides random vs greedy)."""
         game = self.game
         rng = self.rng

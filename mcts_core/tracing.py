@@ -19,7 +19,7 @@ __all__ = ["decision", "iteration_trace", "stop_note"]
 
 
 def decision(
-    game: Game,
+    game: Game[Any],
     node: ActionNode,
     state: Any,
     *,

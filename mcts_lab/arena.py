@@ -147,7 +147,7 @@ class ArenaResult:
         """The JSON-ready totals (without ``records``; see docs/cli.md for every field)."""
         data = {
             name: getattr(self, name)
-            for name in self.__dataclass_fields__  # type: ignore[attr-defined]
+            for name in self.__dataclass_fields__
             if name != "records"
         }
         data["seconds"] = round(self.seconds, 3)

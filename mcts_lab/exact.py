@@ -149,15 +149,15 @@ class _Solver:
             low = (alpha - total - rest) / p
             high = (beta - total + rest) / p
             if low >= 1.0:  # even a win here cannot lift the expectation above alpha
-                return total + p + rest
+                return float(total + p + rest)
             if high <= -1.0:  # even a loss here cannot push it below beta
-                return total - p - rest
+                return float(total - p - rest)
             v = self.value(game.next_state(state, action, outcome), max(low, -1.0), min(high, 1.0))
             total += p * v
             if v <= low:
-                return total + rest  # an upper bound, <= alpha
+                return float(total + rest)  # an upper bound, <= alpha
             if v >= high:
-                return total - rest  # a lower bound, >= beta
+                return float(total - rest)  # a lower bound, >= beta
         return total
 
     def value(self, state: Any, alpha: float, beta: float) -> float:

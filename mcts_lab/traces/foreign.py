@@ -112,7 +112,8 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
     if not np.isfinite(top):
         return np.zeros_like(logits, dtype=float)
     weights = np.exp(finite - top)
-    return weights / weights.sum()
+    result: np.ndarray = weights / weights.sum()
+    return result
 
 
 def from_mctx(

@@ -116,7 +116,7 @@ class FileReplay:
             self._objects.append(obj)
         for i, node in enumerate(nodes):
             if node["parent"] is not None:
-                self._objects[i].parent = self._objects[trace.index[node["parent"]]]  # type: ignore[assignment]
+                self._objects[i].parent = self._objects[trace.index[node["parent"]]]
         root = self._objects[trace.root]
         assert isinstance(root, ActionNode)  # a chance node is never the root (_is_chance)
         self.root = root
@@ -271,7 +271,7 @@ class FileReplay:
         parent = node.parent
         if parent is None:
             return
-        parent.children = (*parent.children, node)  # type: ignore[assignment]
+        parent.children = (*parent.children, node)
         self._zero(node)
         self.attached += 1
 
@@ -280,7 +280,7 @@ class FileReplay:
         parent = node.parent
         if parent is None:
             return
-        parent.children = tuple(c for c in parent.children if c is not node)  # type: ignore[assignment]
+        parent.children = tuple(c for c in parent.children if c is not node)
         self.attached -= 1
 
     def _zero(self, node: ActionNode | ChanceNode) -> None:

@@ -65,7 +65,7 @@ def single_sum(node: dict[str, Any]) -> float | None:
     if "value_sum" in node:
         return float(node["value_sum"])
     if "mean" in node:
-        return float(node["mean"]) * node["visits"]
+        return float(node["mean"]) * int(node["visits"])
     return None
 
 
