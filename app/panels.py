@@ -115,6 +115,8 @@ section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] {dis
 .lab-narration {font-size: 1.35rem; line-height: 1.75rem;}
 .lab-stats {font-size: 1.2rem; line-height: 1.7rem; height: 1.7rem;}
 .lab-title {font-size: 1.5rem;}
+.st-key-controls button p, .st-key-controls [data-testid="stWidgetLabel"] p,
+.st-key-controls label p {font-size: 18px !important;}
 """
 
 

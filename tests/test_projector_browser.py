@@ -141,3 +141,23 @@ def test_each_tab_shows_its_content_in_its_first_screen(app_url: str, browser: A
         top = first.bounding_box()["y"]
         assert top < min(bottom, 720) - 20, f"{name}: its {selector} starts at y {top:.0f}"
     page.close()
+
+
+def test_present_mode_reads_from_the_back_of_the_room(app_url: str, browser: Any) -> None:
+    """Present mode at 1280x720: button text at least 18 px, tree labels at least 16 px, the
+    classroom screen still inside the window."""
+    from tests.browser_helpers import assert_on_screen
+
+    page = open_page(browser, f"{app_url}/?game=connect_four&seed=3&steps=30&presentation=1")
+    for _ in range(3):
+        click(page, "phase_step")  # the longest label: "Phase: backpropagate"
+    assert_on_screen(page, "Present mode")
+    sizes = page.locator(".st-key-controls button p").evaluate_all(
+        "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))"
+    )
+    assert sizes and min(sizes) >= 18, sizes
+    heights = page.locator(".st-key-tree .tv-label").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().height)"
+    )
+    assert heights and sorted(heights)[len(heights) // 2] >= 16, heights
+    page.close()
