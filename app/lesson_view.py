@@ -37,6 +37,10 @@ LESSON_CSS = """
 .lab-lesson .lab-lesson-head {font-weight: 600; font-size: 1rem;}
 .lab-lesson .lab-lesson-page {color: #555; font-size: 0.8rem;}
 .lab-lesson .lab-do {background: #e0f2fe; padding: 0.2rem 0.4rem; border-radius: 0.3rem;}
+.lab-lesson-present {font-size: 1.15rem; line-height: 1.5rem;}
+.lab-lesson-present .lab-lesson-head {font-size: 1.3rem;}
+.lab-lesson-present .lab-lesson-page {font-size: 1rem;}
+.lab-lesson-present .lab-lesson-body {max-height: 4.6rem; overflow-y: auto;}
 </style>
 """
 
@@ -174,7 +178,7 @@ def lesson_sidebar() -> None:
         for error in errors:
             ui.notice_line("warning", f"Lesson file not used: {error}")
         lesson = found.get(s["lesson"])
-        if lesson is not None:
+        if lesson is not None and not s["presentation"]:  # (Present mode: on the screen)
             _page(lesson, min(max(1, int(s.get("lesson_page", 1))), len(lesson.pages)))
 
 
@@ -194,15 +198,19 @@ def page_text() -> dict[str, str] | None:
     return {"title": f"{lesson.title} · page {number}: {page.title}", "text": text}
 
 
-def _page(lesson: Lesson, number: int) -> None:
+def _page(lesson: Lesson, number: int, present: bool = False) -> None:
+    """The open page: Previous / Next at the top (a new page shows from its title, next to
+    them), then where it is, its title, its text and what to do. ``present``: the projected
+    screen's version (Present mode): the title and buttons beside the text, in larger type,
+    the text in a scroll box."""
     page = lesson.pages[number - 1]
-    parts = [
-        LESSON_CSS,
-        '<div class="lab-lesson">',
-        f'<p class="lab-lesson-page">{html.escape(lesson.title)} · page {number} of '
-        f"{len(lesson.pages)}</p>",
-        f'<p class="lab-lesson-head">{html.escape(page.title)}</p>',
-    ]
+    last = len(lesson.pages)
+    kind = "lab-lesson lab-lesson-present" if present else "lab-lesson"
+    where = (
+        f'<p class="lab-lesson-page">{html.escape(lesson.title)} · page {number} of {last}</p>'
+        f'<p class="lab-lesson-head">{html.escape(page.title)}</p>'
+    )
+    parts = []
     for paragraph in page.text.strip().split("\n\n"):
         text = " ".join(paragraph.split())
         if text:
@@ -214,9 +222,23 @@ def _page(lesson: Lesson, number: int) -> None:
         todo.append("First answer the question under the narration (the quiz), then press.")
     if todo:
         parts.append(f'<p class="lab-do">{html.escape(" ".join(todo))}</p>')
-    parts.append("</div>")
-    st.html("".join(parts))
-    last = len(lesson.pages)
+    body = "".join(parts)
+    if present:
+        head, rest = st.columns([2, 3])
+        head.html(LESSON_CSS + f'<div class="{kind}">{where}</div>')
+        with head:
+            _page_buttons(number, last)
+        # a scroll box a keyboard can reach, named for a screen reader
+        rest.html(
+            LESSON_CSS + f'<div class="{kind}"><div class="lab-lesson-body" tabindex="0" '
+            f'role="region" aria-label="the lesson page\'s text">{body}</div></div>'
+        )
+        return
+    _page_buttons(number, last)
+    st.html(LESSON_CSS + f'<div class="{kind}">{where}{body}</div>')
+
+
+def _page_buttons(number: int, last: int) -> None:
     with st.container(horizontal=True, gap="small"):
         st.button("◀ Previous", key="lesson_prev", on_click=_on_move, args=(-1,),
                   disabled=number <= 1)  # fmt: skip
@@ -224,3 +246,21 @@ def _page(lesson: Lesson, number: int) -> None:
                   disabled=number >= last, type="primary")  # fmt: skip
         st.button("↺ Again", key="lesson_again", on_click=_on_move, args=(0,),
                   help="Set this page up again")  # fmt: skip
+
+
+def present_page() -> bool:
+    """In Present mode, the open lesson page on the projected screen (container
+    ``lesson_page``, above the classroom screen; the sidebar, hidden, does not draw it).
+    Drawn outside the screen's fragment: a page's set-up writes the sidebar's widgets, which a
+    full rerun redraws. True when a page was drawn (the screen leaves room for it)."""
+    s = st.session_state
+    if not s["presentation"] or not s["lesson"]:
+        return False
+    found, _ = lessons()
+    lesson = found.get(s["lesson"])
+    if lesson is None:
+        return False
+    number = min(max(1, int(s.get("lesson_page", 1))), len(lesson.pages))
+    with st.container(key="lesson_page", border=True):
+        _page(lesson, number, present=True)
+    return True

@@ -29,6 +29,7 @@ if not st.session_state["presentation"]:  # (Present mode has it in the header)
 panels.sidebar_controls()
 trace_view.trace_sidebar()  # open a tree or trace from any MCTS
 screen.header()
+screen.lesson_strip(lesson_view.present_page())  # Present mode: the lesson page on screen
 if trace_view.active():
     trace_view.trace_screen()  # the open file instead of the live search, until closed
 else:

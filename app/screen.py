@@ -40,6 +40,7 @@ from mcts_core import Decision, IterationTrace
 
 TREE_HEIGHT = 450  # px: below the header, controls, statistics and drawing row, fits 720 px
 TREE_BELOW = 270  # px of the window above and below the tree: taller windows, taller trees
+LESSON_STRIP = 150  # px the Present mode's lesson page takes above the screen (the tree gives it)
 PRESENTATION_ZOOM = 1.35  # the tree's first zoom in Present mode: 12 px labels read 16 px
 DETAILS_MIN_HEIGHT = 200  # px: the open detail tab's scroll box, at least
 LINE_CHARS = 40  # characters per narration line in the narrowest right column (1280 wide)
@@ -68,6 +69,19 @@ def header() -> None:
             key="presentation",
             help="Presentation mode: hide the sidebar and enlarge the type, for a projector.",
         )
+
+
+def lesson_strip(shown: bool) -> None:
+    """Whether the Present mode's lesson page sits above the screen: the tree and the tabs
+    give up its height so the screen still fits the window."""
+    st.session_state["lesson_strip"] = shown
+
+
+def _tree_height() -> tuple[int, int]:
+    """The tree's height at 720 px and the window height it leaves above and below."""
+    if st.session_state.get("lesson_strip"):
+        return TREE_HEIGHT - LESSON_STRIP, TREE_BELOW + LESSON_STRIP
+    return TREE_HEIGHT, TREE_BELOW
 
 
 def classroom_screen() -> None:
@@ -120,7 +134,8 @@ def _draw_screen() -> None:
                 class_view.room_box(stepping.on_step)
             lines += 5
         # the tabs fill what the narration leaves of the tree's height (lines at 320 px wide)
-        _details(entry, height=max(DETAILS_MIN_HEIGHT, TREE_HEIGHT - 20 - 22 * lines))
+        tree_height = _tree_height()[0]
+        _details(entry, height=max(DETAILS_MIN_HEIGHT, tree_height - 20 - 22 * lines))
     quiz_view.after_screen()  # an arena run below the quiz answers its question: show it
     state.sync_query_params()
     if teacher is not None:  # what the class sees: this screen, as plain data
@@ -260,7 +275,8 @@ def _tree(entry: session.HistoryEntry | None) -> TreeView:
     elif focus is not None and not view.focus_found:
         ui.notice_line("warning", f"Node #{focus} is not in the tree: drawn from the root.")
     scale = PRESENTATION_ZOOM if st.session_state["presentation"] else 1.0
-    render_tree(view, key="tree_view", height=TREE_HEIGHT, scale=scale, below=TREE_BELOW)
+    height, below = _tree_height()
+    render_tree(view, key="tree_view", height=height, scale=scale, below=below)
     return view
 
 

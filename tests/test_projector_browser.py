@@ -161,3 +161,33 @@ def test_present_mode_reads_from_the_back_of_the_room(app_url: str, browser: Any
     )
     assert heights and sorted(heights)[len(heights) // 2] >= 16, heights
     page.close()
+
+
+def test_present_mode_carries_the_lesson_page(app_url: str, browser: Any) -> None:
+    """Present mode hides the sidebar and shows the lesson page on the projected screen:
+    container ``lesson_page`` with Previous / Next inside 1280x720, the screen still fitting;
+    Next turns the page without leaving Present mode."""
+    from tests.browser_helpers import assert_on_screen
+
+    page = open_page(browser, f"{app_url}/?lesson=traps&page=2&presentation=1")
+    assert not page.locator("section[data-testid='stSidebar']").first.is_visible()
+    strip = page.locator(".st-key-lesson_page").first
+    first = strip.inner_text()
+    assert "page 2 of" in first
+    for key in ("lesson_page", "lesson_prev", "lesson_next"):
+        box = page.locator(f".st-key-{key}").first.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 720, key
+    assert_on_screen(page, "Present mode with a lesson page")
+    size = page.locator(".st-key-lesson_page .lab-lesson-head").first.evaluate(
+        "e => parseFloat(getComputedStyle(e).fontSize)"
+    )
+    assert size >= 20, size
+    page.locator(".st-key-lesson_next button").first.click()
+    page.wait_for_function(
+        "() => document.querySelector('.st-key-lesson_page').innerText.includes('page 3 of')",
+        timeout=20_000,
+    )
+    wait_idle(page)
+    assert page.locator(".st-key-presentation input").first.is_checked()
+    assert_on_screen(page, "Present mode after Next")
+    page.close()
