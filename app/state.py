@@ -30,9 +30,8 @@ from app.links import (
 from app.public_url import public_base
 from app.session import DEFAULTS, LIVE_SEARCHES, Session, notify, safe, session
 from app.widget_values import CONFIG_WIDGETS, config_from_widgets, game_settings
-from games.registry import all_specs, game_spec, make_game
+from games.registry import all_specs, game_spec, make_game, opening_state
 from mcts_core import NodeCapReached, Search, SearchConfig
-from mcts_core.rollout import sample_outcome
 from mcts_lab.presets import PRESET_NAMES, preset_overrides
 
 #: Every registered game's option widgets (``gridiron_size``, the gridiron weights ``w_*``).
@@ -214,22 +213,6 @@ def _setting_text(key: str, value: Any) -> str:
         )
     return f"{value:g}" if isinstance(value, float) else str(value)
 
-
-def opening_state(game: Any, seed: int) -> Any:
-    """Where a game starts on screen: its initial state, after any forced opening move (a lone
-    legal action such as gridiron's kick-off) played with seeded dice, so the first Step already
-    has real choices to make."""
-    state = game.initial_state()
-    rng = random.Random(seed)
-    for _ in range(4):  # a few forced moves at most
-        if game.is_terminal(state):
-            break
-        legal = list(game.legal_actions(state))
-        if len(legal) != 1:
-            break
-        outcomes = game.chance_outcomes(state, legal[0])
-        state = game.next_state(state, legal[0], outcomes[sample_outcome(outcomes, rng)][0])
-    return state
 
 
 @safe

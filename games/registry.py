@@ -12,11 +12,14 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.util
+import random
 from typing import Any
 
+from games.base import sample_outcome
 from games.spec import GameSpec
 
 __all__ = [
+    "opening_state",
     "DEFAULT_GAME",
     "GAME_MODULES",
     "GAME_NAMES",
@@ -110,3 +113,21 @@ def game_choices() -> tuple[str, ...]:
     """The app's game picker: the built-in games, then :data:`OPENSPIEL_EXAMPLES` when
     ``pyspiel`` is installed."""
     return GAME_NAMES + (OPENSPIEL_EXAMPLES if openspiel_available() else ())
+
+
+def opening_state(game: Any, seed: int) -> Any:
+    """Where a game starts in the app and the CLI: its initial state, after any forced opening
+    move (a lone legal action such as gridiron's kick-off) played with dice from
+    ``random.Random(seed)``, so the first search already has real choices to make."""
+    state = game.initial_state()
+    rng = random.Random(seed)
+    for _ in range(4):  # a few forced moves at most
+        if game.is_terminal(state):
+            break
+        legal = list(game.legal_actions(state))
+        if len(legal) != 1:
+            break
+        outcomes = game.chance_outcomes(state, legal[0])
+        state = game.next_state(state, legal[0], outcomes[sample_outcome(outcomes, rng)][0])
+    return state
+

@@ -6,13 +6,18 @@ The summary dict is the ``mcts-lab search --json`` object documented in ``docs/c
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from typing import Any
 
-from games.registry import GAME_NAMES, all_specs, game_spec, is_openspiel, make_game
+from games.registry import (
+    GAME_NAMES,
+    all_specs,
+    game_spec,
+    is_openspiel,
+    make_game,
+    opening_state,
+)
 from mcts_core import ChanceNode, RunResult, Search, SearchConfig
-from mcts_core.rollout import sample_outcome
 from mcts_lab.settings import SETTINGS
 
 __all__ = [
@@ -133,23 +138,6 @@ def parse_position(game: Any, text: str | None, seed: int = 0) -> Any:
         return opening_state(game, seed)
     return game.parse_state(text)
 
-
-def opening_state(game: Any, seed: int) -> Any:
-    """Where a game starts: its initial state, after any forced opening move (a lone legal
-    action such as gridiron's kick-off) played with dice from ``random.Random(seed)``, so the
-    search starts where there are real choices (a search of the kick-off alone would spend
-    every iteration on its one move)."""
-    state = game.initial_state()
-    rng = random.Random(seed)
-    for _ in range(4):  # a few forced moves at most
-        if game.is_terminal(state):
-            break
-        legal = list(game.legal_actions(state))
-        if len(legal) != 1:
-            break
-        outcomes = game.chance_outcomes(state, legal[0])
-        state = game.next_state(state, legal[0], outcomes[sample_outcome(outcomes, rng)][0])
-    return state
 
 
 def action_index(game: Any, state: Any, action: Any) -> int:

@@ -597,19 +597,12 @@ def _check_leaf_values(
 def _check_rules(trace: Trace, r: _Report) -> None:
     """Every move legal and every player right, when the file names a registered game."""
     from games.registry import game_spec
-    from mcts_lab.common import build_game, parse_position
 
     name = trace.header.get("game")
     if not isinstance(name, str):
         return
     try:
-        game_spec(name)
-        size = (trace.header.get("game_options") or {}).get("size")
-        game = build_game(name, size if isinstance(size, int) else None)
-        # no position in the file: the game's initial state (not the CLI's opening after a
-        # forced move: a file's root is where its writer started)
-        position = trace.header.get("position")
-        state = game.initial_state() if position is None else parse_position(game, position)
+        game, state = _game_and_root(trace, name)
     except (ValueError, ImportError, KeyError, TypeError) as error:
         r.add("illegal_move", None, f"the file's game or position cannot be used: {error}")
         return
@@ -683,6 +676,21 @@ def _label(node: dict[str, Any]) -> str:
 
 
 # ------------------------------------------------------------------ the report
+
+
+def _game_and_root(trace: Trace, name: str) -> tuple[Any, Any]:
+    """The registered game a file names (with its size option) and the file's root state;
+    ``ValueError`` (or the game's own error) when either cannot be used. No position in the
+    file: the game's initial state (not the CLI's opening after a forced move: a file's root is
+    where its writer started)."""
+    from games.registry import game_spec
+    from mcts_lab.common import build_game, parse_position
+
+    game_spec(name)
+    size = (trace.header.get("game_options") or {}).get("size")
+    game = build_game(name, size if isinstance(size, int) else None)
+    position = trace.header.get("position")
+    return game, game.initial_state() if position is None else parse_position(game, position)
 
 
 def inspect_trace(
@@ -759,8 +767,7 @@ def inspect_trace(
 
 
 def _add_exact(trace: Trace, data: dict[str, Any], seconds: float) -> None:
-    from games.registry import game_spec
-    from mcts_lab.common import action_index, build_game, parse_position
+    from mcts_lab.common import action_index
     from mcts_lab.exact import exact_values
 
     name = trace.header.get("game")
@@ -770,13 +777,7 @@ def _add_exact(trace: Trace, data: dict[str, Any], seconds: float) -> None:
         data["exact_note"] = "the file names no game"
         return
     try:
-        game_spec(name)
-        size = (trace.header.get("game_options") or {}).get("size")
-        game = build_game(name, size if isinstance(size, int) else None)
-        # no position in the file: the game's initial state (not the CLI's opening after a
-        # forced move: a file's root is where its writer started)
-        position = trace.header.get("position")
-        state = game.initial_state() if position is None else parse_position(game, position)
+        game, state = _game_and_root(trace, name)
     except (ValueError, ImportError, KeyError, TypeError) as error:
         data["exact_note"] = f"no exact values: {error}"
         return
