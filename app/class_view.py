@@ -28,6 +28,7 @@ import streamlit as st
 from app.classroom import ClassError, Poll, Room, Teacher, open_store
 from app.public_url import public_base
 from app.quiz import QuizState, Reveal
+from app.session import notify
 
 __all__ = [
     "CLASS_CSS",
@@ -98,7 +99,7 @@ def is_student_page() -> bool:
 
 
 def start_button(where: Any = st) -> None:
-    """**Start a class** (key ``class_start``), or the class's code when one runs."""
+    """**Start a class** (key ``class_start``) while this session teaches no class."""
     found = teacher()
     if found is None:
         where.button(
@@ -113,7 +114,7 @@ def _on_start() -> None:
     try:
         st.session_state["class_teacher"] = room().start()
     except (ClassError, OSError) as error:
-        st.session_state["class_notice"] = f"No class started: {error}"
+        notify("error", f"No class started: {error}")
         return
     st.session_state["class_join_shown"] = True
     st.session_state["class_poll"] = None  # (quiz counter, poll id) the class answers now
@@ -127,7 +128,6 @@ def _on_end() -> None:
         with contextlib.suppress(ClassError):  # (a class that already ended: nothing to do)
             room().end(found.code, found.secret)
     st.session_state["class_teacher"] = None
-    st.session_state["class_ended"] = found.code if found else ""
 
 
 def _on_toggle_join() -> None:
@@ -246,7 +246,7 @@ def _on_again() -> None:
     try:
         room().vote_again(found.code, found.secret)
     except ClassError as error:
-        st.session_state["class_notice"] = str(error)
+        notify("warning", str(error))
     st.session_state["class_published"] = ""  # students must see the new round
 
 
@@ -276,10 +276,6 @@ def sync_poll(quiz: QuizState | None) -> None:
         poll_id = f"q{quiz.counter}-{int(time.time())}"
         r.open_question(found.code, found.secret, poll_id, question.text, question.options)
         st.session_state["class_poll"] = (id(question), poll_id)
-        st.session_state["class_questions"] = {
-            **st.session_state.get("class_questions", {}),
-            id(question): poll_id,
-        }
         st.session_state["class_published"] = ""
 
 
@@ -414,11 +410,15 @@ def _join_form(r: Room) -> None:
 
 
 def _client() -> str:
-    """Who is asking, for the join rate limit: the forwarded address behind nginx, else the
-    connection's."""
-    headers = st.context.headers
-    forwarded = str(headers.get("X-Forwarded-For", "") or headers.get("X-Real-Ip", ""))
-    return forwarded.split(",")[0].strip()[:64] or str(st.context.ip_address or "unknown")
+    """Who is asking, for the join rate limit: the connection's address, or, when that is
+    this machine's own proxy (deploy/: nginx on loopback), the address nginx saw (X-Real-IP,
+    which it sets itself). A header from anyone else is ignored: a client could forge it to
+    escape the limit."""
+    peer = str(st.context.ip_address or "unknown")
+    if peer.startswith("127.") or peer in ("::1", "localhost"):
+        real = str(st.context.headers.get("X-Real-Ip", "") or "").strip()[:64]
+        return real or peer
+    return peer
 
 
 def _on_join() -> None:
