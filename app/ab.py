@@ -35,7 +35,6 @@ from app.tree_view import render_tree
 from mcts_core import IterationTrace, NodeCapReached, RunResult, Search, SearchConfig
 from mcts_core.config import ROLLOUT_POLICIES, TREE_POLICIES
 from mcts_core.phases import RunStop
-from mcts_core.queries import principal_variation
 from mcts_lab.compare_records import SYNC_TEXT  # the compare report's own sync sentences
 from mcts_lab.lockstep import Lockstep
 
@@ -373,11 +372,11 @@ def ab_panel() -> None:
 
 def _b_tree(b: Search) -> None:
     """B's tree, drawn like the main drawing (A's) beside it: the two trees side by side on
-    the screen, B's most visited line in orange."""
-    line = {move.id for move in principal_variation(b, max_length=B_TREE_LEVELS)}
+    the screen, B's most visited line in numbered purple badges, as in A's (orange means one
+    thing, the last selection path: app/palette.py)."""
     view = build_view(
         b,
-        path_ids=line,
+        path_ids=set(),
         new_id=None,
         changed_ids=set(),
         focus_id=None,
@@ -386,5 +385,6 @@ def _b_tree(b: Search) -> None:
         max_children=2,
         root_children=4,  # the tab's column is about a third of the main drawing's width
     )
-    st.caption("B's tree (A's is the main drawing); orange: B's most visited line.")
+    st.caption("B's tree (A's is the main drawing); numbered purple badges: B's most visited "
+               "line, as in A's.")  # fmt: skip
     render_tree(view, key="ab_tree", height=B_TREE_HEIGHT)

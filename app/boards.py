@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from app.exact import ExactAnswer
+from app.palette import BLUE, RED, YELLOW
 from games.registry import game_spec
 
 __all__ = [
@@ -42,9 +43,9 @@ Stats = dict[Any, tuple[float, float]]
 Line = Sequence[tuple[int, Any]]  # the PV's decisions: (player who moves, action)
 PV_LENGTH = 6  # numbered discs on a board: more would hide the statistics under them
 
-_X = "#2563eb"
-_O = "#dc2626"
-_YELLOW = "#facc15"  # Connect Four's X stones
+_X = BLUE.strong  # the players' colours: app/palette.py (the tree's boxes use the same)
+_O = RED.strong
+_YELLOW = YELLOW.stone  # Connect Four's X stones
 _BEST = "#15803d"  # an exact value that is a best move's
 _WORSE = "#b91c1c"  # an exact value worse than the best, and the wrong favourite's outline
 _UNKNOWN = "#6b7280"
@@ -60,9 +61,10 @@ def _open(width: int, height: int) -> str:
 
 
 def _heat(share: float) -> str:
-    """A yellow whose strength shows the visit share (0..1)."""
-    alpha = 0.15 + 0.75 * max(0.0, min(1.0, share))
-    return f"rgba(245,158,11,{alpha:.2f})"
+    """A grey whose strength shows the visit share (0..1): neutral, because every colour of
+    the app means one thing (orange is the tree's last path; app/palette.py)."""
+    alpha = 0.06 + 0.44 * max(0.0, min(1.0, share))
+    return f"rgba(100,116,139,{alpha:.2f})"
 
 
 def _pv_disc(x: float, y: float, number: int, colour: str, r: float = 10) -> str:
@@ -192,7 +194,7 @@ def connect_four_svg(
             break
         row = n_rows - 1 - filled[column]  # from the top, where the stone would land
         filled[column] += 1
-        colour = "#ca8a04" if player == 0 else _O
+        colour = YELLOW.strong if player == 0 else _O
         parts.append(
             _pv_disc(column * cell + cell / 2, row * cell + cell / 2, number, colour, r=14)
         )
@@ -280,7 +282,7 @@ def gridiron_svg(
                 parts.append(_outline(x * cell + 4, y * cell + 4, cell - 8, cell - 8))
     bx, by, carrier = game.ball(state)
     for label, team, x, y, standing, used in game.players(state):
-        colour = "#2563eb" if team == 0 else "#dc2626"
+        colour = _X if team == 0 else _O
         cx, cy = x * cell + cell / 2, y * cell + cell / 2
         fill = colour if standing else "#ffffff"
         opacity = "0.55" if used and standing else "1"
@@ -338,7 +340,7 @@ BOARDS: dict[str, Callable[..., str]] = {
 }
 
 _STATS_LEGEND = (
-    "Shading and %: each move's share of the root's visits. Q: the value the search expects "
+    "Grey shading and %: each move's share of the root's visits. Q: the value the search expects "
     "for the player to move (+1 a win, -1 a loss). Numbered discs: the principal "
     "variation (the most visited line), 1 = the move now, in the colour of the player who "
     "would play it."
@@ -357,13 +359,15 @@ EXACT_LEGEND = (
 )
 #: View name -> what its picture's colours and marks mean.
 LEGENDS: dict[str, str] = {
-    "tic_tac_toe": _STATS_LEGEND + " Blue X, red O.",
-    "connect_four": _STATS_LEGEND + " Yellow X, red O; the shares sit under their columns.",
+    "tic_tac_toe": _STATS_LEGEND + " Blue X, red O, as the tree's boxes of their moves.",
+    "connect_four": _STATS_LEGEND
+    + " Yellow X, red O, as the tree's boxes of their moves; the shares sit under their columns.",
     "gridiron": _STATS_LEGEND
-    + " Blue discs: Home players, red: Away (H1, A1...); a hollow disc is a player knocked "
-    "down, a faded one has acted this turn; the brown oval is the ball (a small brown dot on "
-    "a player: he carries it). Tinted squares: tackle zones (blue Home's, red Away's), where a "
-    "move out needs a dodge roll. Home scores in the right-hand endzone, Away in the left.",
+    + " Blue discs: Home players, red: Away (H1, A1...), as the tree's boxes of their moves; "
+    "a hollow disc is a player knocked down, a faded one has acted this turn; the brown oval "
+    "is the ball (a small brown dot on a player: he carries it). Tinted squares: tackle "
+    "zones (blue Home's, red Away's), where a move out needs a dodge roll. Home scores in the "
+    "right-hand endzone, Away in the left.",
 }
 
 

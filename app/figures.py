@@ -16,6 +16,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from app.exact import ExactAnswer
+from app.palette import BLUE, NEW, PATH, RED, TERMINAL_FILL, PlayerColour, player_colours
 from mcts_core import Decision, IterationTrace, Search
 from mcts_core.nodes import ActionNode, ChanceNode
 from mcts_core.policies import FORMULAS, visit_entropy
@@ -44,11 +45,12 @@ __all__ = [
     "PLAYER_COLOURS",
 ]
 
-#: Fill colours of each player's decision nodes (player 0, player 1) and terminal nodes.
-PLAYER_COLOURS = ("#dbeafe", "#fee2e2")
-TERMINAL_COLOUR = "#e5e7eb"
-PATH_COLOUR = "#f59e0b"
-EXPANDED_COLOUR = "#16a34a"
+#: Fill colours of each player's moves (player 0, player 1; games with their own colours:
+#: :func:`app.palette.player_colours`) and of terminal nodes; the path's and the new node's.
+PLAYER_COLOURS = (BLUE.fill, RED.fill)
+TERMINAL_COLOUR = TERMINAL_FILL
+PATH_COLOUR = PATH
+EXPANDED_COLOUR = NEW
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,8 @@ def tree_dot(
 ) -> TreeDrawing:
     """Graphviz DOT of the most visited part of the tree.
 
-    Decision nodes are rounded boxes coloured by the player to move, terminal nodes grey. A
+    Decision nodes are rounded boxes in the colour of the player whose move led there (whose
+    view their Q is from; :mod:`app.palette`), terminal nodes grey. A
     deterministic action is an edge labelled with the action; an action with several outcomes
     gets a diamond chance node whose edges carry each outcome and its probability. The selection
     path of the last iteration (``highlight``) is drawn thick and orange, the node it added
@@ -133,6 +136,7 @@ def tree_dot(
     game = search.game
     highlight = highlight or set()
     root_player = max(search.root.player, 0)
+    colours = player_colours(game)
     top = search.root
     focus_found = True
     if bounds.focus is not None and bounds.focus != search.root.id:
@@ -164,7 +168,7 @@ def tree_dot(
     while heap and (len(drawn_ids) < bounds.max_nodes or heap[0][0] == -math.inf):
         _, _, node, state = heapq.heappop(heap)
         drawn_ids.add(node.id)
-        _action_node_line(lines, node, root_player, player_names, highlight, expanded)
+        _action_node_line(lines, node, root_player, player_names, highlight, expanded, colours)
         if not node.children:
             continue
         ranked = sorted(node.children, key=lambda c: -c.visits)
@@ -252,12 +256,13 @@ def _action_node_line(
     names: Sequence[str],
     highlight: set[int],
     expanded: int | None,
+    colours: tuple[PlayerColour, PlayerColour],
 ) -> None:
     view = _q_view(node, root_player)
     if node.player < 0:
         fill, who = TERMINAL_COLOUR, "end"
-    else:
-        fill, who = PLAYER_COLOURS[node.player], f"{names[node.player]} to move"
+    else:  # the colour of the player whose move it was: the one Q is for
+        fill, who = colours[view].fill, f"{names[node.player]} to move"
     q = node.mean(view)
     label = f"#{node.id} {who}\\nN={node.visits} Q={q:+.2f} ({names[view]})"
     proof = node.proven

@@ -29,11 +29,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.figures import EXPANDED_COLOUR, PATH_COLOUR, PLAYER_COLOURS, TERMINAL_COLOUR
+from app import palette
 from mcts_core import Search
-from mcts_core.game import ShortLabels
+from mcts_core.game import ShortLabels, ShortOutcomeLabels
 from mcts_core.nodes import ActionNode, ChanceNode, Move
-from mcts_core.queries import find_node, find_node_by_visits
+from mcts_core.queries import find_node, find_node_by_visits, move_value
 
 __all__ = [
     "Marks",
@@ -68,29 +68,41 @@ SHORT_CHARS = 8  # a label longer than SHORT_CHARS + 1 characters is cut to SHOR
 FAINT_VISITS = 3  # KaTrain-style: N below this ...
 FAINT_SHARE = 0.02  # ... or under this share of the parent's N is drawn faintly
 
-#: Colours sent to the browser: the app's palette (:mod:`app.figures`) plus outlines.
+#: Colours sent to the browser (:mod:`app.palette`: one meaning each); a game's players'
+#: colours replace ``p0`` / ``p1`` (:func:`palette_for`).
 PALETTE: dict[str, str] = {
-    "p0": PLAYER_COLOURS[0],
-    "p1": PLAYER_COLOURS[1],
-    "end": TERMINAL_COLOUR,
-    "chance": "#fef3c7",
+    "p0": palette.BLUE.fill,
+    "p1": palette.RED.fill,
+    "end": palette.TERMINAL_FILL,
+    "chance": palette.CHANCE_FILL,
     "more": "#ffffff",
     "up": "#f3f4f6",
-    "p0_stroke": "#2563eb",
-    "p1_stroke": "#dc2626",
-    "end_stroke": "#6b7280",
-    "chance_stroke": "#b45309",
+    "p0_stroke": palette.BLUE.strong,
+    "p1_stroke": palette.RED.strong,
+    "end_stroke": palette.TERMINAL_STROKE,
+    "chance_stroke": palette.CHANCE_STROKE,
     "more_stroke": "#9ca3af",
     "up_stroke": "#6b7280",
-    "path": PATH_COLOUR,
-    "new": EXPANDED_COLOUR,
+    "path": palette.PATH,
+    "new": palette.NEW,
     "edge": "#9ca3af",
-    "pv": "#7c3aed",
-    "win": "#16a34a",
-    "draw": "#6b7280",
-    "loss": "#dc2626",
-    "text": "#111827",
+    "pv": palette.PV,
+    "proven": palette.PROVEN,
+    "text": palette.TEXT,
 }
+
+
+def palette_for(game: Any) -> dict[str, str]:
+    """:data:`PALETTE` with ``game``'s players' colours (Connect Four: yellow and red)."""
+    first, second = palette.player_colours(game)
+    return PALETTE | {
+        "p0": first.fill,
+        "p1": second.fill,
+        "p0_stroke": first.strong,
+        "p1_stroke": second.strong,
+        "p0_name": first.name,
+        "p1_name": second.name,
+    }
 
 
 # ------------------------------------------------------------------ the model
@@ -105,7 +117,8 @@ class Marks:
         new: the node the last iteration added (green outline).
         changed: its N and Q moved in the last backup (thick outline).
         pv: its move number on the principal variation from the top (1 = the top's most visited
-            move; an outcome shares its chance node's number), ``None`` when off it.
+            move; a move with dice: on its chance node, not on the outcome), ``None`` when off
+            it.
         focus: the focused node (the top when the focus was found).
     """
 
@@ -129,8 +142,9 @@ class ViewNode:
         x, y, w, h: the box's top-left corner and size in px at 1:1.
         kind: "action" (a position), "chance" (a move with 2+ outcomes), "more" (folded
             children) or "up".
-        role: "p0" / "p1" (who moves at this position), "end" (the game is over), "chance",
-            "more" or "up".
+        role: the box's colour: "p0" / "p1" (the player whose move led here, whose view Q is
+            from; the root: the player to move), "end" (the game is over), "chance", "more"
+            or "up".
         label: the move (or outcome) into the box, cut to about 7 characters ("root" at the
             root).
         lines: the numbers on the box, e.g. ``("N 12", "+0.33")``.
@@ -139,6 +153,8 @@ class ViewNode:
         marks: path / new / changed / pv / focus.
         click: the node id a click focuses (``None``: not clickable).
         proven: with the solver, "win" / "draw" / "loss" for the player whose view Q is in.
+        mover: the player whose view Q is from (0 / 1; drawn as the box's shape: square
+            corners for player 0, round for player 1), ``None`` for "+n" and "▲ up".
     """
 
     key: str
@@ -158,6 +174,7 @@ class ViewNode:
     marks: Marks
     click: int | None
     proven: str | None = None
+    mover: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         m = self.marks
@@ -185,6 +202,7 @@ class ViewNode:
             },
             "click": self.click,
             "proven": self.proven,
+            "mover": self.mover,
         }
 
 
@@ -217,6 +235,7 @@ class TreeView:
         drawn: tree nodes drawn (action and chance; "+n" and "▲ up" boxes excluded).
         total: nodes in the tree.
         player_names: the two players' names.
+        palette: the colours the browser draws with (:func:`palette_for` the game).
     """
 
     nodes: tuple[ViewNode, ...]
@@ -228,6 +247,7 @@ class TreeView:
     drawn: int = 0
     total: int = 0
     player_names: tuple[str, str] = ("X", "O")
+    palette: dict[str, str] = field(default_factory=lambda: dict(PALETTE))
     _by_id: dict[int, ViewNode] = field(default_factory=dict, repr=False, compare=False)
 
     def node(self, node_id: int) -> ViewNode | None:
@@ -278,7 +298,7 @@ class TreeView:
             "total": self.total,
             "player_names": list(self.player_names),
             "summary": self.describe(),
-            "palette": dict(PALETTE),
+            "palette": dict(self.palette),
             "nodes": [n.to_dict() for n in self.nodes],
             "edges": [e.to_dict() for e in self.edges],
         }
@@ -530,7 +550,7 @@ def build_view(
     width = max(box.x + box.w / 2 for box in everything) + MARGIN
 
     # --- freeze
-    context = _Context(names, root_player, path, new_id, changed, focus_id, pv, top_box)
+    context = _Context(search, names, root_player, path, new_id, changed, focus_id, pv, top_box)
     nodes: list[ViewNode] = []
     edges: list[ViewEdge] = []
     ordered = [top_box] + ([up] if up is not None else []) + [b for row in rows[1:] for b in row]
@@ -555,6 +575,7 @@ def build_view(
         drawn=drawn,
         total=search.node_count,
         player_names=names,
+        palette=palette_for(search.game),
     )
 
 
@@ -588,7 +609,9 @@ def _find(search: Search, node_id: int, budget: int = 5000) -> Move | None:
 
 def _pv_ranks(top: Move, limit: int) -> dict[int, int]:
     """The most visited line below ``top``: node id -> move number (1 = the first move below
-    the top; a chance node and its most visited outcome share a number), ``limit`` moves."""
+    the top), ``limit`` moves. A move with dice is numbered on its chance node; the most
+    visited outcome below it continues the line without a number of its own (one badge per
+    move), except below a chance node at the top, which has no badge."""
     ranks: dict[int, int] = {}
     rank = 0
     node: Move = top
@@ -607,9 +630,7 @@ def _pv_ranks(top: Move, limit: int) -> dict[int, int]:
         if isinstance(move, ChanceNode):
             if not move.children:
                 break
-            outcome = max(move.children, key=lambda n: n.visits)
-            ranks[outcome.id] = rank
-            node = outcome
+            node = max(move.children, key=lambda n: n.visits)
         else:
             node = move
     return ranks
@@ -659,6 +680,9 @@ def _child_box(search: Search, parent: _Box, child: Move, state: Any, level: int
         assert isinstance(child, ActionNode)
         box.full_label, box.probability = _outcome_text(search, state, node, child)
         box.via = parent.full_label
+        if isinstance(search.game, ShortOutcomeLabels):  # the game's own few characters
+            box.label = str(search.game.short_outcome_label(state, node.action, child.outcome))
+            return box
     else:
         box.full_label = str(search.game.action_label(state, child.action))
         if isinstance(search.game, ShortLabels):  # the game's own few-character label
@@ -678,15 +702,17 @@ def _action_width(search: Search, rows: list[list[_Box]], names: tuple[str, str]
             widest = max(widest, text_width(box.label, LABEL_FONT, bold=True))
             node = box.node
             if box.kind == "action" and node is not None:
-                for line in _lines(node, 0):
+                for line in _lines(search, node, 0):
                     widest = max(widest, text_width(line, LINE_FONT))
     return float(min(MAX_W, max(MIN_W, math.ceil(widest + 2 * PAD_X))))
 
 
-def _lines(node: Move, view: int) -> tuple[str, str]:
+def _lines(search: Search, node: Move, view: int) -> tuple[str, str]:
+    """A box's numbers: its N and its Q from ``view``: a proven node's proven value (as the
+    board, the tables and the quiz give it), else the mean of its visits."""
     if not node.visits:
         return ("N 0", "–")
-    return (f"N {format_visits(node.visits)}", f"{node.mean(view):+.2f}")
+    return (f"N {format_visits(node.visits)}", f"{move_value(search, node, view):+.2f}")
 
 
 def _place_row(row: list[_Box]) -> None:
@@ -734,6 +760,7 @@ def isotonic(values: Sequence[float]) -> list[float]:
 
 @dataclass
 class _Context:
+    search: Search
     names: tuple[str, str]
     root_player: int
     path: set[int]
@@ -819,8 +846,8 @@ def _freeze(ctx: _Context, box: _Box) -> ViewNode:
         seen = len(node.children)
         tip.append(f"chance node #{node.id}: {node.num_outcomes} outcomes, {seen} drawn so far")
     else:
-        role = "end" if node.player < 0 else f"p{node.player}"
-        lines = _lines(node, view)
+        role = "end" if node.player < 0 else f"p{view}"  # the colour of whose move it was
+        lines = _lines(ctx.search, node, view)
         if node.parent is None:
             tip.append("root: the position searched")
         elif isinstance(node.parent, ChanceNode):
@@ -841,9 +868,11 @@ def _freeze(ctx: _Context, box: _Box) -> ViewNode:
             why = f" ({names[view]} chose this move)"
         else:
             why = f" ({names[view]} moves here)" if node.player >= 0 else ""
-        tip.append(f"Q = {node.mean(view):+.3f} from {names[view]}'s view{why}")
+        q = move_value(ctx.search, node, view)
+        tip.append(f"Q = {q:+.3f} from {names[view]}'s view{why}")
     if proven is not None:
-        tip.append(f"proven: {proven} for {names[view]}")
+        mean = f"{node.mean(view):+.3f}" if node.visits else "–"
+        tip.append(f"proven: {proven} for {names[view]} (the mean of its visits: {mean})")
     if marks.path:
         tip.append("on the last selection path")
     if marks.new:
@@ -859,7 +888,7 @@ def _freeze(ctx: _Context, box: _Box) -> ViewNode:
     faint = _is_faint(node) and not marks.new  # the node just added is never faint
     return ViewNode(
         box.key, node.id, parent_key, box.level, x, y, box.w, box.h, box.kind, role, box.label,
-        lines, tuple(tip), faint, marks, node.id, proven,
+        lines, tuple(tip), faint, marks, node.id, proven, view,
     )  # fmt: skip
 
 

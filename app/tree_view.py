@@ -4,8 +4,12 @@ import; no build step) that draws a :class:`app.tree_layout.TreeView` as SVG.
 The script and styles are real files, ``app/static/tree_view.js`` and ``tree_view.css`` (read
 by a linter and the browser's devtools). The script draws with ``createElementNS`` and
 ``textContent`` only: game labels are data, never HTML. Hover shows a tooltip, a click on a box
-sends its focus id back (returned by :func:`render_tree`), drag pans, the buttons zoom (Ctrl +
-wheel too). The first view is at 1:1 with the top box centred.
+sends its focus id back (returned by :func:`render_tree`), drag pans, the buttons (in a strip of
+their own above the drawing: they never cover a box) zoom (Ctrl + wheel too). After every change
+of what the last iteration marked (a Step, back, a focus) the view frames the top box, the last
+path, the new node and the favourite (PV badge 1): it zooms out only as far as they need, never
+past the first view's zoom, and pans to them; a narrow container (a phone) also fits the
+drawing's whole width.
 """
 
 from __future__ import annotations

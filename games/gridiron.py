@@ -442,6 +442,31 @@ class Gridiron:
             label += f", ball scatters to ({self._scatter_label(state, action, outcome)})"
         return label + self._touchdown_label(state, action, outcome)
 
+    def short_outcome_label(self, state: GridironState, action: Action, outcome: object) -> str:
+        """At most 9 characters for a tree box: "on 1,1" (a kick), "dodge ok", "fell",
+        "pickup ok", "drop 4,2" (a failed pick-up, the ball scattered to 4,2), "push",
+        "def↓ 3,2" (a block), "touchdown"; the full label: :meth:`outcome_label`."""
+        if outcome is NO_CHANCE:
+            return ""
+        assert isinstance(outcome, tuple)
+        if action[0] == "kick":
+            return f"on {outcome[0]},{outcome[1]}"
+        if self._touchdown_label(state, action, outcome):
+            return "touchdown"
+        where = ""
+        if outcome[-1] is not None:  # the ball scattered: where it came to rest
+            where = self._scatter_label(state, action, outcome).replace(" ", "")
+        if action[0] == "move":
+            dodge, pickup, _ = outcome
+            if dodge is not None and not dodge:
+                return f"fell {where}".strip()
+            if pickup is not None:
+                return "pickup ok" if pickup else f"drop {where}".strip()
+            return "dodge ok"
+        face = outcome[0]
+        text = {0: "att↓", 1: "both↓", 2: "push", 3: "def↓"}[face]
+        return f"{text} {where}".strip()
+
     def _scatter_label(
         self, state: GridironState, action: Action, outcome: tuple[Any, ...]
     ) -> str:

@@ -131,6 +131,14 @@ class ShortLabels(Protocol):
     def short_action_label(self, state: Any, action: Any) -> str: ...
 
 
+@runtime_checkable
+class ShortOutcomeLabels(Protocol):
+    """Optional: a chance outcome's label in a few characters (about 9), for the boxes of a
+    drawn tree; the full :meth:`Game.outcome_label` stays in tooltips."""
+
+    def short_outcome_label(self, state: Any, action: Any, outcome: Any) -> str: ...
+
+
 class ExactSolver(Protocol):
     """Optional: a game-specific exact solver, used by :func:`mcts_lab.exact.exact_values`."""
 

@@ -2,6 +2,7 @@
 
     python scripts/screenshot.py OUT.png "query string" [--size 1280x720] [--tab NAME]
         [--scroll-to CSS] [KEY ...]
+    python scripts/screenshot.py --all assets      # the README's pictures, all again
 
 Starts the app on a free port, opens it with the query string (``steps=N`` rebuilds a tree of N
 iterations), opens a detail tab if asked, clicks the buttons with the given widget keys in order
@@ -15,54 +16,99 @@ screenshot of the viewport, as a projector would show it.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+from typing import Any
 
 from app_server import CHROMIUM, CHROMIUM_ARGS, IDLE, running_app
 from playwright.sync_api import sync_playwright
+
+#: The README's and docs' pictures: file in assets/, query, viewport, tab, keys to click.
+ASSETS: list[tuple[str, str, str, str | None, list[str]]] = [
+    ("app-tic-tac-toe.png", "game=tic_tac_toe&seed=1&steps=30", "1280x720", None, []),
+    ("app-connect-four.png", "game=connect_four&steps=300", "1280x720", "Why this path", []),
+    ("app-connect-four-1920x1080.png", "game=connect_four&steps=300", "1920x1080", None, []),
+    ("app-gridiron.png", "game=gridiron&steps=300", "1280x720", None, ["step"]),
+    ("app-presentation.png", "game=tic_tac_toe&seed=1&steps=30&presentation=1", "1280x720", None,
+     ["step"]),
+    ("app-phone.png", "game=tic_tac_toe&seed=1&steps=20", "390x844", None, ["step"]),
+    ("app-exact.png", "game=tic_tac_toe&steps=100&exact=true", "1280x720", None, []),
+    ("app-ab.png", "game=tic_tac_toe&c=2&steps=200&ab=true&ab_c=0.5", "1280x720", "A/B", []),
+    ("lesson-page.png", "lesson=traps&page=5", "1280x720", None, []),
+]
+
+
+def shoot(
+    browser: Any,
+    url: str,
+    out: str,
+    query: str,
+    keys: list[str],
+    size: str,
+    tab: str | None,
+    scroll_to: str | None = None,
+) -> None:
+    """One screenshot of the app at ``url`` (see the module docstring) into ``out``."""
+    width, height = (int(v) for v in size.lower().split("x"))
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(f"{url}/?{query}")
+    page.wait_for_selector("g.tv-node", timeout=600_000)
+    page.wait_for_selector(IDLE, timeout=600_000)
+    if tab:
+        page.get_by_role("tab", name=tab, exact=True).click()
+        page.wait_for_timeout(300)
+        page.wait_for_selector(IDLE, timeout=60_000)
+    for key in keys:
+        key, _, text = key.partition("=")  # quiz_answer=c1: the pill (button) saying c1
+        box = page.locator(f".st-key-{key}")
+        if text:
+            box.locator("button:visible", has_text=text).first.click()
+        elif box.locator("input[type=checkbox]").count():  # a toggle: its label
+            box.locator("label").first.click()
+        else:  # :visible: a button with help is drawn twice (mouse / touch), one hidden
+            box.locator("button:visible").first.click()
+        page.wait_for_timeout(300)
+        page.wait_for_selector(IDLE, timeout=600_000)
+    if scroll_to:  # the element's bottom at the bottom of its scroll box
+        page.locator(scroll_to).first.evaluate("e => e.scrollIntoView({block: 'end'})")
+        page.wait_for_timeout(300)
+    page.mouse.move(5, 5)  # no tooltip in the picture
+    page.wait_for_timeout(700)  # the tree component draws after the run ends
+    page.screenshot(path=out)
+    page.close()
 
 
 def main(
     out: str, query: str, keys: list[str], size: str, tab: str | None, scroll_to: str | None = None
 ) -> None:
-    width, height = (int(v) for v in size.lower().split("x"))
     with running_app() as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        page = browser.new_page(viewport={"width": width, "height": height})
-        page.goto(f"{url}/?{query}")
-        page.wait_for_selector("g.tv-node", timeout=600_000)
-        page.wait_for_selector(IDLE, timeout=600_000)
-        if tab:
-            page.get_by_role("tab", name=tab, exact=True).click()
-            page.wait_for_timeout(300)
-            page.wait_for_selector(IDLE, timeout=60_000)
-        for key in keys:
-            key, _, text = key.partition("=")  # quiz_answer=c1: the pill (button) saying c1
-            box = page.locator(f".st-key-{key}")
-            if text:
-                box.locator("button", has_text=text).first.click()
-            elif box.locator("input[type=checkbox]").count():  # a toggle: its label
-                box.locator("label").first.click()
-            else:
-                box.locator("button").first.click()
-            page.wait_for_timeout(300)
-            page.wait_for_selector(IDLE, timeout=600_000)
-        if scroll_to:  # the element's bottom at the bottom of its scroll box
-            page.locator(scroll_to).first.evaluate("e => e.scrollIntoView({block: 'end'})")
-            page.wait_for_timeout(300)
-        page.mouse.move(5, 5)  # no tooltip in the picture
-        page.wait_for_timeout(700)  # the tree component draws after the run ends
-        page.screenshot(path=out)
+        shoot(browser, url, out, query, keys, size, tab, scroll_to)
+        browser.close()
+
+
+def refresh_assets(folder: Path) -> None:
+    """Take every picture of :data:`ASSETS` again, into ``folder``."""
+    with running_app() as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for name, query, size, tab, keys in ASSETS:
+            shoot(browser, url, str(folder / name), query, keys, size, tab)
+            print(folder / name)
         browser.close()
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("out")
-    parser.add_argument("query")
+    parser.add_argument("out", help="the picture's file; with --all, the folder (assets)")
+    parser.add_argument("query", nargs="?", default="")
     parser.add_argument(
         "keys", nargs="*", help="widget keys of buttons (or toggles, or KEY=TEXT) to click"
     )
     parser.add_argument("--size", default="1280x720", help="viewport, e.g. 1920x1080")
     parser.add_argument("--tab", help="a detail tab to open first, e.g. 'Why this path'")
     parser.add_argument("--scroll-to", help="CSS selector of an element to scroll into view")
+    parser.add_argument("--all", action="store_true", help="every picture of ASSETS into OUT")
     args = parser.parse_args()
-    main(args.out, args.query, args.keys, args.size, args.tab, args.scroll_to)
+    if args.all:
+        refresh_assets(Path(args.out))
+    else:
+        main(args.out, args.query, args.keys, args.size, args.tab, args.scroll_to)

@@ -51,7 +51,9 @@ def click(page: Any, key: str) -> None:
     """Click the button with widget key ``key`` and wait for the click's rerun."""
     stats = page.locator(".lab-stats").first
     before = stats.inner_text() if stats.count() else ""
-    page.locator(f".st-key-{key} button").first.click()
+    # :visible: a button with help text is drawn twice, with its tooltip for a mouse and
+    # without for a touch screen, and a media query hides one (on a phone, the first)
+    page.locator(f".st-key-{key} button:visible").first.click()
     # On a busy machine the page can look idle before the click's rerun starts; every click
     # that does something writes a new history entry into the statistics row, so wait for it
     # (a click that changes nothing, e.g. forward at the newest entry, just waits it out).

@@ -422,3 +422,45 @@ def test_random_play_from_the_scoring_positions_keeps_the_turns_in_step(
                 scores_seen.add(before.team == (0 if state.score[0] > before.score[0] else 1))
         assert game.is_terminal(state)
     assert False in scores_seen  # some touchdowns were scored in the other team's turn
+
+
+@pytest.mark.parametrize("size", [1, 3])
+def test_short_outcome_labels_fit_a_tree_box_and_say_the_outcome(size: int) -> None:
+    """Every outcome a search meets gets at most 9 characters that say what the full label
+    says: the kick's square, a fall, a dropped ball and where it went, a block's face."""
+    from games.registry import opening_state
+    from mcts_core import Search
+    from mcts_core.nodes import ChanceNode
+
+    game = Gridiron(size=size)
+    pairs: dict[str, str] = {}
+    for seed in range(2):
+        search = Search(game, opening_state(game, seed), seed=seed)
+        search.run(iterations=500)
+        stack = [search.root]
+        while stack:
+            node = stack.pop()
+            stack.extend(node.children)
+            if isinstance(node, ChanceNode):
+                state = search.state_of(node.parent)
+                for child in node.children:
+                    short = game.short_outcome_label(state, node.action, child.outcome)
+                    pairs[game.outcome_label(state, node.action, child.outcome)] = short
+    assert pairs
+    for full, short in pairs.items():
+        assert 0 < len(short) <= 9, (full, short)
+        if "touchdown" in full:
+            assert short == "touchdown"
+            continue
+        if "scatters to (" in full:  # the square the ball came to rest on
+            assert short.endswith(full.rsplit("(", 1)[1].rstrip(")").replace(" ", "")), full
+        if full.startswith("block: "):
+            face = {"attacker down": "att↓", "both down": "both↓", "push": "push",
+                    "defender down": "def↓"}  # fmt: skip
+            assert short.startswith(face[full[7:].split(",")[0]]), (full, short)
+        elif full.split(",")[0].startswith("dodge") and full.split(",")[0].endswith("failed"):
+            assert short.startswith("fell"), (full, short)
+        elif "pickup failed" in full:
+            assert short.startswith("drop"), (full, short)
+        elif full.startswith("ball lands on ("):
+            assert short == "on " + full[15:-1].replace(" ", "")

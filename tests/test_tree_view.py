@@ -234,13 +234,14 @@ def test_marks_land_on_the_right_ids(game: str, iterations: int) -> None:
     assert [n.id for n in view.nodes if n.marks.new] == [trace.expansion.node_id]
     assert {n.id for n in view.nodes if n.marks.changed} == {u.node_id for u in trace.updates}
     assert not any(n.marks.focus for n in view.nodes)
-    # the principal variation from the root: move numbers, an outcome sharing its chance node's
+    # the principal variation from the root: move numbers, one per move (an outcome below its
+    # chance node carries none: one badge per move)
     expected: dict[int, int] = {}
     rank = 0
     for node in search.principal_variation()[1:]:
         if not (isinstance(node, ActionNode) and isinstance(node.parent, ChanceNode)):
             rank += 1
-        expected[node.id] = rank
+            expected[node.id] = rank
     got = {n.id: n.marks.pv for n in view.nodes if n.marks.pv is not None}
     assert got == {i: r for i, r in expected.items() if i in drawn}
     assert got, "the PV's first move is always drawn"
@@ -334,8 +335,8 @@ def test_q_is_from_the_mover_into_the_box(game: str, iterations: int) -> None:
             assert q_line == f"{real.mean(mover):+.2f}"
             assert f"from {names[mover]}'s view" in " ".join(node.tooltip)
         assert f"node #{real.id}" in " ".join(node.tooltip)
-        role = "end" if real.player < 0 else f"p{real.player}"
-        assert node.role == role
+        role = "end" if real.player < 0 else f"p{mover}"  # the colour of whose move it was
+        assert node.role == role and node.mover == mover
 
 
 def test_proven_results_are_from_the_same_view_as_q() -> None:
@@ -348,7 +349,12 @@ def test_proven_results_are_from_the_same_view_as_q() -> None:
         real = tree_node(search, node.id)
         mover = real.decider.player
         assert node.proven == proof_label(real.proven, mover)
-        assert f"proven: {node.proven} for {'XO'[mover]}" in node.tooltip
+        said = f"proven: {node.proven} for {'XO'[mover]} (the mean of its visits: "
+        assert any(line.startswith(said) for line in node.tooltip)
+        # one value for a proven node: its box shows the proven value, as the board does
+        exact = real.proven[mover]
+        assert node.lines[1] == f"{exact:+.2f}"
+        assert f"Q = {exact:+.3f} from {'XO'[mover]}'s view" in " ".join(node.tooltip)
 
 
 def test_tooltips_give_full_labels_ids_and_a_click_hint() -> None:
@@ -361,7 +367,9 @@ def test_tooltips_give_full_labels_ids_and_a_click_hint() -> None:
     assert outcomes
     for n in outcomes:
         assert n.tooltip[0].startswith("kick-off → ball lands on (")
-        assert n.label.startswith("…(")  # siblings told apart by their distinct end
+        # the game's short outcome label, whole: "on 2,1" for "ball lands on (2,1)"
+        x, y = n.tooltip[0].removeprefix("kick-off → ball lands on (").rstrip(")").split(",")
+        assert n.label == f"on {x},{y}"
         assert "probability 9.1%" in n.tooltip
         assert n.tooltip[-1] == "click to focus" and n.click == n.id
     edges = [e for e in view.edges if e.source == chance[0].key and e.target.startswith("n")]
@@ -426,7 +434,10 @@ def test_to_dict_is_json(game: str, iterations: int) -> None:
                          "tooltip", "faint", "marks", "click"}  # fmt: skip
     assert set(node["marks"]) == {"path", "new", "changed", "pv", "focus"}
     assert set(data["edges"][0]) == {"from", "to", "label", "style"}
-    assert data["palette"]["p0"] == "#dbeafe" and data["palette"]["path"] == "#f59e0b"
+    # the players' colours are the board's: Connect Four's X yellow, elsewhere blue
+    first = "#fef9c3" if game == "connect_four" else "#dbeafe"
+    assert data["palette"]["p0"] == first and data["palette"]["path"] == "#f59e0b"
+    assert node["mover"] in (0, 1)
 
 
 def test_views_are_frozen() -> None:

@@ -1,10 +1,14 @@
 // The browser tree (app/tree_view.py): draws the TreeView JSON as SVG, with a tooltip, a click
 // that sends a focus id back, drag to pan and zoom buttons. Every element is built with
 // createElement(NS) and every text set with textContent only: game labels are data, never HTML.
+// After every change of what the last iteration marked (a Step, back, a new focus) the view
+// frames the boxes that matter: the top, the last path, the new node and the favourite (PV 1).
 const NS = "http://www.w3.org/2000/svg";
 const ROLES = new Set(["p0", "p1", "end", "chance", "more", "up"]);
 const PAD_X = 4;
 const PAD_Y = 4;
+const FRAME_PAD = 14; // px around the framed boxes (room for their badges)
+const NARROW = 560; // a container narrower than this (a phone) shows the drawing's whole width
 
 // Everything below builds DOM with createElement(NS) + textContent: labels are data, never HTML.
 function svgEl(tag, attrs, parent) {
@@ -60,7 +64,8 @@ function setup(host) {
   const st = {
     host, root, scroll, svg, edgesG, labelsG, nodesG, tip, legend,
     data: null, view: null, byKey: new Map(), scale: 1, offsetX: 0, moved: false,
-    drag: null, tipKey: null, setTrigger: null, lastWidth: -1, ro: null,
+    drag: null, tipKey: null, setTrigger: null, lastWidth: -1, ro: null, frameKey: null,
+    fitWidth: false,
   };
   const buttons = [
     ["−", "zoom out", () => zoomAtCentre(st, 1 / 1.25)],
@@ -134,8 +139,7 @@ function setup(host) {
       if (w === st.lastWidth) return;
       st.lastWidth = w;
       layout(st);
-      if (!st.moved && data.fit) fitWidth(st);
-  else if (!st.moved) centre(st);
+      if (!st.moved) frame(st);
     });
     st.ro.observe(scroll);
   }
@@ -219,9 +223,9 @@ function zoomTo(st, scale, ax, ay) {
 
 function actualSize(st) {
   st.scale = st.baseScale || 1;
-  st.moved = false;
   layout(st);
   centre(st);
+  st.moved = true; // kept until the next Step, back or focus reframes
 }
 
 function zoomAtCentre(st, factor) {
@@ -229,13 +233,55 @@ function zoomAtCentre(st, factor) {
   st.moved = true;
 }
 
-function fitWidth(st) { // a narrow screen: the whole width in view, top first (not "moved")
-  const cw = st.scroll.clientWidth;
-  if (!cw) return;
-  st.scale = Math.min(st.baseScale || 1, Math.max(0.15, cw / st.view.width));
+// The boxes that must be in view after a click: the top, the last selection path, the node
+// just added and the favourite (PV badge 1), in drawing units, with room for their badges.
+function framedRect(st) {
+  const v = st.view;
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const n of v.nodes) {
+    const m = n.marks || {};
+    if (!(n.key === v.top || m.path || m.new || m.pv === 1)) continue;
+    x0 = Math.min(x0, n.x - 10);
+    y0 = Math.min(y0, n.y - 10);
+    x1 = Math.max(x1, n.x + n.w + 10);
+    y1 = Math.max(y1, n.y + n.h + 10);
+  }
+  return x0 === Infinity ? null : { x0, y0, x1, y1 };
+}
+
+// Zoom out only as far as needed (never past the first view's zoom) and pan so that the framed
+// boxes are inside the drawing's box; a narrow container also shows the drawing's whole width.
+function frame(st) {
+  const v = st.view;
+  const sc = st.scroll;
+  const cw = sc.clientWidth;
+  const ch = sc.clientHeight;
+  const r = framedRect(st);
+  if (!cw || !ch || !r) { centre(st); return; }
+  let s = st.baseScale || 1;
+  if (st.fitWidth || cw < NARROW) s = Math.min(s, cw / v.width);
+  s = Math.min(s, (cw - 2 * FRAME_PAD) / (r.x1 - r.x0), (ch - 2 * FRAME_PAD) / (r.y1 - r.y0));
+  st.scale = Math.min(4, Math.max(0.15, s));
   layout(st);
-  st.scroll.scrollLeft = 0;
-  st.scroll.scrollTop = 0;
+  s = st.scale;
+  // across: the top box in the middle when that keeps the framed boxes in view, else as near
+  let x = topCentre(st) * s + st.offsetX - cw / 2;
+  x = Math.min(x, r.x0 * s + st.offsetX - FRAME_PAD);
+  x = Math.max(x, r.x1 * s + st.offsetX + FRAME_PAD - cw);
+  sc.scrollLeft = Math.max(0, x);
+  // down: from the top of the drawing when the framed boxes fit from there
+  sc.scrollTop = r.y1 * s + FRAME_PAD <= ch ? 0 : Math.max(0, r.y0 * s - FRAME_PAD);
+}
+
+// What the framing depends on: a change (a Step, back, a focus, a new zoom) reframes, even
+// after the user panned; a rerun that changed none of it keeps the user's view.
+function frameKey(v, base) {
+  const keys = [];
+  for (const n of v.nodes) {
+    const m = n.marks || {};
+    if (m.path || m.new || m.pv === 1) keys.push(n.key + (m.new ? "+" : "") + (m.pv ? "*" : ""));
+  }
+  return [v.top, base, keys.join(",")].join("|");
 }
 
 function fit(st) {
@@ -268,7 +314,7 @@ function drawEdges(st, pal) {
       d: "M" + x1 + "," + y1 + " C" + x1 + "," + ym + " " + x2 + "," + ym + " " + x2 + "," + y2,
       fill: "none",
       stroke: style === "path" ? pal.path : pal.edge,
-      "stroke-width": style === "path" ? 3 : 1.5,
+      "stroke-width": style === "path" ? 3.5 : 1.3, // the path: thicker as well as orange
       class: "tv-edge tv-edge-" + style,
     };
     if (style === "fold") attrs["stroke-dasharray"] = "4 3";
@@ -293,6 +339,7 @@ function drawNode(st, n, pal) {
     "data-key": n.key,
   }, st.nodesG);
   if (n.id !== null && n.id !== undefined) g.setAttribute("data-id", String(n.id));
+  if (n.parent) g.setAttribute("data-parent", String(n.parent));
   const clickable = n.click !== null && n.click !== undefined && n.key !== v.top;
   if (clickable) {
     g.setAttribute("tabindex", "0");
@@ -301,6 +348,9 @@ function drawNode(st, n, pal) {
   }
   const role = ROLES.has(n.role) ? n.role : "more";
   const m = n.marks || {};
+  // the players differ by shape as well as colour: square corners for the first, round for
+  // the second (the player whose move it was: n.mover)
+  const rx = n.kind !== "action" ? 11 : n.mover === 1 ? Math.min(14, n.h / 2) : 2;
   let stroke = pal[role + "_stroke"];
   let width = 1.2;
   if (m.path) { stroke = pal.path; width = 2.5; }
@@ -324,12 +374,18 @@ function drawNode(st, n, pal) {
   }
   if (m.focus) {
     svgEl("rect", {
-      x: -4, y: -4, width: n.w + 8, height: n.h + 8, rx: 8, fill: "none",
+      x: -7, y: -7, width: n.w + 14, height: n.h + 14, rx: 10, fill: "none",
       stroke: pal.text, "stroke-width": 1.2, "stroke-dasharray": "4 3",
     }, g);
   }
+  if (m.new) { // a double outline: the new node is told by its line, not by green alone
+    svgEl("rect", {
+      x: -4, y: -4, width: n.w + 8, height: n.h + 8, rx: rx + 3, fill: "none",
+      stroke: pal.new, "stroke-width": 2, class: "tv-new-ring",
+    }, g);
+  }
   const box = {
-    x: 0, y: 0, width: n.w, height: n.h, rx: n.kind === "action" ? 6 : 11,
+    x: 0, y: 0, width: n.w, height: n.h, rx: rx,
     fill: pal[role], stroke: stroke, "stroke-width": width, class: "tv-box",
   };
   if (n.kind === "more") box["stroke-dasharray"] = "4 3";
@@ -346,9 +402,9 @@ function drawNode(st, n, pal) {
     svgText(g, n.w / 2, n.h / 2 + 4.5, n.label, "tv-small");
   }
   if (m.pv) badge(g, n.w - 2, 1, m.pv, pal.pv, "tv-pv");
-  if (n.proven) {
+  if (n.proven) { // bottom left: clear of the PV badge (top right) and of the neighbours'
     const letter = n.proven === "win" ? "W" : n.proven === "loss" ? "L" : "D";
-    badge(g, 2, 1, letter, pal[n.proven] || pal.draw, "tv-proven");
+    badge(g, 2, n.h - 1, letter, pal.proven, "tv-proven");
   }
 }
 
@@ -356,27 +412,37 @@ function drawLegend(st, pal) {
   const names = st.view.player_names || ["X", "O"];
   const lg = st.legend;
   clear(lg);
-  const row = (swatch, text, dashed) => {
+  const row = (swatch, text, extra) => {
     const r = htmlEl("div", "tv-legend-row", lg);
-    const s = htmlEl("span", "tv-swatch", r);
+    const s = htmlEl("span", "tv-swatch" + (extra ? " " + extra : ""), r);
     if (swatch) s.style.background = swatch[0];
     if (swatch) s.style.borderColor = swatch[1];
-    if (dashed) s.style.borderStyle = "dashed";
     htmlEl("span", "", r, text);
+    return s;
   };
-  row([pal.p0, pal.p0_stroke], names[0] + " to move");
-  row([pal.p1, pal.p1_stroke], names[1] + " to move");
-  row([pal.end, pal.end_stroke], "game over");
-  row([pal.chance, pal.chance_stroke], "◆ chance: each outcome's probability on its edge");
-  row(["#ffffff", pal.path], "orange: the last selection path");
-  row(["#ffffff", pal.new], "green outline: the node just added");
-  row(["#ffffff", "#111827"], "thick outline, bold numbers: N and Q changed in the last backup");
-  row([pal.pv, pal.pv], "numbered badge: the principal variation (most visited line)");
-  row(["#ffffff", pal.more_stroke], "+n: moves folded away (click to show them)", true);
+  const colour = (i) => pal["p" + i + "_name"] || (i === 0 ? "blue" : "red");
+  row([pal.p0, pal.p0_stroke], colour(0) + ", square corners: " + names[0]
+    + "'s move, Q for " + names[0] + " (as on the board; the root: the player to move)",
+  "tv-swatch-square");
+  row([pal.p1, pal.p1_stroke], colour(1) + ", round corners: " + names[1]
+    + "'s move, Q for " + names[1], "tv-swatch-round");
+  row([pal.end, pal.end_stroke], "grey: the game is over");
+  row([pal.chance, pal.chance_stroke], "amber diamond ◆: a move with dice; each outcome's "
+    + "probability on its edge", "tv-swatch-diamond");
+  row(["#ffffff", pal.path], "orange, thick line: the last selection path", "tv-swatch-thick");
+  row(["#ffffff", pal.new], "green double outline: the node just added", "tv-swatch-double");
+  row(["#ffffff", "#111827"], "thick outline, bold numbers: N and Q changed in the last backup",
+    "tv-swatch-thick");
+  row([pal.pv, pal.pv], "purple numbered badge: the principal variation (most visited line), "
+    + "one number per move", "tv-swatch-badge");
+  row([pal.proven, pal.proven], "W / D / L badge: proven win, draw or loss (solver) for the "
+    + "player whose move it was; its Q is the proven value", "tv-swatch-badge");
+  row(["#ffffff", pal.more_stroke], "+n, dashed: moves folded away (click to show them)",
+    "tv-swatch-dashed");
   htmlEl("div", "tv-legend-text", lg,
     "N: visits. Q: the mean value for the player who chose the move into the box. "
-    + "Faint numbers: few visits. Hover a box for details, click to focus on it. "
-    + "Drag to pan; +, −, Ctrl + wheel zoom.");
+    + "Grey numbers in a pale box: few visits. Hover a box for details, click to focus on it. "
+    + "Drag to pan; +, −, Ctrl + wheel zoom; fit shows it all.");
   const v = st.view;
   let info = v.drawn + " of " + v.total + " nodes drawn";
   if (!v.focus_found) info += " · the focused node is not in the tree: drawing from the root";
@@ -385,7 +451,6 @@ function drawLegend(st, pal) {
 
 function render(st, data) {
   const v = data.view;
-  const topChanged = !st.view || st.view.top !== v.top;
   if (v.summary) st.svg.setAttribute("aria-label", String(v.summary));
   st.view = v;
   const px = Math.max(80, Number(data.height) || 400) + "px";
@@ -395,6 +460,11 @@ function render(st, data) {
   if (st.baseScale !== base) { // a new first-view zoom (presentation mode): start from it
     st.baseScale = base;
     st.scale = base;
+  }
+  st.fitWidth = Boolean(data.fit);
+  const key = frameKey(v, base);
+  if (key !== st.frameKey) { // a Step, back, a focus: frame what it marked, even after a pan
+    st.frameKey = key;
     st.moved = false;
   }
   st.byKey = new Map();
@@ -407,8 +477,7 @@ function render(st, data) {
   drawEdges(st, pal);
   for (const n of v.nodes) drawNode(st, n, pal);
   drawLegend(st, pal);
-  if (topChanged) st.moved = false;
-  if (!st.moved) centre(st);
+  if (!st.moved) frame(st);
   st.lastWidth = st.scroll.clientWidth;
   if (st.tipKey !== null) {
     const n = st.byKey.get(st.tipKey);

@@ -1,0 +1,111 @@
+"""The tree keeps what matters in its box (issue 21), in headless Chromium: after every click the
+top box, the last selection path, the node just added and the favourite (PV badge 1) are inside
+the drawing's box, the zoom buttons cover no box, and on a phone every root move of
+tic-tac-toe is inside the window on the first view.
+
+Skipped when Debian's chromium is missing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.browser_helpers import BROWSER_TEST, click, open_page, wait_idle
+
+pytestmark = BROWSER_TEST
+
+#: Per box: its classes, whether it must be framed (top, path, new, PV 1), whether it is a
+#: move of the top, and its rectangle on the page; plus the drawing's and the buttons' boxes.
+_BOXES = """(scroll) => {
+  const doc = scroll.getRootNode();
+  const rect = (e) => { const r = e.getBoundingClientRect();
+                        return [r.left, r.top, r.right, r.bottom]; };
+  const top = doc.querySelector("g.tv-node");  // the top box is drawn first
+  const topKey = top.getAttribute("data-key");
+  const nodes = [];
+  for (const g of doc.querySelectorAll("g.tv-node")) {
+    const cls = g.getAttribute("class");
+    const pv = g.querySelector(".tv-pv");
+    const must = g === top || /tv-on-path|tv-new/.test(cls)
+      || (pv !== null && pv.textContent === "1");
+    const box = g.querySelector(".tv-box, polygon");
+    nodes.push({cls, id: g.getAttribute("data-id"), must, rect: rect(box || g),
+                parent: g.getAttribute("data-parent")});
+  }
+  return {scroll: rect(scroll), bar: rect(doc.querySelector(".tv-bar")), nodes, topKey};
+}"""
+
+
+def _inside(inner: list[float], outer: list[float], slack: float = 1.0) -> bool:
+    return (
+        inner[0] >= outer[0] - slack
+        and inner[1] >= outer[1] - slack
+        and inner[2] <= outer[2] + slack
+        and inner[3] <= outer[3] + slack
+    )
+
+
+def _overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _assert_framed(page: Any, when: str, marked: int = 2) -> dict[str, Any]:
+    page.wait_for_timeout(300)  # the component draws after the run ends
+    seen = page.locator(".st-key-tree .tv-scroll").first.evaluate(_BOXES)
+    must = [n for n in seen["nodes"] if n["must"]]
+    assert len(must) >= marked, f"{when}: nothing marked ({seen['nodes'][:3]})"
+    outside = [(n["id"], n["cls"], [round(v) for v in n["rect"]]) for n in must
+               if not _inside(n["rect"], seen["scroll"])]  # fmt: skip
+    assert not outside, f"{when}: outside the drawing {seen['scroll']}: {outside}"
+    covered = [n["id"] for n in seen["nodes"] if _overlap(n["rect"], seen["bar"])]
+    assert not covered, f"{when}: boxes under the zoom buttons: {covered}"
+    return seen
+
+
+def test_top_path_new_node_and_favourite_stay_in_the_box(app_url: str, browser: Any) -> None:
+    cases = [
+        ("tic-tac-toe", "game=tic_tac_toe&steps=50", ["step", "step", "back", "step"]),
+        ("gridiron", "game=gridiron&steps=300", ["step", "step"]),
+        ("Connect Four at 2,000", "game=connect_four&iterations_per_click=2000", ["step_n"]),
+    ]
+    for name, query, keys in cases:
+        page = open_page(browser, f"{app_url}/?{query}")
+        _assert_framed(page, f"{name}, first view", marked=1)  # a new tree: its root alone
+        for i, key in enumerate(keys):
+            if key == "step_n":
+                page.locator(".st-key-step_n button").first.click()
+                page.wait_for_timeout(500)
+                wait_idle(page)
+                page.wait_for_selector("g.tv-new", timeout=120_000)
+                click(page, "step")  # and one more Step at 2,000 iterations
+            else:
+                click(page, key)
+            _assert_framed(page, f"{name}, after {key} #{i + 1}")
+        page.close()
+
+
+def test_a_step_after_a_pan_frames_the_new_path_again(app_url: str, browser: Any) -> None:
+    page = open_page(browser, f"{app_url}/?game=connect_four&steps=400")
+    scroll = page.locator(".st-key-tree .tv-scroll").first
+    box = scroll.bounding_box()
+    page.mouse.move(box["x"] + 40, box["y"] + box["height"] - 20)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 400, box["y"] + 20, steps=8)  # drag the drawing away
+    page.mouse.up()
+    page.locator(".st-key-tree .tv-button", has_text="+").first.click()  # and zoom in
+    click(page, "step")
+    _assert_framed(page, "a Step after a pan and a zoom")
+    page.close()
+
+
+def test_a_phone_shows_every_root_move_on_the_first_view(app_url: str, browser: Any) -> None:
+    page = open_page(browser, f"{app_url}/?game=tic_tac_toe&steps=20", width=390, height=844)
+    seen = _assert_framed(page, "a phone")
+    moves = [n for n in seen["nodes"] if n["parent"] == seen["topKey"] and n["id"]]
+    assert len(moves) == 9, moves
+    for n in moves:
+        assert _inside(n["rect"], seen["scroll"]), n
+        assert _inside(n["rect"], [0, 0, 390, 10_000]), n  # inside the window's width
+    click(page, "step")
+    _assert_framed(page, "a phone, after a Step")
+    page.close()
