@@ -27,6 +27,7 @@ import streamlit as st
 
 from app import ui
 from app.boards import board_svg
+from app.narration import flip_c, flip_sentence, narrate_iteration, narrate_record
 from app.session import DEFAULTS
 from app.tree_layout import TreeView, build_view
 from app.tree_view import clicked_focus, render_tree
@@ -34,7 +35,7 @@ from mcts_lab import traces
 from mcts_lab.inspection import inspect_trace
 from mcts_lab.traces.replay import FileReplay
 
-__all__ = ["active", "keep_live_widgets", "trace_sidebar", "trace_screen"]
+__all__ = ["active", "keep_live_widgets", "narration_lines", "trace_sidebar", "trace_screen"]
 
 TREE_HEIGHT = 450
 TREE_BELOW = 270
@@ -200,8 +201,58 @@ def trace_screen() -> None:
         _tree(replay, report)
     with right:
         with st.container(key="trace_narration"):
-            st.html(f'<p class="lab-narration">{html.escape(replay.narration())}</p>')
+            st.html(
+                "".join(
+                    f'<p class="{css}">{html.escape(line)}</p>'
+                    for css, line in narration_lines(replay)
+                )
+            )
         _tabs(replay, report)
+
+
+def narration_lines(replay: FileReplay) -> list[tuple[str, str]]:
+    """The narration of the iteration shown, as (CSS class, sentence) paragraphs: a record the
+    lab's writer wrote reads word for word as the live run read (``app.narration``'s
+    :func:`~app.narration.narrate_iteration` on the rebuilt trace, then, as on the live
+    screen, how the root's choice depends on C, with the file's C and policy); any other
+    record in :func:`~app.narration.narrate_record`'s generic words."""
+    trace = replay.trace
+    record = replay.record()
+    status = ""
+    if not trace.records:
+        status = (
+            f"A tree of {len(trace.nodes):,} nodes without iteration records: hover for the "
+            "numbers, click to focus."
+        )
+    elif not replay.steppable:
+        status = (
+            f"The file's records start at iteration {trace.records[0]['iteration']}, not 1: "
+            "the final tree is shown."
+        )
+    elif record is None:
+        status = (
+            f"The file holds {replay.end:,} iterations. Press Step to replay the first: the "
+            "tree grows as the file's search grew it."
+        )
+    if record is None:
+        return [("lab-narration", status)]
+    names = _player_names(replay)
+    rebuilt = replay.iteration_trace()
+    if rebuilt is None:
+        view_of = lambda node_id: replay.views[trace.index[node_id]]  # noqa: E731
+        return [("lab-narration", narrate_record(record, replay.label, view_of, names))]
+    settings = trace.header.get("settings") or {}
+    c = settings.get("c")
+    c = float(c) if isinstance(c, (int, float)) and not isinstance(c, bool) else None
+    policy = str(settings.get("tree_policy", "uct"))
+    text = narrate_iteration(rebuilt, names, 0.0 if c is None else c, policy)
+    lines = [("lab-narration", " ".join(text.split()))]  # one line, as the live screen shows it
+    root_decision = rebuilt.decisions[0] if rebuilt.decisions else None
+    if c is not None and root_decision is not None:
+        flip = flip_c(root_decision, policy, c)
+        if flip is not None:
+            lines.append(("lab-flip", flip_sentence(flip)))
+    return lines
 
 
 def _stats(replay: FileReplay, report: dict[str, Any]) -> None:
@@ -316,33 +367,19 @@ def _anomalies(report: dict[str, Any]) -> None:
 
 
 def _board(replay: FileReplay) -> None:
-    from games.registry import game_spec
-    from mcts_lab.common import action_index, build_game, parse_position
-
-    header = replay.trace.header
-    name = header.get("game")
-    try:
-        game_spec(str(name))
-        size = (header.get("game_options") or {}).get("size")
-        game = build_game(str(name), size if isinstance(size, int) else None)
-        state = parse_position(game, header.get("position"))
-    except (ValueError, ImportError, TypeError):
+    moves = replay.game_moves
+    if moves is None:
         st.caption("The file names no registered game: the labels are the file's own.")
         return
+    game, state = moves.game, moves.root_state
     if game.is_terminal(state):
         st.caption("The root position is already over.")
         return
-    by_index = {action_index(game, state, a): a for a in game.legal_actions(state)}
-    by_label = {game.action_label(state, a): a for a in game.legal_actions(state)}
     root = replay.root
     total = sum(child.visits for child in root.children) or 1
     stats = {}
     for child in root.children:
-        data = replay.trace.node(child.id)
-        number = data.get("action")
-        action = by_index.get(number) if isinstance(number, int) else None
-        if action is None:
-            action = by_label.get(str(data.get("move", "")))
+        action = moves.action(replay.trace.index[child.id])
         if action is not None and child.visits:
             stats[action] = (child.visits / total, child.mean(max(root.player, 0)))
     svg = board_svg(game, state, stats)

@@ -4,9 +4,12 @@ Debian's chromium is missing. Screenshots go to out/ (git-ignored)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
+from app.narration import narrate_iteration
+from games.registry import game_spec
 from mcts_core import Search
 from mcts_lab import traces
 from mcts_lab.common import build_game
@@ -24,11 +27,25 @@ def _narration(page: Any) -> str:
     return page.locator(".st-key-trace_narration").first.inner_text().strip()
 
 
+def _narration_starting(page: Any, text: str, seconds: float = 30.0) -> str:
+    """The narration once it starts with ``text`` (a loaded machine can draw a click's rerun
+    after wait_idle's settle time); what it says at the deadline otherwise."""
+    deadline = time.monotonic() + seconds
+    said = _narration(page)
+    while not said.startswith(text) and time.monotonic() < deadline:
+        page.wait_for_timeout(200)
+        said = _narration(page)
+    return said
+
+
 def test_upload_step_and_close(app_url: str, browser: Any, tmp_path: Path) -> None:
     game = build_game("connect_four")
     search = Search(game, game.initial_state(), seed=2)
     path = tmp_path / "connect-four.jsonl"
     write_run(search, str(path), iterations=60)
+    live = Search(game, game.initial_state(), seed=2)  # the same run, narrated as the live screen
+    names = game_spec("connect_four").player_names
+    told = [narrate_iteration(live.step(), names, 1.4, "uct") for _ in range(9)]
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     page.goto(app_url)
     page.wait_for_selector("g.tv-node", timeout=60_000)
@@ -41,11 +58,13 @@ def test_upload_step_and_close(app_url: str, browser: Any, tmp_path: Path) -> No
     for _ in range(9):
         page.locator(".st-key-trace_step button").first.click()
         _idle(page)
-    assert _narration(page).startswith("Iteration 9:"), _narration(page)
+    said = _narration_starting(page, told[8])
+    assert said.startswith(told[8]), said
     assert page.locator(".st-key-trace_tree g.tv-node").count() >= 8
     page.locator(".st-key-trace_back button").first.click()
     _idle(page)
-    assert _narration(page).startswith("Iteration 8:")
+    said = _narration_starting(page, told[7])
+    assert said.startswith(told[7]), said
     OUT.mkdir(exist_ok=True)
     page.screenshot(path=str(OUT / "trace-open.png"))
     page.locator(".st-key-trace_close button").first.click()

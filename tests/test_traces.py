@@ -4,6 +4,7 @@ alarm on correct searches, bad files refused in one line, and the CLI's ``inspec
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import math
 import random
@@ -16,17 +17,26 @@ import pytest
 
 from games import GAME_NAMES, make_game
 from mcts_core import Search
+from mcts_core.trace import Decision, IterationTrace, PathStep, RolloutStep
 from mcts_lab import traces
 from mcts_lab.cli import main
 from mcts_lab.common import action_index, build_config, build_game
 from mcts_lab.inspection import DELTA, chi_square_sf, inspect_trace
 from mcts_lab.traces.format import check_value, schema
 from mcts_lab.traces.lab import run_recorded
+from mcts_lab.traces.replay import FileReplay
 
 
-def lab_doc(game: str = "tic_tac_toe", iterations: int = 300, seed: int = 1, **options: Any):
+def lab_doc(
+    game: str = "tic_tac_toe",
+    iterations: int = 300,
+    seed: int = 1,
+    position: str | None = None,
+    **options: Any,
+):
     g = build_game(game)
-    search = Search(g, g.initial_state(), build_config(options), seed=seed)
+    root = g.initial_state() if position is None else g.parse_state(position)
+    search = Search(g, root, build_config(options), seed=seed)
     _, steps = run_recorded(search, iterations)
     return search, steps, traces.from_search(search, steps)
 
@@ -66,6 +76,68 @@ def test_search_trace_load_gives_the_same_tree_and_paths(tmp_path: Path, game: s
             [u.node_id for u in step.updates] for step in steps
         ]
         assert trace.header["seed"] == 5 and trace.header["iterations"] == 200
+
+
+def _without_the_file_s_blanks(trace: IterationTrace) -> IterationTrace:
+    """``trace`` with what a file does not hold blanked as FileReplay.iteration_trace
+    documents: actions (the file's are node ids), the outcome count, the rollout's moves (its
+    length stays), the end position and a deterministic expansion's outcome label."""
+    path: list[PathStep] = []
+    for step in trace.path:
+        if isinstance(step, Decision):
+            kids = tuple(dataclasses.replace(t, action=t.node_id) for t in step.children)
+            path.append(dataclasses.replace(step, children=kids))
+        else:
+            path.append(dataclasses.replace(step, num_outcomes=0))
+    expansion = trace.expansion
+    if expansion is not None and expansion.chance_id is None:
+        expansion = dataclasses.replace(expansion, outcome_label="")
+    blank = RolloutStep(-1, "", "")
+    evaluation = dataclasses.replace(
+        trace.evaluation, rollout=(blank,) * len(trace.evaluation.rollout), end_state=""
+    )
+    return dataclasses.replace(trace, path=tuple(path), expansion=expansion, evaluation=evaluation)
+
+
+@pytest.mark.parametrize(
+    ("game", "position", "options"),
+    [
+        ("tic_tac_toe", "XO..X....", {"solver": True}),  # O to move, soon proven lost
+        ("connect_four", None, {"policy": "puct", "min_visits": 2}),
+        ("gridiron", None, {}),
+        ("gridiron", None, {"depth": 0, "solver": True}),
+    ],
+)
+def test_each_record_rebuilds_the_live_iteration_trace(
+    game: str, position: str | None, options: dict[str, Any]
+) -> None:
+    """FileReplay.iteration_trace gives back every iteration's IterationTrace from the lab's
+    file (the decisions' terms and proofs, dice, the expansion, the leaf's values, the backup
+    with each node's visits, mean and proof), but for the blanks it documents."""
+    _, steps, doc = lab_doc(game, 200, seed=8, position=position, **options)
+    replay = FileReplay(traces.loads(traces.dumps(doc, json_lines=True), json_lines=True))
+    for k, step in enumerate(steps, 1):
+        replay.goto(k)
+        rebuilt = replay.iteration_trace()
+        assert rebuilt is not None
+        assert _without_the_file_s_blanks(rebuilt) == _without_the_file_s_blanks(step)
+    if game == "tic_tac_toe":
+        assert any("proof" in item for r in doc["trace"] for item in r["backup"])
+        assert any(
+            "proof" in t for r in doc["trace"] for d in r["decisions"] for t in d["children"]
+        )
+    replay.goto(0)
+    assert replay.iteration_trace() is None  # before the first record
+
+
+def test_the_lab_s_record_fields_are_checked() -> None:
+    _, _, doc = lab_doc("tic_tac_toe", 40, seed=2, solver=True)
+    assert not full_schema_errors(doc)
+    record = doc["trace"][-1]
+    assert {"leaf_raw", "rollout_moves", "evaluation", "leaf_values"} <= set(record)
+    record["backup"][0]["proof"] = "maybe"
+    with pytest.raises(traces.TraceError, match="proof"):
+        traces.parse(doc)
 
 
 def test_recorded_run_builds_the_same_tree_as_run() -> None:

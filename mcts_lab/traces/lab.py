@@ -26,7 +26,7 @@ from typing import Any
 from mcts_core import ActionNode, ChanceNode, Search
 from mcts_core.phases import RunStop
 from mcts_core.search import NodeCapReached, RunResult
-from mcts_core.trace import ChanceStep, Decision, IterationTrace
+from mcts_core.trace import ChanceStep, ChildTerms, Decision, IterationTrace, NodeUpdate
 from mcts_lab.common import action_index, game_size
 from mcts_lab.traces.format import FORMAT, VERSION, dumps
 
@@ -169,8 +169,13 @@ def iteration_record(
     trace: IterationTrace, search: Search, root_player: int | None = None
 ) -> dict[str, Any]:
     """One iteration as a record: the nodes that got a visit (root first), each decision's
-    terms, the nodes added, the leaf's value (per player, and from the leaf's edge view) and
-    what each node's sum gained, from its edge view."""
+    terms (with the solver, each proven child's ``proof`` for the decider), the nodes added,
+    the leaf's value (per player, and from the leaf's edge view), its raw value per player
+    (``leaf_raw``: returns or heuristic before shaping), how it was valued and how many moves
+    the rollout played, and what each node's sum gained, from its edge view (with ``proof``
+    once the node is proven). :meth:`mcts_lab.traces.replay.FileReplay.iteration_trace`
+    rebuilds the iteration's :class:`~mcts_core.trace.IterationTrace` from these fields, so an
+    opened file is narrated word for word like the live run."""
     if root_player is None:
         root_player = max(search.root.player, 0)
     decisions = []
@@ -183,17 +188,7 @@ def iteration_record(
                 "node": step.node_id,
                 "chosen": step.chosen_terms.node_id,
                 "rule": step.rule,
-                "children": [
-                    {
-                        "node": t.node_id,
-                        "visits": t.visits,
-                        "q": t.q,
-                        "bonus": t.bonus,
-                        "prior": t.prior,
-                        "score": t.score,
-                    }
-                    for t in step.children
-                ],
+                "children": [_terms(t) for t in step.children],
             }
         )
     expanded: list[int] = []
@@ -202,7 +197,8 @@ def iteration_record(
             expanded.append(trace.expansion.chance_id)
         expanded.append(trace.expansion.node_id)
     leaf = trace.updates[-1]
-    values = trace.evaluation.value
+    evaluation = trace.evaluation
+    values = evaluation.value
     record: dict[str, Any] = {
         "iteration": trace.iteration,
         "path": [update.node_id for update in trace.updates],
@@ -211,12 +207,35 @@ def iteration_record(
         "leaf": trace.leaf_id,
         "leaf_values": list(values),
         "leaf_value": values[leaf.view],
-        "evaluation": trace.evaluation.kind,
-        "backup": [{"node": u.node_id, "add": u.added} for u in trace.updates],
+        "leaf_raw": list(evaluation.raw),
+        "evaluation": evaluation.kind,
+        "rollout_moves": len(evaluation.rollout),
+        "backup": [_backup(u) for u in trace.updates],
     }
     if trace.note:
         record["note"] = trace.note
     return record
+
+
+def _terms(t: ChildTerms) -> dict[str, Any]:
+    item: dict[str, Any] = {
+        "node": t.node_id,
+        "visits": t.visits,
+        "q": t.q,
+        "bonus": t.bonus,
+        "prior": t.prior,
+        "score": t.score,
+    }
+    if t.proven is not None:
+        item["proof"] = t.proven
+    return item
+
+
+def _backup(update: NodeUpdate) -> dict[str, Any]:
+    item: dict[str, Any] = {"node": update.node_id, "add": update.added}
+    if update.proven is not None:
+        item["proof"] = update.proven
+    return item
 
 
 def run_recorded(

@@ -6,7 +6,10 @@ undoes records one at a time (each costs the length of its path), so Step, Back 
 cost what the iteration touched, not the tree's size. :meth:`FileReplay.search` is a read-only
 stand-in for :class:`mcts_core.Search` (``root``, ``game``, ``node_count``, ``state_of``) that
 :func:`app.tree_view.build_view` draws like a live search; its "game" answers labels from the
-file, states are node ids.
+file, states are node ids. :meth:`FileReplay.iteration_trace` rebuilds the record shown as the
+core's ``IterationTrace`` when it carries what the lab's writer records, so the app's narration
+reads it like a live step. With a registered game named in the file, the game's short move
+labels (:class:`mcts_core.game.ShortLabels`) are the tree's, as in the live tree.
 
 Without iteration records (or when they do not start at iteration 1) the file's final tree is
 shown as it is. Proofs are shown only for the final tree: records do not say when a proof came.
@@ -18,14 +21,29 @@ from __future__ import annotations
 from typing import Any
 
 from mcts_core import ActionNode, ChanceNode
+from mcts_core.game import ShortLabels
 from mcts_core.nodes import SolverOutcomeNode
+from mcts_core.trace import (
+    ChanceStep,
+    ChildTerms,
+    Decision,
+    Evaluation,
+    Expansion,
+    IterationTrace,
+    NodeUpdate,
+    PathStep,
+    RolloutStep,
+)
 from mcts_lab.traces.format import Trace
+from mcts_lab.traces.rules import GameMoves, game_moves
 from mcts_lab.traces.values import node_players, node_sums, node_views, value_range
 
-__all__ = ["FileReplay", "FileGame", "FileSearch"]
+__all__ = ["FileReplay", "FileGame", "FileSearch", "ShortLabelFileGame"]
 
 #: The outcome of a deterministic move in the file game (a node reached without chance).
 NO_OUTCOME = None
+#: A rollout move the file does not name (records keep the rollout's length only).
+_BLANK_STEP = RolloutStep(-1, "", "")
 
 
 class FileGame:
@@ -54,11 +72,33 @@ class FileGame:
         return self._replay.position(state)
 
 
+class ShortLabelFileGame(FileGame):
+    """A :class:`FileGame` of a file naming a registered game with short labels
+    (:class:`mcts_core.game.ShortLabels`, gridiron's "H1 acts", "dodge 3,2"): the tree's boxes
+    show the game's short label of each move, as the live tree does; a move the rules do not
+    recognise keeps the file's label."""
+
+    def __init__(self, replay: FileReplay, moves: GameMoves) -> None:
+        super().__init__(replay)
+        self._moves = moves
+
+    def short_action_label(self, state: Any, action: Any) -> str:
+        i = self._replay.trace.index.get(action)
+        if i is not None:
+            before, move = self._moves.state_before(i), self._moves.action(i)
+            if before is not None and move is not None:
+                return str(self._moves.game.short_action_label(before, move))
+        return self._replay.label(action)
+
+
 class FileSearch:
     """What the tree view reads of a search, for a replayed file (read only)."""
 
     def __init__(self, replay: FileReplay) -> None:
+        moves = replay.game_moves
         self.game = FileGame(replay)
+        if moves is not None and isinstance(moves.game, ShortLabels):
+            self.game = ShortLabelFileGame(replay, moves)
         self._replay = replay
 
     @property
@@ -87,6 +127,8 @@ class FileReplay:
         position_index: how many records are applied (``len(trace.records)``: the end).
         root: the root node object.
         attached: nodes in the tree at this position.
+        game_moves: the file's moves in the registered game it names (``None``: it names none
+            or its position cannot be used).
     """
 
     def __init__(self, trace: Trace) -> None:
@@ -99,6 +141,7 @@ class FileReplay:
         self.zero_sum = bool(values.get("zero_sum", True))
         self.final_sums = node_sums(trace, self.views)
         self.steppable = bool(trace.records) and trace.records[0]["iteration"] == 1
+        self.game_moves = game_moves(trace)
         self._objects: list[ActionNode | ChanceNode] = []
         chance = [self._is_chance(i) for i in range(len(nodes))]
         for i, node in enumerate(nodes):
@@ -135,6 +178,8 @@ class FileReplay:
         self.position_index = 0
         self.attached = 1
         self._deltas: dict[int, list[tuple[int, float, float]]] = {}
+        # the last rebuilt record: (position, trace); the app asks again on every rerun
+        self._rebuilt: tuple[int, IterationTrace | None] | None = None
         if self.steppable:
             self._zero(self.root)
         else:
@@ -337,70 +382,167 @@ class FileReplay:
             if isinstance(node, SolverOutcomeNode):
                 node.proven = None
 
-    # ------------------------------------------------------------ words
+    # ------------------------------------------------------------ the record as the core's
 
-    def narration(self) -> str:
-        """What the iteration shown did, in plain words from its record (generic words where
-        the writer gave no formula terms)."""
-        if not self.trace.records:
-            return (
-                f"A tree of {len(self.trace.nodes):,} nodes without iteration records: hover "
-                "for the numbers, click to focus."
-            )
-        if not self.steppable:
-            return (
-                f"The file's records start at iteration {self.trace.records[0]['iteration']}, "
-                "not 1: the final tree is shown."
-            )
+    def iteration_trace(self) -> IterationTrace | None:
+        """The iteration shown as the core's :class:`~mcts_core.trace.IterationTrace`, rebuilt
+        from its record and the tree at this position, so the app narrates it with
+        :func:`app.narration.narrate_iteration`, word for word like the live run that wrote
+        it. ``None`` before the first record, or when the record lacks what the lab's writer
+        records (docs/trace_format.md, "Iteration records": every decision's terms, the
+        expansion, ``leaf_values``, ``leaf_raw``, ``evaluation``, ``rollout_moves``, a backup
+        item per node); the app then tells the record in generic words.
+
+        What the file does not hold is filled plainly: an action is the id of the node it
+        leads to (as in :class:`FileGame`); the rollout's steps are blank (the file records
+        how many moves it played, not which); ``num_outcomes`` counts the outcomes the file
+        lists under the chance node; a deterministic expansion's outcome label is ``""``.
+        """
         record = self.record()
-        if record is None:
-            return (
-                f"The file holds {self.end:,} iterations. Press Step to replay the first: "
-                "the tree grows as the file's search grew it."
-            )
-        words = [f"Iteration {record['iteration']}:"]
-        decisions = {d["node"]: d for d in record.get("decisions", ())}
-        steps = []
-        for node_id in record["path"][1:]:
-            parent = self.trace.nodes[self.trace.index[node_id]]["parent"]
-            text = repr(self.label(node_id))
-            decision = decisions.get(parent)
-            if decision is not None and decision.get("chosen") == node_id:
-                terms = next(
-                    (t for t in decision.get("children", ()) if t["node"] == node_id), None
-                )
-                if terms is not None and "score" in terms:
-                    parts = []
-                    if "q" in terms:
-                        parts.append(f"Q {terms['q']:+.3f}")
-                    if "bonus" in terms:
-                        parts.append(f"bonus {terms['bonus']:.3f}")
-                    rule = decision.get("rule", "the formula")
-                    text += f" ({rule} score {terms['score']:.3f}" + (
-                        f" = {' + '.join(parts)})" if parts else ")"
+        if record is None or int(self.trace.header.get("players", 2)) != 2:
+            return None
+        if self._rebuilt is not None and self._rebuilt[0] == self.position_index:
+            return self._rebuilt[1]
+        try:
+            rebuilt: IterationTrace | None = self._rebuild(record)
+        except (KeyError, TypeError, ValueError, IndexError):
+            rebuilt = None  # a field missing or of the wrong shape: a foreign writer's record
+        self._rebuilt = (self.position_index, rebuilt)
+        return rebuilt
+
+    def _rebuild(self, record: dict[str, Any]) -> IterationTrace | None:
+        nodes, index = self.trace.nodes, self.trace.index
+        path = [int(n) for n in record["path"]]
+        expanded = [int(n) for n in record.get("expanded", ())]
+        decisions = {int(d["node"]): d for d in record["decisions"]}
+        adds = {int(item["node"]): item for item in record["backup"]}
+        kind = str(record["evaluation"])
+        raw = tuple(float(v) for v in record["leaf_raw"])
+        values = tuple(float(v) for v in record["leaf_values"])
+        rollout_moves = int(record.get("rollout_moves", 0))
+        if kind in ("rollout", "cutoff") and "rollout_moves" not in record:
+            return None
+        if len(raw) != 2 or len(values) != 2 or any(n not in adds for n in path):
+            return None
+        steps: list[PathStep] = []
+        used = 0
+        for here, there in zip(path, path[1:], strict=False):
+            i = index[here]
+            if nodes[i].get("kind") == "chance":
+                if not isinstance(self._objects[i], ChanceNode):
+                    return None  # a chance layer the core's node types cannot hold
+                if here in expanded:
+                    continue  # a new action with dice: the expansion drew the outcome
+                steps.append(
+                    ChanceStep(
+                        node_id=here,
+                        action_label=self.label(here),
+                        outcome_label=self.label(there),
+                        probability=float(nodes[index[there]].get("probability", 0.0)),
+                        num_outcomes=len(self.trace.children[i]),
+                        child_id=None if there in expanded else there,
                     )
-            steps.append(text)
-        if steps:
-            words.append("the selection went from the root to " + " → ".join(steps) + ".")
-            if "decisions" not in record:
-                words.append("(The file gives no formula terms for its choices.)")
-        else:
-            words.append("the selection stayed at the root.")
-        expanded = record.get("expanded", [])
-        if expanded:
-            names = ", ".join(f"#{n} {self.label(n)!r}" for n in expanded)
-            words.append(f"It added {names}.")
-        leaf = record.get("leaf", record["path"][-1])
-        if "leaf_value" in record:
-            how = f" by {record['evaluation']}" if "evaluation" in record else ""
-            words.append(
-                f"The leaf #{leaf} was valued {record['leaf_value']:+.3f}{how}, from the view "
-                f"of player {self.views[self.trace.index[leaf]]}."
+                )
+            elif there not in expanded:
+                decision = decisions.get(here)
+                if decision is None or int(decision["chosen"]) != there:
+                    return None
+                steps.append(self._decision(decision, i))
+                used += 1
+        if used != len(decisions):
+            return None
+        updates = []
+        for node_id in path:
+            i = index[node_id]
+            node = self._objects[i]
+            view = self.views[i]
+            item = adds[node_id]
+            updates.append(
+                NodeUpdate(
+                    node_id=node_id,
+                    kind="chance" if isinstance(node, ChanceNode) else "action",
+                    player=self.players[i],
+                    view=view,
+                    added=float(item["add"]),
+                    visits=node.visits,
+                    mean=node.mean(view),
+                    proven=item.get("proof"),
+                )
             )
-        words.append(f"The backup updated {len(record['path'])} node(s) on the path.")
-        if record.get("note"):
-            words.append(str(record["note"]))
-        return " ".join(words)
+        leaf = int(record.get("leaf", path[-1]))
+        return IterationTrace(
+            iteration=int(record["iteration"]),
+            path=tuple(steps),
+            expansion=self._expansion(expanded),
+            leaf_id=leaf,
+            evaluation=Evaluation(
+                kind=kind,
+                rollout=(_BLANK_STEP,) * rollout_moves,
+                end_state=str(nodes[index[leaf]].get("position", "")),
+                raw=raw,
+                value=values,
+            ),
+            updates=tuple(updates),
+            note=str(record.get("note", "")),
+        )
+
+    def _decision(self, decision: dict[str, Any], i: int) -> Decision:
+        """A decision of the record with the writer's terms; N is the node's visits before
+        this iteration's backup (the record is applied: one less than now)."""
+        children = tuple(
+            ChildTerms(
+                node_id=int(t["node"]),
+                action=int(t["node"]),
+                label=self.label(t["node"]),
+                visits=int(t["visits"]),
+                q=float(t["q"]),
+                bonus=float(t["bonus"]),
+                prior=None if t.get("prior") is None else float(t["prior"]),
+                score=float(t["score"]),
+                proven=t.get("proof"),
+            )
+            for t in decision["children"]
+        )
+        chosen = [t.node_id for t in children].index(int(decision["chosen"]))
+        node = self._objects[i]
+        return Decision(
+            node_id=int(decision["node"]),
+            player=self.players[i],
+            parent_visits=node.visits - 1,
+            rule=str(decision["rule"]),
+            children=children,
+            chosen=chosen,
+        )
+
+    def _expansion(self, expanded: list[int]) -> Expansion | None:
+        """The record's added nodes as the core's expansion: [chance, outcome] for a new move
+        with dice, [outcome] for a new outcome of a known move, [node] for a deterministic
+        move."""
+        if not expanded:
+            return None
+        if len(expanded) > 2:
+            raise ValueError("more than one expansion")
+        nodes, index = self.trace.nodes, self.trace.index
+        node_id = expanded[-1]
+        data = nodes[index[node_id]]
+        parent_id = int(data["parent"])
+        below_chance = nodes[index[parent_id]].get("kind") == "chance"
+        chance_id = parent_id if below_chance else None
+        if len(expanded) == 2 and expanded[0] != chance_id:
+            raise ValueError("two added nodes that are not a chance node and its outcome")
+        decider_id = int(nodes[index[parent_id]]["parent"]) if below_chance else parent_id
+        decider = nodes[index[decider_id]]
+        moves = len(self._objects[index[decider_id]].children)
+        return Expansion(
+            parent_id=decider_id,
+            chance_id=chance_id,
+            node_id=node_id,
+            new_action=len(expanded) == 2 or not below_chance,
+            action_label=self.label(chance_id if chance_id is not None else node_id),
+            outcome_label=self.label(node_id) if below_chance else "",
+            probability=float(data.get("probability", 1.0)) if below_chance else 1.0,
+            untried=int(decider["num_actions"]) - moves if "num_actions" in decider else 0,
+        )
 
     def decision_rows(self) -> list[dict[str, Any]]:
         """The iteration's decisions as rows: the node, each child's move and terms, and which
