@@ -33,7 +33,7 @@ from app import palette
 from mcts_core import Search
 from mcts_core.game import ShortLabels, ShortOutcomeLabels
 from mcts_core.nodes import ActionNode, ChanceNode, Move
-from mcts_core.queries import find_node, find_node_by_visits, move_value
+from mcts_core.queries import find_node, find_node_by_visits
 
 __all__ = [
     "Marks",
@@ -609,9 +609,8 @@ def _find(search: Search, node_id: int, budget: int = 5000) -> Move | None:
 
 def _pv_ranks(top: Move, limit: int) -> dict[int, int]:
     """The most visited line below ``top``: node id -> move number (1 = the first move below
-    the top), ``limit`` moves. A move with dice is numbered on its chance node; the most
-    visited outcome below it continues the line without a number of its own (one badge per
-    move), except below a chance node at the top, which has no badge."""
+    the top; a chance node and its most visited outcome share a number: both are expanded,
+    the badge goes on the chance node alone, :func:`_pv_badge`), ``limit`` moves."""
     ranks: dict[int, int] = {}
     rank = 0
     node: Move = top
@@ -630,7 +629,9 @@ def _pv_ranks(top: Move, limit: int) -> dict[int, int]:
         if isinstance(move, ChanceNode):
             if not move.children:
                 break
-            node = max(move.children, key=lambda n: n.visits)
+            outcome = max(move.children, key=lambda n: n.visits)
+            ranks[outcome.id] = rank
+            node = outcome
         else:
             node = move
     return ranks
@@ -712,7 +713,19 @@ def _lines(search: Search, node: Move, view: int) -> tuple[str, str]:
     board, the tables and the quiz give it), else the mean of its visits."""
     if not node.visits:
         return ("N 0", "–")
-    return (f"N {format_visits(node.visits)}", f"{move_value(search, node, view):+.2f}")
+    return (f"N {format_visits(node.visits)}", f"{_q(search, node, view):+.2f}")
+
+
+def _q(search: Search, node: Move, view: int) -> float:
+    """A box's Q from ``view``: a proven node's proven value (on the search's value range, as
+    :func:`mcts_core.queries.move_value` gives it to the board and the tables), else the mean
+    of its visits. A file's tree (``app.trace_view``) has no value range: its proofs as
+    written."""
+    proof = node.proven
+    if proof is None:
+        return node.mean(view)
+    value_of_raw = getattr(search, "value_of_raw", None)
+    return float(value_of_raw(proof[view])) if value_of_raw is not None else float(proof[view])
 
 
 def _place_row(row: list[_Box]) -> None:
@@ -780,6 +793,15 @@ def _view_player(node: Move, root_player: int) -> int:
     return root_player if decider is None else decider.player
 
 
+def _pv_badge(ctx: _Context, node: Move) -> int | None:
+    """The PV number drawn on ``node``: one badge per move, so an outcome whose chance node
+    carries the number (drawn just above it) carries none."""
+    parent = node.parent
+    if isinstance(parent, ChanceNode) and parent.id in ctx.pv and parent is not ctx.top.node:
+        return None
+    return ctx.pv.get(node.id)
+
+
 def _parent_visits(node: Move) -> int | None:
     parent = node.parent
     return None if parent is None else parent.visits
@@ -829,7 +851,7 @@ def _freeze(ctx: _Context, box: _Box) -> ViewNode:
         path=node.id in ctx.path,
         new=node.id == ctx.new_id,
         changed=node.id in ctx.changed,
-        pv=ctx.pv.get(node.id),
+        pv=_pv_badge(ctx, node),
         focus=ctx.focus_id is not None and node.id == ctx.focus_id,
     )
     proof = node.proven
@@ -868,7 +890,7 @@ def _freeze(ctx: _Context, box: _Box) -> ViewNode:
             why = f" ({names[view]} chose this move)"
         else:
             why = f" ({names[view]} moves here)" if node.player >= 0 else ""
-        q = move_value(ctx.search, node, view)
+        q = _q(ctx.search, node, view)
         tip.append(f"Q = {q:+.3f} from {names[view]}'s view{why}")
     if proven is not None:
         mean = f"{node.mean(view):+.3f}" if node.visits else "–"

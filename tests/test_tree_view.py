@@ -146,7 +146,8 @@ def test_what_is_drawn_is_bounded(game: str, iterations: int) -> None:
     assert max(n.level for n in view.nodes) <= 5  # max_levels = 6 rows
     assert len(view.nodes) <= 80
     boxes = {n.key: n for n in view.nodes}
-    expanded = path_ids(trace) | {n.id for n in view.nodes if n.marks.pv is not None}
+    # the PV: its badges, and the outcomes below its chance nodes (expanded, without a badge)
+    expanded = path_ids(trace) | {n.id for n in search.principal_variation()}
     for key, node in boxes.items():
         children = [n for n in view.nodes if n.parent == key and n.kind != "more"]
         if not children or node.level == 0:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcts_core import ActionNode, ChanceNode
-from mcts_core.game import ShortLabels
+from mcts_core.game import ShortLabels, ShortOutcomeLabels
 from mcts_core.nodes import SolverOutcomeNode
 from mcts_core.trace import (
     ChanceStep,
@@ -75,8 +75,8 @@ class FileGame:
 class ShortLabelFileGame(FileGame):
     """A :class:`FileGame` of a file naming a registered game with short labels
     (:class:`mcts_core.game.ShortLabels`, gridiron's "H1 acts", "dodge 3,2"): the tree's boxes
-    show the game's short label of each move, as the live tree does; a move the rules do not
-    recognise keeps the file's label."""
+    show the game's short label of each move and outcome, as the live tree does; a move the
+    rules do not recognise keeps the file's label."""
 
     def __init__(self, replay: FileReplay, moves: GameMoves) -> None:
         super().__init__(replay)
@@ -89,6 +89,18 @@ class ShortLabelFileGame(FileGame):
             if before is not None and move is not None:
                 return str(self._moves.game.short_action_label(before, move))
         return self._replay.label(action)
+
+    def short_outcome_label(self, state: Any, action: Any, outcome: Any) -> str:
+        """The game's short label of a chance outcome (gridiron's "on 3,1", "drop 4,2"), as
+        the live tree shows it; the file's label when the game has none or the rules do not
+        recognise the outcome."""
+        game = self._moves.game
+        i = self._replay.trace.index.get(outcome)
+        if i is not None and isinstance(game, ShortOutcomeLabels):
+            before, move = self._moves.state_before(i), self._moves.action(i)
+            if before is not None and move is not None:
+                return str(game.short_outcome_label(before, move, self._moves.outcome(i)))
+        return self._replay.label(outcome)
 
 
 class FileSearch:

@@ -47,6 +47,13 @@ class GameMoves:
         found = self._resolve(i)
         return None if found is _UNKNOWN else found[0]
 
+    def outcome(self, i: int) -> Any | None:
+        """The game's chance outcome into node ``i`` (an outcome node of a chance node; its
+        single outcome for a deterministic move); ``None`` for the root or an unrecognised
+        move."""
+        found = self._resolve(i)
+        return None if found is _UNKNOWN else found[1]
+
     def state_before(self, i: int) -> Any | None:
         """The state where the move into node ``i`` was chosen (``None``: the root, or a move
         the rules do not recognise)."""
