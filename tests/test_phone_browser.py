@@ -17,10 +17,10 @@ pytestmark = BROWSER_TEST
 
 WIDTH, HEIGHT = 390, 844
 
-#: The elements of the open tab's panels that would scroll: the panel box itself or anything
-#: inside it taller than its box with a scroll bar of its own (overflow auto or scroll).
-SCROLLERS = """panel => [panel, ...panel.querySelectorAll('*')]
-    .filter(e => e === panel || /(auto|scroll)/.test(getComputedStyle(e).overflowY))
+#: The scroll boxes of the open tab's panels: the panel box or anything inside it that scrolls
+#: up and down on its own (overflow auto or scroll, its content taller than its box).
+SCROLL_BOXES = """panel => [panel, ...panel.querySelectorAll('*')]
+    .filter(e => /(auto|scroll)/.test(getComputedStyle(e).overflowY))
     .filter(e => e.scrollHeight > e.clientHeight + 1)
     .map(e => (e.className || e.tagName).toString().slice(0, 60))"""
 
@@ -84,7 +84,9 @@ def test_phone_screen_is_one_column_in_order_without_nested_scrolling(
     page.get_by_role("tab", name="Board", exact=True).click()
     wait_idle(page)
     panel = page.locator(".st-key-detail_panels").first
-    assert panel.evaluate(SCROLLERS) == []
+    assert panel.evaluate(SCROLL_BOXES) == []
+    assert panel.evaluate("p => getComputedStyle(p).overflowY") == "visible"  # it cuts nothing
+    assert panel.evaluate("p => p.scrollHeight <= p.clientHeight + 1")
     board = _box(page, ".st-key-detail_panels [data-testid='stImage'] img")
     shown = _box(page, ".st-key-detail_panels")
     assert board["x"] >= 0 and board["x"] + board["width"] <= WIDTH, board
