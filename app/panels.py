@@ -110,6 +110,25 @@ header[data-testid="stHeader"] {height: 0; min-height: 0;}
 .lab-success {background: #dcfce7;} .lab-info {background: #e0f2fe;}
 .lab-warning {background: #fef9c3;} .lab-error {background: #fee2e2;}
 """
+#: A phone (a window at most 640 px wide, where Streamlit stacks the columns): the controls in
+#: two rows, then the tree, then the narration and the tabs, in one scrolling page. The open
+#: tab's fixed-height scroll box (for 720 px beside the tree) would be a scroll box inside the
+#: scrolling page, cutting the board: here it takes its content's height. The tree stops at
+#: half the window so the narration follows it on the first screen (the tree component's box
+#: takes ``--lab-tree-max-height`` as its max-height, app/static/tree_view.css).
+PHONE_CSS = """
+@media (max-width: 640px) {
+.block-container {padding-left: 0.5rem !important; padding-right: 0.5rem !important;}
+.st-key-controls {row-gap: 0.35rem !important; column-gap: 0.2rem !important;}
+.st-key-controls [data-testid^="stBaseButton"], .st-key-controls [data-testid="stPopoverButton"]
+  {min-height: 2.1rem; padding: 0.15rem 0.3rem !important;}
+.st-key-controls button p, .st-key-controls label p {font-size: 0.8rem;}
+.st-key-tree {--lab-tree-max-height: 50vh;}
+.st-key-detail_panels, [data-testid="stLayoutWrapper"]:has(> .st-key-detail_panels)
+  {height: auto !important; flex-basis: auto !important; overflow: visible !important;}
+.st-key-detail_panels img {max-width: 100%; height: auto;}
+}
+"""
 PRESENTATION_CSS = """
 section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] {display: none;}
 .lab-narration {font-size: 1.35rem; line-height: 1.75rem;}
@@ -121,7 +140,7 @@ section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] {dis
 
 
 def page_style() -> None:
-    css = PAGE_CSS + (PRESENTATION_CSS if st.session_state["presentation"] else "")
+    css = PAGE_CSS + PHONE_CSS + (PRESENTATION_CSS if st.session_state["presentation"] else "")
     st.markdown(f"<style>{css}</style>", unsafe_allow_html=True)
 
 

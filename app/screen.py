@@ -360,11 +360,13 @@ if tuple(TAB_PANELS) != DETAIL_TABS:  # one tab list: app/tabs.py names them, in
 def _details(entry: session.HistoryEntry | None, height: int) -> None:
     # ``height`` fits a 720 px window; a taller one gets a taller box by as much as the tree
     # grows (see TREE_BELOW), so the tabs end where the tree ends instead of half-way down
-    # (the fixed height sits on the box's wrapper, as its height and flex basis)
+    # (the fixed height sits on the box's wrapper, as its height and flex basis). Not on a
+    # phone (app.panels.PHONE_CSS): below the tree, the box takes its content's height.
     tall = f"max({height}px, calc(100vh - {720 - height}px))"
     st.html(
-        '<style>[data-testid="stLayoutWrapper"]:has(> .st-key-detail_panels) '
-        f"{{height: {tall} !important; flex-basis: {tall} !important;}}</style>"
+        '<style>@media not all and (max-width: 640px) {[data-testid="stLayoutWrapper"]'
+        f":has(> .st-key-detail_panels) {{height: {tall} !important; "
+        f"flex-basis: {tall} !important;}}}}</style>"
     )
     tabs = st.tabs(DETAIL_TABS, key="details", on_change="rerun")
     for name, tab in zip(DETAIL_TABS, tabs, strict=True):
