@@ -79,6 +79,9 @@ def test_phone_screen_is_one_column_in_order_without_nested_scrolling(
     assert narration["y"] >= tree["y"] + tree["height"], (tree, narration)
     for box in (controls, tree, narration):
         assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH, box
+    # the tree at most half the window: the narration starts on the first screen
+    scrolled = page.locator(".stMain").first.evaluate("e => e.scrollTop")
+    assert narration["y"] + scrolled < 844, (narration, scrolled)
 
     # the Board tab: no scroll box inside the page, the board whole and inside the width
     page.get_by_role("tab", name="Board", exact=True).click()
