@@ -7,8 +7,8 @@
 Starts the app on a free port, opens it with the query string (``steps=N`` rebuilds a tree of N
 iterations), opens a detail tab if asked, clicks the buttons with the given widget keys in order
 (``step``, ``phase_step``, ...; a toggle's key clicks its label, ``KEY=TEXT`` the button in
-KEY that says TEXT, e.g. ``quiz_answer=c1`` for a quiz answer; waiting until the app is idle
-after each), scrolls the first element matching ``--scroll-to`` into view if asked (e.g.
+KEY that says TEXT, e.g. ``quiz_answer=c1`` for a quiz answer, ``KEY:=VALUE`` types VALUE into
+KEY's input, e.g. ``ab_c:=0.5``; waiting until the app is idle after each), scrolls the first element matching ``--scroll-to`` into view if asked (e.g.
 ``".st-key-detail_panels img"``: the board inside the detail tab's scroll box) and saves a
 screenshot of the viewport, as a projector would show it.
 """
@@ -32,8 +32,9 @@ ASSETS: list[tuple[str, str, str, str | None, list[str]]] = [
      ["step"]),
     ("app-phone.png", "game=tic_tac_toe&seed=1&steps=20", "390x844", None, ["step"]),
     ("app-exact.png", "game=tic_tac_toe&steps=100&exact=true", "1280x720", None, []),
-    ("app-ab.png", "game=tic_tac_toe&c=2&steps=200&ab=true&ab_c=0.5", "1280x720", "A/B", []),
-    ("lesson-page.png", "lesson=traps&page=5", "1280x720", None, []),
+    ("app-ab.png", "game=tic_tac_toe&c=2", "1280x720", "A/B",
+     ["ab", "ab_b", "ab_c:=0.5", "step_n", "step_n"]),
+    ("lesson-page.png", "lesson=traps", "1280x720", None, []),
 ]
 
 
@@ -58,6 +59,14 @@ def shoot(
         page.wait_for_timeout(300)
         page.wait_for_selector(IDLE, timeout=60_000)
     for key in keys:
+        if ":=" in key:  # ab_c:=0.5: type 0.5 into the input of widget ab_c
+            key, _, value = key.partition(":=")
+            field = page.locator(f".st-key-{key} input").first
+            field.fill(value)
+            field.press("Enter")
+            page.wait_for_timeout(300)
+            page.wait_for_selector(IDLE, timeout=600_000)
+            continue
         key, _, text = key.partition("=")  # quiz_answer=c1: the pill (button) saying c1
         box = page.locator(f".st-key-{key}")
         if text:
