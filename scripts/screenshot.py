@@ -35,6 +35,8 @@ ASSETS: list[tuple[str, str, str, str | None, list[str]]] = [
     ("app-ab.png", "game=tic_tac_toe&c=2", "1280x720", "A/B",
      ["ab", "ab_b", "ab_c:=0.5", "step_n", "step_n"]),
     ("lesson-page.png", "lesson=traps", "1280x720", None, []),
+    ("quiz-question.png", "game=tic_tac_toe&seed=1&steps=20", "1280x720", None,
+     ["quiz", "step"]),
 ]
 
 
