@@ -37,7 +37,7 @@ from app.figures import (
     uct_table_html,
     update_rows,
 )
-from app.links import ARENA_GAMES_RANGE, ARENA_ITERATIONS_RANGE, C_RANGE, SEED_RANGE
+from app.links import ARENA_GAMES_RANGE, ARENA_ITERATIONS_RANGE, SEED_RANGE
 from app.narration import ENTROPY_TEXT, explain_n_convention
 from games.registry import game_choices, game_spec
 from games.spec import GameOption
@@ -60,7 +60,6 @@ from mcts_lab.traces.lab import run_fields
 LOG = logging.getLogger("mcts_lab.app")
 
 
-
 POLICY_NAMES = {name: policy.label for name, policy in TREE_POLICY_REGISTRY.items()}
 PHASE_TEXT = {
     "select": "1 · Select: walked down the tree with the tree policy (orange path).",
@@ -68,7 +67,6 @@ PHASE_TEXT = {
     "evaluate": "3 · Simulate: valued the new node by a rollout or the heuristic.",
     "backpropagate": "4 · Backpropagate: added the value to every node on the path.",
 }
-
 
 
 # ------------------------------------------------------------------ page
@@ -169,7 +167,9 @@ def sidebar_controls() -> None:
         "move, and charts how much it gives away over the iterations. Worked out once per "
         f"position, for at most {EXACT_SECONDS:g} seconds: a move not solved by then shows '?'.",
     )
-    sb.slider("Exploration C", *C_RANGE, step=0.05, key="c", on_change=change)
+    sb.slider(
+        "Exploration C", *widget_values.widget_range("c"), step=0.05, key="c", on_change=change
+    )
     sb.selectbox(
         "Tree policy",
         TREE_POLICIES,
@@ -181,8 +181,7 @@ def sidebar_controls() -> None:
         sb.selectbox("PUCT prior", PRIORS, key="prior", on_change=change)
     sb.number_input(
         "Minimum visits T",
-        0,
-        1000,
+        *widget_values.widget_range("min_visits"),
         step=1,
         key="min_visits",
         on_change=change,
@@ -192,8 +191,7 @@ def sidebar_controls() -> None:
     sb.selectbox("Rollout policy", ROLLOUT_POLICIES, key="rollout", on_change=change)
     sb.number_input(
         "Rollout depth (-1 = to the end, 0 = heuristic only)",
-        -1,
-        1000,
+        *widget_values.widget_range("rollout_depth"),
         step=1,
         key="rollout_depth",
         on_change=change,
@@ -206,14 +204,36 @@ def sidebar_controls() -> None:
         help="'turn' stops the rollout when the player to move changes.",
     )
     if st.session_state["rollout"] == "epsilon":
-        sb.slider("Epsilon (random share)", 0.0, 1.0, step=0.05, key="epsilon", on_change=change)
-    with sb.expander("Evaluation shaping"):
-        st.number_input("Win value", -1000.0, 1000.0, key="win_value", on_change=change)
-        st.number_input("Draw value", -1000.0, 1000.0, key="draw_value", on_change=change)
-        st.number_input(
-            "Loss value (try -100)", -1000.0, 1000.0, key="loss_value", on_change=change
+        sb.slider(
+            "Epsilon (random share)",
+            *widget_values.widget_range("epsilon"),
+            step=0.05,
+            key="epsilon",
+            on_change=change,
         )
-        st.slider("Heuristic weight", 0.0, 3.0, step=0.1, key="heuristic_weight", on_change=change)
+    with sb.expander("Evaluation shaping"):
+        st.number_input(
+            "Win value", *widget_values.widget_range("win_value"), key="win_value", on_change=change
+        )
+        st.number_input(
+            "Draw value",
+            *widget_values.widget_range("draw_value"),
+            key="draw_value",
+            on_change=change,
+        )
+        st.number_input(
+            "Loss value (try -100)",
+            *widget_values.widget_range("loss_value"),
+            key="loss_value",
+            on_change=change,
+        )
+        st.slider(
+            "Heuristic weight",
+            *widget_values.widget_range("heuristic_weight"),
+            step=0.1,
+            key="heuristic_weight",
+            on_change=change,
+        )
         st.selectbox(
             "Value range",
             VALUE_RANGES,
@@ -268,8 +288,6 @@ def notices() -> list[str]:
         ui.notice_line(notice.level, notice.text)
     lab.notices.clear()
     return [notice.text for notice in shown]
-
-
 
 
 # -------------------------------------------------------------------- board
