@@ -134,8 +134,7 @@ function setup(host) {
       if (w === st.lastWidth) return;
       st.lastWidth = w;
       layout(st);
-      if (!st.moved && data.fit) fitWidth(st);
-  else if (!st.moved) centre(st);
+      if (!st.moved) centre(st);
     });
     st.ro.observe(scroll);
   }
@@ -408,7 +407,8 @@ function render(st, data) {
   for (const n of v.nodes) drawNode(st, n, pal);
   drawLegend(st, pal);
   if (topChanged) st.moved = false;
-  if (!st.moved) centre(st);
+  if (!st.moved && data.fit) fitWidth(st);
+  else if (!st.moved) centre(st);
   st.lastWidth = st.scroll.clientWidth;
   if (st.tipKey !== null) {
     const n = st.byKey.get(st.tipKey);
