@@ -8,7 +8,7 @@ import json
 import sys
 from typing import Any
 
-from mcts_lab import bench
+from mcts_lab import bench, bench_runs
 from mcts_lab.commands.options import (
     MAX_ITERATIONS,
     MAX_SEED,
@@ -47,15 +47,15 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     compared = args.compare or []
-    if "textbook" in compared and args.game not in bench.TEXTBOOK_GAMES:
+    if "textbook" in compared and args.game not in bench_runs.TEXTBOOK_GAMES:
         raise UsageError(f"the textbook UCT plays tic_tac_toe and connect_four, not {args.game}")
     if "openspiel" in compared:
-        if args.game not in bench.OPENSPIEL_NAMES:
+        if args.game not in bench_runs.OPENSPIEL_NAMES:
             raise UsageError(
                 f"OpenSpiel has no {args.game}; compare on tic_tac_toe or connect_four"
             )
-        if not bench.openspiel_available():
-            raise UsageError(f"open_spiel is not installed: {bench.OPENSPIEL_INSTALL_HINT}")
+        if not bench_runs.openspiel_available():
+            raise UsageError(f"open_spiel is not installed: {bench_runs.OPENSPIEL_INSTALL_HINT}")
     game = build_game(args.game, args.size)
     log = None
     if sys.stderr.isatty():  # progress for a person watching; scripts get clean stderr
