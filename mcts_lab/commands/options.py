@@ -63,6 +63,8 @@ def quote(text: str) -> str:
 
 
 def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number in ASCII digits within [low, high]."""
+
     def parse(text: str) -> int:
         if not _WHOLE.fullmatch(text.strip()):
             raise argparse.ArgumentTypeError(f"{quote(text)} is not a whole number")
@@ -76,6 +78,7 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
 
 
 def finite_number(text: str) -> float:
+    """An argparse type: a finite number in ASCII digits (``1.4``, ``-1``, ``1e3``)."""
     if not _NUMBER.fullmatch(text.strip()):
         raise argparse.ArgumentTypeError(f"{quote(text)} is not a number")
     value = float(text)
@@ -85,6 +88,7 @@ def finite_number(text: str) -> float:
 
 
 def seconds_budget(text: str) -> float:
+    """An argparse type: a time budget in seconds, in (0, ``MAX_SECONDS``]."""
     value = finite_number(text)
     if not 0 < value <= MAX_SECONDS:
         raise argparse.ArgumentTypeError(f"{value:g} is not in (0, {MAX_SECONDS:g}]")
@@ -101,6 +105,7 @@ def game_name_arg(text: str) -> str:
 
 
 def game_options(p: argparse.ArgumentParser, *, default: str | None = None) -> None:
+    """``--game`` (required without a ``default``) and ``--size``."""
     p.add_argument(
         "--game",
         type=game_name_arg,
@@ -120,6 +125,9 @@ def game_options(p: argparse.ArgumentParser, *, default: str | None = None) -> N
 
 
 def search_options(p: argparse.ArgumentParser, *, batch: bool) -> None:
+    """The flags of one search: the game, the position (and ``--positions-file`` when
+    ``batch``), the budget, the seed, ``--preset`` and every search setting
+    (``mcts_lab/settings.py``'s rows; ``tests/test_settings.py`` checks they agree)."""
     game_options(p)
     p.add_argument("--position", default=None, help="position string (default: the start)")
     if batch:
@@ -182,6 +190,7 @@ def search_options(p: argparse.ArgumentParser, *, batch: bool) -> None:
 
 
 def preset_option(p: argparse.ArgumentParser) -> None:
+    """``--preset``: named settings that explicit flags override."""
     p.add_argument(
         "--preset",
         choices=PRESET_NAMES,
