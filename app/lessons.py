@@ -22,21 +22,13 @@ from typing import Any
 from app.links import (
     ARENA_GAMES_RANGE,
     ARENA_ITERATIONS_RANGE,
-    C_RANGE,
     ITERATIONS_RANGE,
     SEED_RANGE,
 )
 from app.quiz import KINDS
 from app.tabs import LESSON_TABS
 from games import GAME_NAMES, make_game
-from mcts_core.config import (
-    EXPANSION_ORDERS,
-    FINAL_POLICIES,
-    PRIORS,
-    ROLLOUT_HORIZONS,
-    ROLLOUT_POLICIES,
-    TREE_POLICIES,
-)
+from mcts_lab import settings as search_settings
 from mcts_lab.arena import OPPONENTS, ROLLOUTS
 
 __all__ = [
@@ -135,25 +127,30 @@ class Setting:
     check: Callable[[Any], Any]
 
 
+def _search_setting_check(row: search_settings.Setting) -> Callable[[Any], Any]:
+    """How a page's value for a search setting is checked: its kind, within its row's range."""
+    if row.kind == "switch":
+        return _flag
+    if row.kind == "choice":
+        return _one_of(row.choices)
+    assert row.bounds is not None, row  # a number with a widget has its range
+    low, high = row.bounds
+    if row.kind == "number":
+        return _number(low, high)
+    return _whole(int(low), int(high))
+
+
 #: The settings of a page's ``[page.setup]`` (besides game, position and steps), by the name a
-#: lesson file uses. The ranges are the sidebar's.
+#: lesson file uses. The ranges are the sidebar's; every search setting with a sidebar widget
+#: is set by its widget key (its row in ``mcts_lab/settings.py``).
 SETTINGS: dict[str, Setting] = {
     "gridiron_size": Setting("gridiron_size", _one_of((1, 3, 5))),
     "seed": Setting("seed", _whole(*SEED_RANGE)),
-    "c": Setting("c", _number(*C_RANGE)),
-    "policy": Setting("policy", _one_of(TREE_POLICIES)),
-    "prior": Setting("prior", _one_of(PRIORS)),
-    "min_visits": Setting("min_visits", _whole(0, 1000)),
-    "expansion": Setting("expansion", _one_of(EXPANSION_ORDERS)),
-    "rollout": Setting("rollout", _one_of(ROLLOUT_POLICIES)),
-    "rollout_depth": Setting("rollout_depth", _whole(-1, 1000)),
-    "horizon": Setting("horizon", _one_of(ROLLOUT_HORIZONS)),
-    "epsilon": Setting("epsilon", _number(0.0, 1.0)),
-    "win_value": Setting("win_value", _number(-1000.0, 1000.0)),
-    "draw_value": Setting("draw_value", _number(-1000.0, 1000.0)),
-    "loss_value": Setting("loss_value", _number(-1000.0, 1000.0)),
-    "final_policy": Setting("final_policy", _one_of(FINAL_POLICIES)),
-    "solver": Setting("solver", _flag),
+    **{
+        row.widget: Setting(row.widget, _search_setting_check(row))
+        for row in search_settings.SETTINGS
+        if row.widget is not None
+    },
     "iterations": Setting("iterations_per_click", _whole(*ITERATIONS_RANGE)),
     "arena_games": Setting("arena_games", _whole(*ARENA_GAMES_RANGE)),
     "arena_iterations": Setting("arena_iterations", _whole(*ARENA_ITERATIONS_RANGE)),

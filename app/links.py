@@ -1,7 +1,8 @@
 """What a shared link may set, checked one way for links and the widgets alike.
 
 A link's query parameters are untrusted text from a chat: every value is checked here against
-the same ranges the sidebar's widgets use (the widgets read their bounds from this module), is
+the same ranges the sidebar's widgets use (the widgets read their bounds from this module, or
+for a search setting from its row in ``mcts_lab/settings.py``, as this module does), is
 refused early when overlong, and is echoed back at most ``ECHO_CHARS`` characters long. Numbers
 take ASCII digits only: ``int()`` alone accepts "1_000", " 7" and Arabic-Indic digits, and
 ``str.isdigit()`` is true for "²", which ``int()`` then refuses.
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.registry import game_choices
-from mcts_core.config import TREE_POLICIES
+from mcts_lab.settings import SETTINGS, Setting
 
 #: Longest link value read at all (a 5 v 5 gridiron position is about 110 characters).
 MAX_VALUE_CHARS = 300
@@ -23,13 +24,12 @@ MAX_VALUE_CHARS = 300
 ECHO_CHARS = 24
 
 SEED_RANGE = (0, 2**31 - 1)
-C_RANGE = (0.0, 5.0)
 ITERATIONS_RANGE = (1, 100_000)  # iterations per click (Step N)
 ARENA_GAMES_RANGE = (1, 50)  # the arena's games per side
 ARENA_ITERATIONS_RANGE = (10, 5000)  # the arena's iterations per decision
 MAX_LINK_STEPS = 200_000  # a link's tree: iterations replayed when it is opened
 
-_DECIMAL = re.compile(r"[0-9]{1,6}(\.[0-9]{1,6})?")
+_DECIMAL = re.compile(r"-?[0-9]{1,6}(\.[0-9]{1,6})?")
 _FLAGS = {"1": True, "0": False, "true": True, "false": False}
 
 
@@ -40,14 +40,18 @@ def echo(raw: object) -> str:
 
 
 def whole(text: str, low: int, high: int) -> int:
-    """A whole number in ASCII digits within [low, high]; ``ValueError`` otherwise."""
-    if not (text.isascii() and text.isdigit()) or len(text) > 12 or not low <= int(text) <= high:
+    """A whole number in ASCII digits (a leading "-" for a negative one) within [low, high];
+    ``ValueError`` otherwise."""
+    digits = text.removeprefix("-")
+    ok = digits.isascii() and digits.isdigit() and len(digits) <= 12
+    if not ok or not low <= int(text) <= high:
         raise ValueError(f"a whole number {low:,}..{high:,}")
     return int(text)
 
 
 def decimal(text: str, low: float, high: float) -> float:
-    """A decimal number in ASCII digits (e.g. 0.7) within [low, high]; ``ValueError`` otherwise."""
+    """A decimal number in ASCII digits (e.g. 0.7 or -2) within [low, high]; ``ValueError``
+    otherwise."""
     if not _DECIMAL.fullmatch(text) or not low <= float(text) <= high:
         raise ValueError(f"a number {low:g}..{high:g}")
     return float(text)
@@ -76,16 +80,44 @@ class LinkParam:
     parse: Callable[[str], Any]
 
 
+def _setting_parser(setting: Setting) -> Callable[[str], Any]:
+    """How a link's text for a search setting is read: its kind, within its row's range."""
+    if setting.kind == "switch":
+        return flag
+    if setting.kind == "choice":
+        return choice(setting.choices)
+    assert setting.bounds is not None, setting  # a number with a widget has its range
+    low, high = setting.bounds
+    if setting.kind == "number":
+        return lambda text: decimal(text, low, high)
+    return lambda text: whole(text, int(low), int(high))
+
+
+def setting_link_text(setting: Setting, value: Any) -> str:
+    """A search setting's widget value as its link writes it (read back by its parser)."""
+    if setting.kind == "switch":
+        return "1" if value else "0"
+    if setting.kind == "number":
+        return f"{float(value):g}"
+    if setting.kind in ("whole", "whole_or_none"):
+        return str(int(value))
+    return str(value)
+
+
+#: The search settings a link carries (the rows of ``mcts_lab/settings.py`` with a ``link``):
+#: the row, its URL parameter, the widget key it sets.
+LINKED_SETTINGS: tuple[tuple[Setting, str, str], ...] = tuple(
+    (s, s.link, s.widget) for s in SETTINGS if s.link is not None and s.widget is not None
+)
+
 #: The parameters a link may carry, by name (``steps`` and ``position`` are read by the app:
 #: they need the game).
 LINK_PARAMS: dict[str, LinkParam] = {
     "game": LinkParam("game", choice(game_choices())),  # the game picker's choices
     "position": LinkParam("position", str),
     "seed": LinkParam("seed", lambda t: whole(t, *SEED_RANGE)),
-    "c": LinkParam("c", lambda t: decimal(t, *C_RANGE)),
-    "policy": LinkParam("policy", choice(tuple(TREE_POLICIES))),
+    **{link: LinkParam(widget, _setting_parser(s)) for s, link, widget in LINKED_SETTINGS},
     "iterations": LinkParam("iterations_per_click", lambda t: whole(t, *ITERATIONS_RANGE)),
-    "solver": LinkParam("solver", flag),
     "presentation": LinkParam("presentation", flag),
     "exact": LinkParam("exact", flag),  # exact values beside Q (app/exact.py)
 }

@@ -12,7 +12,7 @@ if ROOT not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from app import class_view, lesson_view, panels, screen, session, state, trace_view  # noqa: E402
+from app import class_view, lesson_view, screen, session, sidebar, state, trace_view  # noqa: E402
 
 st.set_page_config(page_title="MCTS Lab", page_icon="🌳", layout="wide")
 if class_view.is_student_page():  # /?class=CODE: a student's page, no search of its own
@@ -22,11 +22,11 @@ state.init()
 session.apply_outside_writes()  # before the sidebar: values the screen's callbacks gave it
 trace_view.keep_live_widgets()  # while a file is shown instead of the live screen
 lesson_view.open_link_once()  # ?lesson=NAME&page=N
-panels.page_style()
+sidebar.page_style()
 lesson_view.lesson_sidebar()  # the lesson picker and the open page, atop the sidebar
 if not st.session_state["presentation"]:  # (Present mode has it in the header)
     class_view.start_button(st.sidebar)  # a class joins by code and answers the quiz together
-panels.sidebar_controls()
+sidebar.sidebar_controls()
 trace_view.trace_sidebar()  # open a tree or trace from any MCTS
 screen.header()
 screen.lesson_strip(lesson_view.present_page())  # Present mode: the lesson page on screen

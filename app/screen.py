@@ -361,7 +361,7 @@ def _details(entry: session.HistoryEntry | None, height: int) -> None:
     # ``height`` fits a 720 px window; a taller one gets a taller box by as much as the tree
     # grows (see TREE_BELOW), so the tabs end where the tree ends instead of half-way down
     # (the fixed height sits on the box's wrapper, as its height and flex basis). Not on a
-    # phone (app.panels.PHONE_CSS): below the tree, the box takes its content's height.
+    # phone (app.sidebar.PHONE_CSS): below the tree, the box takes its content's height.
     tall = f"max({height}px, calc(100vh - {720 - height}px))"
     st.html(
         '<style>@media not all and (max-width: 640px) {[data-testid="stLayoutWrapper"]'

@@ -22,10 +22,12 @@ import streamlit as st
 
 from app.history import record_entry
 from app.links import (
+    LINKED_SETTINGS,
     MAX_VALUE_CHARS,
     echo,
     link_steps,
     read_link,
+    setting_link_text,
 )
 from app.public_url import public_base
 from app.session import DEFAULTS, LIVE_SEARCHES, Session, notify, safe, session
@@ -157,10 +159,8 @@ def shared_params() -> dict[str, str]:
         "game": s["game"],
         "position": session().position,
         "seed": str(s["seed"]),
-        "c": f"{float(s['c']):g}",
-        "policy": s["policy"],
+        **{link: setting_link_text(row, s[widget]) for row, link, widget in LINKED_SETTINGS},
         "iterations": str(s["iterations_per_click"]),
-        "solver": "1" if s["solver"] else "0",
     }
     if s["presentation"]:
         wanted["presentation"] = "1"
@@ -212,7 +212,6 @@ def _setting_text(key: str, value: Any) -> str:
             else str(value)
         )
     return f"{value:g}" if isinstance(value, float) else str(value)
-
 
 
 @safe

@@ -10,7 +10,7 @@ from app.figures import TreeBounds
 from games.registry import game_spec
 from mcts_core import SearchConfig
 from mcts_lab.presets import PRESET_NAMES
-from mcts_lab.settings import SETTINGS, SettingKind
+from mcts_lab.settings import SETTINGS, SettingKind, setting_for_widget
 
 #: One session's tree at most (the CLI's default cap is 500,000): a class shares one server.
 SESSION_MAX_NODES = 200_000
@@ -26,6 +26,15 @@ CONFIG_WIDGETS = {s.field: s.widget for s in SETTINGS if s.widget is not None}
 
 
 PRESET_CHOICES = ("custom", *PRESET_NAMES)
+
+
+def widget_range(widget: str) -> tuple[float, float]:
+    """A search setting's sidebar widget range, from its row of ``mcts_lab/settings.py``
+    (whole numbers for a whole-number setting, so the widget stays one of whole numbers)."""
+    bounds = setting_for_widget(widget).bounds
+    if bounds is None:
+        raise KeyError(f"{widget} has no range")
+    return bounds
 
 
 def config_from_widgets() -> SearchConfig:

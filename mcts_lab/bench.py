@@ -29,38 +29,44 @@ Every measurement starts with ``warmup`` untimed runs of each side (imports, cac
 allocator's pools and the CPU's clock settle). Before every timed run the garbage of the previous
 one is collected (``gc.collect()``, not timed) and the searcher is built (not timed); the garbage
 collector stays on during the timing, as in normal use. The report names the machine, Python and
-library versions (:func:`machine_info`): ratios from another machine are not comparable.
+library versions (:func:`mcts_lab.bench_machine.machine_info`): ratios from another machine are
+not comparable.
+
+This module runs the benchmark and reports it against the targets; how a run is timed and a
+measurement taken is ``mcts_lab/bench_runs.py``, the machine's description
+``mcts_lab/bench_machine.py``.
 """
 
 from __future__ import annotations
 
-import gc
-import os
-import platform
-import random
 import statistics
-import subprocess
-import time
-import tracemalloc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from games.registry import game_spec
-from mcts_core import Search, SearchConfig
+from mcts_core import SearchConfig
+from mcts_lab import bench_machine, bench_runs
+from mcts_lab.bench_runs import (
+    OPENSPIEL_NAME,
+    OPENSPIEL_NAMES,
+    TEXTBOOK_GAMES,
+    TEXTBOOK_NAME,
+    WARMUP_RUNS,
+    Measurement,
+    Runner,
+    alternate,
+    bytes_per_simulation,
+    measurement,
+)
 from mcts_lab.common import game_size
 from mcts_lab.presets import preset_overrides
-from mcts_lab.textbook import TEXTBOOK_GAMES, uct_search
 
 __all__ = [
     "BASELINES",
     "BenchReport",
     "Comparison",
-    "Measurement",
-    "OPENSPIEL_NAMES",
     "Pair",
-    "TEXTBOOK_GAMES",
     "TARGET_BYTES_GAME",
     "TARGET_BYTES_ITERATIONS",
     "TARGET_BYTES_PER_SIMULATION",
@@ -68,26 +74,12 @@ __all__ = [
     "TARGET_OPENSPIEL_RATIOS",
     "TARGET_SIMULATIONS",
     "TARGET_TEXTBOOK_RATIOS",
-    "WARMUP_RUNS",
-    "alternate",
     "bench_configs",
-    "bytes_per_simulation",
-    "cpu_model",
-    "format_header",
     "format_report",
-    "machine_info",
-    "openspiel_available",
-    "openspiel_rate",
-    "openspiel_runner",
-    "our_runner",
     "run_bench",
-    "simulations_per_second",
     "targets_for",
-    "textbook_runner",
 ]
 
-#: Our game name -> ``pyspiel.load_game`` name.
-OPENSPIEL_NAMES = {"connect_four": "connect_four", "tic_tac_toe": "tic_tac_toe"}
 #: The issue's targets (reported, not enforced): simulations/second at least this many times
 #: OpenSpiel's Python MCTS (random rollouts, C = 1.4, ``TARGET_SIMULATIONS`` simulations from the
 #: initial position), checked on the median of the per-pair ratios.
@@ -102,32 +94,8 @@ TARGET_BYTES_ITERATIONS = 50_000
 TARGET_BYTES_GAME = "connect_four"
 #: The strictest ratio target, under the old single name (kept for importers).
 TARGET_OPENSPIEL_RATIO = max(TARGET_OPENSPIEL_RATIOS.values())
-#: Untimed runs of each side before a measurement's timed runs.
-WARMUP_RUNS = 1
-OPENSPIEL_INSTALL_HINT = "pip install open_spiel (or pip install -e '.[openspiel]')"
-OPENSPIEL_NAME = "OpenSpiel MCTSBot (Python)"
-TEXTBOOK_NAME = "textbook UCT (plain Python)"
 #: What ``--compare`` accepts, in the order the baselines run within a round.
 BASELINES = ("textbook", "openspiel")
-
-#: A runner builds one search from a seed (not timed) and returns the call that runs it (timed).
-Runner = Callable[[int], Callable[[], object]]
-
-
-@dataclass(frozen=True)
-class Measurement:
-    """A named speed: the median and every repeat, in simulations per second."""
-
-    name: str
-    median: float
-    runs: tuple[float, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "median": round(self.median, 1),
-            "runs": [round(r, 1) for r in self.runs],
-        }
 
 
 @dataclass(frozen=True)
@@ -206,7 +174,8 @@ class BenchReport:
     run). ``bytes_per_simulation`` is ``None`` when the memory pass was skipped
     (``--no-memory``). ``targets`` holds the issue's targets with whether they are met
     (``None``: not measured or not a target for this game); empty for games the targets do not
-    cover. ``machine`` names the machine, Python and library versions (:func:`machine_info`).
+    cover. ``machine`` names the machine, Python and library versions
+    (:func:`~mcts_lab.bench_machine.machine_info`).
     """
 
     game: str
@@ -283,294 +252,6 @@ def bench_configs(game_name: str, preset: str | None = None) -> list[tuple[str, 
     return [("random rollouts", SearchConfig(c=1.4))]
 
 
-# ---------------------------------------------------------------- the machine
-
-
-def cpu_model(cpuinfo: str | None = None) -> str | None:
-    """The CPU's model name from ``/proc/cpuinfo`` (or the text given), else what
-    :mod:`platform` knows; ``None`` when nothing names it."""
-    if cpuinfo is None:
-        try:
-            cpuinfo = Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            cpuinfo = ""
-    for key in ("model name", "Model", "Hardware", "cpu model", "Processor"):
-        for line in cpuinfo.splitlines():
-            name, sep, value = line.partition(":")
-            if sep and name.strip() == key and value.strip():
-                return value.strip()
-    return platform.processor() or None
-
-
-def _operating_system() -> str:
-    kernel = f"{platform.system()} {platform.release()} {platform.machine()}".strip()
-    try:
-        distribution = platform.freedesktop_os_release().get("PRETTY_NAME", "")
-    except OSError:
-        distribution = ""
-    return f"{distribution}, {kernel}" if distribution else kernel
-
-
-def _version(distribution: str) -> str | None:
-    try:
-        from importlib.metadata import PackageNotFoundError, version
-    except ImportError:  # pragma: no cover - Python 3.8+ has it
-        return None
-    try:
-        return version(distribution)
-    except PackageNotFoundError:
-        return None
-
-
-def _revision() -> str | None:
-    """``git describe --always --dirty`` of the checkout mcts_lab runs from (``-dirty``: the
-    code measured has uncommitted changes), or ``None`` outside a git checkout."""
-    try:
-        done = subprocess.run(
-            ["git", "describe", "--always", "--dirty"],
-            cwd=Path(__file__).resolve().parent,
-            capture_output=True,
-            text=True,
-            timeout=5,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if done.returncode != 0:
-        return None
-    return done.stdout.strip() or None
-
-
-def openspiel_version() -> str | None:
-    return _version("open_spiel")
-
-
-def machine_info(*, openspiel: bool = False) -> dict[str, Any]:
-    """What the numbers were measured on: ``cpu`` (model), ``cores`` (logical CPUs),
-    ``cores_usable`` (those this process may run on), ``os``, ``python`` (version),
-    ``python_implementation``, ``mcts_lab`` (version), ``mcts_lab_revision`` (git), ``numpy``
-    and, when compared, ``open_spiel`` (versions; ``None`` when unknown or not compared)."""
-    try:
-        usable: int | None = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        usable = None
-    return {
-        "cpu": cpu_model(),
-        "cores": os.cpu_count(),
-        "cores_usable": usable,
-        "os": _operating_system(),
-        "python": platform.python_version(),
-        "python_implementation": platform.python_implementation(),
-        "mcts_lab": _version("mcts-lab"),
-        "mcts_lab_revision": _revision(),
-        "open_spiel": openspiel_version() if openspiel else None,
-        "numpy": _version("numpy"),
-    }
-
-
-def format_header(machine: dict[str, Any]) -> list[str]:
-    """The machine and versions as two text lines."""
-
-    def known(value: Any) -> str:
-        return "unknown" if value is None else str(value)
-
-    cores = known(machine.get("cores"))
-    usable = machine.get("cores_usable")
-    if usable is not None and usable != machine.get("cores"):
-        cores += f" ({usable} usable)"
-    revision = machine.get("mcts_lab_revision")
-    versions = [
-        f"Python {known(machine.get('python'))} ({known(machine.get('python_implementation'))})",
-        f"mcts-lab {known(machine.get('mcts_lab'))}" + (f" (git {revision})" if revision else ""),
-    ]
-    if machine.get("open_spiel") is not None:
-        versions.append(f"open_spiel {machine['open_spiel']}")
-    versions.append(f"numpy {known(machine.get('numpy'))}")
-    return [
-        f"machine: {known(machine.get('cpu'))}, {cores} cores, {known(machine.get('os'))}",
-        "versions: " + ", ".join(versions),
-    ]
-
-
-# ---------------------------------------------------------------- timing
-
-
-def alternate(
-    runners: Sequence[Runner],
-    *,
-    repeat: int,
-    seed: int,
-    warmup: int = WARMUP_RUNS,
-    clock: Callable[[], float] = time.perf_counter,
-    collect: Callable[[], object] = gc.collect,
-) -> list[list[float]]:
-    """Seconds of every timed run of every runner, taking turns: first ``warmup`` untimed
-    rounds (seeds ``seed + repeat``, ``seed + repeat + 1`` ...), then ``repeat`` timed rounds,
-    round ``r`` running each runner in the order given with seed ``seed + r``. Returns one list
-    per runner, in round order. ``clock`` is read only right before and after a timed run;
-    ``collect`` runs before each run, outside the timing."""
-    for w in range(warmup):
-        for runner in runners:
-            run = runner(seed + repeat + w)
-            run()
-            del run
-    seconds: list[list[float]] = [[] for _ in runners]
-    for r in range(repeat):
-        for times, runner in zip(seconds, runners, strict=True):
-            run = runner(seed + r)
-            collect()  # the previous run's tree (cyclic garbage) is freed outside the timing
-            start = clock()
-            run()
-            times.append(clock() - start)
-            del run
-    return seconds
-
-
-def our_runner(game: Any, config: SearchConfig, *, iterations: int, record: bool) -> Runner:
-    """A fresh ``Search`` per seed; ``record=False`` runs ``Search.run(iterations=...)``,
-    ``record=True`` a loop of ``Search.step()`` (a trace per iteration)."""
-
-    def prepare(seed: int) -> Callable[[], object]:
-        search = Search(game, None, config, seed=seed)
-        if record:
-            step = search.step
-
-            def run() -> None:
-                for _ in range(iterations):
-                    step()
-
-            return run
-
-        def run_fast() -> None:
-            done = search.run(iterations=iterations).iterations
-            if done != iterations:  # a solved root (a preset with the solver); never by default
-                raise ValueError(
-                    f"the search stopped after {done:,} of {iterations:,} iterations "
-                    f"({search.root.proven and 'the solver proved the root' or 'node cap'}); "
-                    "time fewer --iterations or a preset without the solver"
-                )
-
-        return run_fast
-
-    return prepare
-
-
-def openspiel_runner(game_name: str, *, iterations: int) -> Runner:
-    """OpenSpiel's Python MCTS (``uct_c=1.4``, one random rollout per leaf, ``solve=False``): a
-    fresh ``MCTSBot`` per seed (its evaluator and its own generator seeded with it), running
-    ``bot.mcts_search(initial state)``."""
-    import numpy as np
-    import pyspiel
-    from open_spiel.python.algorithms import mcts
-
-    game = pyspiel.load_game(OPENSPIEL_NAMES[game_name])
-
-    def prepare(seed: int) -> Callable[[], object]:
-        bot = mcts.MCTSBot(
-            game,
-            uct_c=1.4,
-            max_simulations=iterations,
-            evaluator=mcts.RandomRolloutEvaluator(
-                n_rollouts=1, random_state=np.random.RandomState(seed)
-            ),
-            random_state=np.random.RandomState(seed),
-            solve=False,
-        )
-        state = game.new_initial_state()
-
-        def run() -> None:
-            root = bot.mcts_search(state)
-            if root.explore_count != iterations:  # it ran exactly the simulations asked for
-                raise RuntimeError(
-                    f"OpenSpiel ran {root.explore_count} of {iterations} simulations"
-                )
-
-        return run
-
-    return prepare
-
-
-def textbook_runner(game_name: str, *, iterations: int) -> Runner:
-    """The textbook UCT of :mod:`mcts_lab.textbook` (C = 1.4, random rollouts to the end): a
-    fresh ``random.Random(seed)`` per seed, running ``uct_search(initial state)``."""
-    make_state = TEXTBOOK_GAMES[game_name]
-
-    def prepare(seed: int) -> Callable[[], object]:
-        rng = random.Random(seed)
-        state = make_state()
-
-        def run() -> None:
-            root = uct_search(state, iterations, 1.4, rng)
-            if root.visits != iterations:
-                raise RuntimeError(f"the textbook UCT ran {root.visits} of {iterations}")
-
-        return run
-
-    return prepare
-
-
-def _measurement(name: str, iterations: int, seconds: list[float]) -> Measurement:
-    runs = tuple(iterations / s for s in seconds)
-    return Measurement(name, statistics.median(runs), runs)
-
-
-def simulations_per_second(
-    game: Any,
-    config: SearchConfig,
-    *,
-    iterations: int,
-    repeat: int,
-    seed: int,
-    record: bool,
-    name: str,
-    warmup: int = WARMUP_RUNS,
-) -> Measurement:
-    """Median simulations/second over ``repeat`` fresh searches of ``iterations`` each, after
-    ``warmup`` untimed ones. ``record=False`` times ``Search.run(iterations=...)``;
-    ``record=True`` a loop of ``Search.step()``, which builds a trace per iteration. Repeat
-    ``r`` uses seed ``seed + r``."""
-    runner = our_runner(game, config, iterations=iterations, record=record)
-    (seconds,) = alternate([runner], repeat=repeat, seed=seed, warmup=warmup)
-    return _measurement(name, iterations, seconds)
-
-
-def openspiel_rate(
-    game_name: str, *, iterations: int, repeat: int, seed: int, warmup: int = WARMUP_RUNS
-) -> Measurement:
-    """OpenSpiel alone (see :func:`openspiel_runner`): median simulations/second over
-    ``repeat`` fresh bots after ``warmup`` untimed ones. ``run_bench`` times it in pairs with
-    ours instead."""
-    runner = openspiel_runner(game_name, iterations=iterations)
-    (seconds,) = alternate([runner], repeat=repeat, seed=seed, warmup=warmup)
-    return _measurement(OPENSPIEL_NAME, iterations, seconds)
-
-
-def bytes_per_simulation(game: Any, config: SearchConfig, *, iterations: int, seed: int) -> float:
-    """Bytes still allocated after building an ``iterations``-simulation tree, per simulation."""
-    gc.collect()
-    tracemalloc.start()
-    try:
-        before = tracemalloc.get_traced_memory()[0]
-        search = Search(game, None, config, seed=seed)
-        search.run(iterations=iterations)
-        gc.collect()
-        after = tracemalloc.get_traced_memory()[0]
-    finally:
-        tracemalloc.stop()
-    del search
-    return (after - before) / iterations
-
-
-def openspiel_available() -> bool:
-    """True when ``pyspiel`` and OpenSpiel's Python MCTS can be imported."""
-    try:
-        import pyspiel  # noqa: F401
-        from open_spiel.python.algorithms import mcts  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 # ---------------------------------------------------------------- targets and the report
 
 
@@ -635,8 +316,8 @@ def targets_for(
 
 def _baseline_runner(baseline: str, game_name: str, iterations: int) -> tuple[str, Runner]:
     if baseline == "textbook":
-        return TEXTBOOK_NAME, textbook_runner(game_name, iterations=iterations)
-    return OPENSPIEL_NAME, openspiel_runner(game_name, iterations=iterations)
+        return TEXTBOOK_NAME, bench_runs.textbook_runner(game_name, iterations=iterations)
+    return OPENSPIEL_NAME, bench_runs.openspiel_runner(game_name, iterations=iterations)
 
 
 def run_bench(
@@ -661,7 +342,8 @@ def run_bench(
     first config without traces and every baseline are timed in turn (:func:`alternate`), one
     round per repeat; the other measurements follow, then the memory (skipped with
     ``memory=False``). ``announce`` hears the one long step, the memory pass, before it starts
-    (``log`` when not given). ``machine`` defaults to :func:`machine_info`.
+    (``log`` when not given). ``machine`` defaults to
+    :func:`~mcts_lab.bench_machine.machine_info`.
     """
     say = log or (lambda _text: None)
     tell = announce or say
@@ -685,7 +367,7 @@ def run_bench(
     for index, (label, config) in enumerate(configs):
         for record in (False, True):
             name = f"MCTS Lab, {label}, {'with' if record else 'no'} traces"
-            ours = our_runner(game, config, iterations=iterations, record=record)
+            ours = bench_runs.our_runner(game, config, iterations=iterations, record=record)
             if baselines and index == 0 and not record:
                 named = [_baseline_runner(b, game.name, iterations) for b in baselines]
                 say(f"timing {name} and {', '.join(n for n, _ in named)} in turn ...")
@@ -695,11 +377,11 @@ def run_bench(
                     seed=seed,
                     warmup=warmup,
                 )
-                rates.append(_measurement(name, iterations, mine))
+                rates.append(measurement(name, iterations, mine))
                 for baseline, (their_name, _), seconds in zip(
                     baselines, named, others, strict=True
                 ):
-                    theirs = _measurement(their_name, iterations, seconds)
+                    theirs = measurement(their_name, iterations, seconds)
                     pairs = tuple(
                         Pair(a, b) for a, b in zip(rates[-1].runs, theirs.runs, strict=True)
                     )
@@ -707,7 +389,7 @@ def run_bench(
             else:
                 say(f"timing {name} ...")
                 (mine,) = alternate([ours], repeat=repeat, seed=seed, warmup=warmup)
-                rates.append(_measurement(name, iterations, mine))
+                rates.append(measurement(name, iterations, mine))
     memory_bytes = None
     if memory:
         tell(
@@ -731,7 +413,7 @@ def run_bench(
         memory_iterations=memory_iterations,
         memory_config=configs[0][0],
         openspiel=None if spiel is None else spiel.theirs,
-        openspiel_version=openspiel_version() if spiel is not None else None,
+        openspiel_version=bench_machine.openspiel_version() if spiel is not None else None,
         ratio=None if spiel is None else rates[0].median / spiel.theirs.median,
         targets=targets_for(
             game.name,
@@ -741,7 +423,9 @@ def run_bench(
             pair_ratio_median=None if spiel is None else spiel.pair_ratio_median,
             textbook_ratio_median=None if textbook is None else textbook.pair_ratio_median,
         ),
-        machine=machine if machine is not None else machine_info(openspiel=spiel is not None),
+        machine=machine
+        if machine is not None
+        else bench_machine.machine_info(openspiel=spiel is not None),
         warmup=warmup,
         pairs=None if spiel is None else spiel.pairs,
         pair_ratio_median=None if spiel is None else spiel.pair_ratio_median,
@@ -794,7 +478,7 @@ def _format_targets(report: BenchReport) -> list[str]:
 def format_report(report: BenchReport) -> str:
     """The report as aligned text lines, the machine and versions first."""
     game = report.game + (f" (size {report.size})" if report.size else "")
-    lines = format_header(report.machine)
+    lines = bench_machine.format_header(report.machine)
     lines.append(
         f"{game}: {report.iterations:,} simulations x {report.repeat} repeats after "
         f"{report.warmup} untimed warm-up run(s) each, C = 1.4, from the initial position; "

@@ -8,9 +8,10 @@ Starts the app on a free port, opens it with the query string (``steps=N`` rebui
 iterations), opens a detail tab if asked, clicks the buttons with the given widget keys in order
 (``step``, ``phase_step``, ...; a toggle's key clicks its label, ``KEY=TEXT`` the button in
 KEY that says TEXT, e.g. ``quiz_answer=c1`` for a quiz answer, ``KEY:=VALUE`` types VALUE into
-KEY's input, e.g. ``ab_c:=0.5``; waiting until the app is idle after each), scrolls the first element matching ``--scroll-to`` into view if asked (e.g.
-``".st-key-detail_panels img"``: the board inside the detail tab's scroll box) and saves a
-screenshot of the viewport, as a projector would show it.
+KEY's input, e.g. ``ab_c:=0.5``; waiting until the app is idle after each), scrolls the first
+element matching ``--scroll-to`` into view if asked (e.g. ``".st-key-detail_panels img"``: the
+board inside the detail tab's scroll box) and saves a screenshot of the viewport, as a
+projector would show it.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from mcts_lab import bench
+from mcts_lab import bench, bench_machine, bench_runs
 from tests.conftest import CliRunner
 
 TINY = ("--iterations", "30", "--repeat", "2", "--memory-iterations", "200")
@@ -109,7 +109,7 @@ def test_bench_textbook_rejects_other_games(cli: CliRunner) -> None:
 
 @pytest.mark.slow
 def test_bench_against_openspiel(cli: CliRunner) -> None:
-    if not bench.openspiel_available():
+    if not bench_runs.openspiel_available():
         pytest.skip("open_spiel is not installed")
     status, out, _ = cli(
         "bench", "--game", "tic_tac_toe", *TINY, "--compare", "openspiel", "--json"
@@ -130,14 +130,14 @@ def test_bench_against_openspiel(cli: CliRunner) -> None:
         data["pair_ratio_median"], rel=0.01
     )
     assert data["targets"]["openspiel_ratio_as_specified"] is False  # 30, not 5,000 simulations
-    assert data["machine"]["open_spiel"] == bench.openspiel_version()
+    assert data["machine"]["open_spiel"] == bench_machine.openspiel_version()
     assert data["openspiel_version"] == data["machine"]["open_spiel"]
 
 
 def test_bench_without_openspiel_says_how_to_install(
     cli: CliRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(bench, "openspiel_available", lambda: False)
+    monkeypatch.setattr(bench_runs, "openspiel_available", lambda: False)
     status, out, err = cli("bench", "--game", "connect_four", "--compare", "openspiel")
     assert status == 2 and out == "" and err.count("\n") == 1
     assert err.startswith("mcts-lab: error:") and "pip install open_spiel" in err
@@ -184,7 +184,7 @@ class FakeClock:
 
 def fake_runner(
     name: str, events: list[tuple[Any, ...]], clock: FakeClock, seconds: Callable[[int], float]
-) -> bench.Runner:
+) -> bench_runs.Runner:
     """A runner that logs when it is built and run; a run "takes" ``seconds(seed)``."""
 
     def prepare(seed: int) -> Callable[[], object]:
@@ -204,7 +204,7 @@ def test_alternate_warms_up_each_side_untimed_then_alternates_pair_by_pair() -> 
     clock = FakeClock(events)
     ours = fake_runner("A", events, clock, lambda seed: 1.0 + seed)
     theirs = fake_runner("B", events, clock, lambda seed: 10.0 * (1 + seed))
-    seconds = bench.alternate(
+    seconds = bench_runs.alternate(
         [ours, theirs], repeat=3, seed=5, warmup=1, clock=clock, collect=lambda: None
     )
     warm_up = [("prepare", "A", 8), ("run", "A", 8), ("prepare", "B", 8), ("run", "B", 8)]
@@ -220,7 +220,7 @@ def test_alternate_without_warmup_and_with_one_side() -> None:
     events: list[tuple[Any, ...]] = []
     clock = FakeClock(events)
     only = fake_runner("A", events, clock, lambda seed: 2.0)
-    seconds = bench.alternate([only], repeat=2, seed=0, warmup=0, clock=clock, collect=list)
+    seconds = bench_runs.alternate([only], repeat=2, seed=0, warmup=0, clock=clock, collect=list)
     assert [e for e in events if e[0] == "run"] == [("run", "A", 0), ("run", "A", 1)]
     assert seconds == [[2.0, 2.0]]
 
@@ -234,7 +234,7 @@ def test_run_bench_alternates_ours_with_openspiel_after_a_warm_up(
     from mcts_lab.common import build_game
 
     events: list[tuple[Any, ...]] = []
-    real_our_runner = bench.our_runner
+    real_our_runner = bench_runs.our_runner
 
     def logged_our_runner(game: Any, config: Any, *, iterations: int, record: bool) -> Any:
         real = real_our_runner(game, config, iterations=iterations, record=record)
@@ -251,15 +251,15 @@ def test_run_bench_alternates_ours_with_openspiel_after_a_warm_up(
 
         return prepare
 
-    def fake_openspiel_runner(game_name: str, *, iterations: int) -> bench.Runner:
+    def fake_openspiel_runner(game_name: str, *, iterations: int) -> bench_runs.Runner:
         def prepare(seed: int) -> Callable[[], object]:
             return lambda: events.append(("openspiel", seed))
 
         return prepare
 
-    monkeypatch.setattr(bench, "our_runner", logged_our_runner)
-    monkeypatch.setattr(bench, "openspiel_runner", fake_openspiel_runner)
-    monkeypatch.setattr(bench, "openspiel_version", lambda: "9.9.9")
+    monkeypatch.setattr(bench_runs, "our_runner", logged_our_runner)
+    monkeypatch.setattr(bench_runs, "openspiel_runner", fake_openspiel_runner)
+    monkeypatch.setattr(bench_machine, "openspiel_version", lambda: "9.9.9")
     report = bench.run_bench(
         build_game("connect_four"),
         iterations=20,
@@ -290,9 +290,11 @@ def test_run_bench_alternates_ours_with_openspiel_after_a_warm_up(
 
 def test_cpu_model_from_cpuinfo() -> None:
     x86 = "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 7B13\nmodel\t: 1\n"
-    assert bench.cpu_model(x86) == "AMD EPYC 7B13"
-    assert bench.cpu_model("processor : 0\nBogoMIPS : 50\nHardware : BCM2835\n") == "BCM2835"
-    assert bench.cpu_model("Model\t\t: Raspberry Pi 4 Model B Rev 1.4\n").startswith("Raspberry")
+    assert bench_machine.cpu_model(x86) == "AMD EPYC 7B13"
+    pi = "processor : 0\nBogoMIPS : 50\nHardware : BCM2835\n"
+    assert bench_machine.cpu_model(pi) == "BCM2835"
+    pi4 = "Model\t\t: Raspberry Pi 4 Model B Rev 1.4\n"
+    assert bench_machine.cpu_model(pi4).startswith("Raspberry")
 
 
 MACHINE_FIELDS = {
@@ -310,7 +312,7 @@ MACHINE_FIELDS = {
 
 
 def test_machine_info_fields() -> None:
-    info = bench.machine_info()
+    info = bench_machine.machine_info()
     assert set(info) == set(MACHINE_FIELDS)
     for key, kind in MACHINE_FIELDS.items():
         assert isinstance(info[key], kind), key
@@ -318,8 +320,9 @@ def test_machine_info_fields() -> None:
     assert info["python_implementation"] == platform.python_implementation()
     assert info["open_spiel"] is None  # only when compared
     assert info["mcts_lab"] is not None and info["numpy"] is not None  # both installed
-    if bench.openspiel_available():
-        assert bench.machine_info(openspiel=True)["open_spiel"] == bench.openspiel_version()
+    if bench_runs.openspiel_available():
+        version = bench_machine.openspiel_version()
+        assert bench_machine.machine_info(openspiel=True)["open_spiel"] == version
 
 
 def test_header_names_machine_python_and_versions() -> None:
@@ -335,14 +338,14 @@ def test_header_names_machine_python_and_versions() -> None:
         "open_spiel": "2.0.2",
         "numpy": "2.4.6",
     }
-    first, second = bench.format_header(machine)
+    first, second = bench_machine.format_header(machine)
     assert first == "machine: Test CPU 3000, 8 (4 usable) cores, Testix 1.0, Linux 6.1 x86_64"
     assert second == (
         "versions: Python 3.11.7 (CPython), mcts-lab 0.1.0 (git abc1234-dirty), "
         "open_spiel 2.0.2, numpy 2.4.6"
     )
     bare = dict(machine, cpu=None, cores_usable=8, open_spiel=None, mcts_lab_revision=None)
-    first, second = bench.format_header(bare)
+    first, second = bench_machine.format_header(bare)
     assert first.startswith("machine: unknown, 8 cores,") and "open_spiel" not in second
 
 
@@ -483,17 +486,17 @@ def fake_report(game: str, ours: float, theirs: float, memory: float) -> bench.B
         repeat=1,
         seed=0,
         rates=(
-            bench.Measurement("MCTS Lab, random rollouts, no traces", ours, (ours,)),
-            bench.Measurement("MCTS Lab, random rollouts, with traces", ours / 5, (ours / 5,)),
+            bench_runs.Measurement("MCTS Lab, random rollouts, no traces", ours, (ours,)),
+            bench_runs.Measurement("MCTS Lab, random rollouts, with traces", ours / 5, (ours / 5,)),
         ),
         bytes_per_simulation=memory,
         memory_iterations=50_000,
         memory_config="random rollouts",
-        openspiel=bench.Measurement("OpenSpiel MCTSBot (Python)", theirs, (theirs,)),
+        openspiel=bench_runs.Measurement("OpenSpiel MCTSBot (Python)", theirs, (theirs,)),
         openspiel_version="2.0.2",
         ratio=ours / theirs,
         targets=targets(game, ours / theirs, memory),
-        machine=bench.machine_info(),
+        machine=bench_machine.machine_info(),
         pairs=pairs,
         pair_ratio_median=ours / theirs,
     )

@@ -1,5 +1,5 @@
 """Quiz mode: questions asked from the live search and graded by what the next click really
-did (app/quiz.py), and quiz rounds on the screen through AppTest (right and wrong answers, the
+did (app/quiz/), and quiz rounds on the screen through AppTest (right and wrong answers, the
 score, locked answers, a question dropped by Step N)."""
 
 from __future__ import annotations

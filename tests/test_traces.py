@@ -19,9 +19,11 @@ from games import GAME_NAMES, make_game
 from mcts_core import Search
 from mcts_core.trace import Decision, IterationTrace, PathStep, RolloutStep
 from mcts_lab import traces
+from mcts_lab.anomalies import DELTA
+from mcts_lab.anomaly_statistics import chi_square_sf
 from mcts_lab.cli import main
 from mcts_lab.common import action_index, build_config, build_game
-from mcts_lab.inspection import DELTA, chi_square_sf, inspect_trace
+from mcts_lab.inspection import inspect_trace
 from mcts_lab.traces.format import check_value, schema
 from mcts_lab.traces.lab import run_recorded
 from mcts_lab.traces.replay import FileReplay

@@ -1,0 +1,89 @@
+"""The ``backup`` question: what will backpropagation add to the root's move on the path (the
+sign flips with the player)?"""
+
+from __future__ import annotations
+
+from app.narration import fmt
+from app.quiz.reading import result_words, who
+from app.quiz.records import AskContext, GradeContext, Progress, Question, QuizKind, Reveal
+from mcts_core import Decision, Search
+
+
+def ask(a: AskContext) -> Question | None:
+    search = a.search
+    if str(search.next_phase) != "backpropagate":
+        return None
+    evaluation = a.progress.evaluation
+    if evaluation is None:
+        return None
+    first = _first_move(a.progress, search)
+    if first is None:
+        return None
+    node_id, label, chooser = first
+    values = evaluation.value
+    other = 1 - chooser
+    if abs(values[chooser] - values[other]) < 1e-9:
+        return None  # the same number either way: nothing to predict
+    result = (
+        result_words(evaluation.raw, a.names)
+        if evaluation.kind in ("terminal", "rollout", "proven")
+        else "the heuristic's value"
+    )
+    text = (
+        f"Simulated: {result}, {fmt(values[0])} for {a.names[0]}, {fmt(values[1])} for "
+        f"{a.names[1]}. What will the backup add to {label}, {who(a.names, chooser)}'s move "
+        "at the root?"
+    )
+    options = sorted({fmt(values[chooser]), fmt(values[other])}, reverse=True)
+    return a.question("backup", text, options, "iteration", node_id=node_id, label=label,
+                      chooser=chooser)  # fmt: skip
+
+
+def _first_move(progress: Progress, search: Search) -> tuple[int, str, int] | None:
+    """The root's move on the half-done iteration's path: node id, label, who chose it."""
+    path = progress.path or ()
+    if path and isinstance(path[0], Decision):
+        terms = path[0].chosen_terms
+        return terms.node_id, terms.label, path[0].player
+    expansion = progress.expansion
+    if expansion is not None and expansion.parent_id == search.root.id:
+        node_id = expansion.chance_id if expansion.chance_id is not None else expansion.node_id
+        return node_id, expansion.action_label, search.root.player
+    return None
+
+
+def grade(g: GradeContext) -> Reveal:
+    trace = g.trace
+    assert trace is not None
+    q = g.question
+    update = next((u for u in trace.updates if u.node_id == q.data["node_id"]), None)
+    if update is None:
+        return g.dropped("that node was not on the path")
+    correct = fmt(update.added)
+    chooser = who(g.names, update.view)
+    summary = (
+        f"It added {correct} to {q.data['label']}: that node counts for {chooser}, who chose "
+        f"it. Its Q is now {fmt(update.mean)} after {update.visits} visits."
+    )
+    rows: list[tuple[str, ...]] = [("node", "counted for", "added", "Q now")]
+    marked = None
+    for i, u in enumerate(trace.updates):
+        if u.node_id == update.node_id:
+            marked = i
+        rows.append((f"#{u.node_id}", who(g.names, u.view), fmt(u.added), fmt(u.mean)))
+    return g.reveal((correct,), summary, tuple(rows), marked)
+
+
+KIND = QuizKind(
+    "backup",
+    why=(
+        "Backpropagation adds the simulation's value to every node on the path. Each node "
+        "counts it from the view of the player who chose the move into it, so one result "
+        "is + for one player and - for the other: the sign flips wherever the player to "
+        "move changes. That is how one tree serves both players, each picking what is best "
+        "for itself."
+    ),
+    wait_hint="the backpropagate phase (press Phase until the button says backpropagate)",
+    ask=ask,
+    grade=grade,
+)

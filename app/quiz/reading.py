@@ -1,0 +1,150 @@
+"""Reading the live tree for the quiz: where the next selection goes, the root's favourite, and
+the words and tables several kinds of question share. Pure; changes nothing in the tree."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from app.narration import fmt
+from mcts_core import ChanceNode, Decision, Search
+from mcts_core.nodes import ActionNode
+
+__all__ = [
+    "MAX_OPTIONS",
+    "PredictedPath",
+    "describe_node",
+    "even_point",
+    "exact_words",
+    "favourite",
+    "predicted_path",
+    "result_words",
+    "root_rows",
+    "untried",
+    "visits_words",
+    "who",
+]
+
+#: At most this many answers to pick from (the right one always among them).
+MAX_OPTIONS = 10
+
+
+@dataclass(frozen=True)
+class PredictedPath:
+    """Where the next selection goes, as far as it is decided now.
+
+    Attributes:
+        decisions: the decisions it will take, root first (their ``chosen`` is the move).
+        end: the node it stops at, when that is certain (``None`` when a die decides the way
+            on, or the tree is full).
+        stop: why it stops at ``end``: "untried", "terminal", "proven", "dice" or "full".
+    """
+
+    decisions: tuple[Decision, ...]
+    end: ActionNode | None
+    stop: str
+
+
+def predicted_path(search: Search, max_depth: int = 60) -> PredictedPath:
+    """The next selection's path, decided by the tree's numbers now (no change to the tree).
+
+    Selection is deterministic at decision nodes (the first maximum of Q + bonus); a chance
+    node draws its outcome at random, so the prediction ends there."""
+    node = search.root
+    decisions: list[Decision] = []
+    for _ in range(max_depth):
+        if node.player < 0:
+            return PredictedPath(tuple(decisions), node, "terminal")
+        if node.proven is not None:
+            return PredictedPath(tuple(decisions), node, "proven")
+        decision = search.preview_decision(node)
+        if decision is None:
+            if search.tree_full:
+                return PredictedPath(tuple(decisions), None, "full")
+            return PredictedPath(tuple(decisions), node, "untried")
+        decisions.append(decision)
+        move = node.children[decision.chosen]
+        if isinstance(move, ChanceNode):
+            return PredictedPath(tuple(decisions), None, "dice")
+        node = move
+    return PredictedPath(tuple(decisions), None, "full")
+
+
+def untried(search: Search, node: ActionNode) -> list[tuple[Any, str]]:
+    """The node's untried moves with labels, in the game's own order."""
+    state = search.state_of(node)
+    game = search.game
+    tried = {move.action for move in node.children}
+    return [(a, game.action_label(state, a)) for a in game.legal_actions(state) if a not in tried]
+
+
+def describe_node(search: Search, path: Sequence[Decision], names: Sequence[str]) -> str:
+    """Where ``path`` ends, in words: "at the root" or "after X a, Y b"."""
+    if not path:
+        return "at the root"
+    moves = ", ".join(f"{who(names, d.player)} {d.chosen_terms.label}" for d in path)
+    return f"after {moves}"
+
+
+def who(names: Sequence[str], player: int) -> str:
+    """Player ``player``'s name ("player 2" when there is none)."""
+    return names[player] if 0 <= player < len(names) else f"player {player}"
+
+
+def favourite(search: Search) -> tuple[Any, str, int] | None:
+    """The root's favourite (the final-move rule's pick): action, label, visits."""
+    if not search.root.children:
+        return None
+    best = search.best_child()
+    return best.action, best.label, best.visits
+
+
+def visits_words(n: int) -> str:
+    """``n`` visits in words ("1 visit", "1,200 visits")."""
+    return f"{n:,} visit{'' if n == 1 else 's'}"
+
+
+def even_point(search: Search) -> float:
+    """The backed-up value of a draw: above it is good for a player, below it bad."""
+    return search.value_of_raw(0.0)
+
+
+def result_words(raw: Sequence[float], names: Sequence[str]) -> str:
+    """A finished game's raw returns in words: who won, or a draw."""
+    if len(raw) >= 2 and raw[0] != raw[1]:
+        return f"a win for {who(names, 0 if raw[0] > raw[1] else 1)}"
+    return "a draw"
+
+
+def root_rows(
+    search: Search, marked_action: Any, exact: dict[Any, float | None] | None = None
+) -> tuple[tuple[tuple[str, ...], ...], int | None]:
+    """The root's moves, most visited first: move, visits, Q (and the exact value)."""
+    children = sorted(search.children_summary(), key=lambda c: -c.visits)
+    header: tuple[str, ...] = ("move", "visits", "Q")
+    if exact is not None:
+        header += ("perfect play",)
+    rows: list[tuple[str, ...]] = [header]
+    marked = None
+    for i, c in enumerate(children):
+        row: tuple[str, ...] = (c.label, f"{c.visits:,}", fmt(c.q))
+        if exact is not None:
+            row += (exact_words(exact.get(c.action)),)
+        rows.append(row)
+        if c.action == marked_action:
+            marked = i
+    return tuple(rows), marked
+
+
+def exact_words(value: float | None) -> str:
+    """An exact value in words: win, loss, draw, the number, or "?" (not known)."""
+    if value is None:
+        return "?"
+    if value >= 1 - 1e-9:
+        return "win"
+    if value <= -1 + 1e-9:
+        return "loss"
+    if abs(value) < 1e-9:
+        return "draw"
+    return fmt(value)

@@ -1,0 +1,257 @@
+"""The quiz's records: a question, its reveal, the session's score, and the record of one kind
+of question (:class:`QuizKind`) with what its ``ask`` and ``grade`` receive.
+
+Pure Python (no Streamlit). A kind lives in its own module under ``app/quiz/kinds/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from mcts_core import Evaluation, Expansion, IterationTrace, Search
+from mcts_core.trace import PathStep
+
+__all__ = [
+    "ArenaSetup",
+    "AskContext",
+    "GradeContext",
+    "Progress",
+    "Question",
+    "QuizKind",
+    "QuizState",
+    "Reveal",
+    "Trigger",
+    "Verdict",
+    "dropped",
+    "verdict",
+]
+
+Trigger = Literal["iteration", "click", "arena"]
+Verdict = Literal["right", "wrong", "unanswered", "dropped"]
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question, asked about the search as it was at ``iteration``.
+
+    Attributes:
+        kind: one of ``app.quiz.KINDS``.
+        text: the question, plain text.
+        options: the answers to pick from (labels, unique).
+        iteration: the search's iteration count when asked.
+        phase: the search's next phase when asked: the answer locks once it moves on.
+        trigger: "iteration" (graded by the trace of iteration ``iteration + 1``), "click" (by
+            the tree after the next click that grows it) or "arena" (by the next arena run).
+        root: the root position when asked (a move played makes the question void).
+        data: what grading needs (node ids, the favourite, probabilities, ...).
+    """
+
+    kind: str
+    text: str
+    options: tuple[str, ...]
+    iteration: int
+    phase: str
+    trigger: Trigger
+    root: str
+    data: dict[str, Any] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """A graded question.
+
+    Attributes:
+        question: what was asked.
+        answer: the student's answer (``None``: not answered).
+        correct: the right option(s).
+        verdict: "right", "wrong", "unanswered" or "dropped" (the question no longer applied:
+            ``summary`` says why; it does not count).
+        summary: what happened, with the numbers that decided it (one or two sentences).
+        why: the explanation for a student who knows only what MCTS is (the kind's
+            :attr:`QuizKind.why`, filled in by ``app.quiz.settle``; empty when dropped).
+        rows: a small table of the deciding numbers: a header row, then one row per item.
+        marked: the index of the row to highlight (the move taken, ...), or ``None``.
+    """
+
+    question: Question
+    answer: str | None
+    correct: tuple[str, ...]
+    verdict: Verdict
+    summary: str
+    why: str = ""
+    rows: tuple[tuple[str, ...], ...] = ()
+    marked: int | None = None
+
+
+@dataclass
+class QuizState:
+    """The quiz of one session: the open question, the last reveal and the score."""
+
+    pending: Question | None = None
+    reveal: Reveal | None = None
+    right: int = 0
+    answered: int = 0
+    unanswered: int = 0
+    counter: int = 0  # questions asked: free mode takes turns with the kinds by it
+    kinds: tuple[str, ...] | None = None  # a lesson page's kinds (None: free mode)
+    depth: int | None = None  # a lesson page's selection depth
+    search_ref: Any = None  # weakref to the Search the pending question was asked on
+
+    def record(self, reveal: Reveal) -> None:
+        """Count a graded question and keep it as the last reveal."""
+        self.reveal = reveal
+        self.pending = None
+        if reveal.verdict == "right":
+            self.right += 1
+            self.answered += 1
+        elif reveal.verdict == "wrong":
+            self.answered += 1
+        elif reveal.verdict == "unanswered":
+            self.unanswered += 1
+
+    @property
+    def score_text(self) -> str:
+        text = f"Score {self.right} of {self.answered}"
+        if self.unanswered:
+            text += f" ({self.unanswered} not answered)"
+        return text
+
+
+@dataclass(frozen=True)
+class Progress:
+    """The half-done iteration's phases so far (from the history): what a question asked in
+    the middle of an iteration may build on."""
+
+    path: tuple[PathStep, ...] | None = None
+    expansion: Expansion | None = None
+    evaluation: Evaluation | None = None
+
+
+@dataclass(frozen=True)
+class ArenaSetup:
+    """The arena as it would run now, and the last result (any object; a new object is a new
+    run)."""
+
+    games: int
+    iterations: int
+    opponent: str
+    expansion: str
+    result: Any = None
+
+
+@dataclass(frozen=True)
+class AskContext:
+    """What a kind's ``ask`` reads: the live search and the moment it is asked in.
+
+    Attributes:
+        search: the live search.
+        names: the players' names.
+        counter: questions asked so far (free mode takes turns by it).
+        depth: the selection question's depth (``None``: free mode picks).
+        progress: the half-done iteration's phases so far.
+        arena: the arena's settings and last result (``None``: no arena question).
+        exact: returns the root's exact values (or ``None``: not known in time).
+    """
+
+    search: Search
+    names: tuple[str, ...]
+    counter: int
+    depth: int | None
+    progress: Progress
+    arena: ArenaSetup | None
+    exact: Callable[[], dict[Any, float | None] | None] | None
+
+    @property
+    def at_select(self) -> bool:
+        """True when the next click starts an iteration (selection comes next)."""
+        return str(self.search.next_phase) == "select"
+
+    def question(self, kind: str, text: str, options: Sequence[str], trigger: Trigger,
+                 **data: Any) -> Question | None:  # fmt: skip
+        """The question, or ``None`` when fewer than two different answers are left."""
+        unique = tuple(dict.fromkeys(options))
+        if len(unique) < 2:
+            return None  # nothing to choose: not a question
+        search = self.search
+        return Question(
+            kind=kind,
+            text=text,
+            options=unique,
+            iteration=search.iterations,
+            phase=str(search.next_phase),
+            trigger=trigger,
+            root=search.game.format_state(search.root_state),
+            data=data,
+        )
+
+
+@dataclass(frozen=True)
+class GradeContext:
+    """What a kind's ``grade`` reads once the question's moment has come.
+
+    Attributes:
+        question: the open question.
+        search: the live search (the one it was asked on).
+        names: the players' names.
+        answer: the student's pick (``None``: none).
+        trace: the newest history entry's trace (for an "iteration" question: the trace of
+            the iteration it asked about).
+        arena_result: the session's last arena result (the arena question).
+    """
+
+    question: Question
+    search: Search
+    names: tuple[str, ...]
+    answer: str | None
+    trace: IterationTrace | None
+    arena_result: Any = None
+
+    def reveal(
+        self,
+        correct: Sequence[str],
+        summary: str,
+        rows: tuple[tuple[str, ...], ...] = (),
+        marked: int | None = None,
+    ) -> Reveal:
+        """The reveal of a graded answer: right, wrong or unanswered by ``correct``."""
+        right = tuple(correct)
+        return Reveal(self.question, self.answer, right, verdict(self.answer, right), summary,
+                      "", rows, marked)  # fmt: skip
+
+    def dropped(self, reason: str) -> Reveal:
+        """The question no longer applies, for ``reason``."""
+        return dropped(self.question, self.answer, reason)
+
+
+def verdict(answer: str | None, correct: Sequence[str]) -> Verdict:
+    """Right when ``answer`` is among ``correct``; unanswered when there is none."""
+    if answer is None:
+        return "unanswered"
+    return "right" if answer in correct else "wrong"
+
+
+def dropped(question: Question, answer: str | None, reason: str) -> Reveal:
+    """A reveal that does not count: the question no longer applies, for ``reason``."""
+    return Reveal(question, answer, (), "dropped", f"That question no longer applies: {reason}.")
+
+
+@dataclass(frozen=True)
+class QuizKind:
+    """One kind of question: a new kind is one module under ``app/quiz/kinds/`` with its
+    record, listed in ``app.quiz.kinds.QUIZ_KINDS``.
+
+    Attributes:
+        name: what lesson files call it (``questions = [...]``).
+        why: the paragraph shown with the answer: why MCTS does what the question asked about.
+        wait_hint: what a lesson page's question waits for when it cannot be asked yet.
+        ask: the question now, or ``None`` when none fits the search.
+        grade: the answer once its moment has come (``app.quiz.settle`` decides when).
+    """
+
+    name: str
+    why: str
+    wait_hint: str
+    ask: Callable[[AskContext], Question | None]
+    grade: Callable[[GradeContext], Reveal]

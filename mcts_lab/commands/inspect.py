@@ -1,0 +1,39 @@
+"""``mcts-lab inspect``: summarise an mcts-trace file and list its anomalies
+(``mcts_lab.inspection`` reads it)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from mcts_lab import inspection, traces
+from mcts_lab.commands.options import seconds_budget
+
+#: The largest trace file ``inspect`` reads (bytes); the app's uploads stop at 20 MB.
+INSPECT_MAX_BYTES = 100 * 1024 * 1024
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "inspect",
+        help="summarise an mcts-trace file (any MCTS's tree or trace) and list its anomalies",
+        allow_abbrev=False,
+    )
+    p.add_argument("file", metavar="FILE", help="an mcts-trace file (.json or .jsonl)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--exact",
+        action="store_true",
+        help="with a registered game named in the file: the root moves' exact values beside "
+        "the file's",
+    )
+    p.add_argument("--exact-seconds", type=seconds_budget, default=2.0, help="(default 2)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Exit 0: no anomalies; 1: anomalies found; 2: unreadable or not of the format."""
+    trace = traces.load(args.file, max_bytes=INSPECT_MAX_BYTES)
+    data = inspection.inspect_trace(trace, exact=args.exact, exact_seconds=args.exact_seconds)
+    print(json.dumps(data) if args.json else inspection.format_report(data))
+    return 1 if data["anomaly_counts"] else 0
