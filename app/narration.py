@@ -23,8 +23,8 @@ What reads what:
   simulate narrations: it says why the selection stopped and who moves there, which the path
   alone does not record. The backpropagate narration needs no context (pass the trace or
   ``None``).
-- :func:`flip_c`, :func:`flip_points`, :func:`flip_sentence`: the values of C at which a
-  decision would change its choice (the sensitivity of the choice to the C slider).
+- :func:`flip_sentence`: in words, the values of C at which a decision would change its choice
+  (the sensitivity of the choice to the C slider; the arithmetic: :mod:`app.c_sensitivity`).
 - :func:`explain_n_convention` and :data:`ENTROPY_TEXT`: one sentence each for the tables.
 """
 
@@ -34,9 +34,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from app.c_sensitivity import CFlip, exploration_coefficients, flip_points, same_c
 from mcts_core.phases import Phase
 from mcts_core.phases import Stop as PhaseStop
-from mcts_core.policies import TREE_POLICY_REGISTRY
 from mcts_core.trace import (
     ChanceStep,
     ChildTerms,
@@ -49,15 +49,11 @@ from mcts_core.trace import (
 from mcts_core.tracing import stop_note
 
 __all__ = [
-    "CFlip",
     "ENTROPY_TEXT",
     "PHASE_NAMES",
     "PhaseContext",
     "WORD_BUDGET",
     "explain_n_convention",
-    "exploration_coefficients",
-    "flip_c",
-    "flip_points",
     "flip_sentence",
     "fmt",
     "narrate_iteration",
@@ -86,7 +82,6 @@ _STOP_NOTES = frozenset(stop_note(stop) for stop in (PhaseStop.REPEAT, PhaseStop
 #: when the full wording would pass this many words.
 WORD_BUDGET = 60
 _DETAILS = 4
-_NEAR = 1e-9  # relative tolerance for "the same crossing point" and "the current C"
 
 
 # --------------------------------------------------------------------------- numbers
@@ -693,109 +688,6 @@ def _stop_clause(path: Sequence[PathStep], stop: Stop | None, player_names: Sequ
 # ------------------------------------------------------------------ flipping C
 
 
-@dataclass(frozen=True, slots=True)
-class CFlip:
-    """A value of C at which a decision's choice changes.
-
-    Attributes:
-        c_flip: the value of C where another child's score reaches the chosen one's.
-        runner_up_label: the child that would be chosen past that value.
-        direction: "raise" (the other child wins for every C a little above ``c_flip``) or
-            "lower" (for every C a little below it; at ``c_flip`` = 0, at C = 0 itself).
-        runner_up_index: that child's index in ``decision.children``.
-        current_c: the C the decision was made with (for :func:`flip_sentence`'s wording).
-    """
-
-    c_flip: float
-    runner_up_label: str
-    direction: Literal["raise", "lower"]
-    runner_up_index: int
-    current_c: float
-
-
-def exploration_coefficients(decision: Decision, policy: str) -> list[float] | None:
-    """Each child's bonus per unit of C (``bonus_i = C * b_i``), from the policy's formula with
-    the decision's N, visits and priors (so it works at C = 0). ``None`` when the choice was not
-    made by a formula (minimum visits, solver) or the numbers are missing.
-
-    The decision's own rule names the formula the search used; ``policy`` is the fallback when
-    the rule is not a formula's name."""
-    if decision.rule in ("min_visits", "solver"):
-        return None
-    name = decision.rule if decision.rule in TREE_POLICY_REGISTRY else policy
-    tree_policy = TREE_POLICY_REGISTRY.get(name)
-    if tree_policy is None:
-        return None
-    visits = [t.visits for t in decision.children]
-    if not visits or min(visits) < 1 or decision.parent_visits < 1:
-        return None
-    priors: list[float] | None = None
-    if tree_policy.needs_priors:
-        if any(t.prior is None for t in decision.children):
-            return None
-        priors = [t.prior for t in decision.children]  # type: ignore[misc]
-    return [float(b) for b in tree_policy.bonus(decision.parent_visits, visits, priors, c=1.0)]
-
-
-def _same(a: float, b: float) -> bool:
-    return abs(a - b) <= _NEAR * max(1.0, abs(a), abs(b))
-
-
-def flip_points(decision: Decision, policy: str, c: float) -> tuple[CFlip, ...]:
-    """Every value of C (at most two: one below, one above) where the decision's choice changes.
-
-    The score of child i is ``q_i + C * b_i`` (:func:`exploration_coefficients`): a line in C.
-    The chosen child k stays the argmax on an interval of C; its ends are the flips. Raising C
-    past the upper end, the child with a bigger ``b`` crossing k there takes over (if several
-    cross at the same point, the biggest ``b``, then the first in order); lowering C below the
-    lower end, the child with a smaller ``b`` crossing there (the smallest ``b``). The lower end
-    counts only above 0, or at 0 when C = 0 itself already gives another child (a tie at 0 goes
-    to the first in order). Lower flip first.
-    """
-    b = exploration_coefficients(decision, policy)
-    if b is None or len(decision.children) < 2:
-        return ()
-    q = [t.q for t in decision.children]
-    k = decision.chosen
-    flips: list[CFlip] = []
-
-    # Lines whose slopes differ only by rounding (equal in exact arithmetic, e.g. PUCT's
-    # 3/22 / 12 and 9/22 / 36) are parallel: they never cross, whatever the last bit says.
-    steeper = [j for j in range(len(q)) if b[j] > b[k] and not _same(b[j], b[k])]
-    flatter = [j for j in range(len(q)) if b[j] < b[k] and not _same(b[j], b[k])]
-
-    lower = [((q[j] - q[k]) / (b[k] - b[j]), j) for j in flatter]
-    if lower:
-        lo = max(x for x, _ in lower)
-        at = [j for x, j in lower if _same(x, lo)]
-        j = min(at, key=lambda i: (b[i], i))
-        first_at_zero = max(range(len(q)), key=lambda i: (q[i], -i))  # at C = 0: Q alone
-        if lo > _NEAR or (lo > -_NEAR and first_at_zero != k):
-            lo = max(lo, 0.0)
-            if lo == 0.0:
-                j = first_at_zero
-            flips.append(CFlip(lo, decision.children[j].label, "lower", j, c))
-
-    upper = [((q[k] - q[j]) / (b[j] - b[k]), j) for j in steeper]
-    if upper:
-        hi = min(x for x, _ in upper)
-        at = [j for x, j in upper if _same(x, hi)]
-        j = max(at, key=lambda i: (b[i], -i))
-        flips.append(CFlip(max(hi, 0.0), decision.children[j].label, "raise", j, c))
-    return tuple(flips)
-
-
-def flip_c(decision: Decision, policy: str, c: float) -> CFlip | None:
-    """The nearest value of C (up or down from ``c``) at which the decision would choose
-    another child, and which; ``None`` when no C flips it (the chosen child has the best Q and
-    no other child a bigger bonus per unit of C, or it is the only child) or when the choice
-    was not made by the formula (minimum visits, solver). Both flips: :func:`flip_points`."""
-    flips = flip_points(decision, policy, c)
-    if not flips:
-        return None
-    return min(flips, key=lambda f: (abs(f.c_flip - c), f.direction != "raise"))
-
-
 def flip_sentence(
     subject: CFlip | Decision | None, policy: str | None = None, c: float | None = None
 ) -> str:
@@ -836,7 +728,7 @@ def flip_sentence(
 
 def _flip_clause(f: CFlip, *, first: bool) -> str:
     c = f.current_c
-    now = _same(f.c_flip, c)
+    now = same_c(f.c_flip, c)
     if f.direction == "raise":
         verb = "Raise C" if first else "raise it"
         where = f"even slightly above {c:.2f}" if now else f"above {_c_text(f.c_flip, c)}"

@@ -31,8 +31,9 @@ from app import (
     ui,
     widget_values,
 )
+from app.c_sensitivity import flip_c
 from app.figures import path_ids
-from app.narration import flip_c, flip_sentence
+from app.narration import flip_sentence
 from app.tabs import DETAIL_TABS
 from app.tree_layout import TreeView
 from app.tree_view import clicked_focus, render_tree

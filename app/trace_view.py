@@ -27,7 +27,8 @@ import streamlit as st
 
 from app import ui
 from app.boards import board_svg
-from app.narration import flip_c, flip_sentence, narrate_iteration, narrate_record
+from app.c_sensitivity import flip_c
+from app.narration import flip_sentence, narrate_iteration, narrate_record
 from app.session import DEFAULTS
 from app.tree_layout import TreeView, build_view
 from app.tree_view import clicked_focus, render_tree

@@ -14,7 +14,8 @@ import pytest
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
 
-from app.narration import flip_c, flip_sentence, narrate_iteration
+from app.c_sensitivity import flip_c
+from app.narration import flip_sentence, narrate_iteration
 from app.trace_view import narration_lines
 from app.tree_layout import build_view
 from games.registry import game_spec

@@ -13,15 +13,12 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from app.c_sensitivity import CFlip, exploration_coefficients, flip_c, flip_points
 from app.figures import decision_entropy
 from app.narration import (
     ENTROPY_TEXT,
     WORD_BUDGET,
-    CFlip,
     explain_n_convention,
-    exploration_coefficients,
-    flip_c,
-    flip_points,
     flip_sentence,
     fmt,
     narrate_iteration,
