@@ -22,6 +22,7 @@ from mcts_core.nodes import ActionNode, ChanceNode
 from mcts_core.policies import FORMULAS, visit_entropy
 from mcts_core.printing import dot_escape
 from mcts_core.queries import find_node_by_visits
+from mcts_lab.anomaly_statistics import chi_square_sf  # the one chi-square tail: inspect's
 
 __all__ = [
     "TreeBounds",
@@ -457,43 +458,7 @@ def chi_square_p(observed: Sequence[int], probabilities: Sequence[float]) -> flo
     if total == 0 or len(cells) < 2:
         return None
     statistic = sum((o - e) ** 2 / e for o, e in cells)
-    return _chi2_survival(statistic, len(cells) - 1)
-
-
-def _chi2_survival(x: float, k: int) -> float:
-    """P(X >= x) for a chi-square variable with k degrees of freedom (regularised gamma)."""
-    a = k / 2.0
-    z = x / 2.0
-    if z <= 0:
-        return 1.0
-    if z < a + 1:  # series for the lower incomplete gamma
-        term = total = 1.0 / a
-        n = a
-        for _ in range(500):
-            n += 1
-            term *= z / n
-            total += term
-            if term < total * 1e-12:
-                break
-        return max(0.0, 1.0 - total * math.exp(-z + a * math.log(z) - math.lgamma(a)))
-    # continued fraction for the upper incomplete gamma (Lentz)
-    b = z + 1 - a
-    c = 1e300
-    d = 1 / b
-    h = d
-    for i in range(1, 500):
-        an = -i * (i - a)
-        b += 2
-        d = an * d + b
-        d = 1e-300 if abs(d) < 1e-300 else d
-        c = b + an / c
-        c = 1e-300 if abs(c) < 1e-300 else c
-        d = 1 / d
-        delta = d * c
-        h *= delta
-        if abs(delta - 1) < 1e-12:
-            break
-    return min(1.0, math.exp(-z + a * math.log(z) - math.lgamma(a)) * h)
+    return chi_square_sf(statistic, len(cells) - 1)
 
 
 def chance_figure(rows: list[dict[str, Any]]) -> go.Figure:
