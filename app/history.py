@@ -10,7 +10,8 @@ import streamlit as st
 from app.figures import TreeDrawing, path_ids, series_point, tree_dot
 from app.narration import narrate_iteration, narrate_phase
 from app.session import SERIES_LIMIT, HistoryEntry, multi_action, player_names, safe, session
-from app.tree_layout import TreeView, build_view
+from app.tree_layout import build_view
+from app.tree_model import TreeView
 from app.widget_values import bounds_from_widgets
 from mcts_core import IterationTrace, Search
 from mcts_core.nodes import ActionNode

@@ -35,7 +35,7 @@ from app.c_sensitivity import flip_c
 from app.figures import path_ids
 from app.narration import flip_sentence
 from app.tabs import DETAIL_TABS
-from app.tree_layout import TreeView
+from app.tree_model import TreeView
 from app.tree_view import clicked_focus, render_tree
 from mcts_core import Decision, IterationTrace
 

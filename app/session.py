@@ -23,7 +23,7 @@ from app.links import (
 )
 from app.narration import PhaseContext
 from app.quiz import QuizState
-from app.tree_layout import TreeView
+from app.tree_model import TreeView
 from games.registry import DEFAULT_GAME, game_spec
 from mcts_core import Evaluation, Expansion, IterationTrace, Search, SearchConfig
 from mcts_core.game import Action, State

@@ -30,7 +30,8 @@ from app.boards import board_svg
 from app.c_sensitivity import flip_c
 from app.narration import flip_sentence, narrate_iteration, narrate_record
 from app.session import DEFAULTS
-from app.tree_layout import TreeView, build_view
+from app.tree_layout import build_view
+from app.tree_model import TreeView
 from app.tree_view import clicked_focus, render_tree
 from mcts_lab import traces
 from mcts_lab.inspection import inspect_trace

@@ -1,5 +1,5 @@
 """The search tree drawn in the browser: an ``st.components.v2`` component (registered once, at
-import; no build step) that draws a :class:`app.tree_layout.TreeView` as SVG.
+import; no build step) that draws a :class:`app.tree_model.TreeView` as SVG.
 
 The script and styles are real files, ``app/static/tree_view.js`` and ``tree_view.css`` (read
 by a linter and the browser's devtools). The script draws with ``createElementNS`` and
@@ -21,7 +21,7 @@ from typing import Any
 import streamlit as st
 import streamlit.components.v2 as components
 
-from app.tree_layout import TreeView
+from app.tree_model import TreeView
 
 __all__ = ["clicked_focus", "render_tree", "render_tree_data"]
 

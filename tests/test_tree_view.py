@@ -14,15 +14,8 @@ import pytest
 
 from app import tree_layout, tree_view
 from app.figures import path_ids
-from app.tree_layout import (
-    GAP_X,
-    TreeView,
-    ViewNode,
-    build_view,
-    isotonic,
-    short_label,
-    sibling_labels,
-)
+from app.tree_layout import GAP_X, build_view, isotonic, short_label, sibling_labels
+from app.tree_model import TreeView, ViewNode
 from games import make_game
 from mcts_core import ActionNode, ChanceNode, Decision, IterationTrace, Search, SearchConfig
 from mcts_core.solver import proof_label
