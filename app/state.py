@@ -75,7 +75,7 @@ def init() -> None:
         config = config_from_widgets()
     except ValueError as error:
         warnings.append(f"ignored search settings from the link: {error}")
-        for key in ("c", "policy"):
+        for _, _, key in LINKED_SETTINGS:  # what a link may set (the settings table's rows)
             st.session_state[key] = DEFAULTS[key]
         config = config_from_widgets()
     search = Search(game, state, config, seed=int(st.session_state["seed"]))
