@@ -635,20 +635,23 @@ class WsSession:
         self.view = SessionView(url, query)
         self.sent: list[float] = []
         self.ws: Any = None
+        self.cookies: dict[str, str] = {}
         self.reader: asyncio.Task[None] | None = None
         self.closed_by_us = False
 
     async def open(self, timeout: float) -> None:
         from websockets.asyncio.client import connect
 
-        xsrf = await asyncio.to_thread(_xsrf_cookie, self.url)
+        self.cookies = await asyncio.to_thread(page_cookies, self.url)
+        xsrf = self.cookies.get("_streamlit_xsrf", "")
         parts = urllib.parse.urlsplit(self.url)
         scheme = "wss" if parts.scheme == "https" else "ws"
+        jar = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
         self.ws = await connect(
             f"{scheme}://{parts.netloc}{parts.path.rstrip('/')}/_stcore/stream",
             subprotocols=["streamlit", xsrf or "PLACEHOLDER_AUTH_TOKEN"],  # type: ignore[list-item]
             origin=f"{parts.scheme}://{parts.netloc}",  # type: ignore[arg-type]
-            additional_headers={"Cookie": f"_streamlit_xsrf={xsrf}"} if xsrf else None,
+            additional_headers={"Cookie": jar} if jar else None,
             max_size=None,
             open_timeout=timeout,
         )
@@ -690,16 +693,19 @@ class WsSession:
             await asyncio.gather(self.reader, return_exceptions=True)
 
 
-def _xsrf_cookie(url: str) -> str:
-    """Load the page as a browser does first; the XSRF cookie it sets (or "")."""
+def page_cookies(url: str) -> dict[str, str]:
+    """Load the page as a browser does first; the cookies it sets (name -> value), which the
+    websocket then carries: Streamlit's XSRF cookie and, behind deploy/'s nginx, the routing
+    cookie that keeps the session on one replica."""
     with urllib.request.urlopen(url, timeout=60) as page:
         page.read()
         cookies = page.headers.get_all("Set-Cookie") or []
+    jar = {}
     for cookie in cookies:
         name, _, rest = cookie.partition("=")
-        if name.strip() == "_streamlit_xsrf":
-            return rest.split(";", 1)[0]
-    return ""
+        if name.strip():
+            jar[name.strip()] = rest.split(";", 1)[0]
+    return jar
 
 
 async def _ws_session(
