@@ -261,12 +261,13 @@ def test_names_removal_and_connected_count(room: Room, clock: Clock) -> None:
     assert room.rename(code, other.id, "<b>Bob</b>").name == "<b>Bob</b>"  # text, shown escaped
     assert room.count(code).connected == 2
     clock.now += CONNECTED_SECONDS + 1
-    room.here(code, ada.id)
+    assert room.here(code, ada.id)
     assert (room.count(code).connected, room.count(code).joined) == (1, 2)
     poll = room.open_question(code, teacher.secret, "q", "?", ["a", "b"])
     room.answer(code, other.id, poll.id, 1, "a")
     room.remove_student(code, teacher.secret, other.id)
     assert room.student(code, other.id) is None
+    assert not room.here(code, other.id)  # the removed student's page is told
     assert room.count(code).joined == 1 and room.count(code).answered == 0
     assert room.tally(code, poll, teacher.secret) == {"a": 0, "b": 0}
     with pytest.raises(ClassError, match="not in this class"):
