@@ -477,6 +477,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--classes", type=int, default=1, help="classes one after another (1)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
+        "--pause",
+        type=float,
+        default=0.0,
+        help="seconds between classes (Streamlit keeps a closed session 120 s: 130 lets the "
+        "last class's sessions go before the next class's RSS is read)",
+    )
+    parser.add_argument(
         "--stepping",
         type=int,
         default=0,
@@ -494,8 +501,11 @@ def main(argv: list[str] | None = None) -> int:
             meters = [ProcessMeter(pid) for pid in pids]
             out["rss_start_mb"] = [round(m.rss_mb(), 1) for m in meters]
             for number in range(args.classes):
+                if number:
+                    time.sleep(args.pause)
                 print(f"class {number + 1}: load {load_average()}", file=sys.stderr, flush=True)
                 cpu = [m.cpu_seconds() for m in meters]
+                own = time.process_time()
                 start = time.monotonic()
                 run = asyncio.run(one_class(url, args.students, args.seconds, store_url,
                                             args.seed + number))  # fmt: skip
@@ -505,6 +515,8 @@ def main(argv: list[str] | None = None) -> int:
                 row["replica_cpu_pct"] = [round(100 * (m.cpu_seconds() - c) / took)
                                           for m, c in zip(meters, cpu, strict=True)]  # fmt: skip
                 row["rss_after_mb"] = [round(m.rss_mb(), 1) for m in meters]
+                # the driver's own CPU: a busy driver reads its messages late
+                row["driver_cpu_pct"] = round(100 * (time.process_time() - own) / took)
                 out["classes"].append(row)
                 print(json.dumps(row), file=sys.stderr, flush=True)
             out["websockets_per_replica"] = spread(run_dir)
