@@ -395,3 +395,21 @@ def test_a_vote_again_before_the_reveal_reveals_both_rounds(room: Room, clock: C
                                                               (2, True, ("y",))]  # fmt: skip
     assert [room.tally(code, p) for p in rounds] == [{"x": 1, "y": 0}, {"x": 0, "y": 1}]
     assert room.store.current_poll(code) == rounds[1]
+
+
+def test_a_finished_threads_sqlite_connection_is_let_go(tmp_path: Path) -> None:
+    """Streamlit runs every rerun chain in a new thread: the store must not keep each one's
+    connection (a class of students polling every second grew a replica by hundreds of MB)."""
+    import gc
+
+    from app.classroom.store import SQLiteStore
+
+    store = SQLiteStore(str(tmp_path / "classes.db"))
+    threads = [threading.Thread(target=store.version, args=("NOPE",)) for _ in range(20)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    gc.collect()
+    assert len(store._connections) == 1  # this thread's, from opening the store
+    store.close()

@@ -20,6 +20,7 @@ import os
 import sqlite3
 import tempfile
 import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
@@ -142,14 +143,20 @@ CREATE TABLE IF NOT EXISTS hits (key TEXT PRIMARY KEY, slot INTEGER NOT NULL,
 """
 
 
+class _Connection(sqlite3.Connection):
+    """A connection the store can refer to weakly (``sqlite3.Connection`` itself cannot be)."""
+
+
 class SQLiteStore:
     """A class store in one SQLite file (WAL mode: readers never wait for the writer). Each
-    thread keeps its own connection; every process on the machine may open the same file."""
+    thread keeps its own connection, closed when the thread ends (Streamlit starts a thread
+    per run: holding every one would grow the process by each student's poll); every process
+    on the machine may open the same file."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         self._local = threading.local()
-        self._connections: list[sqlite3.Connection] = []
+        self._connections: weakref.WeakSet[_Connection] = weakref.WeakSet()  # the live ones
         self._lock = threading.Lock()
         self._db().executescript(_SCHEMA)  # (executescript commits on its own)
 
@@ -159,13 +166,13 @@ class SQLiteStore:
             directory = os.path.dirname(os.path.abspath(self.path))
             os.makedirs(directory, exist_ok=True)
             db = sqlite3.connect(self.path, timeout=10, isolation_level=None,
-                                 check_same_thread=False)  # fmt: skip
+                                 check_same_thread=False, factory=_Connection)  # fmt: skip
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")  # WAL: durable at checkpoints, never corrupt
             db.execute("PRAGMA busy_timeout=10000")
             self._local.db = db
             with self._lock:
-                self._connections.append(db)
+                self._connections.add(db)
         return db
 
     @contextmanager
@@ -328,7 +335,7 @@ class SQLiteStore:
 
     def close(self) -> None:
         with self._lock:
-            for db in self._connections:
+            for db in list(self._connections):
                 db.close()
             self._connections.clear()
         self._local = threading.local()
