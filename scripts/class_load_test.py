@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import html
 import json
 import os
 import random
@@ -70,6 +71,7 @@ TARGETS = {"recorded_pct": 100.0, "step_p95_s": 1.5, "count_p95_s": 2.0, "errors
 STATS = re.compile(r'lab-stats">Iteration ([\d,]+)')
 COUNT = re.compile(r"round (\d+): (\d+) of (\d+) answered")
 CODE = re.compile(r'aria-label="class code">([A-Z0-9]+)<')
+QUESTION = re.compile(r'lab-student-q">Question(?: \(round (\d+)\))?: (.*?)</p>', re.S)
 
 
 class ClassView(SessionView):
@@ -82,6 +84,7 @@ class ClassView(SessionView):
         self.submit = ("", "")  # the form's submit button
         self.timers: dict[str, float] = {}  # fragment id -> seconds between its reruns
         self.code = ""
+        self.question = ("", 0)  # the question on screen: its text and round
         self.counts: list[tuple[float, int, int]] = []  # (time, round, answered)
         self.stats: list[tuple[float, int]] = []  # (time, iteration) on a student's page
         self.choices: list[str] = []
@@ -128,6 +131,8 @@ class ClassView(SessionView):
             self.counts.append((now, int(found.group(1)), int(found.group(2))))
         if found := STATS.search(body):
             self.stats.append((now, int(found.group(1).replace(",", ""))))
+        if found := QUESTION.search(body):
+            self.question = (html.unescape(found.group(2)), int(found.group(1) or 1))
 
     def unanswered(self) -> bool:
         """Whether the page shows a question this student has not answered (the radio drawn
@@ -215,6 +220,7 @@ class Answer:
     student: str  # the student's id in the class
     choice: int  # the index of the answer among the question's choices
     sent: float  # epoch seconds
+    question: tuple[str, int]  # the question and round on the student's screen
 
 
 @dataclass
@@ -292,7 +298,7 @@ async def _student(
             continue
         choice = rng.randrange(len(view.choices))  # the label as drawn is what a browser sends
         await session.change("class_answer", string_value=view.choices[choice])
-        run.answers.append(Answer(me, choice, time.time()))
+        run.answers.append(Answer(me, choice, time.time(), view.question))
         await _until(lambda: not view.unanswered(), 5)
     return session
 
@@ -333,20 +339,21 @@ def _count_latencies(run: ClassRun, counts: list[tuple[float, int, int]]) -> lis
 
 
 def _compare_store(run: ClassRun, store_url: str) -> None:
-    """Every answer sent must be in the store, in the round open when it was sent. One that is
-    not, sent within 1 s before its round closed, is "late" (the room drops an answer to a
-    closed round quietly, as a clicker would); any other is missing."""
+    """Every answer sent must be in the store, in the round the student's screen showed. One
+    that is not, whose round another had replaced before it was sent (the student's screen was
+    behind), is "late": the room drops an answer to a closed round quietly, as a clicker
+    would. Any other is missing."""
     store = open_store(store_url)
     try:
         polls = store.polls(run.code)
-        closes = [*run.polls, float("inf")]
         for answer in run.answers:
             opened = [p for p in polls if p.opened <= answer.sent]
-            poll = opened[-1] if opened else None
+            shown = [p for p in opened if (p.text, p.round) == answer.question]
+            poll = shown[-1] if shown else None
             kept = store.answers(run.code, poll.id, poll.round) if poll else {}
             if poll is not None and kept.get(answer.student) == poll.choices[answer.choice]:
                 run.recorded += 1
-            elif min(c for c in closes if c > answer.sent - 0.001) - answer.sent < 1.0:
+            elif poll is not None and opened[-1] is not poll:
                 run.late += 1
             else:
                 run.missing += 1
