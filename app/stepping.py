@@ -88,7 +88,7 @@ def on_step_click() -> None:
             f"The server was busy: {count - 1} more Step click(s) came while "
             "this one waited and were not run (the quiz's question is about one iteration).",
         )
-        count = 1  # fmt: skip
+        count = 1
     if cannot_grow():
         return
     if count == 1:
