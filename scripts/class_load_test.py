@@ -66,6 +66,9 @@ from app.classroom import open_store  # noqa: E402
 
 CYCLE_S, ANSWER_WINDOW_S, STEP_EVERY_S = 20.0, 8.0, 2.0
 ANSWER_DELAY_S = (1.0, 4.0)
+#: An answer not kept, sent at most this long before the teacher closed its round, is "late"
+#: (it reached a busy replica after the close), not missing.
+LATE_S = 2.0
 STUDENTS_PER_ADDRESS = 10  # the room allows 20 joins a minute per address
 TARGETS = {"recorded_pct": 100.0, "step_p95_s": 1.5, "count_p95_s": 2.0, "errors": 0}
 STATS = re.compile(r'lab-stats">Iteration ([\d,]+)')
@@ -340,9 +343,9 @@ def _count_latencies(run: ClassRun, counts: list[tuple[float, int, int]]) -> lis
 
 def _compare_store(run: ClassRun, store_url: str) -> None:
     """Every answer sent must be in the store, in the round the student's screen showed. One
-    that is not, whose round another had replaced before it was sent (the student's screen was
-    behind), is "late": the room drops an answer to a closed round quietly, as a clicker
-    would. Any other is missing."""
+    that is not is "late" when another round had replaced that one before it was sent (the
+    student's screen was behind) or within LATE_S after: the room drops an answer to a closed
+    round quietly, as a clicker would. Any other is missing."""
     store = open_store(store_url)
     try:
         polls = store.polls(run.code)
@@ -353,7 +356,9 @@ def _compare_store(run: ClassRun, store_url: str) -> None:
             kept = store.answers(run.code, poll.id, poll.round) if poll else {}
             if poll is not None and kept.get(answer.student) == poll.choices[answer.choice]:
                 run.recorded += 1
-            elif poll is not None and opened[-1] is not poll:
+            elif poll is not None and (
+                opened[-1] is not poll or _closed_within(run.polls, answer.sent, LATE_S)
+            ):
                 run.late += 1
             else:
                 run.missing += 1
@@ -364,6 +369,12 @@ def _compare_store(run: ClassRun, store_url: str) -> None:
                 )
     finally:
         store.close()
+
+
+def _closed_within(closes: list[float], sent: float, seconds: float) -> bool:
+    """Whether the teacher closed the round (opened the next one) within ``seconds`` after
+    ``sent``: the answer may have reached the replica after the close."""
+    return any(sent <= at <= sent + seconds for at in closes)
 
 
 async def one_class(url: str, students: int, seconds: float, store: str, seed: int) -> ClassRun:
