@@ -343,9 +343,10 @@ def _count_latencies(run: ClassRun, counts: list[tuple[float, int, int]]) -> lis
 
 def _compare_store(run: ClassRun, store_url: str) -> None:
     """Every answer sent must be in the store, in the round the student's screen showed. One
-    that is not is "late" when another round had replaced that one before it was sent (the
-    student's screen was behind) or within LATE_S after: the room drops an answer to a closed
-    round quietly, as a clicker would. Any other is missing."""
+    that is not is "late" when the teacher had closed that round before it was sent or within
+    LATE_S after (the student's screen was behind, or the answer reached a busy replica after
+    the close): the room drops an answer to a closed round quietly, as a clicker would. Any
+    other is missing."""
     store = open_store(store_url)
     try:
         polls = store.polls(run.code)
@@ -357,7 +358,7 @@ def _compare_store(run: ClassRun, store_url: str) -> None:
             if poll is not None and kept.get(answer.student) == poll.choices[answer.choice]:
                 run.recorded += 1
             elif poll is not None and (
-                opened[-1] is not poll or _closed_within(run.polls, answer.sent, LATE_S)
+                opened[-1] is not poll or _closed_by(run.polls, poll.opened, answer.sent + LATE_S)
             ):
                 run.late += 1
             else:
@@ -371,10 +372,10 @@ def _compare_store(run: ClassRun, store_url: str) -> None:
         store.close()
 
 
-def _closed_within(closes: list[float], sent: float, seconds: float) -> bool:
-    """Whether the teacher closed the round (opened the next one) within ``seconds`` after
-    ``sent``: the answer may have reached the replica after the close."""
-    return any(sent <= at <= sent + seconds for at in closes)
+def _closed_by(closes: list[float], opened: float, until: float) -> bool:
+    """Whether the teacher closed the round opened at ``opened`` (opened the next one) before
+    ``until``: an answer sent up to LATE_S before that may reach a busy replica after it."""
+    return any(opened < at <= until for at in closes)
 
 
 async def one_class(url: str, students: int, seconds: float, store: str, seed: int) -> ClassRun:
