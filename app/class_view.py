@@ -571,7 +571,8 @@ def _frame(frame: dict[str, Any]) -> None:
 
 def _poll_fragment() -> None:
     """Every second: has the teacher's screen changed? Nothing is drawn and one indexed read
-    is made when it has not; a change reruns the page."""
+    is made when it has not; a change reruns the page. Every HERE_SECONDS it also says the
+    page is open, and a student the teacher removed gets the page that says so."""
 
     @st.fragment(run_every=POLL_SECONDS)
     def poll() -> None:
@@ -582,7 +583,8 @@ def _poll_fragment() -> None:
         now = time.time()
         if now - float(st.session_state.get("class_here_at", 0.0)) >= HERE_SECONDS:
             st.session_state["class_here_at"] = now
-            r.here(me.code, me.id)
+            if not r.here(me.code, me.id):  # removed: the whole page says so (_follow)
+                st.rerun(scope="app")
         version = r.version(me.code)
         if version != st.session_state.get("class_seen"):
             st.rerun(scope="app")

@@ -12,9 +12,19 @@ if ROOT not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from app import class_view, lesson_view, screen, session, sidebar, state, trace_view  # noqa: E402
+from app import (  # noqa: E402
+    class_view,
+    clicks,
+    lesson_view,
+    screen,
+    session,
+    sidebar,
+    state,
+    trace_view,
+)
 
 st.set_page_config(page_title="MCTS Lab", page_icon="🌳", layout="wide")
+clicks.install()  # count Step clicks as they arrive, before Streamlit merges them
 if class_view.is_student_page():  # /?class=CODE: a student's page, no search of its own
     class_view.student_page()
     st.stop()

@@ -160,7 +160,7 @@ def _controls() -> None:
     st.button(
         "Step",
         key="step",
-        on_click=stepping.on_step,
+        on_click=stepping.on_step_click,
         type="primary",
         shortcut="PageDown",
         help="One iteration of MCTS (key: Page Down, a clicker's forward button)",

@@ -7,7 +7,7 @@ from typing import Any
 
 import streamlit as st
 
-from app import ab
+from app import ab, clicks
 from app.figures import series_point
 from app.history import record_entry
 from app.narration import selection_end
@@ -60,8 +60,63 @@ def game_over_notice() -> bool:
 
 @safe
 def on_step() -> None:
+    """One iteration (autoplay's tick, the class's Reveal; the Step button's own click is
+    :func:`on_step_click`)."""
     if cannot_grow():
         return
+    _step_once()
+
+
+#: Clicks folded into one run at most (a phone that queued a minute of clicks on a stalled
+#: connection must not start a long search).
+MAX_FOLDED_CLICKS = 100
+
+
+@safe
+def on_step_click() -> None:
+    """The Step button: one iteration per click that reached the server. Clicks that arrived
+    while this session's previous run was still going were merged by Streamlit into this one
+    run (app/clicks.py counts them): they run here as extra iterations and a note says so,
+    so no click is lost without a word. While a quiz question waits for the next iteration,
+    only one runs (more would void the question) and the note says the others were not run."""
+    count = clicks.take()
+    if count == 0:
+        return  # an earlier run took this click with its own
+    if count > 1 and _question_waits():
+        notify(
+            "warning",
+            f"The server was busy: {count - 1} more Step click(s) came while "
+            "this one waited and were not run (the quiz's question is about one iteration).",
+        )
+        count = 1
+    if cannot_grow():
+        return
+    if count == 1:
+        _step_once()
+        return
+    count = min(count, MAX_FOLDED_CLICKS)
+    ab.prepare()
+    search = session().search
+    start = time.perf_counter()
+    result = ab.run(search, count - 1, STEP_N_SECONDS, None, count)
+    try:
+        trace = ab.step(search)
+    except NodeCapReached:
+        notify("warning", SESSION_FULL_MESSAGE)
+        return
+    done = result.iterations + 1
+    _rates(done, time.perf_counter() - start, search)
+    record_entry(f"step x{done}", trace)
+    notify("info", f"The server was busy: {count} Step clicks arrived while your last one "
+           f"ran, so they ran together ({done} iterations; the tree shows the last).")  # fmt: skip
+
+
+def _question_waits() -> bool:
+    quiz = session().quiz
+    return bool(st.session_state.get("quiz")) and quiz is not None and quiz.pending is not None
+
+
+def _step_once() -> None:
     ab.prepare()  # with ``ab`` on: B follows A (nothing with it off)
     search = session().search
     start = time.perf_counter()

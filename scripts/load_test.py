@@ -458,6 +458,11 @@ class SessionView:
                 self.errors.append(f"session event {event}")
         elif kind == "script_finished":
             self._finished(msg.script_finished, at)
+        else:
+            self.other(msg, at)
+
+    def other(self, msg: ForwardMsg, at: float) -> None:
+        """Any other message (a subclass's hook: the class load test's fragment timers)."""
 
     def _new_session(self, msg: ForwardMsg) -> None:
         self.new_session_since_send = True
@@ -603,6 +608,7 @@ class Plan:
     start: float  # loop time of the first possible click
     drain: float  # seconds to wait for the last clicks' updates
     query: str = ""
+    quiet: float = 2.0  # a session stops waiting after this long without a finished run
 
 
 def schedule(plan: Plan, phase: float) -> list[float]:
@@ -612,8 +618,10 @@ def schedule(plan: Plan, phase: float) -> list[float]:
     return [plan.start + phase + i * period for i in range(count)]
 
 
-async def _drain(view: SessionView, first: int, clicks: int, until: float) -> None:
-    """Wait until every click shows or nothing more comes (idle 2 s after the last click)."""
+async def _drain(
+    view: SessionView, first: int, clicks: int, until: float, quiet: float = 2.0
+) -> None:
+    """Wait until every click shows or nothing more comes (``quiet`` s without a run)."""
     loop = asyncio.get_running_loop()
     quiet_since = loop.time()
     seen = view.finished_runs
@@ -622,7 +630,7 @@ async def _drain(view: SessionView, first: int, clicks: int, until: float) -> No
             return
         if view.finished_runs != seen or view.running:
             seen, quiet_since = view.finished_runs, loop.time()
-        elif loop.time() - quiet_since > 2.0:
+        elif loop.time() - quiet_since > quiet:
             return
         await asyncio.sleep(0.05)
 
@@ -635,31 +643,40 @@ class WsSession:
         self.view = SessionView(url, query)
         self.sent: list[float] = []
         self.ws: Any = None
+        self.cookies: dict[str, str] = {}
+        self.connect_options: dict[str, Any] = {}  # e.g. local_addr: the client's own address
         self.reader: asyncio.Task[None] | None = None
         self.closed_by_us = False
 
     async def open(self, timeout: float) -> None:
         from websockets.asyncio.client import connect
 
-        xsrf = await asyncio.to_thread(_xsrf_cookie, self.url)
+        self.cookies = await asyncio.to_thread(page_cookies, self.url)
+        xsrf = self.cookies.get("_streamlit_xsrf", "")
         parts = urllib.parse.urlsplit(self.url)
         scheme = "wss" if parts.scheme == "https" else "ws"
+        jar = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
         self.ws = await connect(
             f"{scheme}://{parts.netloc}{parts.path.rstrip('/')}/_stcore/stream",
             subprotocols=["streamlit", xsrf or "PLACEHOLDER_AUTH_TOKEN"],  # type: ignore[list-item]
             origin=f"{parts.scheme}://{parts.netloc}",  # type: ignore[arg-type]
-            additional_headers={"Cookie": f"_streamlit_xsrf={xsrf}"} if xsrf else None,
+            additional_headers={"Cookie": jar} if jar else None,
             max_size=None,
             open_timeout=timeout,
+            **self.connect_options,
         )
         self.reader = asyncio.create_task(self._read())
         await self._send(self.view.rerun_message())
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while self.view.finished_runs == 0 or not self.view.step_id:
+        while not self.ready():
             if loop.time() > deadline or self.reader.done():
                 raise TimeoutError("the first screen did not arrive")
             await asyncio.sleep(0.05)
+
+    def ready(self) -> bool:
+        """Whether the first screen is drawn (here: with its Step button)."""
+        return self.view.finished_runs > 0 and bool(self.view.step_id)
 
     async def _read(self) -> None:
         loop = asyncio.get_running_loop()
@@ -690,16 +707,19 @@ class WsSession:
             await asyncio.gather(self.reader, return_exceptions=True)
 
 
-def _xsrf_cookie(url: str) -> str:
-    """Load the page as a browser does first; the XSRF cookie it sets (or "")."""
+def page_cookies(url: str) -> dict[str, str]:
+    """Load the page as a browser does first; the cookies it sets (name -> value), which the
+    websocket then carries: Streamlit's XSRF cookie and, behind deploy/'s nginx, the routing
+    cookie that keeps the session on one replica."""
     with urllib.request.urlopen(url, timeout=60) as page:
         page.read()
         cookies = page.headers.get_all("Set-Cookie") or []
+    jar = {}
     for cookie in cookies:
         name, _, rest = cookie.partition("=")
-        if name.strip() == "_streamlit_xsrf":
-            return rest.split(";", 1)[0]
-    return ""
+        if name.strip():
+            jar[name.strip()] = rest.split(";", 1)[0]
+    return jar
 
 
 async def _ws_session(
@@ -723,7 +743,7 @@ async def _ws_session(
             if session.reader is not None and session.reader.done():
                 break
             await session.click()
-        await _drain(view, first, len(session.sent), loop.time() + plan.drain)
+        await _drain(view, first, len(session.sent), loop.time() + plan.drain, plan.quiet)
     finally:
         await session.close()
     latencies = click_latencies(session.sent, view.shown, first)
@@ -909,6 +929,7 @@ async def run_load(
     pid: int | None = None,
     query: str = "",
     drain: float = 15.0,
+    quiet: float = 2.0,
     settle: float = 10.0,
     seed: int = 0,
     progress: Callable[[str], None] = lambda _: None,
@@ -938,7 +959,7 @@ async def run_load(
     phases = [rng.uniform(0, 1.0 / rate) for _ in range(sessions)]
     # every session opens at once; the clicking starts 0.5 s after all have drawn their first
     # screen (or failed; at most 240 s): the opening rush is not measured
-    plan = Plan(rate, seconds, start=math.inf, drain=drain, query=query)
+    plan = Plan(rate, seconds, start=math.inf, drain=drain, query=query, quiet=quiet)
     progress(f"{sessions} sessions opening ({driver})")
     if driver == "ws":
         opened = [asyncio.Event() for _ in range(sessions)]
@@ -1018,6 +1039,8 @@ def main(argv: list[str] | None = None) -> int:
         "--query", default="", help="the link's query string, e.g. game=connect_four"
     )
     parser.add_argument("--drain", type=float, default=15.0, help="wait for late updates (15 s)")
+    parser.add_argument("--quiet", type=float, default=2.0,
+                        help="...unless no run came for this long (2 s)")  # fmt: skip
     parser.add_argument("--settle", type=float, default=10.0, help="after close, then RSS (10 s)")
     parser.add_argument("--seed", type=int, default=0, help="the sessions' click phases")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -1044,6 +1067,7 @@ def main(argv: list[str] | None = None) -> int:
                     pid=args.pid,
                     query=args.query,
                     drain=args.drain,
+                    quiet=args.quiet,
                     settle=args.settle,
                     seed=args.seed + number - 1,
                     progress=lambda text: print(text, file=sys.stderr, flush=True),

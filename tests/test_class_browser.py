@@ -144,3 +144,36 @@ def test_a_class_round_with_two_students(class_url: str, browser: Any) -> None:
     assert forged.locator(".st-key-step").count() == 0
     for page in (teacher, laptop, phone, forged):
         page.close()
+
+
+def test_the_teacher_removes_a_name(class_url: str, browser: Any) -> None:
+    """The teacher's room box lists the names with a remove control; the removed student's
+    page says so, and their answer to the open question is refused (the count stays 0)."""
+    teacher = open_page(browser, f"{class_url}/?game=tic_tac_toe&seed=2")
+    teacher.locator(".st-key-class_start button").first.click()
+    wait_idle(teacher)
+    code = teacher.locator(".lab-class-code").first.inner_text().strip()
+    student = _student(browser, f"{class_url}/?class={code}", 390, 844)
+    _join(student, code, "Remove Me")
+    _wait_text(teacher, ".lab-class-count", r"1 connected")
+    click(teacher, "step")  # the room box's names are the screen's: drawn at the next click
+    _wait_text(student, ".st-key-class_question", "Question")  # the open question, answerable
+    _wait_text(teacher, ".lab-class-count", r"round 1: 0 of 1 answered")
+
+    teacher.get_by_text("Names (1)").click()
+    _wait_text(teacher, ".st-key-class_room", "Remove Me")
+    teacher.locator(".st-key-class_remove button").first.click()
+    wait_idle(teacher)
+    _wait_text(teacher, ".lab-class-count", r"round 1: 0 of 0 answered")
+    assert "Remove Me" not in teacher.locator(".st-key-class_room").inner_text()
+
+    # the student's page still shows the question: their answer is refused and the page
+    # says why, with the join form to come back under another name
+    student.locator(".st-key-class_answer [role='radiogroup'] label").first.click()
+    wait_idle(student)
+    _wait_text(student, "body", "The teacher removed your name")
+    assert student.locator(".st-key-class_code input").count() == 1
+    assert student.locator(".st-key-class_answer").count() == 0
+    _wait_text(teacher, ".lab-class-count", r"round 1: 0 of 0 answered")
+    for page in (teacher, student):
+        page.close()

@@ -261,12 +261,13 @@ def test_names_removal_and_connected_count(room: Room, clock: Clock) -> None:
     assert room.rename(code, other.id, "<b>Bob</b>").name == "<b>Bob</b>"  # text, shown escaped
     assert room.count(code).connected == 2
     clock.now += CONNECTED_SECONDS + 1
-    room.here(code, ada.id)
+    assert room.here(code, ada.id)
     assert (room.count(code).connected, room.count(code).joined) == (1, 2)
     poll = room.open_question(code, teacher.secret, "q", "?", ["a", "b"])
     room.answer(code, other.id, poll.id, 1, "a")
     room.remove_student(code, teacher.secret, other.id)
     assert room.student(code, other.id) is None
+    assert not room.here(code, other.id)  # the removed student's page is told
     assert room.count(code).joined == 1 and room.count(code).answered == 0
     assert room.tally(code, poll, teacher.secret) == {"a": 0, "b": 0}
     with pytest.raises(ClassError, match="not in this class"):
@@ -394,3 +395,17 @@ def test_a_vote_again_before_the_reveal_reveals_both_rounds(room: Room, clock: C
                                                               (2, True, ("y",))]  # fmt: skip
     assert [room.tally(code, p) for p in rounds] == [{"x": 1, "y": 0}, {"x": 0, "y": 1}]
     assert room.store.current_poll(code) == rounds[1]
+
+
+def test_sqlite_connections_are_pooled_not_one_per_thread(tmp_path: Path) -> None:
+    """Streamlit runs every rerun chain in a new thread: a connection per thread cost a connect
+    per student's poll and, kept for close(), grew a replica by hundreds of MB in a class."""
+    from app.classroom.store import SQLiteStore
+
+    store = SQLiteStore(str(tmp_path / "classes.db"))
+    for _ in range(20):  # twenty threads one after another: one connection serves them all
+        thread = threading.Thread(target=store.version, args=("NOPE",))
+        thread.start()
+        thread.join()
+    assert len(store._connections) == 1
+    store.close()

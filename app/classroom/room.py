@@ -329,11 +329,14 @@ class Room:
         self.store.put_student(code, renamed)
         return renamed
 
-    def here(self, code: str, student_id: str) -> None:
-        """A student's page says it is open (the room counts it as connected)."""
+    def here(self, code: str, student_id: str) -> bool:
+        """A student's page says it is open (the room counts it as connected); False when the
+        student is no longer in the class (the teacher removed the name): the page says so."""
         student = self.student(code, student_id)
-        if student is not None:
-            self.store.put_student(code, replace(student, seen=self.clock()))
+        if student is None:
+            return False
+        self.store.put_student(code, replace(student, seen=self.clock()))
+        return True
 
     def answer(self, code: str, student_id: str, poll_id: str, round_: int, choice: str) -> bool:
         """A student's answer to the open round; a later answer replaces it. False, quietly,

@@ -17,6 +17,7 @@ calls when a class starts; Redis: by the keys' time to live).
 from __future__ import annotations
 
 import os
+import queue
 import sqlite3
 import tempfile
 import threading
@@ -143,45 +144,63 @@ CREATE TABLE IF NOT EXISTS hits (key TEXT PRIMARY KEY, slot INTEGER NOT NULL,
 
 
 class SQLiteStore:
-    """A class store in one SQLite file (WAL mode: readers never wait for the writer). Each
-    thread keeps its own connection; every process on the machine may open the same file."""
+    """A class store in one SQLite file (WAL mode: readers never wait for the writer); every
+    process on the machine may open the same file. Connections are pooled, not kept per
+    thread: Streamlit starts a thread per run chain (every student's poll, about once a
+    second), and a connection per thread cost a connect each time and, kept, memory."""
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self._local = threading.local()
-        self._connections: list[sqlite3.Connection] = []
+        self._idle: queue.SimpleQueue[sqlite3.Connection] = queue.SimpleQueue()
+        self._connections: list[sqlite3.Connection] = []  # every one opened (for close())
         self._lock = threading.Lock()
-        self._db().executescript(_SCHEMA)  # (executescript commits on its own)
+        with self._borrow() as db:
+            db.executescript(_SCHEMA)  # (executescript commits on its own)
 
-    def _db(self) -> sqlite3.Connection:
-        db: sqlite3.Connection | None = getattr(self._local, "db", None)
-        if db is None:
-            directory = os.path.dirname(os.path.abspath(self.path))
-            os.makedirs(directory, exist_ok=True)
-            db = sqlite3.connect(self.path, timeout=10, isolation_level=None,
-                                 check_same_thread=False)  # fmt: skip
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")  # WAL: durable at checkpoints, never corrupt
-            db.execute("PRAGMA busy_timeout=10000")
-            self._local.db = db
-            with self._lock:
-                self._connections.append(db)
+    def _connect(self) -> sqlite3.Connection:
+        directory = os.path.dirname(os.path.abspath(self.path))
+        os.makedirs(directory, exist_ok=True)
+        db = sqlite3.connect(self.path, timeout=10, isolation_level=None,
+                             check_same_thread=False)  # fmt: skip
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")  # WAL: durable at checkpoints, never corrupt
+        db.execute("PRAGMA busy_timeout=10000")
+        with self._lock:
+            self._connections.append(db)
         return db
+
+    @contextmanager
+    def _borrow(self) -> Iterator[sqlite3.Connection]:
+        """A connection for this thread alone until the block ends (the pool grows to the
+        number of threads inside the store at once, a handful)."""
+        try:
+            db = self._idle.get_nowait()
+        except queue.Empty:
+            db = self._connect()
+        try:
+            yield db
+        finally:
+            self._idle.put(db)
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction (taken at once, so two writers queue instead of failing)."""
-        db = self._db()
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            yield db
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
+        with self._borrow() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    def _all(self, sql: str, *args: Any) -> list[Any]:
+        with self._borrow() as db:
+            return db.execute(sql, args).fetchall()
 
     def _one(self, sql: str, *args: Any) -> Any:
-        return self._db().execute(sql, args).fetchone()
+        with self._borrow() as db:
+            return db.execute(sql, args).fetchone()
 
     def create_class(self, code: str, secret_hash: str, now: float) -> bool:
         with self._write() as db:
@@ -239,11 +258,7 @@ class SQLiteStore:
             )
 
     def students(self, code: str) -> list[Student]:
-        rows = (
-            self._db()
-            .execute("SELECT record FROM students WHERE code = ? ORDER BY seq", (code,))
-            .fetchall()
-        )
+        rows = self._all("SELECT record FROM students WHERE code = ? ORDER BY seq", code)
         return [Student.from_json(row[0]) for row in rows]
 
     def put_poll(self, code: str, poll: Poll) -> None:
@@ -267,11 +282,7 @@ class SQLiteStore:
         return None if row is None else Poll.from_json(row[0])
 
     def polls(self, code: str) -> list[Poll]:
-        rows = (
-            self._db()
-            .execute("SELECT record FROM polls WHERE code = ? ORDER BY opened, round", (code,))
-            .fetchall()
-        )
+        rows = self._all("SELECT record FROM polls WHERE code = ? ORDER BY opened, round", code)
         return [Poll.from_json(row[0]) for row in rows]
 
     def put_answer(
@@ -286,13 +297,11 @@ class SQLiteStore:
             )
 
     def answers(self, code: str, poll_id: str, round_: int) -> dict[str, str]:
-        rows = (
-            self._db()
-            .execute(
-                "SELECT student, choice FROM answers WHERE code = ? AND poll = ? AND round = ?",
-                (code, poll_id, round_),
-            )
-            .fetchall()
+        rows = self._all(
+            "SELECT student, choice FROM answers WHERE code = ? AND poll = ? AND round = ?",
+            code,
+            poll_id,
+            round_,
         )
         return {str(student): str(choice) for student, choice in rows}
 
@@ -331,7 +340,7 @@ class SQLiteStore:
             for db in self._connections:
                 db.close()
             self._connections.clear()
-        self._local = threading.local()
+        self._idle = queue.SimpleQueue()
 
 
 # --------------------------------------------------------------------------- Redis
