@@ -1,6 +1,7 @@
 """Class load test: one teacher and N students through nginx and 2 replicas, measured.
 
     python scripts/class_load_test.py --students 60 --store sqlite [--seconds 60] [--classes 2]
+                                      [--idle 30]
 
 Starts ``deploy/run_replicas.py --replicas 2`` (nginx on a free port, the class store SQLite in a
 fresh file or a redis-server started for the run), then drives, over Streamlit's websocket
@@ -240,6 +241,7 @@ class ClassRun:
     late: int = 0
     missing: int = 0
     errors: list[str] = field(default_factory=list)
+    idle: tuple[float, float] | None = None  # (the replicas' CPU seconds, wall seconds) idle
 
 
 async def _teacher_lesson(teacher: ClassSession, run: ClassRun, until: float) -> None:
@@ -378,7 +380,13 @@ def _closed_by(closes: list[float], opened: float, until: float) -> bool:
     return any(opened < at <= until for at in closes)
 
 
-async def one_class(url: str, students: int, seconds: float, store: str, seed: int) -> ClassRun:
+async def one_class(
+    url: str, students: int, seconds: float, store: str, seed: int,
+    idle: float = 0.0, cpu_seconds: Any = None,
+) -> ClassRun:
+    """One class; with ``idle``, first that many seconds of the joined class sitting still
+    (no Step, no question: only the students' pages polling), the replicas' CPU measured by
+    ``cpu_seconds()`` over it."""
     run = ClassRun(students, seconds)
     loop = asyncio.get_running_loop()
     teacher = ClassSession(url, "", "step")
@@ -396,6 +404,11 @@ async def one_class(url: str, students: int, seconds: float, store: str, seed: i
             _student(url, run.code, number, random.Random(rng.random()), run, lesson)))  # fmt: skip
         await asyncio.sleep(0.05)  # a class arrives over a few seconds, not in one instant
     await _until(lambda: lesson.arrived >= students, 240)
+    if idle and cpu_seconds is not None:  # what the joined class's idle polls cost the server
+        await asyncio.sleep(3.0)  # the joins' own runs settle first
+        before, start = cpu_seconds(), loop.time()
+        await asyncio.sleep(idle)
+        run.idle = (cpu_seconds() - before, loop.time() - start)
     lesson.go.set()
     await _teacher_lesson(teacher, run, loop.time() + seconds)
     await asyncio.sleep(6.0)  # the last step and answers reach every screen
@@ -485,6 +498,21 @@ def summary(run: ClassRun) -> dict[str, Any]:
         "answers_counted": len(run.count_latency),
         "errors": len(run.errors),
         "error_samples": sorted(set(run.errors))[:5],
+        **_idle_summary(run),
+    }
+
+
+def _idle_summary(run: ClassRun) -> dict[str, Any]:
+    """The idle window's cost: both replicas' CPU as % of one core, and per student poll
+    (a student's page polls once a second: app/class_view.py)."""
+    if run.idle is None:
+        return {}
+    cpu, wall = run.idle
+    polls = run.students * wall  # one poll a second per student
+    return {
+        "idle_seconds": round(wall, 1),
+        "idle_replicas_cpu_pct": round(100 * cpu / wall, 1),
+        "idle_cpu_ms_per_poll": round(1000 * cpu / max(1.0, polls), 2),
     }
 
 
@@ -495,6 +523,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=60.0, help="the lesson (60: 3 cycles)")
     parser.add_argument("--classes", type=int, default=1, help="classes one after another (1)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--idle",
+        type=float,
+        default=0.0,
+        help="first, seconds of the joined class sitting still: the replicas' CPU per student "
+        "poll (what an idle student costs the server)",
+    )
     parser.add_argument(
         "--pause",
         type=float,
@@ -526,8 +561,10 @@ def main(argv: list[str] | None = None) -> int:
                 cpu = [m.cpu_seconds() for m in meters]
                 own = time.process_time()
                 start = time.monotonic()
-                run = asyncio.run(one_class(url, args.students, args.seconds, store_url,
-                                            args.seed + number))  # fmt: skip
+                run = asyncio.run(one_class(
+                    url, args.students, args.seconds, store_url, args.seed + number,
+                    idle=args.idle, cpu_seconds=lambda: sum(m.cpu_seconds() for m in meters),
+                ))  # fmt: skip
                 took = time.monotonic() - start
                 row = summary(run)
                 row["load_after"] = load_average()
