@@ -3,7 +3,8 @@
 The component that draws it is :mod:`app.tree_view`; what it draws, the frozen records, is
 :mod:`app.tree_model`. :func:`build_view` walks only the part of the tree it draws and returns
    a frozen :class:`~app.tree_model.TreeView` of boxes with positions in pixels at
-   1:1 scale (``to_dict()`` is JSON-ready). What is drawn is bounded, text never shrinks:
+   1:1 scale (``to_dict()`` is JSON-ready). What is drawn is bounded (the browser zooms out
+   only as far as the last path needs to stay in view, static/tree_view.js ``frame``):
 
    - the top: the root, or the focused node (with a "▲ up" box leading to its parent);
    - every child of the top while it has at most ``root_children`` (tic-tac-toe's 9);
