@@ -179,7 +179,8 @@ def _controls() -> None:
     st.button("Forward ▶", key="forward", on_click=history.on_forward, help="The next entry")
     st.button("Reset", key="reset", on_click=stepping.on_reset)
     st.button("Play best", key="play_best", on_click=play.on_play_best)
-    st.toggle("Autoplay", key="autoplay", help="Step on its own; any click stops it")
+    st.toggle("Autoplay", key="autoplay", help="Step on its own; any click stops it",
+              on_change=session.on_autoplay_toggle)  # fmt: skip
     speed = session.autoplay_speed()
     with st.popover(f"{speed:g}/s", help="Autoplay speed and what each tick runs"):
         # given its value: a popover draws its widgets only while open, and a slider drawn

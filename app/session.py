@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import logging
 import random
+import time
 import weakref
 from collections import deque
 from collections.abc import Callable
@@ -183,6 +184,7 @@ class Session:
     svg_cache: dict[str, str] = field(default_factory=dict)
     arena: ArenaResult | None = None  # the last arena result
     clicked: bool = False  # a callback ran in this rerun (so an autoplay tick must not step)
+    autoplay_stopped_at: float = -1e9  # time.monotonic() when a click last stopped autoplay
     autoplay_applied: tuple[bool, float] = (
         False,
         0.0,
@@ -265,8 +267,25 @@ def click_stops_autoplay() -> None:
 
     Buttons whose work runs in the script body (Step N, the arena: they draw a progress bar)
     use it as their ``on_click``; every other callback gets it from :func:`safe`."""
+    if st.session_state.get("autoplay"):
+        session().autoplay_stopped_at = time.monotonic()
     st.session_state["autoplay"] = False
     session().clicked = True
+
+
+#: Seconds after a click stopped autoplay in which an "on" from the page is taken as stale.
+AUTOPLAY_STALE_SECONDS = 1.5
+
+
+def on_autoplay_toggle() -> None:
+    """The Autoplay toggle changed. An "on" just after a click stopped autoplay is the page's
+    old value, not a choice: the page's next timer tick can leave before the redrawn toggle
+    reaches it and sends the toggle as it last saw it (on), which would start autoplay again
+    behind the click. Such an "on" is undone; a deliberate one a moment later holds."""
+    if not st.session_state.get("autoplay"):
+        return
+    if time.monotonic() - session().autoplay_stopped_at < AUTOPLAY_STALE_SECONDS:
+        st.session_state["autoplay"] = False
 
 
 def reported(work: Callable[..., None]) -> Callable[..., None]:

@@ -329,6 +329,22 @@ def test_autoplay_steps_on_its_own_and_any_click_stops_it() -> None:
     assert int(metric(at, "Iteration")) == stopped
 
 
+
+def test_a_stale_autoplay_on_after_a_click_does_not_restart_it(monkeypatch) -> None:
+    """A click stops autoplay; the page's next timer tick may still carry the toggle as it last
+    saw it (on): that "on" is undone. A deliberate "on" after the moment holds."""
+    import app.session
+
+    at = fresh()
+    at.toggle(key="autoplay").set_value(True).run()
+    at.button(key="reset").click().run()  # stops autoplay
+    assert at.session_state["autoplay"] is False
+    at.toggle(key="autoplay").set_value(True).run()  # the page's old value, at once
+    assert at.session_state["autoplay"] is False and metric(at, "Iteration") == "0"
+    monkeypatch.setattr(app.session, "AUTOPLAY_STALE_SECONDS", 0.0)  # the moment has passed
+    at.toggle(key="autoplay").set_value(True).run()
+    assert at.session_state["autoplay"] is True and int(metric(at, "Iteration")) >= 1
+
 def test_a_link_rebuilds_its_tree() -> None:
     clicked = fresh(seed="3")
     for _ in range(5):
