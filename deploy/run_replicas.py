@@ -119,6 +119,14 @@ def render_config(run_dir: Path, listen: str, ports: Sequence[int]) -> str:
     return text
 
 
+def write_pid(path: Path, pid: int) -> None:
+    """Write a pid file whole or not at all (a temporary file renamed over it): a reader that
+    polls it while a replica restarts sees the old pid or the new one, never an empty file."""
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(f"{pid}\n")
+    os.replace(temporary, path)
+
+
 def _child_setup() -> None:
     """In the child before exec (Linux): get SIGTERM if this script dies, even by SIGKILL."""
     with contextlib.suppress(Exception):
@@ -155,7 +163,7 @@ def start_replica(
          "--server.address", "127.0.0.1", "--server.headless", "true"],
         run_dir / f"replica-{port}.log", env,
     )  # fmt: skip
-    (run_dir / f"replica-{port}.pid").write_text(f"{proc.pid}\n")
+    write_pid(run_dir / f"replica-{port}.pid", proc.pid)
     return proc
 
 
@@ -170,7 +178,7 @@ def start_redis(port: int, run_dir: Path) -> subprocess.Popen[bytes]:
          "--appendonly", "yes", "--save", "", "--protected-mode", "yes"],
         run_dir / "redis.log",
     )  # fmt: skip
-    (run_dir / "redis.pid").write_text(f"{proc.pid}\n")
+    write_pid(run_dir / "redis.pid", proc.pid)
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -367,7 +375,7 @@ def run(args: argparse.Namespace) -> int:
     run_dir = _make_run_dir(args.run_dir)
     if os.geteuid() == 0:
         run_dir.chmod(0o755)  # started as root, nginx's workers run as nobody
-    (run_dir / PID_FILE).write_text(f"{os.getpid()}\n")
+    write_pid(run_dir / PID_FILE, os.getpid())
     (run_dir / "nginx.conf").write_text(render_config(run_dir, f"{args.listen}:{args.port}",
                                                       ports))  # fmt: skip
 
