@@ -16,7 +16,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from app.exact import ExactAnswer
-from app.palette import BLUE, NEW, PATH, RED, TERMINAL_FILL, PlayerColour, player_colours
+from app.palette import NEW, PATH, TERMINAL_FILL, PlayerColour, player_colours
 from mcts_core import Decision, IterationTrace, Search
 from mcts_core.nodes import ActionNode, ChanceNode
 from mcts_core.policies import FORMULAS, visit_entropy
@@ -43,15 +43,7 @@ __all__ = [
     "history_figure",
     "arena_figure",
     "chance_figure",
-    "PLAYER_COLOURS",
 ]
-
-#: Fill colours of each player's moves (player 0, player 1; games with their own colours:
-#: :func:`app.palette.player_colours`) and of terminal nodes; the path's and the new node's.
-PLAYER_COLOURS = (BLUE.fill, RED.fill)
-TERMINAL_COLOUR = TERMINAL_FILL
-PATH_COLOUR = PATH
-EXPANDED_COLOUR = NEW
 
 
 @dataclass(frozen=True)
@@ -185,7 +177,7 @@ def tree_dot(
         for chance in shown:
             on_path = chance.id in highlight
             action = game.action_label(state, chance.action)
-            style = f', color="{PATH_COLOUR}", penwidth=3' if on_path else ""
+            style = f', color="{PATH}", penwidth=3' if on_path else ""
             if isinstance(chance, ActionNode):  # a deterministic move: one edge
                 child = chance
                 text = dot_escape(action)
@@ -206,7 +198,7 @@ def tree_dot(
             for child in chance.children:
                 outcome = dot_escape(game.outcome_label(state, chance.action, child.outcome))
                 p = probabilities.get(child.outcome, 0.0)
-                edge_style = f', color="{PATH_COLOUR}", penwidth=3' if child.id in highlight else ""
+                edge_style = f', color="{PATH}", penwidth=3' if child.id in highlight else ""
                 turn = "\\n(turn ends)" if mark_turn_ends and child.player != node.player else ""
                 lines.append(
                     f'  c{chance.id} -> a{child.id} [label="{outcome}\\np={p:.3f}{turn}", '
@@ -261,7 +253,7 @@ def _action_node_line(
 ) -> None:
     view = _q_view(node, root_player)
     if node.player < 0:
-        fill, who = TERMINAL_COLOUR, "end"
+        fill, who = TERMINAL_FILL, "end"
     else:  # the colour of the player whose move it was: the one Q is for
         fill, who = colours[view].fill, f"{names[node.player]} to move"
     q = node.mean(view)
@@ -272,9 +264,9 @@ def _action_node_line(
         label += "\\nproven " + ("win" if value > 0 else "loss" if value < 0 else "draw")
     border = ""
     if node.id == expanded:
-        border = f', color="{EXPANDED_COLOUR}", penwidth=3'
+        border = f', color="{NEW}", penwidth=3'
     elif node.id in highlight:
-        border = f', color="{PATH_COLOUR}", penwidth=3'
+        border = f', color="{PATH}", penwidth=3'
     lines.append(
         f'  a{node.id} [shape=box, style="rounded,filled", fillcolor="{fill}", '
         f'label="{label}"{border}];'
