@@ -24,7 +24,9 @@ from typing import Any
 
 import segno
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from app.class_push import Watcher, current_fragment, runtime_sessions
 from app.classroom import ClassError, Poll, Room, Teacher, open_store
 from app.public_url import public_base
 from app.quiz import QuizState, Reveal
@@ -32,6 +34,9 @@ from app.session import notify
 
 __all__ = [
     "CLASS_CSS",
+    "explore_bar",
+    "explore_link",
+    "exploring",
     "frame_of",
     "is_student_page",
     "join_url",
@@ -40,12 +45,16 @@ __all__ = [
     "teacher",
 ]
 
-#: How often a student's page asks whether the teacher's screen changed (seconds).
+#: How often a student's page asks whether the teacher's screen changed (seconds) when no
+#: watcher pushes the change to it (app/class_push.py: AppTest, a Streamlit without the runtime
+#: names it uses).
 POLL_SECONDS = 1.0
+#: The same when the process's watcher pushes every change: the poll is only the safety net.
+PUSHED_POLL_SECONDS = 5.0
 #: How often a student's page tells the room it is still open (seconds).
 HERE_SECONDS = 10.0
 #: How often the teacher's room box counts again (seconds).
-COUNT_SECONDS = 2.0
+COUNT_SECONDS = 1.0
 
 CLASS_CSS = """
 <style>
@@ -53,6 +62,7 @@ CLASS_CSS = """
   font-family: "DejaVu Sans Mono", monospace; margin: 0;}
 .lab-class-url {font-size: 1.1rem; word-break: break-all; margin: 0.2rem 0;}
 .lab-class-line {font-size: 1rem; margin: 0;}
+.lab-class-title {font-size: 1.5rem; font-weight: 700; margin: 0 0 0.2rem 0;}
 .lab-bars-box {max-height: 8.5rem; overflow-y: auto;}
 .lab-bars {width: 100%; border-collapse: collapse; font-size: 0.9rem; line-height: 1.1rem;}
 .lab-bars td {padding: 0 0.3rem; vertical-align: middle;}
@@ -78,6 +88,19 @@ def room() -> Room:
     return Room(open_store())
 
 
+@st.cache_resource
+def watcher() -> Watcher | None:
+    """The process's watcher that pushes the teacher's changes to the students' pages it holds
+    (``None`` without a Streamlit runtime: the pages poll every :data:`POLL_SECONDS`)."""
+    session_of = runtime_sessions()
+    return None if session_of is None else Watcher(room().version, session_of)
+
+
+def _session_id() -> str | None:
+    ctx = get_script_run_ctx()
+    return None if ctx is None else str(ctx.session_id)
+
+
 def teacher() -> Teacher | None:
     """The class this browser session teaches, if any (its secret never leaves the session)."""
     found = st.session_state.get("class_teacher")
@@ -99,9 +122,9 @@ def is_student_page() -> bool:
 
 
 def start_button(where: Any = st) -> None:
-    """**Start a class** (key ``class_start``) while this session teaches no class."""
-    found = teacher()
-    if found is None:
+    """**Start a class** (key ``class_start``) while this session teaches no class (and is no
+    student exploring on their own)."""
+    if teacher() is None and exploring() is None:
         where.button(
             "Start a class",
             key="class_start",
@@ -166,7 +189,7 @@ def room_box(click: Any) -> None:
         st.caption(f"The class store did not answer: {error}")
         return
     with st.container(key="class_room", border=True):
-        _live_count()  # its own fragment: the count follows the students every 2 s
+        _live_count()  # its own fragment: the count follows the students every second
         with st.container(horizontal=True, gap="small"):
             open_round = poll is not None and not poll.revealed
             st.button("Reveal", key="class_reveal", on_click=click, disabled=not open_round,
@@ -213,7 +236,7 @@ def _count_line() -> None:
     )
 
 
-#: The count line as a fragment of its own, rerun every 2 s (inside the screen's fragment).
+#: The count line as a fragment of its own, rerun every COUNT_SECONDS (in the screen's fragment).
 _live_count = st.fragment(run_every=COUNT_SECONDS)(_count_line)
 
 
@@ -285,15 +308,21 @@ def _asked(current: tuple[int, str], reveal: Reveal) -> bool:
 
 
 def frame_of(
-    stats: str, tree: dict[str, Any], narration: list[str], lesson: dict[str, str] | None
+    stats: str,
+    tree: dict[str, Any],
+    narration: list[str],
+    lesson: dict[str, str] | None,
+    link: dict[str, str],
 ) -> dict[str, Any]:
-    """What the class is shown: plain data, no HTML (the student's page escapes it)."""
+    """What the class is shown: plain data, no HTML (the student's page escapes it). ``link``
+    is the shared link's parameters that rebuild the tree (a student's "Explore on my own")."""
     poll = st.session_state.get("class_poll")
     return {
         "stats": stats,
         "tree": tree,
         "narration": narration,
         "lesson": lesson,
+        "link": link,
         "poll": poll[1] if poll else None,
         "last_reveal": st.session_state.get("class_last_reveal"),
         "at": round(time.time(), 3),
@@ -368,8 +397,7 @@ class _Me:
 def student_page() -> None:
     """The whole page of a student: the join form until they join, then the teacher's screen
     as the class sees it and the open question."""
-    st.html(CLASS_CSS)
-    st.markdown("### MCTS Lab · class")
+    st.html(CLASS_CSS + '<h3 class="lab-class-title">MCTS Lab · class</h3>')
     r = room()
     me = _me()
     if me is None:
@@ -438,35 +466,165 @@ def _on_join() -> None:
 
 
 def _follow(r: Room, me: _Me) -> None:
-    try:
-        r.info(me.code)
-        student = r.student(me.code, me.id)
-    except ClassError as error:
-        _leave(str(error))
+    if not _still_in(r, me):
         st.rerun()
-    if student is None:
-        _leave("The teacher removed your name. Join again with another.")
-        st.rerun()
-    version, frame = r.follow(me.code, -1)
-    st.session_state["class_seen"] = version
+    student = r.student(me.code, me.id)
+    name = student.name if student is not None else ""
     with st.container(key="class_follow"):
-        top = st.columns([3, 1], vertical_alignment="center")
+        top = st.columns([3, 1, 2], vertical_alignment="center")
         top[0].html(
-            f'<p class="lab-class-line">You are <b>{html.escape(student.name)}</b> in class '
+            f'<p class="lab-class-line">You are <b>{html.escape(name)}</b> in class '
             f"{html.escape(me.code)}</p>"
         )
         with top[1].popover("Name"):
             st.text_input("Your name", key="class_rename", max_chars=24)
             st.button("Use this name", key="class_rename_go", on_click=_on_rename)
-        _question(r, me, frame)
-        if frame is None:
-            st.info("Waiting for the teacher's screen…")
+        top[2].button(
+            "Explore on my own",
+            key="class_explore",
+            on_click=_on_explore,
+            args=(me,),
+            help="A copy of this tree on your own device, to step yourself. The class goes on; "
+            "Back to the class returns.",
+        )
+        _live(me)
+    push = watcher()
+    _poll_fragment(POLL_SECONDS if push is None else PUSHED_POLL_SECONDS)
+
+
+def _still_in(r: Room, me: _Me) -> bool:
+    """Whether the class goes on and this student is in it; if not, the page leaves it (the
+    join form says why)."""
+    try:
+        r.info(me.code)
+        student = r.student(me.code, me.id)
+    except ClassError as error:
+        _leave(str(error))
+        return False
+    if student is None:
+        _leave("The teacher removed your name. Join again with another.")
+        return False
+    return True
+
+
+@st.fragment
+def _live(me: _Me) -> None:
+    """What changes with the teacher's screen: the question and the frame. The watcher reruns
+    only this part when the teacher publishes (the name bar and the page's style stay), a
+    tenth of the page's elements; a class that ended or a removed name reruns the page."""
+    r = room()
+    if not _still_in(r, me):
+        st.rerun(scope="app")
+    version, frame = r.follow(me.code, -1)
+    st.session_state["class_seen"] = version
+    _question(r, me, frame)
+    if frame is None:
+        st.info("Waiting for the teacher's screen…")
+    else:
+        _frame(frame)
+    push, sid = watcher(), _session_id()
+    if push is not None and sid is not None:
+        push.drawn(sid, me.code, version, current_fragment())
+
+
+def explore_link(frame: dict[str, Any] | None) -> dict[str, str] | None:
+    """The published link parameters that rebuild the teacher's tree, kept to the names a link
+    may carry and their length (``state.init`` then checks every value as any link's);
+    ``None`` when the frame has none."""
+    from app.links import LINK_PARAMS, MAX_VALUE_CHARS
+
+    raw = (frame or {}).get("link")
+    if not isinstance(raw, dict):
+        return None
+    names = {*LINK_PARAMS, "steps", "lesson", "page"} - {"presentation"}
+    link = {
+        str(k): str(v)[:MAX_VALUE_CHARS]
+        for k, v in raw.items()
+        if k in names and isinstance(v, str | int | float)
+    }
+    return link or None
+
+
+def exploring() -> _Me | None:
+    """The class this student left to explore on their own (``None``: not exploring)."""
+    me = st.session_state.get("class_exploring")
+    return me if isinstance(me, _Me) else None
+
+
+def _on_explore(me: _Me) -> None:
+    from app import state
+
+    try:
+        _, frame = room().follow(me.code, -1)  # the tree on the projector now
+    except (ClassError, OSError) as error:
+        st.session_state["class_notice"] = f"Not now: {error}"
+        return
+    link = explore_link(frame)
+    if link is None:
+        st.session_state["class_notice"] = "The teacher's screen has no tree yet."
+        return
+    push, sid = watcher(), _session_id()
+    if push is not None and sid is not None:
+        push.forget(sid)  # the teacher's Steps no longer rerun this page
+    state.start_over()  # a fresh copy from the link, not a previous exploration's
+    keep = {"class": me.code, "me": me.id}
+    st.session_state[state.URL_KEEP] = keep  # a reload finds the class again
+    st.session_state["class_exploring"] = me
+    st.session_state.pop("class_me", None)
+    st.query_params.from_dict({**link, **keep})
+
+
+def _on_back() -> None:
+    from app import state
+
+    me = exploring()
+    st.session_state.pop("class_exploring", None)
+    st.session_state.pop(state.URL_KEEP, None)
+    state.start_over()  # the private tree goes with the exploration
+    if me is not None:
+        st.session_state["class_me"] = me
+        st.session_state["class_seen"] = -1
+        st.query_params.from_dict({"class": me.code, "me": me.id})
+
+
+def explore_bar() -> None:
+    """Atop a student's own exploration: that the class goes on, whether it asks a question,
+    and **Back to the class** (key ``class_back``)."""
+    me = exploring()
+    if me is None:
+        return
+    with st.container(key="class_explore_bar", border=True):
+        left, right = st.columns([3, 1], vertical_alignment="center")
+        with left:
+            _class_news(me)
+        right.button("Back to the class", key="class_back", type="primary", on_click=_on_back)
+
+
+@st.fragment(run_every=HERE_SECONDS)
+def _class_news(me: _Me) -> None:
+    """The class while a student explores: still counted as connected, and told of an open
+    question they have not answered or of the class's end."""
+    r = room()
+    words = f"You are exploring on your own; class {me.code} goes on."
+    try:
+        r.info(me.code)
+        if r.here(me.code, me.id):
+            poll = r.store.current_poll(me.code)
+            if poll is not None and not poll.revealed and r.my_answer(me.code, me.id, poll) is None:
+                words += " The teacher asked a question: go back to answer it."
         else:
-            _frame(frame)
-    _poll_fragment()
+            words = "The teacher removed your name from the class."
+    except ClassError as error:
+        words = str(error)
+    except OSError:
+        pass  # the store is away for a moment: the next look says more
+    st.html(f'<p class="lab-class-line"><b>{html.escape(words)}</b></p>')
 
 
 def _leave(message: str) -> None:
+    push, sid = watcher(), _session_id()
+    if push is not None and sid is not None:
+        push.forget(sid)
     st.session_state.pop("class_me", None)
     st.session_state["class_join_notice"] = message
     for key in ("me",):
@@ -481,13 +639,13 @@ def _on_rename() -> None:
     try:
         room().rename(me.code, me.id, str(st.session_state.get("class_rename", "")))
     except ClassError as error:
-        st.session_state["class_rename_notice"] = str(error)
+        st.session_state["class_notice"] = str(error)
 
 
 def _question(r: Room, me: _Me, frame: dict[str, Any] | None) -> None:
     """The open question with its answers (key ``class_answer``), and after a reveal whether
     this student was right and the class's chart."""
-    notice = st.session_state.pop("class_rename_notice", "")
+    notice = st.session_state.pop("class_notice", "")
     if notice:
         st.warning(notice)
     poll = r.store.current_poll(me.code)
@@ -545,36 +703,41 @@ def _on_answer(poll_id: str, round_: int) -> None:
     try:
         room().answer(me.code, me.id, poll_id, round_, str(choice))
     except ClassError as error:
-        st.session_state["class_rename_notice"] = str(error)
+        st.session_state["class_notice"] = str(error)
 
 
 def _frame(frame: dict[str, Any]) -> None:
     """The teacher's screen as published: statistics, tree, narration, lesson page."""
     from app.tree_view import render_tree_data
 
-    st.html(f'<div class="lab-stats">{html.escape(str(frame.get("stats", "")))}</div>')
+    # one element for the statistics and the lesson page, one for the narration: each element
+    # is work for the server on every student's page at every Step
+    top = f'<div class="lab-stats">{html.escape(str(frame.get("stats", "")))}</div>'
     lesson = frame.get("lesson")
     if isinstance(lesson, dict) and lesson.get("title"):
         text = "".join(
             f"<p>{html.escape(p)}</p>" for p in str(lesson.get("text", "")).split("\n\n") if p
         )
-        st.html(
+        top += (
             f'<div class="lab-lesson"><p class="lab-lesson-head">'
             f"{html.escape(str(lesson['title']))}</p>{text}</div>"
         )
+    st.html(top)
     tree = frame.get("tree")
     if isinstance(tree, dict) and tree.get("nodes"):
         render_tree_data(tree, key="class_tree", height=360, fit=True)
-    for line in frame.get("narration", []) or []:
-        st.html(f'<p class="lab-narration">{html.escape(str(line))}</p>')
+    lines = [str(line) for line in frame.get("narration", []) or []]
+    if lines:
+        st.html("".join(f'<p class="lab-narration">{html.escape(line)}</p>' for line in lines))
 
 
-def _poll_fragment() -> None:
-    """Every second: has the teacher's screen changed? Nothing is drawn and one indexed read
-    is made when it has not; a change reruns the page. Every HERE_SECONDS it also says the
-    page is open, and a student the teacher removed gets the page that says so."""
+def _poll_fragment(every: float) -> None:
+    """Every ``every`` seconds: has the teacher's screen changed? Nothing is drawn and one
+    indexed read is made when it has not; a change reruns the page (the watcher has mostly
+    done so already). Every HERE_SECONDS it also says the page is open, and a student the
+    teacher removed gets the page that says so."""
 
-    @st.fragment(run_every=POLL_SECONDS)
+    @st.fragment(run_every=every)
     def poll() -> None:
         me = st.session_state.get("class_me")
         if not isinstance(me, _Me):

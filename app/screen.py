@@ -140,7 +140,9 @@ def _draw_screen() -> None:
     quiz_view.after_screen()  # an arena run below the quiz answers its question: show it
     state.sync_query_params()
     if teacher is not None:  # what the class sees: this screen, as plain data
-        frame = class_view.frame_of(stats, view.to_dict(), said, lesson_view.page_text())
+        frame = class_view.frame_of(
+            stats, view.to_dict(), said, lesson_view.page_text(), state.replay_params()
+        )
         class_view.publish(frame)
     if session.outside_writes_waiting():
         # A click here wrote a sidebar widget (a played move's Root position): redraw the whole

@@ -139,15 +139,34 @@ def _options_for(game_name: str, widgets: dict[str, Any] | None = None) -> dict[
 
 def share_link() -> str:
     """The address that rebuilds this tree on a student's device: the public base (never
-    loopback when the machine has a LAN address; ``MCTS_LAB_PUBLIC_URL`` first) with the
-    shareable state, without Present mode (the teacher's projector setting)."""
-    params = {k: v for k, v in shared_params().items() if k != "presentation"}
-    return public_base(st.context.url) + "?" + urllib.parse.urlencode(params)
+    loopback when the machine has a LAN address; ``MCTS_LAB_PUBLIC_URL`` first) with
+    :func:`replay_params`."""
+    return public_base(st.context.url) + "?" + urllib.parse.urlencode(replay_params())
+
+
+def replay_params() -> dict[str, str]:
+    """The link parameters that rebuild this screen's tree elsewhere (a shared link, a
+    student's "Explore on my own"): the shareable state without Present mode (the teacher's
+    projector setting)."""
+    return {k: v for k, v in shared_params().items() if k != "presentation"}
+
+
+#: Session key: URL parameters kept in the address beside the shareable state (a student
+#: exploring on their own keeps their class's, so a reload finds the class again). Never in
+#: :func:`share_link`.
+URL_KEEP = "url_keep"
+
+
+def start_over() -> None:
+    """Forget this session's search and settings: the next :func:`init` starts afresh from the
+    address's parameters."""
+    for key in ("lab", *DEFAULTS):
+        st.session_state.pop(key, None)
 
 
 def sync_query_params() -> None:
     """Write the shareable state into the URL (only when it changed)."""
-    wanted = shared_params()
+    wanted = {**shared_params(), **st.session_state.get(URL_KEEP, {})}
     if {k: st.query_params.get(k) for k in st.query_params} != wanted:
         st.query_params.from_dict(wanted)
 

@@ -1,7 +1,8 @@
 """Screenshots of a class for the README: the projector (a teacher's page at 1280x720 after
 "Start a class" and a few Steps, two students joined) and a student's phone (390x844) during a
-question. Starts the app with its own class store; writes assets/class-projector.png and
-assets/class-phone.png (or into --out).
+question, then the same phone exploring the tree on its own ("Explore on my own"). Starts the
+app with its own class store; writes assets/class-projector.png, assets/class-phone.png and
+assets/class-explore.png (or into --out).
 
     python scripts/screenshot_class.py [--out assets]
 """
@@ -53,20 +54,26 @@ def main(argv: list[str] | None = None) -> int:
                 phone.get_by_role("button", name="Join").click()
                 _idle(phone)
                 phones.append(phone)
-            teacher.wait_for_timeout(2500)  # the room box counts every 2 s
+            teacher.wait_for_timeout(1500)  # the room box counts every second
             teacher.screenshot(path=str(out / "class-projector.png"))
             teacher.locator(".st-key-class_join_toggle button").first.click()
             _idle(teacher)
             teacher.locator(".st-key-step button").first.click()
             _idle(teacher)
             phone = phones[0]
-            phone.wait_for_timeout(2500)  # the phone's page polls every second
+            phone.wait_for_timeout(1000)  # the teacher's Step reaches the phone
             _idle(phone)
             phone.locator(".st-key-class_answer [role='radiogroup'] label").first.click()
             _idle(phone)
             phone.screenshot(path=str(out / "class-phone.png"))
+            phone.locator(".st-key-class_explore button:visible").first.click()
+            phone.wait_for_selector(".st-key-class_back", timeout=60_000)
+            _idle(phone)
+            phone.locator(".st-key-step button:visible").first.click()
+            _idle(phone)
+            phone.screenshot(path=str(out / "class-explore.png"))
             browser.close()
-    print(f"wrote {out / 'class-projector.png'} and {out / 'class-phone.png'}")
+    print(f"wrote class-projector.png, class-phone.png and class-explore.png in {out}")
     return 0
 
 

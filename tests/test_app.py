@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import html
 
 import pytest
@@ -470,6 +471,7 @@ def test_the_server_wide_node_cap_refuses_growth(monkeypatch: pytest.MonkeyPatch
     import app.stepping
 
     at = fresh()
+    gc.collect()  # earlier tests' searches go now, not mid-test (their nodes would free room)
     monkeypatch.setattr(app.stepping, "SERVER_MAX_NODES", app.session.server_nodes() + 50)
     at.button(key="step_n").click().run()  # under the cap when it starts
     assert metric(at, "Iteration") == "100"

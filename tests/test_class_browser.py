@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from app_server import running_app
 
-from tests.browser_helpers import BROWSER_TEST, click, open_page, wait_idle
+from tests.browser_helpers import BROWSER_TEST, click, open_page, stat, wait_idle
 
 pytestmark = BROWSER_TEST
 
@@ -175,5 +175,50 @@ def test_the_teacher_removes_a_name(class_url: str, browser: Any) -> None:
     assert student.locator(".st-key-class_code input").count() == 1
     assert student.locator(".st-key-class_answer").count() == 0
     _wait_text(teacher, ".lab-class-count", r"round 1: 0 of 0 answered")
+    for page in (teacher, student):
+        page.close()
+
+
+def test_a_student_explores_on_their_own_and_comes_back(class_url: str, browser: Any) -> None:
+    """Explore on my own: the teacher's tree (the seeded replay a link uses) in the student's
+    own app, stepped by the student alone; the class goes on; Back to the class returns to
+    the teacher's screen. Ending the class then reaches the student's page at once."""
+    teacher = open_page(browser, f"{class_url}/?game=tic_tac_toe&seed=3&steps=20")
+    teacher.locator(".st-key-class_start button").first.click()
+    wait_idle(teacher)
+    code = teacher.locator(".lab-class-code").first.inner_text().strip()
+    student = _student(browser, f"{class_url}/?class={code}", 390, 844)
+    _join(student, code, "Explorer")
+    click(teacher, "step")
+    _wait_text(student, ".st-key-class_follow", r"Iteration 21\b")
+    teacher_tree = teacher.locator("g.tv-node").count()
+
+    student.locator(".st-key-class_explore button:visible").first.click()
+    student.wait_for_selector("g.tv-node", timeout=60_000)
+    wait_idle(student)
+    assert student.locator(".st-key-class_follow").count() == 0
+    _wait_text(student, ".st-key-class_explore_bar", "exploring on your own")
+    assert stat(student, "Iteration") == 21  # the teacher's tree, replayed from its seed
+    assert student.locator("g.tv-node").count() == teacher_tree
+    assert f"class={code}" in student.url and "me=" in student.url  # a reload finds the class
+    assert student.locator(".st-key-class_start").count() == 0  # a student starts no class
+    for _ in range(2):
+        click(student, "step")
+    assert stat(student, "Iteration") == 23
+    assert stat(teacher, "Iteration") == 21  # the student's steps never touch the class
+    click(teacher, "step")
+    assert stat(teacher, "Iteration") == 22
+    wait_idle(student, 1500)
+    assert stat(student, "Iteration") == 23  # and the class's Step does not touch theirs
+
+    student.locator(".st-key-class_back button:visible").first.click()
+    _wait_text(student, ".st-key-class_follow", r"Iteration 22\b")
+    assert "You are Explorer in class" in student.locator(".st-key-class_follow").inner_text()
+    assert student.locator(".st-key-step").count() == 0
+
+    teacher.locator(".st-key-class_end button").first.click()  # the class ends: told at once
+    wait_idle(teacher)
+    _wait_text(student, "body", "No class with that code", timeout=4_000)
+    assert student.locator(".st-key-class_code input").count() == 1
     for page in (teacher, student):
         page.close()

@@ -232,7 +232,9 @@ def test_wrong_ended_and_idle_codes_get_one_message(room: Room, clock: Clock) ->
     with pytest.raises(ClassError, match="No class with that code"):
         room.join(teacher.code, "client-2")
     fresh = room.start()
+    before = room.version(fresh.code)
     room.end(fresh.code, fresh.secret)
+    assert room.version(fresh.code) == (before or 0) + 1  # the students' pages are told
     with pytest.raises(ClassError, match="No class with that code"):
         room.join(fresh.code, "client-3")
 

@@ -313,10 +313,8 @@ class Room:
 
     def student(self, code: str, student_id: str) -> Student | None:
         """The student with this id, if still in the class (``None``: unknown or removed)."""
-        for student in self.store.students(code):
-            if student.id == student_id:
-                return None if student.removed else student
-        return None
+        student = self.store.student(code, student_id)
+        return None if student is None or student.removed else student
 
     def rename(self, code: str, student_id: str, name: str) -> Student:
         """A student types their own nickname (plain text, at most 24 characters)."""

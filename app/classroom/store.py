@@ -57,7 +57,8 @@ class ClassStore(Protocol):
     def touch(self, code: str, now: float) -> None:
         """The teacher acted now (keeps the class from going idle)."""
 
-    def end_class(self, code: str, now: float) -> None: ...
+    def end_class(self, code: str, now: float) -> None:
+        """No more joins or answers; the version grows (the students' pages are told)."""
 
     def publish(self, code: str, frame: str, now: float) -> int:
         """Keep ``frame`` (JSON text) as what the class sees; returns its version (one more
@@ -74,6 +75,10 @@ class ClassStore(Protocol):
 
     def students(self, code: str) -> list[Student]:
         """Every student of the class, removed ones too, in joining order."""
+
+    def student(self, code: str, student_id: str) -> Student | None:
+        """One student by id, removed or not (``None``: no such student). Read on every run of
+        a student's page: one indexed read, not the class's list."""
 
     def put_poll(self, code: str, poll: Poll) -> None:
         """Keep a poll (a question's round) and make it the class's current one."""
@@ -227,7 +232,11 @@ class SQLiteStore:
 
     def end_class(self, code: str, now: float) -> None:
         with self._write() as db:
-            db.execute("UPDATE classes SET ended = 1, active = ? WHERE code = ?", (now, code))
+            # a new version: the students' pages learn the class is over as they learn of a frame
+            db.execute(
+                "UPDATE classes SET ended = 1, active = ?, version = version + 1 WHERE code = ?",
+                (now, code),
+            )
 
     def publish(self, code: str, frame: str, now: float) -> int:
         with self._write() as db:
@@ -260,6 +269,10 @@ class SQLiteStore:
     def students(self, code: str) -> list[Student]:
         rows = self._all("SELECT record FROM students WHERE code = ? ORDER BY seq", code)
         return [Student.from_json(row[0]) for row in rows]
+
+    def student(self, code: str, student_id: str) -> Student | None:
+        row = self._one("SELECT record FROM students WHERE code = ? AND id = ?", code, student_id)
+        return None if row is None else Student.from_json(row[0])
 
     def put_poll(self, code: str, poll: Poll) -> None:
         with self._write() as db:
@@ -398,7 +411,10 @@ class RedisStore:
         pipe.execute()
 
     def end_class(self, code: str, now: float) -> None:
-        self._redis.hset(self._key(code), mapping={"ended": 1, "active": now})
+        pipe = self._redis.pipeline()  # a new version, as above
+        pipe.hset(self._key(code), mapping={"ended": 1, "active": now})
+        pipe.hincrby(self._key(code), "version", 1)
+        pipe.execute()
 
     def publish(self, code: str, frame: str, now: float) -> int:
         key = self._key(code)
@@ -428,6 +444,10 @@ class RedisStore:
         records = self._redis.hgetall(self._key(code, "students"))
         students = [Student.from_json(text) for text in records.values()]
         return sorted(students, key=lambda s: (s.joined, s.id))
+
+    def student(self, code: str, student_id: str) -> Student | None:
+        text = self._redis.hget(self._key(code, "students"), student_id)
+        return None if text is None else Student.from_json(text)
 
     def put_poll(self, code: str, poll: Poll) -> None:
         pipe = self._redis.pipeline()
