@@ -1028,7 +1028,17 @@ def _server(url: str | None) -> Iterator[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--class"]:  # the class mode: one teacher and N students, 2 replicas
+        import class_load_test  # (beside this file; it builds on this one's sessions)
+
+        return int(class_load_test.main(argv[1:]))
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog="python scripts/load_test.py --class [--students N --store sqlite|redis ...]: "
+        "the class mode (scripts/class_load_test.py: one teacher and N students through nginx "
+        "and 2 replicas; --class --help lists its options)",
+    )
     parser.add_argument("--sessions", type=int, default=10, help="concurrent sessions (10)")
     parser.add_argument("--rate", type=float, default=1.0, help="Step clicks per second each (1)")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long they click (60)")
