@@ -22,6 +22,7 @@ old pace.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from collections.abc import Callable
@@ -53,9 +54,11 @@ class Watcher:
     ``version_of(code)`` reads a class's frame version (``None``: the class ended; a page
     that drew a live class is pushed then too, and its run says the class is over).
     ``session_of(session_id)`` gives the session's rerun handle, or ``None`` when the session
-    is gone (the page is forgotten); the handle's ``running()`` says a run is under way (the
-    page waits: that run may already draw the new frame) and ``rerun(fragment)`` asks for a
-    run of that fragment ("": the whole page)."""
+    is gone (the page is forgotten). The handle's ``rerun(fragment, sent)`` asks for a run of
+    that fragment ("": the whole page) *only if the session is idle*, and then calls
+    ``sent()``; a busy session is left alone (its run reads the store itself, and a rerun
+    request folded into a browser's pending one would drop the widget values it carries: a
+    student's answer) and is looked at again next round."""
 
     def __init__(
         self,
@@ -70,7 +73,7 @@ class Watcher:
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
-        self.pushes = 0  # reruns asked for (for the load test's report and the tests)
+        self.pushes = 0  # reruns requested of idle sessions (for the tests)
 
     def drawn(self, session_id: str, code: str, version: int | None, fragment: str = "") -> None:
         """A student's run drew ``version`` of class ``code`` in ``fragment`` (its id; "":
@@ -112,8 +115,8 @@ class Watcher:
                 _LOG.exception("class push: a check failed")
 
     def check(self) -> int:
-        """One round: read each watched class's version once and push every page behind it.
-        Returns how many pages were pushed."""
+        """One round: read each watched class's version once and ask every page behind it to
+        run again. Returns how many pages were asked (the idle ones among them are pushed)."""
         with self._lock:
             codes = {page.code for page in self._pages.values()}
         versions: dict[str, int | None] = {}
@@ -122,7 +125,6 @@ class Watcher:
                 versions[code] = self._version_of(code)
             except OSError:  # the store is away for a moment: the next round tries again
                 continue
-        pushed = 0
         with self._lock:
             behind = [
                 (sid, page)
@@ -131,19 +133,20 @@ class Watcher:
                 and versions[page.code] != page.drawn
                 and versions[page.code] != page.pushed
             ]
+        asked = 0
         for sid, page in behind:
             session = self._session_of(sid)
             if session is None:
                 self.forget(sid)
                 continue
-            if session.running():  # that run reads the store itself; look again next round
-                continue
-            with self._lock:
-                page.pushed = versions[page.code]
-            session.rerun(page.fragment)
-            pushed += 1
-        self.pushes += pushed
-        return pushed
+            session.rerun(page.fragment, functools.partial(self._sent, page, versions[page.code]))
+            asked += 1
+        return asked
+
+    def _sent(self, page: _Page, version: int | None) -> None:
+        with self._lock:
+            page.pushed = version  # asked once per version, not again every round
+            self.pushes += 1
 
 
 class _RuntimeSession:
@@ -152,12 +155,7 @@ class _RuntimeSession:
     def __init__(self, session: Any) -> None:
         self._session = session
 
-    def running(self) -> bool:
-        from streamlit.runtime.app_session import AppSessionState
-
-        return bool(self._session._state == AppSessionState.APP_IS_RUNNING)
-
-    def rerun(self, fragment: str) -> None:
+    def rerun(self, fragment: str, sent: Callable[[], None]) -> None:
         session = self._session
         # the session's last client state (its address and page, no widget changes), as
         # "run on save" uses: the part runs again and every widget keeps its value. A fragment
@@ -165,8 +163,16 @@ class _RuntimeSession:
         client_state = type(session._client_state)()
         client_state.CopyFrom(session._client_state)
         client_state.fragment_id = fragment
-        # on the session's own event loop, where every other rerun request is handled
-        session._call_soon_on_event_loop(lambda: session.request_rerun(client_state))
+
+        def push() -> None:
+            # On the session's own event loop, where the browser's messages are handled too:
+            # no message can come between the look and the request. A session with a script
+            # runner is running or about to (a browser's rerun is pending): left alone.
+            if session._scriptrunner is None:
+                session.request_rerun(client_state)
+                sent()
+
+        session._call_soon_on_event_loop(push)
 
 
 def current_fragment() -> str:
@@ -184,7 +190,7 @@ def runtime_sessions() -> Callable[[str], Any] | None:
     when there is no runtime (AppTest) or it lacks what the watcher uses."""
     try:
         from streamlit.runtime import Runtime
-        from streamlit.runtime.app_session import AppSession, AppSessionState
+        from streamlit.runtime.app_session import AppSession
     except ImportError:  # pragma: no cover - a Streamlit without these modules
         return None
     if not Runtime.exists():
@@ -195,12 +201,16 @@ def runtime_sessions() -> Callable[[str], Any] | None:
         manager is None
         or not hasattr(manager, "get_active_session_info")
         or not all(hasattr(AppSession, name) for name in needed)
-        or not hasattr(AppSessionState, "APP_IS_RUNNING")
     ):
         return None
 
     def session_of(session_id: str) -> _RuntimeSession | None:
         info = manager.get_active_session_info(session_id)
-        return None if info is None else _RuntimeSession(info.session)
+        if info is None:
+            return None
+        if not all(hasattr(info.session, name) for name in ("_scriptrunner", "_client_state")):
+            _LOG.warning("class push: this Streamlit's sessions differ; pages poll instead")
+            return None
+        return _RuntimeSession(info.session)
 
     return session_of

@@ -1,4 +1,5 @@
-"""A class in the app: the teacher's join box, room box and buttons, and the student's page.
+"""A class in the app: the teacher's join box, room box and buttons, and what both sides share
+(the room over the class store, the process's watcher, the bars of a revealed question).
 
 The teacher presses **Start a class** (``class_start``): the room (:mod:`app.classroom`) makes
 a class with a join code, and the teacher's browser session keeps the class's secret (session
@@ -6,7 +7,7 @@ key ``class_teacher``, never in a URL). From then on every screen the teacher dr
 published as a *frame* (plain JSON: the statistics, the tree view's data, the narration, the
 lesson page) and every quiz question is opened to the class as a poll. A student opens
 ``/?class=CODE`` (the QR code), joins with a generated nickname, and their page draws the
-frames it polls for (:func:`student_page`): a student never waits for a search.
+frames the watcher pushes to it (app/class_student.py): a student never waits for a search.
 
 The quiz's questions are the class's questions: the teacher's click that settles one (Step,
 or **Reveal**, which makes that click) reveals the class's answers with the numbers that
@@ -19,14 +20,13 @@ from __future__ import annotations
 import contextlib
 import html
 import time
-from dataclasses import dataclass
 from typing import Any
 
 import segno
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from app.class_push import Watcher, current_fragment, runtime_sessions
+from app.class_push import Watcher, runtime_sessions
 from app.classroom import ClassError, Poll, Room, Teacher, open_store
 from app.public_url import public_base
 from app.quiz import QuizState, Reveal
@@ -34,15 +34,19 @@ from app.session import notify
 
 __all__ = [
     "CLASS_CSS",
-    "explore_bar",
-    "explore_link",
-    "exploring",
+    "EXPLORING",
+    "bars_html",
     "frame_of",
     "is_student_page",
     "join_url",
+    "publish",
     "room",
-    "student_page",
+    "room_box",
+    "session_id",
+    "start_button",
+    "sync_poll",
     "teacher",
+    "watcher",
 ]
 
 #: How often a student's page asks whether the teacher's screen changed (seconds) when no
@@ -53,6 +57,8 @@ POLL_SECONDS = 1.0
 PUSHED_POLL_SECONDS = 5.0
 #: How often a student's page tells the room it is still open (seconds).
 HERE_SECONDS = 10.0
+#: Session key: the class a student left to explore on their own (app/class_student.py).
+EXPLORING = "class_exploring"
 #: How often the teacher's room box counts again (seconds).
 COUNT_SECONDS = 1.0
 
@@ -96,7 +102,8 @@ def watcher() -> Watcher | None:
     return None if session_of is None else Watcher(room().version, session_of)
 
 
-def _session_id() -> str | None:
+def session_id() -> str | None:
+    """This browser session's id (``None`` outside a script run)."""
     ctx = get_script_run_ctx()
     return None if ctx is None else str(ctx.session_id)
 
@@ -123,8 +130,8 @@ def is_student_page() -> bool:
 
 def start_button(where: Any = st) -> None:
     """**Start a class** (key ``class_start``) while this session teaches no class (and is no
-    student exploring on their own)."""
-    if teacher() is None and exploring() is None:
+    student exploring on their own: app/class_student.py)."""
+    if teacher() is None and st.session_state.get(EXPLORING) is None:
         where.button(
             "Start a class",
             key="class_start",
@@ -381,375 +388,3 @@ def bars_html(r: Room, code: str, rounds: list[Poll], secret: str | None = None)
         f'<div class="lab-bars-box"><table class="lab-bars">{"".join(rows)}</table></div>{legend}'
         + (f'<p class="lab-class-line">{html.escape(summary)}</p>' if summary else "")
     )
-
-
-# ------------------------------------------------------------------------ the student
-
-
-@dataclass
-class _Me:
-    """A student's place in a class (kept in their browser session and in the address)."""
-
-    code: str
-    id: str
-
-
-def student_page() -> None:
-    """The whole page of a student: the join form until they join, then the teacher's screen
-    as the class sees it and the open question."""
-    st.html(CLASS_CSS + '<h3 class="lab-class-title">MCTS Lab · class</h3>')
-    r = room()
-    me = _me()
-    if me is None:
-        _join_form(r)
-        return
-    _follow(r, me)
-
-
-def _me() -> _Me | None:
-    me = st.session_state.get("class_me")
-    if isinstance(me, _Me):
-        return me
-    # a reconnecting page (a phone that slept, another replica) finds its place from the URL
-    code, token = st.query_params.get("class", ""), st.query_params.get("me", "")
-    if code and token:
-        try:
-            found = room().student(str(code)[:12].upper(), str(token)[:64])
-        except OSError:
-            found = None
-        if found is not None:
-            me = _Me(str(code).upper(), found.id)
-            st.session_state["class_me"] = me
-            return me
-    return None
-
-
-def _join_form(r: Room) -> None:
-    notice = st.session_state.pop("class_join_notice", "")
-    if notice:
-        st.error(notice)
-    typed = str(st.query_params.get("class", ""))[:40]
-    with st.form("class_join_form", border=True):
-        st.text_input("Class code", value=typed, key="class_code", max_chars=12,
-                      help="The code on the projector (letters and digits).")  # fmt: skip
-        st.text_input("Your name (optional)", key="class_name", max_chars=24,
-                      help="Leave empty for a friendly generated name.")  # fmt: skip
-        st.form_submit_button("Join", type="primary", on_click=_on_join)
-
-
-def _client() -> str:
-    """Who is asking, for the join rate limit: the connection's address, or, when that is
-    this machine's own proxy (deploy/: nginx on loopback), the address nginx saw (X-Real-IP,
-    which it sets itself). A header from anyone else is ignored: a client could forge it to
-    escape the limit."""
-    peer = str(st.context.ip_address or "unknown")
-    if peer.startswith("127.") or peer in ("::1", "localhost"):
-        real = str(st.context.headers.get("X-Real-Ip", "") or "").strip()[:64]
-        return real or peer
-    return peer
-
-
-def _on_join() -> None:
-    try:
-        code, student = room().join(
-            str(st.session_state.get("class_code", "")),
-            _client(),
-            name=str(st.session_state.get("class_name", "")) or None,
-        )
-    except ClassError as error:
-        st.session_state["class_join_notice"] = str(error)
-        return
-    st.session_state["class_me"] = _Me(code, student.id)
-    st.session_state["class_seen"] = -1
-    st.query_params["class"] = code
-    st.query_params["me"] = student.id
-
-
-def _follow(r: Room, me: _Me) -> None:
-    if not _still_in(r, me):
-        st.rerun()
-    student = r.student(me.code, me.id)
-    name = student.name if student is not None else ""
-    with st.container(key="class_follow"):
-        top = st.columns([3, 1, 2], vertical_alignment="center")
-        top[0].html(
-            f'<p class="lab-class-line">You are <b>{html.escape(name)}</b> in class '
-            f"{html.escape(me.code)}</p>"
-        )
-        with top[1].popover("Name"):
-            st.text_input("Your name", key="class_rename", max_chars=24)
-            st.button("Use this name", key="class_rename_go", on_click=_on_rename)
-        top[2].button(
-            "Explore on my own",
-            key="class_explore",
-            on_click=_on_explore,
-            args=(me,),
-            help="A copy of this tree on your own device, to step yourself. The class goes on; "
-            "Back to the class returns.",
-        )
-        _live(me)
-    push = watcher()
-    _poll_fragment(POLL_SECONDS if push is None else PUSHED_POLL_SECONDS)
-
-
-def _still_in(r: Room, me: _Me) -> bool:
-    """Whether the class goes on and this student is in it; if not, the page leaves it (the
-    join form says why)."""
-    try:
-        r.info(me.code)
-        student = r.student(me.code, me.id)
-    except ClassError as error:
-        _leave(str(error))
-        return False
-    if student is None:
-        _leave("The teacher removed your name. Join again with another.")
-        return False
-    return True
-
-
-@st.fragment
-def _live(me: _Me) -> None:
-    """What changes with the teacher's screen: the question and the frame. The watcher reruns
-    only this part when the teacher publishes (the name bar and the page's style stay), a
-    tenth of the page's elements; a class that ended or a removed name reruns the page."""
-    r = room()
-    if not _still_in(r, me):
-        st.rerun(scope="app")
-    version, frame = r.follow(me.code, -1)
-    st.session_state["class_seen"] = version
-    _question(r, me, frame)
-    if frame is None:
-        st.info("Waiting for the teacher's screen…")
-    else:
-        _frame(frame)
-    push, sid = watcher(), _session_id()
-    if push is not None and sid is not None:
-        push.drawn(sid, me.code, version, current_fragment())
-
-
-def explore_link(frame: dict[str, Any] | None) -> dict[str, str] | None:
-    """The published link parameters that rebuild the teacher's tree, kept to the names a link
-    may carry and their length (``state.init`` then checks every value as any link's);
-    ``None`` when the frame has none."""
-    from app.links import LINK_PARAMS, MAX_VALUE_CHARS
-
-    raw = (frame or {}).get("link")
-    if not isinstance(raw, dict):
-        return None
-    names = {*LINK_PARAMS, "steps", "lesson", "page"} - {"presentation"}
-    link = {
-        str(k): str(v)[:MAX_VALUE_CHARS]
-        for k, v in raw.items()
-        if k in names and isinstance(v, str | int | float)
-    }
-    return link or None
-
-
-def exploring() -> _Me | None:
-    """The class this student left to explore on their own (``None``: not exploring)."""
-    me = st.session_state.get("class_exploring")
-    return me if isinstance(me, _Me) else None
-
-
-def _on_explore(me: _Me) -> None:
-    from app import state
-
-    try:
-        _, frame = room().follow(me.code, -1)  # the tree on the projector now
-    except (ClassError, OSError) as error:
-        st.session_state["class_notice"] = f"Not now: {error}"
-        return
-    link = explore_link(frame)
-    if link is None:
-        st.session_state["class_notice"] = "The teacher's screen has no tree yet."
-        return
-    push, sid = watcher(), _session_id()
-    if push is not None and sid is not None:
-        push.forget(sid)  # the teacher's Steps no longer rerun this page
-    state.start_over()  # a fresh copy from the link, not a previous exploration's
-    keep = {"class": me.code, "me": me.id}
-    st.session_state[state.URL_KEEP] = keep  # a reload finds the class again
-    st.session_state["class_exploring"] = me
-    st.session_state.pop("class_me", None)
-    st.query_params.from_dict({**link, **keep})
-
-
-def _on_back() -> None:
-    from app import state
-
-    me = exploring()
-    st.session_state.pop("class_exploring", None)
-    st.session_state.pop(state.URL_KEEP, None)
-    state.start_over()  # the private tree goes with the exploration
-    if me is not None:
-        st.session_state["class_me"] = me
-        st.session_state["class_seen"] = -1
-        st.query_params.from_dict({"class": me.code, "me": me.id})
-
-
-def explore_bar() -> None:
-    """Atop a student's own exploration: that the class goes on, whether it asks a question,
-    and **Back to the class** (key ``class_back``)."""
-    me = exploring()
-    if me is None:
-        return
-    with st.container(key="class_explore_bar", border=True):
-        left, right = st.columns([3, 1], vertical_alignment="center")
-        with left:
-            _class_news(me)
-        right.button("Back to the class", key="class_back", type="primary", on_click=_on_back)
-
-
-@st.fragment(run_every=HERE_SECONDS)
-def _class_news(me: _Me) -> None:
-    """The class while a student explores: still counted as connected, and told of an open
-    question they have not answered or of the class's end."""
-    r = room()
-    words = f"You are exploring on your own; class {me.code} goes on."
-    try:
-        r.info(me.code)
-        if r.here(me.code, me.id):
-            poll = r.store.current_poll(me.code)
-            if poll is not None and not poll.revealed and r.my_answer(me.code, me.id, poll) is None:
-                words += " The teacher asked a question: go back to answer it."
-        else:
-            words = "The teacher removed your name from the class."
-    except ClassError as error:
-        words = str(error)
-    except OSError:
-        pass  # the store is away for a moment: the next look says more
-    st.html(f'<p class="lab-class-line"><b>{html.escape(words)}</b></p>')
-
-
-def _leave(message: str) -> None:
-    push, sid = watcher(), _session_id()
-    if push is not None and sid is not None:
-        push.forget(sid)
-    st.session_state.pop("class_me", None)
-    st.session_state["class_join_notice"] = message
-    for key in ("me",):
-        if key in st.query_params:
-            del st.query_params[key]
-
-
-def _on_rename() -> None:
-    me = _me()
-    if me is None:
-        return
-    try:
-        room().rename(me.code, me.id, str(st.session_state.get("class_rename", "")))
-    except ClassError as error:
-        st.session_state["class_notice"] = str(error)
-
-
-def _question(r: Room, me: _Me, frame: dict[str, Any] | None) -> None:
-    """The open question with its answers (key ``class_answer``), and after a reveal whether
-    this student was right and the class's chart."""
-    notice = st.session_state.pop("class_notice", "")
-    if notice:
-        st.warning(notice)
-    poll = r.store.current_poll(me.code)
-    if poll is not None and not poll.revealed:  # the open question first: what to do now
-        key = f"{poll.id}|{poll.round}"
-        if st.session_state.get("class_answer_for") != key:
-            st.session_state["class_answer_for"] = key
-            st.session_state["class_answer"] = r.my_answer(me.code, me.id, poll)
-        with st.container(key="class_question", border=True):
-            round_words = f" (round {poll.round})" if poll.round > 1 else ""
-            st.html(
-                f'<p class="lab-student-q">Question{round_words}: {html.escape(poll.text)}</p>'
-            )
-            st.radio(
-                "Your answer",
-                poll.choices,
-                key="class_answer",
-                index=None,
-                on_change=_on_answer,
-                args=(poll.id, poll.round),
-                format_func=_plain,
-                help="You can change your answer until the teacher reveals it.",
-            )
-            if st.session_state.get("class_answer") is not None:
-                st.caption("Answer sent. You can change it until the reveal.")
-    last = (frame or {}).get("last_reveal")
-    if last:  # then the last revealed question: right or not, and how the class answered
-        rounds = [p for p in r.rounds(me.code, str(last)) if p.revealed]
-        if rounds:
-            mine = r.my_answer(me.code, me.id, rounds[-1])
-            if mine is None:
-                verdict = "Last question: you did not answer."
-            elif mine in rounds[-1].right:
-                verdict = f"Last question: ✓ right, {mine}."
-            else:
-                right = " or ".join(rounds[-1].right)
-                verdict = f"Last question: ✗ you said {mine}; the answer was {right}."
-            st.html(
-                f'<p class="lab-class-line"><b>{html.escape(verdict)}</b></p>'
-                + bars_html(r, me.code, rounds)
-            )
-
-
-def _plain(text: str) -> str:
-    from app.quiz_view import plain_label  # one escaping of game labels for Markdown widgets
-
-    return plain_label(text)
-
-
-def _on_answer(poll_id: str, round_: int) -> None:
-    me = _me()
-    choice = st.session_state.get("class_answer")
-    if me is None or choice is None:
-        return
-    try:
-        room().answer(me.code, me.id, poll_id, round_, str(choice))
-    except ClassError as error:
-        st.session_state["class_notice"] = str(error)
-
-
-def _frame(frame: dict[str, Any]) -> None:
-    """The teacher's screen as published: statistics, tree, narration, lesson page."""
-    from app.tree_view import render_tree_data
-
-    # one element for the statistics and the lesson page, one for the narration: each element
-    # is work for the server on every student's page at every Step
-    top = f'<div class="lab-stats">{html.escape(str(frame.get("stats", "")))}</div>'
-    lesson = frame.get("lesson")
-    if isinstance(lesson, dict) and lesson.get("title"):
-        text = "".join(
-            f"<p>{html.escape(p)}</p>" for p in str(lesson.get("text", "")).split("\n\n") if p
-        )
-        top += (
-            f'<div class="lab-lesson"><p class="lab-lesson-head">'
-            f"{html.escape(str(lesson['title']))}</p>{text}</div>"
-        )
-    st.html(top)
-    tree = frame.get("tree")
-    if isinstance(tree, dict) and tree.get("nodes"):
-        render_tree_data(tree, key="class_tree", height=360, fit=True)
-    lines = [str(line) for line in frame.get("narration", []) or []]
-    if lines:
-        st.html("".join(f'<p class="lab-narration">{html.escape(line)}</p>' for line in lines))
-
-
-def _poll_fragment(every: float) -> None:
-    """Every ``every`` seconds: has the teacher's screen changed? Nothing is drawn and one
-    indexed read is made when it has not; a change reruns the page (the watcher has mostly
-    done so already). Every HERE_SECONDS it also says the page is open, and a student the
-    teacher removed gets the page that says so."""
-
-    @st.fragment(run_every=every)
-    def poll() -> None:
-        me = st.session_state.get("class_me")
-        if not isinstance(me, _Me):
-            return
-        r = room()
-        now = time.time()
-        if now - float(st.session_state.get("class_here_at", 0.0)) >= HERE_SECONDS:
-            st.session_state["class_here_at"] = now
-            if not r.here(me.code, me.id):  # removed: the whole page says so (_follow)
-                st.rerun(scope="app")
-        version = r.version(me.code)
-        if version != st.session_state.get("class_seen"):
-            st.rerun(scope="app")
-
-    poll()

@@ -13,6 +13,7 @@ if ROOT not in sys.path:
 import streamlit as st  # noqa: E402
 
 from app import (  # noqa: E402
+    class_student,
     class_view,
     clicks,
     lesson_view,
@@ -25,10 +26,10 @@ from app import (  # noqa: E402
 
 st.set_page_config(page_title="MCTS Lab", page_icon="🌳", layout="wide")
 clicks.install()  # count Step clicks as they arrive, before Streamlit merges them
-if class_view.is_student_page() and class_view.exploring() is None:
-    class_view.student_page()  # /?class=CODE: a student's page, no search of its own
+if class_view.is_student_page() and class_student.exploring() is None:
+    class_student.student_page()  # /?class=CODE: a student's page, no search of its own
     st.stop()
-class_view.explore_bar()  # a student exploring on their own: Back to the class
+class_student.explore_bar()  # a student exploring on their own: Back to the class
 state.init()
 session.apply_outside_writes()  # before the sidebar: values the screen's callbacks gave it
 trace_view.keep_live_widgets()  # while a file is shown instead of the live screen

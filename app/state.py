@@ -157,6 +157,14 @@ def replay_params() -> dict[str, str]:
 URL_KEEP = "url_keep"
 
 
+def keep_in_url(params: dict[str, str] | None) -> None:
+    """Keep ``params`` in the address beside the shareable state from now on (``None``: stop)."""
+    if params is None:
+        st.session_state.pop(URL_KEEP, None)
+    else:
+        st.session_state[URL_KEEP] = dict(params)
+
+
 def start_over() -> None:
     """Forget this session's search and settings: the next :func:`init` starts afresh from the
     address's parameters."""

@@ -156,6 +156,8 @@ class ClassSession(WsSession):
     """A WsSession over a ClassView that keeps the page's fragment timers running."""
 
     view: ClassView
+    #: Fragment timer reruns sent by every session so far (the idle window's polls).
+    timer_reruns = 0
 
     def __init__(self, url: str, query: str, wait_for: str) -> None:
         super().__init__(url, query)
@@ -186,6 +188,7 @@ class ClassSession(WsSession):
                 msg = self.view.rerun_message(fragment=fragment)
                 msg.rerun_script.is_auto_rerun = True
                 await self._send(msg)
+                ClassSession.timer_reruns += 1
 
     async def press(self, key: str) -> float:
         widget_id, fragment = self.view.ids[key]
@@ -242,6 +245,7 @@ class ClassRun:
     missing: int = 0
     errors: list[str] = field(default_factory=list)
     idle: tuple[float, float] | None = None  # (the replicas' CPU seconds, wall seconds) idle
+    idle_polls: int = 0  # the fragment timer reruns sent in that window (the teacher's too)
 
 
 async def _teacher_lesson(teacher: ClassSession, run: ClassRun, until: float) -> None:
@@ -406,9 +410,10 @@ async def one_class(
     await _until(lambda: lesson.arrived >= students, 240)
     if idle and cpu_seconds is not None:  # what the joined class's idle polls cost the server
         await asyncio.sleep(3.0)  # the joins' own runs settle first
-        before, start = cpu_seconds(), loop.time()
+        before, start, polls = cpu_seconds(), loop.time(), ClassSession.timer_reruns
         await asyncio.sleep(idle)
         run.idle = (cpu_seconds() - before, loop.time() - start)
+        run.idle_polls = ClassSession.timer_reruns - polls
     lesson.go.set()
     await _teacher_lesson(teacher, run, loop.time() + seconds)
     await asyncio.sleep(6.0)  # the last step and answers reach every screen
@@ -503,16 +508,18 @@ def summary(run: ClassRun) -> dict[str, Any]:
 
 
 def _idle_summary(run: ClassRun) -> dict[str, Any]:
-    """The idle window's cost: both replicas' CPU as % of one core, and per student poll
-    (a student's page polls once a second: app/class_view.py)."""
+    """The idle window's cost: both replicas' CPU as % of one core, per idle student and
+    second, and per poll (the fragment timer reruns the pages sent: a student's safety-net
+    poll, app/class_student.py, and the teacher's count line)."""
     if run.idle is None:
         return {}
     cpu, wall = run.idle
-    polls = run.students * wall  # one poll a second per student
     return {
         "idle_seconds": round(wall, 1),
         "idle_replicas_cpu_pct": round(100 * cpu / wall, 1),
-        "idle_cpu_ms_per_poll": round(1000 * cpu / max(1.0, polls), 2),
+        "idle_cpu_ms_per_student_second": round(1000 * cpu / max(1.0, run.students * wall), 2),
+        "idle_polls": run.idle_polls,
+        "idle_cpu_ms_per_poll": round(1000 * cpu / max(1, run.idle_polls), 2),
     }
 
 
