@@ -6,7 +6,7 @@ generated nickname or their own and then sees the teacher's screen as the class 
 published *frame*: statistics, the tree view's data, narration, lesson page) and the open
 question (:func:`student_page`): a student never waits for a search. The question and the frame
 are one fragment that the process's watcher (app/class_push.py) reruns when the teacher
-publishes; a slow poll is the safety net. **Explore on my own** turns the page into the
+publishes; the page itself has no timer. **Explore on my own** turns the page into the
 single-user app opened from the teacher's shared link (:func:`explore_bar` atop it), **Back to
 the class** returns. Every string from a student is shown as escaped text only.
 """
@@ -26,7 +26,6 @@ from app.class_view import (
     EXPLORING,
     HERE_SECONDS,
     POLL_SECONDS,
-    PUSHED_POLL_SECONDS,
     bars_html,
     room,
     session_id,
@@ -139,8 +138,8 @@ def _follow(r: Room, me: _Me) -> None:
             "Back to the class returns.",
         )
         _live(me)
-    push = watcher()
-    _poll_fragment(POLL_SECONDS if push is None else PUSHED_POLL_SECONDS)
+    if watcher() is None:  # no watcher to push the teacher's changes: the page asks itself
+        _poll_fragment()
 
 
 def _still_in(r: Room, me: _Me) -> bool:
@@ -175,7 +174,7 @@ def _live(me: _Me) -> None:
         _frame(frame)
     push, sid = watcher(), session_id()
     if push is not None and sid is not None:
-        push.drawn(sid, me.code, version, current_fragment())
+        push.drawn(sid, me.code, me.id, version, current_fragment())
 
 
 def explore_link(frame: dict[str, Any] | None) -> dict[str, str] | None:
@@ -382,13 +381,13 @@ def _frame(frame: dict[str, Any]) -> None:
         st.html("".join(f'<p class="lab-narration">{html.escape(line)}</p>' for line in lines))
 
 
-def _poll_fragment(every: float) -> None:
-    """Every ``every`` seconds: has the teacher's screen changed? Nothing is drawn and one
-    indexed read is made when it has not; a change reruns the page (the watcher has mostly
-    done so already). Every HERE_SECONDS it also says the page is open, and a student the
-    teacher removed gets the page that says so."""
+def _poll_fragment() -> None:
+    """Where no watcher runs: every POLL_SECONDS, has the teacher's screen changed? Nothing is
+    drawn and one indexed read is made when it has not; a change reruns the page. Every
+    HERE_SECONDS it also says the page is open, and a student the teacher removed gets the
+    page that says so."""
 
-    @st.fragment(run_every=every)
+    @st.fragment(run_every=POLL_SECONDS)
     def poll() -> None:
         me = st.session_state.get("class_me")
         if not isinstance(me, _Me):

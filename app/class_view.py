@@ -51,10 +51,8 @@ __all__ = [
 
 #: How often a student's page asks whether the teacher's screen changed (seconds) when no
 #: watcher pushes the change to it (app/class_push.py: AppTest, a Streamlit without the runtime
-#: names it uses).
+#: names it uses). With a watcher a page has no timer.
 POLL_SECONDS = 1.0
-#: The same when the process's watcher pushes every change: the poll is only the safety net.
-PUSHED_POLL_SECONDS = 5.0
 #: How often a student's page tells the room it is still open (seconds).
 HERE_SECONDS = 10.0
 #: Session key: the class a student left to explore on their own (app/class_student.py).
@@ -99,7 +97,7 @@ def watcher() -> Watcher | None:
     """The process's watcher that pushes the teacher's changes to the students' pages it holds
     (``None`` without a Streamlit runtime: the pages poll every :data:`POLL_SECONDS`)."""
     session_of = runtime_sessions()
-    return None if session_of is None else Watcher(room().version, session_of)
+    return None if session_of is None else Watcher(room().version, room().here, session_of)
 
 
 def session_id() -> str | None:

@@ -288,7 +288,9 @@ async def _student(
         await session.open(timeout=120)
         widget_id, fragment = view.submit
         await session._send(view.rerun_message(widget_id, fragment))
-        if not await _until(lambda: "me=" in view.query_string and bool(view.timers), 120):
+        # joined: the address has the student's place and the page follows the class
+        if not await _until(lambda: "me=" in view.query_string and "class_explore" in view.ids,
+                            120):  # fmt: skip
             raise TimeoutError("the join did not finish")
     except (OSError, TimeoutError, RuntimeError) as exc:
         run.errors.append(f"student {number} could not join: {exc}")
@@ -509,8 +511,8 @@ def summary(run: ClassRun) -> dict[str, Any]:
 
 def _idle_summary(run: ClassRun) -> dict[str, Any]:
     """The idle window's cost: both replicas' CPU as % of one core, per idle student and
-    second, and per poll (the fragment timer reruns the pages sent: a student's safety-net
-    poll, app/class_student.py, and the teacher's count line)."""
+    second, and per poll (the fragment timer reruns the pages sent: the teacher's count line,
+    and a student's poll where no watcher pushes, app/class_student.py)."""
     if run.idle is None:
         return {}
     cpu, wall = run.idle
