@@ -76,6 +76,18 @@ def _answer(page: Any, index: int) -> str:
     return label
 
 
+def _class_with(browser: Any, url: str, query: str, name: str) -> tuple[Any, str, Any]:
+    """A teacher's page at ``query`` that started a class, and a phone that joined it as
+    ``name``: (teacher, code, student)."""
+    teacher = open_page(browser, f"{url}/?{query}")
+    teacher.locator(".st-key-class_start button").first.click()
+    wait_idle(teacher)
+    code = teacher.locator(".lab-class-code").first.inner_text().strip()
+    student = _student(browser, f"{url}/?class={code}", 390, 844)
+    _join(student, code, name)
+    return teacher, code, student
+
+
 def test_a_class_round_with_two_students(class_url: str, browser: Any) -> None:
     teacher = open_page(browser, f"{class_url}/?game=tic_tac_toe&seed=1&steps=12")
     teacher.locator(".st-key-class_start button").first.click()
@@ -149,12 +161,7 @@ def test_a_class_round_with_two_students(class_url: str, browser: Any) -> None:
 def test_the_teacher_removes_a_name(class_url: str, browser: Any) -> None:
     """The teacher's room box lists the names with a remove control; the removed student's
     page says so, and their answer to the open question is refused (the count stays 0)."""
-    teacher = open_page(browser, f"{class_url}/?game=tic_tac_toe&seed=2")
-    teacher.locator(".st-key-class_start button").first.click()
-    wait_idle(teacher)
-    code = teacher.locator(".lab-class-code").first.inner_text().strip()
-    student = _student(browser, f"{class_url}/?class={code}", 390, 844)
-    _join(student, code, "Remove Me")
+    teacher, _, student = _class_with(browser, class_url, "game=tic_tac_toe&seed=2", "Remove Me")
     _wait_text(teacher, ".lab-class-count", r"1 connected")
     click(teacher, "step")  # the room box's names are the screen's: drawn at the next click
     _wait_text(student, ".st-key-class_question", "Question")  # the open question, answerable
@@ -183,12 +190,9 @@ def test_a_student_explores_on_their_own_and_comes_back(class_url: str, browser:
     """Explore on my own: the teacher's tree (the seeded replay a link uses) in the student's
     own app, stepped by the student alone; the class goes on; Back to the class returns to
     the teacher's screen. Ending the class then reaches the student's page at once."""
-    teacher = open_page(browser, f"{class_url}/?game=tic_tac_toe&seed=3&steps=20")
-    teacher.locator(".st-key-class_start button").first.click()
-    wait_idle(teacher)
-    code = teacher.locator(".lab-class-code").first.inner_text().strip()
-    student = _student(browser, f"{class_url}/?class={code}", 390, 844)
-    _join(student, code, "Explorer")
+    teacher, code, student = _class_with(
+        browser, class_url, "game=tic_tac_toe&seed=3&steps=20", "Explorer"
+    )
     click(teacher, "step")
     _wait_text(student, ".st-key-class_follow", r"Iteration 21\b")
     teacher_tree = teacher.locator("g.tv-node").count()

@@ -49,13 +49,22 @@ def _watcher(room: Room, pages: dict[str, Page], clock: Clock | None = None) -> 
     return Watcher(room.version, room.here, pages.get, every=3600, clock=clock or Clock())
 
 
-def test_a_publish_pushes_every_page_behind_it_once(tmp_path: Path) -> None:
+def _class(
+    tmp_path: Path, *names: str, clock: Clock | None = None
+) -> tuple[Room, str, str, dict[str, str], dict[str, Page], Watcher]:
+    """A class whose students (by name; a name is also their page's session id) each have a
+    page that drew the class's current frame: the room, code, secret, ids, pages, watcher."""
     room, code, secret = _room(tmp_path)
-    ids = _join(room, code, "a", "b")
-    pages = {"a": Page(), "b": Page()}
-    watcher = _watcher(room, pages)
+    ids = _join(room, code, *names)
+    pages = {name: Page() for name in names}
+    watcher = _watcher(room, pages, clock)
     for sid in pages:
         watcher.drawn(sid, code, ids[sid], room.version(code), "frame")
+    return room, code, secret, ids, pages, watcher
+
+
+def test_a_publish_pushes_every_page_behind_it_once(tmp_path: Path) -> None:
+    room, code, secret, ids, pages, watcher = _class(tmp_path, "a", "b")
     assert watcher.check() == 0  # nothing new
     room.publish(code, secret, {"stats": "1"})
     assert watcher.check() == 2
@@ -69,12 +78,7 @@ def test_a_publish_pushes_every_page_behind_it_once(tmp_path: Path) -> None:
 
 
 def test_a_busy_page_is_asked_again_and_a_gone_one_is_forgotten(tmp_path: Path) -> None:
-    room, code, secret = _room(tmp_path)
-    ids = _join(room, code, "busy", "gone")
-    pages = {"busy": Page(), "gone": Page()}
-    watcher = _watcher(room, pages)
-    for sid in pages:
-        watcher.drawn(sid, code, ids[sid], room.version(code), "frame")
+    room, code, secret, ids, pages, watcher = _class(tmp_path, "busy", "gone")
     del pages["gone"]  # its session closed
     pages["busy"].busy = True
     room.publish(code, secret, {"stats": "1"})
@@ -102,12 +106,8 @@ def test_a_push_that_did_not_take_reruns_the_whole_page(tmp_path: Path) -> None:
 
 
 def test_the_watcher_says_pages_are_open_and_reruns_a_removed_one(tmp_path: Path) -> None:
-    room, code, secret = _room(tmp_path)
-    ids = _join(room, code, "stays", "removed")
-    pages, clock = {"stays": Page(), "removed": Page()}, Clock()
-    watcher = _watcher(room, pages, clock)
-    for sid in pages:
-        watcher.drawn(sid, code, ids[sid], room.version(code), "frame")
+    clock = Clock()
+    room, code, secret, ids, pages, watcher = _class(tmp_path, "stays", "removed", clock=clock)
     joined = room.student(code, ids["stays"])
     assert joined is not None
     room.clock = lambda: joined.seen + 60  # a minute later on the room's clock
@@ -121,12 +121,7 @@ def test_the_watcher_says_pages_are_open_and_reruns_a_removed_one(tmp_path: Path
 
 
 def test_an_ended_class_pushes_its_pages_and_a_left_page_is_not_pushed(tmp_path: Path) -> None:
-    room, code, secret = _room(tmp_path)
-    ids = _join(room, code, "a", "b")
-    pages = {"a": Page(), "b": Page()}
-    watcher = _watcher(room, pages)
-    for sid in pages:
-        watcher.drawn(sid, code, ids[sid], room.version(code), "frame")
+    room, code, secret, ids, pages, watcher = _class(tmp_path, "a", "b")
     watcher.forget("b")  # b went to explore on their own
     room.end(code, secret)
     assert watcher.check() == 1  # a's run says the class ended
