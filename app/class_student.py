@@ -121,15 +121,17 @@ def _follow(r: Room, me: _Me) -> None:
     student = r.student(me.code, me.id)
     name = student.name if student is not None else ""
     with st.container(key="class_follow"):
-        top = st.columns([3, 1, 2], vertical_alignment="center")
-        top[0].html(
+        # one row that wraps on a phone: who you are, your name, your own copy of the tree
+        top = st.container(horizontal=True, vertical_alignment="center", gap="small")
+        top.html(
             f'<p class="lab-class-line">You are <b>{html.escape(name)}</b> in class '
-            f"{html.escape(me.code)}</p>"
+            f"{html.escape(me.code)}</p>",
+            width="content",
         )
-        with top[1].popover("Name"):
+        with top.popover("Name"):
             st.text_input("Your name", key="class_rename", max_chars=24)
             st.button("Use this name", key="class_rename_go", on_click=_on_rename)
-        top[2].button(
+        top.button(
             "Explore on my own",
             key="class_explore",
             on_click=_on_explore,
