@@ -48,12 +48,19 @@ def student_page() -> None:
     """The whole page of a student: the join form until they join, then the teacher's screen
     as the class sees it and the open question."""
     st.html(CLASS_CSS + '<h3 class="lab-class-title">MCTS Lab · class</h3>')
-    r = room()
-    me = _me()
-    if me is None:
-        _join_form(r)
-        return
-    _follow(r, me)
+    try:
+        r = room()
+        me = _me()
+        if me is None:
+            _join_form(r)
+            return
+        _follow(r, me)
+    except OSError as error:  # the store is away: say so; the page comes back with it
+        _store_away(error)
+
+
+def _store_away(error: OSError) -> None:
+    st.warning(f"Not now: {error}. The page tries again when the teacher's screen changes.")
 
 
 def _me() -> _Me | None:
@@ -106,7 +113,7 @@ def _on_join() -> None:
             _client(),
             name=str(st.session_state.get("class_name", "")) or None,
         )
-    except ClassError as error:
+    except (ClassError, OSError) as error:
         st.session_state["class_join_notice"] = str(error)
         return
     st.session_state["class_me"] = _Me(code, student.id)
@@ -165,11 +172,15 @@ def _live(me: _Me) -> None:
     only this part when the teacher publishes (the name bar and the page's style stay), a
     tenth of the page's elements; a class that ended or a removed name reruns the page."""
     r = room()
-    if not _still_in(r, me):
-        st.rerun(scope="app")
-    version, frame = r.follow(me.code, -1)
-    st.session_state["class_seen"] = version
-    _question(r, me, frame)
+    try:
+        if not _still_in(r, me):
+            st.rerun(scope="app")
+        version, frame = r.follow(me.code, -1)
+        st.session_state["class_seen"] = version
+        _question(r, me, frame)
+    except OSError as error:  # (the watcher pushes again when the store answers)
+        _store_away(error)
+        return
     if frame is None:
         st.info("Waiting for the teacher's screen…")
     else:
@@ -290,7 +301,7 @@ def _on_rename() -> None:
         return
     try:
         room().rename(me.code, me.id, str(st.session_state.get("class_rename", "")))
-    except ClassError as error:
+    except (ClassError, OSError) as error:
         st.session_state["class_notice"] = str(error)
 
 
@@ -354,7 +365,7 @@ def _on_answer(poll_id: str, round_: int) -> None:
         return
     try:
         room().answer(me.code, me.id, poll_id, round_, str(choice))
-    except ClassError as error:
+    except (ClassError, OSError) as error:
         st.session_state["class_notice"] = str(error)
 
 

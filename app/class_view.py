@@ -17,7 +17,6 @@ shows the rounds side by side. Every string from a student is shown as escaped t
 
 from __future__ import annotations
 
-import contextlib
 import html
 import time
 from typing import Any
@@ -153,8 +152,13 @@ def _on_start() -> None:
 def _on_end() -> None:
     found = teacher()
     if found is not None:
-        with contextlib.suppress(ClassError):  # (a class that already ended: nothing to do)
+        try:
             room().end(found.code, found.secret)
+        except ClassError:  # (a class that already ended: nothing to do)
+            pass
+        except OSError as error:
+            notify("warning", f"The class did not end: {error}. Try End again.")
+            return
     st.session_state["class_teacher"] = None
 
 
@@ -264,7 +268,10 @@ def _names(r: Room, found: Teacher) -> None:
 def _on_remove(student_id: str) -> None:
     found = teacher()
     if found is not None and student_id:
-        room().remove_student(found.code, found.secret, student_id)
+        try:
+            room().remove_student(found.code, found.secret, student_id)
+        except (ClassError, OSError) as error:
+            notify("warning", f"The name was not removed: {error}")
 
 
 def _on_again() -> None:
@@ -273,7 +280,7 @@ def _on_again() -> None:
         return
     try:
         room().vote_again(found.code, found.secret)
-    except ClassError as error:
+    except (ClassError, OSError) as error:
         notify("warning", str(error))
     st.session_state["class_published"] = ""  # students must see the new round
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 import re
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +17,7 @@ pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
 
 import app.class_view as class_view
-from tests.app_helpers import MAIN, blocks, fresh, metric
+from tests.app_helpers import MAIN, blocks, fresh, metric, notes
 
 
 @pytest.fixture(autouse=True)
@@ -149,3 +150,23 @@ def test_a_student_explores_on_their_own_and_comes_back() -> None:
     assert not student.exception
     assert "You are <b>Explorer</b> in class" in _text(student)
     assert not [b for b in student.button if b.key == "step"]
+
+
+def test_a_store_that_does_not_answer_gets_a_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Redis server that is not there: the teacher's Start and a student's page each say
+    so in a line, and nothing raises."""
+    with socket.socket() as free:  # a port nobody listens on
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    monkeypatch.setenv("MCTS_LAB_STORE", f"redis://127.0.0.1:{port}/0")
+    class_view.room.clear()
+    teacher = fresh(game="tic_tac_toe", seed="1")
+    teacher.button(key="class_start").click().run()
+    assert not teacher.exception
+    said = notes(teacher, "error")
+    assert any("No class started: the class store did not answer" in w for w in said), said
+    student = AppTest.from_file(MAIN, default_timeout=60)
+    student.query_params["class"] = "ABCDEF"
+    student.run()
+    assert not student.exception
+    assert any("the class store did not answer" in w.value for w in student.warning)

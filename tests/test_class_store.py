@@ -14,6 +14,7 @@ import math
 import os
 import shutil
 import socket
+import sqlite3
 import subprocess
 import threading
 import time
@@ -32,7 +33,7 @@ from app.classroom.room import (
     MAX_STUDENTS,
     Room,
 )
-from app.classroom.store import RETENTION_SECONDS, ClassStore, open_store
+from app.classroom.store import RETENTION_SECONDS, ClassStore, StoreError, open_store
 
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
 
@@ -411,3 +412,19 @@ def test_sqlite_connections_are_pooled_not_one_per_thread(tmp_path: Path) -> Non
         thread.join()
     assert len(store._connections) == 1
     store.close()
+
+
+def test_a_backend_failure_is_one_oserror(tmp_path: Path) -> None:
+    """Either backend's own error reaches the app as StoreError, an OSError it catches."""
+    port = _free_port()  # nobody listens on it
+    with pytest.raises(StoreError, match="the class store did not answer"):
+        open_store(f"redis://127.0.0.1:{port}/0")
+    path = tmp_path / "classes.db"
+    sqlite = open_store(f"sqlite:///{path}")
+    sqlite.close()
+    for file in tmp_path.glob("classes.db*"):
+        file.unlink()
+    path.mkdir()  # the next connection finds a folder where its file was
+    with pytest.raises(OSError, match="the class store did not answer") as raised:
+        sqlite.version("ABCDEF")
+    assert isinstance(raised.value.__cause__, sqlite3.Error)

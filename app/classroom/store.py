@@ -7,7 +7,10 @@
 :func:`open_store` picks one from a URL (``MCTS_LAB_STORE``): ``sqlite:///path/to/file.db`` or
 ``redis://host:6379/0``. The rules (who may do what, limits, validation) are the room's
 (:mod:`app.classroom.room`); a store keeps records and answers small questions quickly. The
-question a student's page asks every second, :meth:`ClassStore.version`, is one indexed read.
+question the app asks most, :meth:`ClassStore.version` (each app process's watcher, ten times a
+second per class), is one indexed read. Either backend's failure (a Redis server away, a SQLite
+file that cannot be written) reaches the caller as :class:`StoreError`, an ``OSError``: the app
+says "the class store did not answer" instead of showing a traceback.
 
 Nothing here is lost when a process restarts: every record is in the store. A class untouched
 for :data:`RETENTION_SECONDS` is deleted (SQLite: by :meth:`ClassStore.purge`, which the room
@@ -16,12 +19,13 @@ calls when a class starts; Redis: by the keys' time to live).
 
 from __future__ import annotations
 
+import functools
 import os
 import queue
 import sqlite3
 import tempfile
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
 
@@ -33,6 +37,7 @@ __all__ = [
     "ClassStore",
     "RedisStore",
     "SQLiteStore",
+    "StoreError",
     "open_store",
     "store_url",
 ]
@@ -106,6 +111,30 @@ class ClassStore(Protocol):
         """Delete the classes last touched before ``before``; how many."""
 
     def close(self) -> None: ...
+
+
+class StoreError(OSError):
+    """The class store did not answer (the backend's own error is its cause)."""
+
+
+def _store_errors(cls: type, errors: tuple[type[BaseException], ...]) -> type:
+    """``cls`` with every public method and ``__init__`` turning the backend's ``errors``
+    into :class:`StoreError` (one exception for the app to catch, whichever the backend)."""
+
+    def translating(method: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(method)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return method(*args, **kwargs)
+            except errors as error:
+                raise StoreError(f"the class store did not answer ({error})") from error
+
+        return call
+
+    for name, method in list(vars(cls).items()):
+        if callable(method) and (name == "__init__" or not name.startswith("_")):
+            setattr(cls, name, translating(method))
+    return cls
 
 
 def store_url() -> str:
@@ -359,6 +388,9 @@ class SQLiteStore:
 # --------------------------------------------------------------------------- Redis
 
 
+_store_errors(SQLiteStore, (sqlite3.Error,))
+
+
 class RedisStore:
     """A class store on a Redis server. One hash per class (``mcl:{code}``) with the frame and
     its version, and beside it hashes of students, polls and each round's answers; every key
@@ -498,3 +530,14 @@ class RedisStore:
 
     def close(self) -> None:
         self._redis.close()
+
+
+def _redis_errors() -> tuple[type[BaseException], ...]:
+    try:
+        import redis
+    except ImportError:  # pragma: no cover - the client is a dependency; without it no Redis
+        return ()
+    return (redis.RedisError,)
+
+
+_store_errors(RedisStore, _redis_errors())
