@@ -13,6 +13,7 @@ the class** returns. Every string from a student is shown as escaped text only.
 
 from __future__ import annotations
 
+import functools
 import html
 import time
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from app.class_view import (
     session_id,
     watcher,
 )
-from app.classroom import ClassError, Room
+from app.classroom import ClassError, Poll, Room
 
 __all__ = ["explore_bar", "explore_link", "exploring", "student_page"]
 
@@ -177,7 +178,7 @@ def _live(me: _Me) -> None:
             st.rerun(scope="app")
         version, frame = r.follow(me.code, -1)
         st.session_state["class_seen"] = version
-        _question(r, me, frame)
+        _question(r, me, frame, version)
     except OSError as error:  # (the watcher pushes again when the store answers)
         _store_away(error)
         return
@@ -305,7 +306,7 @@ def _on_rename() -> None:
         st.session_state["class_notice"] = str(error)
 
 
-def _question(r: Room, me: _Me, frame: dict[str, Any] | None) -> None:
+def _question(r: Room, me: _Me, frame: dict[str, Any] | None, version: int) -> None:
     """The open question with its answers (key ``class_answer``), and after a reveal whether
     this student was right and the class's chart."""
     notice = st.session_state.pop("class_notice", "")
@@ -336,7 +337,7 @@ def _question(r: Room, me: _Me, frame: dict[str, Any] | None) -> None:
                 st.caption("Answer sent. You can change it until the reveal.")
     last = (frame or {}).get("last_reveal")
     if last:  # then the last revealed question: right or not, and how the class answered
-        rounds = [p for p in r.rounds(me.code, str(last)) if p.revealed]
+        rounds, bars = _class_bars(r, me.code, str(last), version)
         if rounds:
             mine = r.my_answer(me.code, me.id, rounds[-1])
             if mine is None:
@@ -347,9 +348,18 @@ def _question(r: Room, me: _Me, frame: dict[str, Any] | None) -> None:
                 right = " or ".join(rounds[-1].right)
                 verdict = f"Last question: ✗ you said {mine}; the answer was {right}."
             st.html(
-                f'<p class="lab-class-line"><b>{html.escape(verdict)}</b></p>'
-                + bars_html(r, me.code, rounds)
+                f'<p class="lab-class-line"><b>{html.escape(verdict)}</b></p>' + bars
             )
+
+
+@functools.lru_cache(maxsize=64)
+def _class_bars(r: Room, code: str, poll_id: str, version: int) -> tuple[tuple[Poll, ...], str]:
+    """The revealed rounds of one question and the class's bars, made once per frame version
+    in this process: every student's page on it shows the same, and a Step's new version
+    makes them anew (each page reading every poll, student and answer was work that grew with
+    the class and the lesson)."""
+    rounds = tuple(p for p in r.rounds(code, poll_id) if p.revealed)
+    return rounds, (bars_html(r, code, list(rounds)) if rounds else "")
 
 
 def _plain(text: str) -> str:
