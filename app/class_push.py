@@ -219,10 +219,12 @@ def current_fragment() -> str:
 
 def runtime_sessions() -> Callable[[str], Any] | None:
     """``session_of`` for :class:`Watcher` over this process's Streamlit runtime, or ``None``
-    when there is no runtime (AppTest) or it lacks what the watcher uses."""
+    when there is no runtime (AppTest) or it lacks what the watcher uses. Called from a
+    session's run (its session is the one checked)."""
     try:
         from streamlit.runtime import Runtime
         from streamlit.runtime.app_session import AppSession
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
     except ImportError:  # pragma: no cover - a Streamlit without these modules
         return None
     if not Runtime.exists():
@@ -236,13 +238,18 @@ def runtime_sessions() -> Callable[[str], Any] | None:
     ):
         return None
 
+    # what a push reads of a session, checked on the session asking (every session is alike):
+    # without them there is no watcher and the pages poll, rather than wait for pushes
+    ctx = get_script_run_ctx()
+    info = None if ctx is None else manager.get_active_session_info(ctx.session_id)
+    if info is None or not all(
+        hasattr(info.session, name) for name in ("_scriptrunner", "_client_state")
+    ):
+        _LOG.warning("class push: this Streamlit's sessions differ; students' pages poll")
+        return None
+
     def session_of(session_id: str) -> _RuntimeSession | None:
         info = manager.get_active_session_info(session_id)
-        if info is None:
-            return None
-        if not all(hasattr(info.session, name) for name in ("_scriptrunner", "_client_state")):
-            _LOG.warning("class push: this Streamlit's sessions differ; pages poll instead")
-            return None
-        return _RuntimeSession(info.session)
+        return None if info is None else _RuntimeSession(info.session)
 
     return session_of
