@@ -89,7 +89,6 @@ class Watcher:
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
-        self.pushes = 0  # reruns requested of idle sessions (for the tests)
 
     def drawn(
         self, session_id: str, code: str, student: str, version: int | None, fragment: str = ""
@@ -178,7 +177,6 @@ class Watcher:
     def _sent(self, page: _Page, version: int | None, now: float) -> None:
         with self._lock:
             page.pushed, page.pushed_at = version, now  # asked once per version
-            self.pushes += 1
 
 
 class _RuntimeSession:
@@ -191,7 +189,8 @@ class _RuntimeSession:
         session = self._session
         # the session's last client state (its address and page, no widget changes), as
         # "run on save" uses: the part runs again and every widget keeps its value. A fragment
-        # that a full run since removed is refused by request_rerun: the slow poll catches up.
+        # that a full run since removed is refused by request_rerun: the watcher's retry after
+        # RETRY_SECONDS reruns the whole page.
         client_state = type(session._client_state)()
         client_state.CopyFrom(session._client_state)
         client_state.fragment_id = fragment

@@ -32,7 +32,7 @@ from app.class_view import (
     session_id,
     watcher,
 )
-from app.classroom import ClassError, Poll, Room
+from app.classroom import ClassError, Poll, Room, Student
 
 __all__ = ["explore_bar", "explore_link", "exploring", "student_page"]
 
@@ -124,9 +124,9 @@ def _on_join() -> None:
 
 
 def _follow(r: Room, me: _Me) -> None:
-    if not _still_in(r, me):
+    student = _still_in(r, me)
+    if student is None:
         st.rerun()
-    student = r.student(me.code, me.id)
     name = student.name if student is not None else ""
     with st.container(key="class_follow"):
         # one row that wraps on a phone: who you are, your name, your own copy of the tree
@@ -152,19 +152,18 @@ def _follow(r: Room, me: _Me) -> None:
         _poll_fragment()
 
 
-def _still_in(r: Room, me: _Me) -> bool:
-    """Whether the class goes on and this student is in it; if not, the page leaves it (the
-    join form says why)."""
+def _still_in(r: Room, me: _Me) -> Student | None:
+    """This student's record while the class goes on and they are in it; ``None`` otherwise,
+    and the page leaves the class (the join form says why)."""
     try:
         r.info(me.code)
         student = r.student(me.code, me.id)
     except ClassError as error:
         _leave(str(error))
-        return False
+        return None
     if student is None:
         _leave("The teacher removed your name. Join again with another.")
-        return False
-    return True
+    return student
 
 
 @st.fragment
@@ -174,7 +173,7 @@ def _live(me: _Me) -> None:
     tenth of the page's elements; a class that ended or a removed name reruns the page."""
     r = room()
     try:
-        if not _still_in(r, me):
+        if _still_in(r, me) is None:
             st.rerun(scope="app")
         version, frame = r.follow(me.code, -1)
         st.session_state["class_seen"] = version
@@ -291,9 +290,8 @@ def _leave(message: str) -> None:
         push.forget(sid)
     st.session_state.pop("class_me", None)
     st.session_state["class_join_notice"] = message
-    for key in ("me",):
-        if key in st.query_params:
-            del st.query_params[key]
+    if "me" in st.query_params:
+        del st.query_params["me"]
 
 
 def _on_rename() -> None:
