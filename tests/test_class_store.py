@@ -19,6 +19,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -275,6 +276,46 @@ def test_names_removal_and_connected_count(room: Room, clock: Clock) -> None:
     assert room.tally(code, poll, teacher.secret) == {"a": 0, "b": 0}
     with pytest.raises(ClassError, match="not in this class"):
         room.answer(code, other.id, poll.id, 1, "b")
+
+
+def test_a_removal_between_a_pages_read_and_write_is_kept(store_url: str, clock: Clock) -> None:
+    """The race the CI caught: a student's page says "still here" (read the record, write it
+    back with a new ``seen``) while the teacher removes the name. The removal is made to land
+    between that read and that write (from another connection, as another process would); it
+    must survive, and the page must hear that the name is gone."""
+    room = Room(open_store(store_url), clock)
+    teacher = room.start()
+    _, ada = room.join(teacher.code, "a", name="Ada")
+    teacher_side = Room(open_store(store_url), clock)
+    calls: list[Student] = []
+
+    def seen_later(student: Student) -> Student | None:
+        calls.append(student)
+        if len(calls) == 1:  # between the read and the write: the teacher's click
+            remover = threading.Thread(
+                target=teacher_side.remove_student, args=(teacher.code, teacher.secret, ada.id)
+            )
+            remover.start()
+            remover.join(timeout=0.5)  # SQLite: waits for this write; Redis: done already
+            removals.append(remover)
+        return None if student.removed else replace(student, seen=clock.now + 5)
+
+    removals: list[threading.Thread] = []
+    room.store.update_student(teacher.code, ada.id, seen_later)
+    removals[0].join(timeout=15)
+    assert not removals[0].is_alive()
+    assert room.store.student(teacher.code, ada.id).removed  # type: ignore[union-attr]
+    assert not room.here(teacher.code, ada.id)  # the page is told
+    with pytest.raises(ClassError, match="not in this class"):
+        room.rename(teacher.code, ada.id, "Back")  # and cannot put the name back
+    assert room.count(teacher.code).joined == 0
+    teacher_side.store.close()
+    room.store.close()
+
+
+def test_update_student_of_no_such_student_writes_nothing(store: ClassStore) -> None:
+    assert store.update_student("NOCODE", "nobody", lambda s: s) is None
+    assert store.student("NOCODE", "nobody") is None
 
 
 def test_a_class_holds_at_most_200(room: Room, store: ClassStore, clock: Clock) -> None:

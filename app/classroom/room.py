@@ -55,6 +55,8 @@ MAX_CHOICE_CHARS = 80
 MAX_QUESTION_CHARS = 600
 #: The largest frame the teacher's page publishes (its JSON text, bytes).
 MAX_FRAME_BYTES = 2_000_000
+#: What a student's page hears once the teacher removed the name (or never knew it).
+NOT_IN_CLASS = "You are not in this class (the teacher may have removed the name)."
 #: Codes tried before giving up on finding a free one (31**6 codes: never needed in practice).
 _CODE_TRIES = 20
 
@@ -258,9 +260,7 @@ class Room:
     def remove_student(self, code: str, secret: str, student_id: str) -> None:
         """Take a name off the class (their answers stop counting; their page is told)."""
         self._teacher(code, secret)
-        for student in self.store.students(code):
-            if student.id == student_id:
-                self.store.put_student(code, replace(student, removed=True))
+        self.store.update_student(code, student_id, lambda s: replace(s, removed=True))
 
     def end(self, code: str, secret: str) -> None:
         """End the class: no more joins or answers. Results stay readable until it expires."""
@@ -318,23 +318,25 @@ class Room:
 
     def rename(self, code: str, student_id: str, name: str) -> Student:
         """A student types their own nickname (plain text, at most 24 characters)."""
-        student = self._student(code, student_id)
         try:
             chosen = codes.check_name(name)
         except ValueError as error:
             raise ClassError(f"Name not used: {error}.") from None
-        renamed = replace(student, name=chosen)
-        self.store.put_student(code, renamed)
+        renamed = self.store.update_student(
+            code, student_id, lambda s: None if s.removed else replace(s, name=chosen)
+        )
+        if renamed is None:
+            raise ClassError(NOT_IN_CLASS)
         return renamed
 
     def here(self, code: str, student_id: str) -> bool:
         """A student's page says it is open (the room counts it as connected); False when the
         student is no longer in the class (the teacher removed the name): the page says so."""
-        student = self.student(code, student_id)
-        if student is None:
-            return False
-        self.store.put_student(code, replace(student, seen=self.clock()))
-        return True
+        now = self.clock()
+        seen = self.store.update_student(
+            code, student_id, lambda s: None if s.removed else replace(s, seen=now)
+        )
+        return seen is not None
 
     def answer(self, code: str, student_id: str, poll_id: str, round_: int, choice: str) -> bool:
         """A student's answer to the open round; a later answer replaces it. False, quietly,
@@ -360,5 +362,5 @@ class Room:
     def _student(self, code: str, student_id: str) -> Student:
         student = self.student(code, student_id)
         if student is None:
-            raise ClassError("You are not in this class (the teacher may have removed the name).")
+            raise ClassError(NOT_IN_CLASS)
         return student

@@ -78,6 +78,15 @@ class ClassStore(Protocol):
     def put_student(self, code: str, student: Student) -> None:
         """Add or replace a student (by id)."""
 
+    def update_student(
+        self, code: str, student_id: str, change: Callable[[Student], Student | None]
+    ) -> Student | None:
+        """Replace the student by ``change(student)`` in one step: no other write to the record
+        comes between the read and the write (a page's "still here" must not undo the
+        teacher's removal of the name). ``change`` may be called more than once (a backend
+        that retries) and returns ``None`` to write nothing. What was written, else ``None``
+        (no such student, or ``change`` wrote nothing)."""
+
     def students(self, code: str) -> list[Student]:
         """Every student of the class, removed ones too, in joining order."""
 
@@ -295,6 +304,21 @@ class SQLiteStore:
                 (code, student.id, code, student.to_json()),
             )
 
+    def update_student(
+        self, code: str, student_id: str, change: Callable[[Student], Student | None]
+    ) -> Student | None:
+        with self._write() as db:  # BEGIN IMMEDIATE: other writers wait until the commit
+            row = db.execute(
+                "SELECT record FROM students WHERE code = ? AND id = ?", (code, student_id)
+            ).fetchone()
+            changed = None if row is None else change(Student.from_json(row[0]))
+            if changed is not None:
+                db.execute(
+                    "UPDATE students SET record = ? WHERE code = ? AND id = ?",
+                    (changed.to_json(), code, student_id),
+                )
+            return changed
+
     def students(self, code: str) -> list[Student]:
         rows = self._all("SELECT record FROM students WHERE code = ? ORDER BY seq", code)
         return [Student.from_json(row[0]) for row in rows]
@@ -471,6 +495,25 @@ class RedisStore:
         pipe.hset(self._key(code, "students"), student.id, student.to_json())
         self._keep(pipe, code, "students")
         pipe.execute()
+
+    def update_student(
+        self, code: str, student_id: str, change: Callable[[Student], Student | None]
+    ) -> Student | None:
+        key = self._key(code, "students")
+
+        def swap(pipe: Any) -> Student | None:
+            # WATCHed: a write to the class's students between this read and EXEC fails the
+            # EXEC, and the client runs swap again on what is there now
+            text = pipe.hget(key, student_id)
+            changed = None if text is None else change(Student.from_json(text))
+            pipe.multi()
+            if changed is not None:
+                pipe.hset(key, student_id, changed.to_json())
+                self._keep(pipe, code, "students")
+            return changed
+
+        changed: Student | None = self._redis.transaction(swap, key, value_from_callable=True)
+        return changed
 
     def students(self, code: str) -> list[Student]:
         records = self._redis.hgetall(self._key(code, "students"))
