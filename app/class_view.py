@@ -216,12 +216,17 @@ def room_box(click: Any) -> None:
                                key="class_results", on_click="ignore")  # fmt: skip
             st.button("End", key="class_end", on_click=_on_end,
                       help="End the class: no more joins or answers.")  # fmt: skip
-        last = st.session_state.get("class_last_reveal")
-        if last:
-            rounds = [p for p in r.rounds(found.code, last) if p.revealed]
-            if rounds:
-                st.html(CLASS_CSS + bars_html(r, found.code, rounds, found.secret))
-        _names(r, found)
+        # The parts that come and go in a box of their own, not beside the count line: the
+        # browser would keep a part this run left out (the names box after the last name
+        # went) when the count's timed run comes between this run and its clean-up, as it
+        # does for every box around the count line (app/screen.py says the same of the column)
+        with st.container():
+            last = st.session_state.get("class_last_reveal")
+            if last:
+                rounds = [p for p in r.rounds(found.code, last) if p.revealed]
+                if rounds:
+                    st.html(CLASS_CSS + bars_html(r, found.code, rounds, found.secret))
+            _names(r, found)
 
 
 def _count_line() -> None:

@@ -126,9 +126,16 @@ def _draw_screen() -> None:
         view = _tree(entry)
     with right:
         room = st.container() if teacher is not None else None  # the class: on top, filled last
-        with st.container(key="narration"):
+        # Everything else of the column in one box of its own: the room's count line is a
+        # timed fragment inside this screen's fragment, and the browser drops what a screen
+        # run left out only in boxes that are not around that line (a count run between the
+        # screen run and its clean-up marks every box around the line as its own): a quiz
+        # line that went, straight in the column, would stay on screen.
+        rest = st.container()
+        with rest, st.container(key="narration"):
             lines, said = _narration(entry)
-        lines += quiz_view.quiz_panel()  # the quiz's question and last answer, when it is on
+        with rest:
+            lines += quiz_view.quiz_panel()  # the quiz's question and last answer, when on
         if teacher is not None and room is not None:
             class_view.sync_poll(session.session().quiz)  # after the quiz settled and asked
             with room:
@@ -136,7 +143,8 @@ def _draw_screen() -> None:
             lines += 5
         # the tabs fill what the narration leaves of the tree's height (lines at 320 px wide)
         tree_height = _tree_height()[0]
-        _details(entry, height=max(DETAILS_MIN_HEIGHT, tree_height - 20 - 22 * lines))
+        with rest:
+            _details(entry, height=max(DETAILS_MIN_HEIGHT, tree_height - 20 - 22 * lines))
     quiz_view.after_screen()  # an arena run below the quiz answers its question: show it
     state.sync_query_params()
     if teacher is not None:  # what the class sees: this screen, as plain data
