@@ -127,7 +127,7 @@ def _follow(r: Room, me: _Me) -> None:
     student = _still_in(r, me)
     if student is None:
         st.rerun()
-    name = student.name if student is not None else ""
+    name = student.name
     with st.container(key="class_follow"):
         # one row that wraps on a phone: who you are, your name, your own copy of the tree
         top = st.container(horizontal=True, vertical_alignment="center", gap="small")

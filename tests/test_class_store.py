@@ -279,15 +279,16 @@ def test_names_removal_and_connected_count(room: Room, clock: Clock) -> None:
 
 
 def test_a_removal_between_a_pages_read_and_write_is_kept(store_url: str, clock: Clock) -> None:
-    """The race the CI caught: a student's page says "still here" (read the record, write it
-    back with a new ``seen``) while the teacher removes the name. The removal is made to land
-    between that read and that write (from another connection, as another process would); it
-    must survive, and the page must hear that the name is gone."""
+    """A race found while chasing a CI flake: a student's page says "still here" (read the
+    record, write it back with a new ``seen``) while the teacher removes the name. The removal
+    is made to land between that read and that write (from another connection, as another
+    process would); it must survive, and the page must hear that the name is gone."""
     room = Room(open_store(store_url), clock)
     teacher = room.start()
     _, ada = room.join(teacher.code, "a", name="Ada")
     teacher_side = Room(open_store(store_url), clock)
     calls: list[Student] = []
+    removals: list[threading.Thread] = []
 
     def seen_later(student: Student) -> Student | None:
         calls.append(student)
@@ -300,7 +301,6 @@ def test_a_removal_between_a_pages_read_and_write_is_kept(store_url: str, clock:
             removals.append(remover)
         return None if student.removed else replace(student, seen=clock.now + 5)
 
-    removals: list[threading.Thread] = []
     room.store.update_student(teacher.code, ada.id, seen_later)
     removals[0].join(timeout=15)
     assert not removals[0].is_alive()
