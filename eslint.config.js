@@ -1,6 +1,6 @@
-// ESLint (flat config) for the browser scripts in app/static/: the recommended rules, browser
+// ESLint (flat config) for the browser scripts in app/components/static/: the recommended rules, browser
 // globals. .ci/run installs ESLint into out/eslint and runs it as
-//   NODE_PATH=out/eslint/node_modules out/eslint/node_modules/.bin/eslint app/static
+//   NODE_PATH=out/eslint/node_modules out/eslint/node_modules/.bin/eslint app/components/static
 // (NODE_PATH: this file's require() finds the packages there, not in a node_modules here).
 "use strict";
 
@@ -9,7 +9,7 @@ const globals = require("globals");
 
 module.exports = [
   {
-    files: ["app/static/**/*.js"],
+    files: ["app/components/static/**/*.js"],
     ...js.configs.recommended,
     languageOptions: {
       ecmaVersion: 2022,

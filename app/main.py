@@ -12,24 +12,18 @@ if ROOT not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from app import (  # noqa: E402
-    class_student,
-    class_view,
-    clicks,
-    lesson_view,
-    screen,
-    session,
-    sidebar,
-    state,
-    trace_view,
-)
+from app.classroom import student, teacher  # noqa: E402
+from app.lessons import lesson_view  # noqa: E402
+from app.live import clicks, session, state  # noqa: E402
+from app.screen import page, sidebar  # noqa: E402
+from app.tracefile import trace_view  # noqa: E402
 
 st.set_page_config(page_title="MCTS Lab", page_icon="🌳", layout="wide")
 clicks.install()  # count Step clicks as they arrive, before Streamlit merges them
-if class_view.is_student_page() and class_student.exploring() is None:
-    class_student.student_page()  # /?class=CODE: a student's page, no search of its own
+if teacher.is_student_page() and student.exploring() is None:
+    student.student_page()  # /?class=CODE: a student's page, no search of its own
     st.stop()
-class_student.explore_bar()  # a student exploring on their own: Back to the class
+student.explore_bar()  # a student exploring on their own: Back to the class
 state.init()
 session.apply_outside_writes()  # before the sidebar: values the screen's callbacks gave it
 trace_view.keep_live_widgets()  # while a file is shown instead of the live screen
@@ -37,12 +31,12 @@ lesson_view.open_link_once()  # ?lesson=NAME&page=N
 sidebar.page_style()
 lesson_view.lesson_sidebar()  # the lesson picker and the open page, atop the sidebar
 if not st.session_state["presentation"]:  # (Present mode has it in the header)
-    class_view.start_button(st.sidebar)  # a class joins by code and answers the quiz together
+    teacher.start_button(st.sidebar)  # a class joins by code and answers the quiz together
 sidebar.sidebar_controls()
 trace_view.trace_sidebar()  # open a tree or trace from any MCTS
-screen.header()
-screen.lesson_strip(lesson_view.present_page())  # Present mode: the lesson page on screen
+page.header()
+page.lesson_strip(lesson_view.present_page())  # Present mode: the lesson page on screen
 if trace_view.active():
     trace_view.trace_screen()  # the open file instead of the live search, until closed
 else:
-    screen.classroom_screen()  # controls, numbers, tree, narration and details: one fragment
+    page.classroom_screen()  # controls, numbers, tree, narration and details: one fragment

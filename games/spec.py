@@ -91,7 +91,7 @@ class GameSpec:
             (``make(size=3)``); unknown or bad options raise ``TypeError`` / ``ValueError``.
         player_names: what players 0 and 1 are called (0 moves first).
         position_help: one line on the position string, for the app's position box.
-        board_view: the name of a board picture in ``app/boards.py`` (``BOARDS``); ``None``:
+        board_view: the name of a board picture in ``app/drawing/boards.py`` (``BOARDS``); ``None``:
             the generic view, the game's ``render(state)`` text (else its position string) and
             a table of the root's moves.
         buttons: the play buttons' layout, or ``None`` to pick a move from a list.

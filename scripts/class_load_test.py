@@ -512,7 +512,7 @@ def summary(run: ClassRun) -> dict[str, Any]:
 def _idle_summary(run: ClassRun) -> dict[str, Any]:
     """The idle window's cost: both replicas' CPU as % of one core, per idle student and
     second, and per poll (the fragment timer reruns the pages sent: the teacher's count line,
-    and a student's poll where no watcher pushes, app/class_student.py)."""
+    and a student's poll where no watcher pushes, app/classroom/student.py)."""
     if run.idle is None:
         return {}
     cpu, wall = run.idle

@@ -23,7 +23,7 @@ import statistics
 import tempfile
 import time
 
-from app.tree_view import build_view
+from app.components.tree_view import build_view
 from mcts_core import Search
 from mcts_lab import traces
 from mcts_lab.common import build_config, build_game

@@ -1,4 +1,5 @@
-"""A small page showing the browser tree (app/tree_view.py) on a search, with Step buttons.
+"""A small page showing the browser tree (app/components/tree_view.py) on a search, with Step
+buttons.
 
     streamlit run scripts/tree_view_demo.py
 
@@ -20,9 +21,9 @@ if ROOT not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from app.figures import path_ids  # noqa: E402
-from app.tree_layout import build_view  # noqa: E402
-from app.tree_view import clicked_focus, render_tree  # noqa: E402
+from app.components.tree_view import clicked_focus, render_tree  # noqa: E402
+from app.drawing.tree_dot import path_ids  # noqa: E402
+from app.drawing.tree_layout import build_view  # noqa: E402
 from games import make_game  # noqa: E402
 from mcts_core import IterationTrace, Search  # noqa: E402
 

@@ -3,8 +3,8 @@
 
 Each ``check_*`` function takes a game and a range of seeds, plays seeded uniformly random games
 and checks one group of the protocol's promises (:mod:`games.base`). They are plain functions so
-``tests/test_battery.py`` can parametrize over games x checks and a failure names both; a failed
-check raises ``AssertionError`` with the position string. ``check_game`` runs them all.
+``tests/games/test_battery.py`` can parametrize over games x checks and a failure names both; a
+failed check raises ``AssertionError`` with the position string. ``check_game`` runs them all.
 
 Random games are played by :func:`mcts_core.rollout.generic_random_playout`, the same draws the
 search makes, bounded by ``MAX_STEPS`` actions.

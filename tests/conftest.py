@@ -51,7 +51,7 @@ def browser() -> Iterator[Any]:
 
     Per module, and only here: Playwright's sync API refuses to start a second instance while
     one runs in the same process, and its event loop, while it runs, makes ``asyncio.run``
-    fail in later modules (tests/test_load_test.py).
+    fail in later modules (tests/scripts/test_load_test.py).
     """
     playwright = pytest.importorskip("playwright.sync_api")
     with playwright.sync_playwright() as p:

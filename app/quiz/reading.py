@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app.narration import fmt
+from app.words.phrases import fmt
 from mcts_core import ChanceNode, Decision, Search
 from mcts_core.nodes import ActionNode
 

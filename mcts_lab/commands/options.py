@@ -127,7 +127,7 @@ def game_options(p: argparse.ArgumentParser, *, default: str | None = None) -> N
 def search_options(p: argparse.ArgumentParser, *, batch: bool) -> None:
     """The flags of one search: the game, the position (and ``--positions-file`` when
     ``batch``), the budget, the seed, ``--preset`` and every search setting
-    (``mcts_lab/settings.py``'s rows; ``tests/test_settings.py`` checks they agree)."""
+    (``mcts_lab/settings.py``'s rows; ``tests/mcts_lab/test_settings.py`` checks they agree)."""
     game_options(p)
     p.add_argument("--position", default=None, help="position string (default: the start)")
     if batch:

@@ -5,11 +5,11 @@
 undoes records one at a time (each costs the length of its path), so Step, Back and the slider
 cost what the iteration touched, not the tree's size. :meth:`FileReplay.search` is a read-only
 stand-in for :class:`mcts_core.Search` (``root``, ``game``, ``node_count``, ``state_of``) that
-:func:`app.tree_view.build_view` draws like a live search; its "game" answers labels from the
-file, states are node ids. :meth:`FileReplay.iteration_trace` rebuilds the record shown as the
-core's ``IterationTrace`` when it carries what the lab's writer records, so the app's narration
-reads it like a live step. With a registered game named in the file, the game's short move
-labels (:class:`mcts_core.game.ShortLabels`) are the tree's, as in the live tree.
+:func:`app.drawing.tree_layout.build_view` draws like a live search; its "game" answers labels
+from the file, states are node ids. :meth:`FileReplay.iteration_trace` rebuilds the record shown
+as the core's ``IterationTrace`` when it carries what the lab's writer records, so the app's
+narration reads it like a live step. With a registered game named in the file, the game's short
+move labels (:class:`mcts_core.game.ShortLabels`) are the tree's, as in the live tree.
 
 Without iteration records (or when they do not start at iteration 1) the file's final tree is
 shown as it is. Proofs are shown only for the final tree: records do not say when a proof came.
@@ -399,7 +399,7 @@ class FileReplay:
     def iteration_trace(self) -> IterationTrace | None:
         """The iteration shown as the core's :class:`~mcts_core.trace.IterationTrace`, rebuilt
         from its record and the tree at this position, so the app narrates it with
-        :func:`app.narration.narrate_iteration`, word for word like the live run that wrote
+        :func:`app.words.narration.narrate_iteration`, word for word like the live run that wrote
         it. ``None`` before the first record, or when the record lacks what the lab's writer
         records (docs/trace_format.md, "Iteration records": every decision's terms, the
         expansion, ``leaf_values``, ``leaf_raw``, ``evaluation``, ``rollout_moves``, a backup

@@ -3,9 +3,9 @@ sign flips with the player)?"""
 
 from __future__ import annotations
 
-from app.narration import fmt
 from app.quiz.reading import result_words, who
 from app.quiz.records import AskContext, GradeContext, Progress, Question, QuizKind, Reveal
+from app.words.phrases import fmt
 from mcts_core import Decision, Search
 
 

@@ -3,9 +3,9 @@ player moving there?"""
 
 from __future__ import annotations
 
-from app.narration import fmt
 from app.quiz.reading import describe_node, even_point, predicted_path, result_words, who
 from app.quiz.records import AskContext, GradeContext, Question, QuizKind, Reveal
+from app.words.phrases import fmt
 
 
 def ask(a: AskContext) -> Question | None:

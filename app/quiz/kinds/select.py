@@ -3,9 +3,9 @@ Graded by the step's own trace: the tree's Q + bonus numbers decide it."""
 
 from __future__ import annotations
 
-from app.narration import fmt
 from app.quiz.reading import predicted_path, who
 from app.quiz.records import AskContext, GradeContext, Question, QuizKind, Reveal
+from app.words.phrases import fmt
 
 
 def ask(a: AskContext) -> Question | None:

@@ -1,0 +1,426 @@
+"""A student's page in a class: join by code, follow the teacher's screen, answer, and explore
+on one's own.
+
+``/?class=CODE`` (the QR code on the projector) opens the join form; a student joins with a
+generated nickname or their own and then sees the teacher's screen as the class sees it (the
+published *frame*: statistics, the tree view's data, narration, lesson page) and the open
+question (:func:`student_page`): a student never waits for a search. The question and the frame
+are one fragment that the process's watcher (app/classroom/push.py) reruns when the teacher
+publishes; the page itself has no timer. **Explore on my own** turns the page into the
+single-user app opened from the teacher's shared link (:func:`explore_bar` atop it), **Back to
+the class** returns. Every string from a student is shown as escaped text only.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from app.classroom import ClassError, Poll, Room, Student
+from app.classroom.push import current_fragment
+from app.classroom.teacher import (
+    CLASS_CSS,
+    EXPLORING,
+    HERE_SECONDS,
+    POLL_SECONDS,
+    bars_html,
+    room,
+    session_id,
+    watcher,
+)
+
+__all__ = ["explore_bar", "explore_link", "exploring", "student_page"]
+
+
+@dataclass
+class _Me:
+    """A student's place in a class (kept in their browser session and in the address)."""
+
+    code: str
+    id: str
+
+
+def student_page() -> None:
+    """The whole page of a student: the join form until they join, then the teacher's screen
+    as the class sees it and the open question."""
+    st.html(CLASS_CSS + '<h3 class="lab-class-title">MCTS Lab · class</h3>')
+    try:
+        r = room()
+        me = _me()
+        if me is None:
+            _join_form(r)
+            return
+        _follow(r, me)
+    except OSError as error:  # the store is away: say so; the page comes back with it
+        _store_away(error)
+
+
+def _store_away(error: OSError) -> None:
+    st.warning(f"Not now: {error}. The page tries again when the teacher's screen changes.")
+
+
+def _me() -> _Me | None:
+    me = st.session_state.get("class_me")
+    if isinstance(me, _Me):
+        return me
+    # a reconnecting page (a phone that slept, another replica) finds its place from the URL
+    code, token = st.query_params.get("class", ""), st.query_params.get("me", "")
+    if code and token:
+        try:
+            found = room().student(str(code)[:12].upper(), str(token)[:64])
+        except OSError:
+            found = None
+        if found is not None:
+            me = _Me(str(code).upper(), found.id)
+            st.session_state["class_me"] = me
+            return me
+    return None
+
+
+def _join_form(r: Room) -> None:
+    notice = st.session_state.pop("class_join_notice", "")
+    if notice:
+        st.error(notice)
+    typed = str(st.query_params.get("class", ""))[:40]
+    with st.form("class_join_form", border=True):
+        st.text_input("Class code", value=typed, key="class_code", max_chars=12,
+                      help="The code on the projector (letters and digits).")  # fmt: skip
+        st.text_input("Your name (optional)", key="class_name", max_chars=24,
+                      help="Leave empty for a friendly generated name.")  # fmt: skip
+        st.form_submit_button("Join", type="primary", on_click=_on_join)
+
+
+def _client() -> str:
+    """Who is asking, for the join rate limit: the connection's address, or, when that is
+    this machine's own proxy (deploy/: nginx on loopback), the address nginx saw (X-Real-IP,
+    which it sets itself). A header from anyone else is ignored: a client could forge it to
+    escape the limit."""
+    peer = str(st.context.ip_address or "unknown")
+    if peer.startswith("127.") or peer in ("::1", "localhost"):
+        real = str(st.context.headers.get("X-Real-Ip", "") or "").strip()[:64]
+        return real or peer
+    return peer
+
+
+def _on_join() -> None:
+    try:
+        code, student = room().join(
+            str(st.session_state.get("class_code", "")),
+            _client(),
+            name=str(st.session_state.get("class_name", "")) or None,
+        )
+    except (ClassError, OSError) as error:
+        st.session_state["class_join_notice"] = str(error)
+        return
+    st.session_state["class_me"] = _Me(code, student.id)
+    st.session_state["class_seen"] = -1
+    st.query_params["class"] = code
+    st.query_params["me"] = student.id
+
+
+def _follow(r: Room, me: _Me) -> None:
+    student = _still_in(r, me)
+    if student is None:
+        st.rerun()
+    name = student.name
+    with st.container(key="class_follow"):
+        # one row that wraps on a phone: who you are, your name, your own copy of the tree
+        top = st.container(horizontal=True, vertical_alignment="center", gap="small")
+        top.html(
+            f'<p class="lab-class-line">You are <b>{html.escape(name)}</b> in class '
+            f"{html.escape(me.code)}</p>",
+            width="content",
+        )
+        with top.popover("Name"):
+            st.text_input("Your name", key="class_rename", max_chars=24)
+            st.button("Use this name", key="class_rename_go", on_click=_on_rename)
+        top.button(
+            "Explore on my own",
+            key="class_explore",
+            on_click=_on_explore,
+            args=(me,),
+            help="A copy of this tree on your own device, to step yourself. The class goes on; "
+            "Back to the class returns.",
+        )
+        _live(me)
+    if watcher() is None:  # no watcher to push the teacher's changes: the page asks itself
+        _poll_fragment()
+
+
+def _still_in(r: Room, me: _Me) -> Student | None:
+    """This student's record while the class goes on and they are in it; ``None`` otherwise,
+    and the page leaves the class (the join form says why)."""
+    try:
+        r.info(me.code)
+        student = r.student(me.code, me.id)
+    except ClassError as error:
+        _leave(str(error))
+        return None
+    if student is None:
+        _leave("The teacher removed your name. Join again with another.")
+    return student
+
+
+@st.fragment
+def _live(me: _Me) -> None:
+    """What changes with the teacher's screen: the question and the frame. The watcher reruns
+    only this part when the teacher publishes (the name bar and the page's style stay), a
+    tenth of the page's elements; a class that ended or a removed name reruns the page."""
+    r = room()
+    try:
+        if _still_in(r, me) is None:
+            st.rerun(scope="app")
+        version, frame = r.follow(me.code, -1)
+        st.session_state["class_seen"] = version
+        _question(r, me, frame, version)
+    except OSError as error:  # (the watcher pushes again when the store answers)
+        _store_away(error)
+        return
+    if frame is None:
+        st.info("Waiting for the teacher's screen…")
+    else:
+        _frame(frame)
+    push, sid = watcher(), session_id()
+    if push is not None and sid is not None:
+        push.drawn(sid, me.code, me.id, version, current_fragment())
+
+
+def explore_link(frame: dict[str, Any] | None) -> dict[str, str] | None:
+    """The published link parameters that rebuild the teacher's tree, kept to the names a link
+    may carry and their length (``state.init`` then checks every value as any link's);
+    ``None`` when the frame has none."""
+    from app.inputs.links import LINK_PARAMS, MAX_VALUE_CHARS
+
+    raw = (frame or {}).get("link")
+    if not isinstance(raw, dict):
+        return None
+    names = {*LINK_PARAMS, "steps", "lesson", "page"} - {"presentation"}
+    link = {
+        str(k): str(v)[:MAX_VALUE_CHARS]
+        for k, v in raw.items()
+        if k in names and isinstance(v, str | int | float)
+    }
+    return link or None
+
+
+def exploring() -> _Me | None:
+    """The class this student left to explore on their own (``None``: not exploring)."""
+    me = st.session_state.get(EXPLORING)
+    return me if isinstance(me, _Me) else None
+
+
+def _on_explore(me: _Me) -> None:
+    from app.live import state
+
+    try:
+        _, frame = room().follow(me.code, -1)  # the tree on the projector now
+    except (ClassError, OSError) as error:
+        st.session_state["class_notice"] = f"Not now: {error}"
+        return
+    link = explore_link(frame)
+    if link is None:
+        st.session_state["class_notice"] = "The teacher's screen has no tree yet."
+        return
+    push, sid = watcher(), session_id()
+    if push is not None and sid is not None:
+        push.forget(sid)  # the teacher's Steps no longer rerun this page
+    state.start_over()  # a fresh copy from the link, not a previous exploration's
+    keep = {"class": me.code, "me": me.id}
+    state.keep_in_url(keep)  # a reload finds the class again
+    st.session_state[EXPLORING] = me
+    st.session_state.pop("class_me", None)
+    st.query_params.from_dict({**link, **keep})
+
+
+def _on_back() -> None:
+    from app.live import state
+
+    me = exploring()
+    st.session_state.pop(EXPLORING, None)
+    state.keep_in_url(None)
+    state.start_over()  # the private tree goes with the exploration
+    if me is not None:
+        st.session_state["class_me"] = me
+        st.session_state["class_seen"] = -1
+        st.query_params.from_dict({"class": me.code, "me": me.id})
+
+
+def explore_bar() -> None:
+    """Atop a student's own exploration: that the class goes on, whether it asks a question,
+    and **Back to the class** (key ``class_back``)."""
+    me = exploring()
+    if me is None:
+        return
+    with st.container(key="class_explore_bar", border=True):
+        left, right = st.columns([3, 1], vertical_alignment="center")
+        with left:
+            _class_news(me)
+        right.button("Back to the class", key="class_back", type="primary", on_click=_on_back)
+
+
+@st.fragment(run_every=HERE_SECONDS)
+def _class_news(me: _Me) -> None:
+    """The class while a student explores: still counted as connected, and told of an open
+    question they have not answered or of the class's end."""
+    r = room()
+    words = f"You are exploring on your own; class {me.code} goes on."
+    try:
+        r.info(me.code)
+        if r.here(me.code, me.id):
+            poll = r.store.current_poll(me.code)
+            if poll is not None and not poll.revealed and r.my_answer(me.code, me.id, poll) is None:
+                words += " The teacher asked a question: go back to answer it."
+        else:
+            words = "The teacher removed your name from the class."
+    except ClassError as error:
+        words = str(error)
+    except OSError:
+        pass  # the store is away for a moment: the next look says more
+    st.html(f'<p class="lab-class-line"><b>{html.escape(words)}</b></p>')
+
+
+def _leave(message: str) -> None:
+    push, sid = watcher(), session_id()
+    if push is not None and sid is not None:
+        push.forget(sid)
+    st.session_state.pop("class_me", None)
+    st.session_state["class_join_notice"] = message
+    if "me" in st.query_params:
+        del st.query_params["me"]
+
+
+def _on_rename() -> None:
+    me = _me()
+    if me is None:
+        return
+    try:
+        room().rename(me.code, me.id, str(st.session_state.get("class_rename", "")))
+    except (ClassError, OSError) as error:
+        st.session_state["class_notice"] = str(error)
+
+
+def _question(r: Room, me: _Me, frame: dict[str, Any] | None, version: int) -> None:
+    """The open question with its answers (key ``class_answer``), and after a reveal whether
+    this student was right and the class's chart."""
+    notice = st.session_state.pop("class_notice", "")
+    if notice:
+        st.warning(notice)
+    poll = r.store.current_poll(me.code)
+    if poll is not None and not poll.revealed:  # the open question first: what to do now
+        key = f"{poll.id}|{poll.round}"
+        if st.session_state.get("class_answer_for") != key:
+            st.session_state["class_answer_for"] = key
+            st.session_state["class_answer"] = r.my_answer(me.code, me.id, poll)
+        with st.container(key="class_question", border=True):
+            round_words = f" (round {poll.round})" if poll.round > 1 else ""
+            st.html(
+                f'<p class="lab-student-q">Question{round_words}: {html.escape(poll.text)}</p>'
+            )
+            st.radio(
+                "Your answer",
+                poll.choices,
+                key="class_answer",
+                index=None,
+                on_change=_on_answer,
+                args=(poll.id, poll.round),
+                format_func=_plain,
+                help="You can change your answer until the teacher reveals it.",
+            )
+            if st.session_state.get("class_answer") is not None:
+                st.caption("Answer sent. You can change it until the reveal.")
+    last = (frame or {}).get("last_reveal")
+    if last:  # then the last revealed question: right or not, and how the class answered
+        rounds, bars = _class_bars(r, me.code, str(last), version)
+        if rounds:
+            mine = r.my_answer(me.code, me.id, rounds[-1])
+            if mine is None:
+                verdict = "Last question: you did not answer."
+            elif mine in rounds[-1].right:
+                verdict = f"Last question: ✓ right, {mine}."
+            else:
+                right = " or ".join(rounds[-1].right)
+                verdict = f"Last question: ✗ you said {mine}; the answer was {right}."
+            st.html(
+                f'<p class="lab-class-line"><b>{html.escape(verdict)}</b></p>' + bars
+            )
+
+
+@functools.lru_cache(maxsize=64)
+def _class_bars(r: Room, code: str, poll_id: str, version: int) -> tuple[tuple[Poll, ...], str]:
+    """The revealed rounds of one question and the class's bars, made once per frame version
+    in this process: every student's page on it shows the same, and a Step's new version
+    makes them anew (each page reading every poll, student and answer was work that grew with
+    the class and the lesson)."""
+    rounds = tuple(p for p in r.rounds(code, poll_id) if p.revealed)
+    return rounds, (bars_html(r, code, list(rounds)) if rounds else "")
+
+
+def _plain(text: str) -> str:
+    from app.quiz.quiz_view import plain_label  # one escaping of game labels for Markdown widgets
+
+    return plain_label(text)
+
+
+def _on_answer(poll_id: str, round_: int) -> None:
+    me = _me()
+    choice = st.session_state.get("class_answer")
+    if me is None or choice is None:
+        return
+    try:
+        room().answer(me.code, me.id, poll_id, round_, str(choice))
+    except (ClassError, OSError) as error:
+        st.session_state["class_notice"] = str(error)
+
+
+def _frame(frame: dict[str, Any]) -> None:
+    """The teacher's screen as published: statistics, tree, narration, lesson page."""
+    from app.components.tree_view import render_tree_data
+
+    # one element for the statistics and the lesson page, one for the narration: each element
+    # is work for the server on every student's page at every Step
+    top = f'<div class="lab-stats">{html.escape(str(frame.get("stats", "")))}</div>'
+    lesson = frame.get("lesson")
+    if isinstance(lesson, dict) and lesson.get("title"):
+        text = "".join(
+            f"<p>{html.escape(p)}</p>" for p in str(lesson.get("text", "")).split("\n\n") if p
+        )
+        top += (
+            f'<div class="lab-lesson"><p class="lab-lesson-head">'
+            f"{html.escape(str(lesson['title']))}</p>{text}</div>"
+        )
+    st.html(top)
+    tree = frame.get("tree")
+    if isinstance(tree, dict) and tree.get("nodes"):
+        render_tree_data(tree, key="class_tree", height=360, fit=True)
+    lines = [str(line) for line in frame.get("narration", []) or []]
+    if lines:
+        st.html("".join(f'<p class="lab-narration">{html.escape(line)}</p>' for line in lines))
+
+
+def _poll_fragment() -> None:
+    """Where no watcher runs: every POLL_SECONDS, has the teacher's screen changed? Nothing is
+    drawn and one indexed read is made when it has not; a change reruns the page. Every
+    HERE_SECONDS it also says the page is open, and a student the teacher removed gets the
+    page that says so."""
+
+    @st.fragment(run_every=POLL_SECONDS)
+    def poll() -> None:
+        me = st.session_state.get("class_me")
+        if not isinstance(me, _Me):
+            return
+        r = room()
+        now = time.time()
+        if now - float(st.session_state.get("class_here_at", 0.0)) >= HERE_SECONDS:
+            st.session_state["class_here_at"] = now
+            if not r.here(me.code, me.id):  # removed: the whole page says so (_follow)
+                st.rerun(scope="app")
+        version = r.version(me.code)
+        if version != st.session_state.get("class_seen"):
+            st.rerun(scope="app")
+
+    poll()

@@ -1,0 +1,400 @@
+"""A class in the app: the teacher's join box, room box and buttons, and what both sides share
+(the room over the class store, the process's watcher, the bars of a revealed question).
+
+The teacher presses **Start a class** (``class_start``): the room (:mod:`app.classroom`) makes
+a class with a join code, and the teacher's browser session keeps the class's secret (session
+key ``class_teacher``, never in a URL). From then on every screen the teacher draws is
+published as a *frame* (plain JSON: the statistics, the tree view's data, the narration, the
+lesson page) and every quiz question is opened to the class as a poll. A student opens
+``/?class=CODE`` (the QR code), joins with a generated nickname, and their page draws the
+frames the watcher pushes to it (app/classroom/student.py): a student never waits for a search.
+
+The quiz's questions are the class's questions: the teacher's click that settles one (Step,
+or **Reveal**, which makes that click) reveals the class's answers with the numbers that
+decided it; **Vote again** before that opens a second round after discussion, and the reveal
+shows the rounds side by side. Every string from a student is shown as escaped text only.
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from typing import Any
+
+import segno
+import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from app.classroom import ClassError, Poll, Room, Teacher, open_store
+from app.classroom.push import Watcher, runtime_sessions
+from app.inputs.public_url import public_base
+from app.live.session import notify
+from app.quiz import QuizState, Reveal
+
+__all__ = [
+    "CLASS_CSS",
+    "EXPLORING",
+    "bars_html",
+    "frame_of",
+    "is_student_page",
+    "join_url",
+    "publish",
+    "room",
+    "room_box",
+    "session_id",
+    "start_button",
+    "sync_poll",
+    "teacher",
+    "watcher",
+]
+
+#: How often a student's page asks whether the teacher's screen changed (seconds) when no
+#: watcher pushes the change to it (app/classroom/push.py: AppTest, a Streamlit without the runtime
+#: names it uses). With a watcher a page has no timer.
+POLL_SECONDS = 1.0
+#: How often a student's page tells the room it is still open (seconds).
+HERE_SECONDS = 10.0
+#: Session key: the class a student left to explore on their own (app/classroom/student.py).
+EXPLORING = "class_exploring"
+#: How often the teacher's room box counts again (seconds).
+COUNT_SECONDS = 1.0
+
+CLASS_CSS = """
+<style>
+.lab-class-code {font-size: 3.2rem; font-weight: 800; letter-spacing: 0.3rem; line-height: 1.1;
+  font-family: "DejaVu Sans Mono", monospace; margin: 0;}
+.lab-class-url {font-size: 1.1rem; word-break: break-all; margin: 0.2rem 0;}
+.lab-class-line {font-size: 1rem; margin: 0;}
+.lab-class-title {font-size: 1.5rem; font-weight: 700; margin: 0 0 0.2rem 0;}
+.lab-bars-box {max-height: 8.5rem; overflow-y: auto;}
+.lab-bars {width: 100%; border-collapse: collapse; font-size: 0.9rem; line-height: 1.1rem;}
+.lab-bars td {padding: 0 0.3rem; vertical-align: middle;}
+.lab-bars td.lab-bar-label {white-space: nowrap; max-width: 9rem; overflow: hidden;
+  text-overflow: ellipsis;}
+.lab-bar {height: 0.9rem; background: #1d4ed8; display: inline-block; vertical-align: middle;}
+.lab-bar.lab-round-2 {background: #7c3aed; background-image: repeating-linear-gradient(45deg,
+  transparent 0 4px, rgba(255,255,255,0.45) 4px 7px);}
+.lab-bars tr.lab-right td.lab-bar-label {font-weight: 700; color: #166534;}
+.lab-student-q {font-size: 1.15rem; font-weight: 600;}
+.st-key-class_answer label {min-height: 2.75rem; align-items: center; font-size: 1.1rem;}
+.st-key-class_follow ~ * .block-container, .block-container:has(.st-key-class_follow),
+.block-container:has(.st-key-class_code) {padding-top: 1rem !important;}
+.st-key-class_answer [role="radiogroup"] {gap: 0.4rem;}
+</style>
+"""
+
+
+@st.cache_resource
+def room() -> Room:
+    """The process's room over the shared store (``MCTS_LAB_STORE``): every session and every
+    replica sees the same classes. A resource, not the search: it holds only a connection."""
+    return Room(open_store())
+
+
+@st.cache_resource
+def watcher() -> Watcher | None:
+    """The process's watcher that pushes the teacher's changes to the students' pages it holds
+    (``None`` without a Streamlit runtime: the pages poll every :data:`POLL_SECONDS`)."""
+    session_of = runtime_sessions()
+    return None if session_of is None else Watcher(room().version, room().here, session_of)
+
+
+def session_id() -> str | None:
+    """This browser session's id (``None`` outside a script run)."""
+    ctx = get_script_run_ctx()
+    return None if ctx is None else str(ctx.session_id)
+
+
+def teacher() -> Teacher | None:
+    """The class this browser session teaches, if any (its secret never leaves the session)."""
+    found = st.session_state.get("class_teacher")
+    return found if isinstance(found, Teacher) else None
+
+
+def join_url(code: str) -> str:
+    """The address a student opens to join: the public base (never loopback when the machine
+    has a LAN address) with ``?class=CODE``."""
+    return f"{public_base(st.context.url)}?class={code}"
+
+
+def is_student_page() -> bool:
+    """Whether this page was opened as a student's (``?class=...`` in the address)."""
+    return "class" in st.query_params
+
+
+# ------------------------------------------------------------------------ the teacher
+
+
+def start_button(where: Any = st) -> None:
+    """**Start a class** (key ``class_start``) while this session teaches no class (and is no
+    student exploring on their own: app/classroom/student.py)."""
+    if teacher() is None and st.session_state.get(EXPLORING) is None:
+        where.button(
+            "Start a class",
+            key="class_start",
+            on_click=_on_start,
+            help="Students join on their phones with a code and answer the quiz together.",
+        )
+
+
+def _on_start() -> None:
+    try:
+        st.session_state["class_teacher"] = room().start()
+    except (ClassError, OSError) as error:
+        notify("error", f"No class started: {error}")
+        return
+    st.session_state["class_join_shown"] = True
+    st.session_state["class_poll"] = None  # (quiz counter, poll id) the class answers now
+    st.session_state["class_published"] = ""
+    st.session_state["quiz"] = True  # the class answers the quiz's questions
+
+
+def _on_end() -> None:
+    found = teacher()
+    if found is not None:
+        try:
+            room().end(found.code, found.secret)
+        except ClassError:  # (a class that already ended: nothing to do)
+            pass
+        except OSError as error:
+            notify("warning", f"The class did not end: {error}. Try End again.")
+            return
+    st.session_state["class_teacher"] = None
+
+
+def _on_toggle_join() -> None:
+    st.session_state["class_join_shown"] = not st.session_state.get("class_join_shown", False)
+
+
+def join_box(found: Teacher) -> None:
+    """The code in large type, the QR code of the join address and the address (container
+    ``class_join``)."""
+    url = join_url(found.code)
+    qr = segno.make(url, error="m").svg_inline(scale=4, dark="#111111", light="#ffffff")
+    with st.container(key="class_join", border=True):
+        left, right = st.columns([3, 1], vertical_alignment="center")
+        left.html(
+            CLASS_CSS
+            + '<p class="lab-class-line">Join on your phone: scan the code, or open</p>'
+            + f'<p class="lab-class-url">{html.escape(url)}</p>'
+            + '<p class="lab-class-line">and type</p>'
+            + f'<p class="lab-class-code" aria-label="class code">{html.escape(found.code)}</p>'
+        )
+        # an <img> of the SVG (st.html's sanitiser drops SVG), with the address as its text
+        right.image(qr, caption="Scan to join", width=150, alt=f"QR code of {url}")
+
+
+def room_box(click: Any) -> None:
+    """The room (container ``class_room``): students connected, answers to the open round
+    (never the distribution before the reveal), the teacher's buttons, and the last reveal's
+    chart. ``click`` is the callback that makes the click a question waits for (Step)."""
+    found = teacher()
+    if found is None:
+        return
+    r = room()
+    try:
+        poll = r.store.current_poll(found.code)
+    except OSError as error:
+        st.caption(f"The class store did not answer: {error}")
+        return
+    with st.container(key="class_room", border=True):
+        _live_count()  # its own fragment: the count follows the students every second
+        with st.container(horizontal=True, gap="small"):
+            open_round = poll is not None and not poll.revealed
+            st.button("Reveal", key="class_reveal", on_click=click, disabled=not open_round,
+                      help="Make the click the question is about and show the class's "
+                      "answers with the numbers that decided it.")  # fmt: skip
+            st.button("Vote again", key="class_again", on_click=_on_again,
+                      disabled=not open_round,
+                      help="After discussion: a second round of the same question; the "
+                      "reveal shows both rounds side by side.")  # fmt: skip
+            shown = st.session_state.get("class_join_shown", False)
+            st.button("Hide join box" if shown else "Join box", key="class_join_toggle",
+                      on_click=_on_toggle_join)  # fmt: skip
+            st.download_button("Results (CSV)", data=lambda: _results(found),
+                               file_name=f"class-{found.code}.csv", mime="text/csv",
+                               key="class_results", on_click="ignore")  # fmt: skip
+            st.button("End", key="class_end", on_click=_on_end,
+                      help="End the class: no more joins or answers.")  # fmt: skip
+        # The parts that come and go in a box of their own, not beside the count line: the
+        # browser would keep a part this run left out (the names box after the last name
+        # went) when the count's timed run comes between this run and its clean-up, as it
+        # does for every box around the count line (app/screen/page.py says the same of the column)
+        with st.container():
+            last = st.session_state.get("class_last_reveal")
+            if last:
+                rounds = [p for p in r.rounds(found.code, last) if p.revealed]
+                if rounds:
+                    st.html(CLASS_CSS + bars_html(r, found.code, rounds, found.secret))
+            _names(r, found)
+
+
+def _count_line() -> None:
+    """Students connected and, for the open round, how many answered (the counts only)."""
+    found = teacher()
+    if found is None:
+        return
+    try:
+        count = room().count(found.code)
+    except (ClassError, OSError) as error:
+        st.caption(f"The class store did not answer: {error}")
+        return
+    words = f"Class {found.code} · {count.connected} connected"
+    poll = count.poll
+    if poll is not None and not poll.revealed:
+        words += f" · round {poll.round}: {count.answered} of {count.joined} answered"
+    elif count.joined != count.connected:
+        words += f" ({count.joined} joined)"
+    st.html(
+        CLASS_CSS + f'<p class="lab-class-line lab-class-count"><b>{html.escape(words)}</b></p>'
+    )
+
+
+#: The count line as a fragment of its own, rerun every COUNT_SECONDS (in the screen's fragment).
+_live_count = st.fragment(run_every=COUNT_SECONDS)(_count_line)
+
+
+def _names(r: Room, found: Teacher) -> None:
+    """The names, and removing one (a name a class should not see)."""
+    students = [s for s in r.store.students(found.code) if not s.removed]
+    if not students:
+        return
+    with st.expander(f"Names ({len(students)})"):
+        st.html(
+            '<p class="lab-class-line">' + html.escape(", ".join(s.name for s in students)) + "</p>"
+        )
+        ids = [s.id for s in students]
+        names = {s.id: s.name for s in students}
+        pick = st.selectbox("Name to remove", ids, key="class_remove_name",
+                            format_func=lambda sid: names.get(sid, "?"))  # fmt: skip
+        st.button("Remove this name", key="class_remove", on_click=_on_remove, args=(pick,))
+
+
+def _on_remove(student_id: str) -> None:
+    found = teacher()
+    if found is not None and student_id:
+        try:
+            room().remove_student(found.code, found.secret, student_id)
+        except (ClassError, OSError) as error:
+            notify("warning", f"The name was not removed: {error}")
+
+
+def _on_again() -> None:
+    found = teacher()
+    if found is None:
+        return
+    try:
+        room().vote_again(found.code, found.secret)
+    except (ClassError, OSError) as error:
+        notify("warning", str(error))
+    st.session_state["class_published"] = ""  # students must see the new round
+
+
+def _results(found: Teacher) -> str:
+    return room().results_csv(found.code, found.secret)
+
+
+def sync_poll(quiz: QuizState | None) -> None:
+    """Keep the class's poll in step with the teacher's quiz: a question the quiz settled is
+    revealed to the class (its latest round), a new question opens round 1."""
+    found = teacher()
+    if found is None or quiz is None:
+        return
+    r = room()
+    current: tuple[int, str] | None = st.session_state.get("class_poll")
+    reveal: Reveal | None = quiz.reveal
+    if current is not None and reveal is not None and _asked(current, reveal):
+        poll = r.store.current_poll(found.code)
+        if poll is not None and poll.id == current[1] and not poll.revealed:
+            rows = reveal.rows if reveal.verdict != "dropped" else ()
+            right = reveal.correct if reveal.verdict != "dropped" else ()
+            r.reveal(found.code, found.secret, right, reveal.summary, rows)
+            st.session_state["class_last_reveal"] = poll.id
+            st.session_state["class_published"] = ""
+    question = quiz.pending
+    if question is not None and (current is None or current[0] != id(question)):
+        poll_id = f"q{quiz.counter}-{int(time.time())}"
+        r.open_question(found.code, found.secret, poll_id, question.text, question.options)
+        st.session_state["class_poll"] = (id(question), poll_id)
+        st.session_state["class_published"] = ""
+
+
+def _asked(current: tuple[int, str], reveal: Reveal) -> bool:
+    """Whether ``reveal`` grades the question the class's current poll was opened for."""
+    return id(reveal.question) == current[0]
+
+
+def frame_of(
+    stats: str,
+    tree: dict[str, Any],
+    narration: list[str],
+    lesson: dict[str, str] | None,
+    link: dict[str, str],
+) -> dict[str, Any]:
+    """What the class is shown: plain data, no HTML (the student's page escapes it). ``link``
+    is the shared link's parameters that rebuild the tree (a student's "Explore on my own")."""
+    poll = st.session_state.get("class_poll")
+    return {
+        "stats": stats,
+        "tree": tree,
+        "narration": narration,
+        "lesson": lesson,
+        "link": link,
+        "poll": poll[1] if poll else None,
+        "last_reveal": st.session_state.get("class_last_reveal"),
+        "at": round(time.time(), 3),
+    }
+
+
+def publish(frame: dict[str, Any]) -> None:
+    """Publish the teacher's screen when it changed (one store write per change)."""
+    found = teacher()
+    if found is None:
+        return
+    key = repr({k: v for k, v in frame.items() if k != "at"})
+    if st.session_state.get("class_published") == key:
+        return
+    try:
+        room().publish(found.code, found.secret, frame)
+    except (ClassError, OSError) as error:
+        st.caption(f"Not sent to the class: {error}")
+        return
+    st.session_state["class_published"] = key
+
+
+def bars_html(r: Room, code: str, rounds: list[Poll], secret: str | None = None) -> str:
+    """The class's answers as bars, one bar per round side by side, the right answer marked
+    with ✓ and bold (never colour alone); plain text escaped."""
+    tallies = [r.tally(code, p, secret) for p in rounds]
+    choices = rounds[-1].choices
+    right = set(rounds[-1].right)
+    most = max([1, *(n for t in tallies for n in t.values())])
+    rows = []
+    for choice in choices:
+        mark = "✓ " if choice in right else ""
+        cells = []
+        for n, (poll, tally) in enumerate(zip(rounds, tallies, strict=True)):
+            count = tally.get(choice, 0)
+            width = 100 * count / most
+            cells.append(
+                f'<span class="lab-bar lab-round-{min(n + 1, 2)}" style="width:{width:.0f}%"'
+                f' title="round {poll.round}: {count}"></span> {count}'
+            )
+        rows.append(
+            f'<tr class="{"lab-right" if choice in right else ""}">'
+            f'<td class="lab-bar-label">{html.escape(mark + choice)}</td>'
+            f'<td style="width:70%">{"<br>".join(cells)}</td></tr>'
+        )
+    legend = ""
+    if len(rounds) > 1:
+        legend = (
+            '<p class="lab-class-line">Top bar: round 1, '
+            + ", ".join(f"then round {p.round}" for p in rounds[1:])
+            + " (striped).</p>"
+        )
+    summary = rounds[-1].summary
+    return (
+        f'<p class="lab-class-line"><b>Class answers:</b> {html.escape(rounds[-1].text)}</p>'
+        f'<div class="lab-bars-box"><table class="lab-bars">{"".join(rows)}</table></div>{legend}'
+        + (f'<p class="lab-class-line">{html.escape(summary)}</p>' if summary else "")
+    )

@@ -1,0 +1,509 @@
+// The browser tree (app/components/tree_view.py): draws the TreeView JSON as SVG, with a tooltip, a click
+// that sends a focus id back, drag to pan and zoom buttons. Every element is built with
+// createElement(NS) and every text set with textContent only: game labels are data, never HTML.
+// After every change of what the last iteration marked (a Step, back, a new focus) the view
+// frames the boxes that matter: the top, the last path, the new node and the favourite (PV 1).
+const NS = "http://www.w3.org/2000/svg";
+const ROLES = new Set(["p0", "p1", "end", "chance", "more", "up"]);
+const PAD_X = 4;
+const PAD_Y = 4;
+const FRAME_PAD = 14; // px around the framed boxes (room for their badges)
+const NARROW = 560; // a container narrower than this (a phone) shows the drawing's whole width
+
+// Everything below builds DOM with createElement(NS) + textContent: labels are data, never HTML.
+function svgEl(tag, attrs, parent) {
+  const e = document.createElementNS(NS, tag);
+  if (attrs) for (const k of Object.keys(attrs)) e.setAttribute(k, String(attrs[k]));
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function htmlEl(tag, cls, parent, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = String(text);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function svgText(parent, x, y, str, cls) {
+  const t = svgEl("text", { x: x, y: y, class: cls }, parent);
+  t.textContent = String(str);
+  return t;
+}
+
+function clear(e) {
+  while (e.firstChild) e.removeChild(e.firstChild);
+}
+
+// Cut a text the font draws wider than its box (the server's width estimate is rough).
+function fitText(t, maxWidth) {
+  let s = t.textContent;
+  try {
+    let guard = 40;
+    while (s.length > 1 && guard-- > 0 && t.getComputedTextLength() > maxWidth) {
+      s = (s.endsWith("…") ? s.slice(0, -2) : s.slice(0, -1)).trimEnd() + "…";
+      t.textContent = s;
+    }
+  } catch (err) {
+    // not laid out yet: keep the text
+  }
+}
+
+function setup(host) {
+  const root = htmlEl("div", "tv-root", host);
+  const scroll = htmlEl("div", "tv-scroll", root);
+  // a group, not an image: its boxes are buttons (focus on click); its name says the tree
+  const svg = svgEl("svg", { role: "group", "aria-label": "search tree" }, scroll);
+  const edgesG = svgEl("g", { class: "tv-edges" }, svg);
+  const labelsG = svgEl("g", { class: "tv-edge-labels" }, svg);
+  const nodesG = svgEl("g", { class: "tv-nodes" }, svg);
+  const bar = htmlEl("div", "tv-bar", root);
+  const tip = htmlEl("div", "tv-tip", root);
+  const legend = htmlEl("div", "tv-legend", root);
+  const st = {
+    host, root, scroll, svg, edgesG, labelsG, nodesG, tip, legend,
+    data: null, view: null, byKey: new Map(), scale: 1, offsetX: 0, moved: false,
+    drag: null, tipKey: null, setTrigger: null, lastWidth: -1, ro: null, frameKey: null,
+    fitWidth: false,
+  };
+  const buttons = [
+    ["−", "zoom out", () => zoomAtCentre(st, 1 / 1.25)],
+    ["+", "zoom in", () => zoomAtCentre(st, 1.25)],
+    ["1:1", "actual size, the top box centred", () => actualSize(st)],
+    ["fit", "fit the whole drawing", () => fit(st)],
+    ["?", "what the colours and marks mean", () => legend.classList.toggle("open")],
+  ];
+  for (const [text, title, action] of buttons) {
+    const b = htmlEl("button", "tv-button", bar, text);
+    b.type = "button";
+    b.title = title;
+    b.setAttribute("aria-label", text + ": " + title); // the visible text first (WCAG 2.5.3)
+    b.addEventListener("click", (e) => { e.preventDefault(); action(); });
+  }
+
+  scroll.addEventListener("pointerdown", (e) => {
+    if (e.button !== 0) return;
+    const g = nodeGroup(e.target);
+    st.drag = {
+      id: e.pointerId, x: e.clientX, y: e.clientY, left: scroll.scrollLeft, top: scroll.scrollTop,
+      key: g ? g.getAttribute("data-key") : null, moved: false,
+    };
+  });
+  scroll.addEventListener("pointermove", (e) => {
+    const d = st.drag;
+    if (d && d.id === e.pointerId) {
+      const dx = e.clientX - d.x;
+      const dy = e.clientY - d.y;
+      if (!d.moved && Math.abs(dx) + Math.abs(dy) > 4) {
+        d.moved = true;
+        try { scroll.setPointerCapture(e.pointerId); } catch (err) { /* ignore */ }
+        scroll.classList.add("dragging");
+        hideTip(st);
+      }
+      if (d.moved) {
+        scroll.scrollLeft = d.left - dx;
+        scroll.scrollTop = d.top - dy;
+        st.moved = true;
+        return;
+      }
+    }
+    showTip(st, e);
+  });
+  const end = (e) => {
+    const d = st.drag;
+    if (!d || d.id !== e.pointerId) return;
+    st.drag = null;
+    scroll.classList.remove("dragging");
+    if (!d.moved && d.key && e.type === "pointerup") click(st, d.key);
+  };
+  scroll.addEventListener("pointerup", end);
+  scroll.addEventListener("pointercancel", end);
+  scroll.addEventListener("pointerleave", () => { if (!st.drag) hideTip(st); });
+  scroll.addEventListener("wheel", (e) => {
+    if (!e.ctrlKey) return; // a plain wheel scrolls as usual
+    e.preventDefault();
+    const r = scroll.getBoundingClientRect();
+    zoomTo(st, st.scale * Math.exp(-e.deltaY * 0.002), e.clientX - r.left, e.clientY - r.top);
+    st.moved = true;
+  }, { passive: false });
+  svg.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter" && e.key !== " ") return;
+    const g = nodeGroup(e.target);
+    if (g) { e.preventDefault(); click(st, g.getAttribute("data-key")); }
+  });
+  if (typeof ResizeObserver !== "undefined") {
+    st.ro = new ResizeObserver(() => {
+      if (!st.view) return;
+      const w = scroll.clientWidth;
+      if (w === st.lastWidth) return;
+      st.lastWidth = w;
+      layout(st);
+      if (!st.moved) frame(st);
+    });
+    st.ro.observe(scroll);
+  }
+  return st;
+}
+
+function nodeGroup(target) {
+  return target && target.closest ? target.closest("g.tv-node") : null;
+}
+
+function click(st, key) {
+  const n = st.byKey.get(key);
+  if (!n || n.click === null || n.click === undefined) return;
+  if (key === st.view.top) return; // already the top
+  if (st.setTrigger) st.setTrigger("focus", n.click);
+}
+
+function showTip(st, e) {
+  const g = nodeGroup(e.target);
+  const n = g ? st.byKey.get(g.getAttribute("data-key")) : null;
+  if (!n) { hideTip(st); return; }
+  const tip = st.tip;
+  if (st.tipKey !== n.key) {
+    clear(tip);
+    for (const line of n.tooltip || []) htmlEl("div", "", tip, line);
+    st.tipKey = n.key;
+  }
+  tip.style.display = "block";
+  const r = st.root.getBoundingClientRect();
+  let x = e.clientX - r.left + 14;
+  let y = e.clientY - r.top + 16;
+  const tw = tip.offsetWidth;
+  const th = tip.offsetHeight;
+  if (x + tw > r.width - 4) x = Math.max(4, e.clientX - r.left - tw - 10);
+  if (y + th > r.height - 4) y = Math.max(4, e.clientY - r.top - th - 10);
+  tip.style.left = x + "px";
+  tip.style.top = y + "px";
+}
+
+function hideTip(st) {
+  st.tip.style.display = "none";
+  st.tipKey = null;
+}
+
+function topCentre(st) {
+  const v = st.view;
+  const t = st.byKey.get(v.top);
+  return t ? t.x + t.w / 2 : v.width / 2;
+}
+
+function layout(st) {
+  const v = st.view;
+  const s = st.scale;
+  const w = v.width * s;
+  const h = v.height * s;
+  st.svg.setAttribute("width", String(w));
+  st.svg.setAttribute("height", String(h));
+  st.svg.setAttribute("viewBox", "0 0 " + v.width + " " + v.height);
+  const cw = st.scroll.clientWidth;
+  // narrower than the container: put the top box in the middle while everything stays in view
+  st.offsetX = w < cw ? Math.max(0, Math.min(cw - w, cw / 2 - topCentre(st) * s)) : 0;
+  st.svg.style.marginLeft = st.offsetX + "px";
+}
+
+function centre(st) {
+  const sc = st.scroll;
+  sc.scrollLeft = Math.max(0, topCentre(st) * st.scale + st.offsetX - sc.clientWidth / 2);
+  sc.scrollTop = 0;
+}
+
+function zoomTo(st, scale, ax, ay) {
+  const sc = st.scroll;
+  const old = st.scale;
+  const px = (sc.scrollLeft + ax - st.offsetX) / old;
+  const py = (sc.scrollTop + ay) / old;
+  st.scale = Math.min(4, Math.max(0.15, scale));
+  layout(st);
+  sc.scrollLeft = px * st.scale + st.offsetX - ax;
+  sc.scrollTop = py * st.scale - ay;
+}
+
+function actualSize(st) {
+  st.scale = st.baseScale || 1;
+  layout(st);
+  centre(st);
+  st.moved = true; // kept until the next Step, back or focus reframes
+}
+
+function zoomAtCentre(st, factor) {
+  zoomTo(st, st.scale * factor, st.scroll.clientWidth / 2, st.scroll.clientHeight / 2);
+  st.moved = true;
+}
+
+// The boxes that must be in view after a click: the top, the last selection path, the node
+// just added and the favourite (PV badge 1), in drawing units, with room for their badges.
+function framedRect(st) {
+  const v = st.view;
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const n of v.nodes) {
+    const m = n.marks || {};
+    if (!(n.key === v.top || m.path || m.new || m.pv === 1)) continue;
+    x0 = Math.min(x0, n.x - 10);
+    y0 = Math.min(y0, n.y - 10);
+    x1 = Math.max(x1, n.x + n.w + 10);
+    y1 = Math.max(y1, n.y + n.h + 10);
+  }
+  return x0 === Infinity ? null : { x0, y0, x1, y1 };
+}
+
+// Zoom out only as far as needed (never past the first view's zoom) and pan so that the framed
+// boxes are inside the drawing's box; a narrow container also shows the drawing's whole width.
+function frame(st) {
+  const v = st.view;
+  const sc = st.scroll;
+  const cw = sc.clientWidth;
+  const ch = sc.clientHeight;
+  const r = framedRect(st);
+  if (!cw || !ch || !r) { centre(st); return; }
+  let s = st.baseScale || 1;
+  if (st.fitWidth || cw < NARROW) s = Math.min(s, cw / v.width);
+  s = Math.min(s, (cw - 2 * FRAME_PAD) / (r.x1 - r.x0), (ch - 2 * FRAME_PAD) / (r.y1 - r.y0));
+  st.scale = Math.min(4, Math.max(0.15, s));
+  layout(st);
+  s = st.scale;
+  // across: the top box in the middle when that keeps the framed boxes in view, else as near
+  let x = topCentre(st) * s + st.offsetX - cw / 2;
+  x = Math.min(x, r.x0 * s + st.offsetX - FRAME_PAD);
+  x = Math.max(x, r.x1 * s + st.offsetX + FRAME_PAD - cw);
+  sc.scrollLeft = Math.max(0, x);
+  // down: from the top of the drawing when the framed boxes fit from there
+  sc.scrollTop = r.y1 * s + FRAME_PAD <= ch ? 0 : Math.max(0, r.y0 * s - FRAME_PAD);
+}
+
+// What the framing depends on: a change (a Step, back, a focus, a new zoom) reframes, even
+// after the user panned; a rerun that changed none of it keeps the user's view.
+function frameKey(v, base) {
+  const keys = [];
+  for (const n of v.nodes) {
+    const m = n.marks || {};
+    if (m.path || m.new || m.pv === 1) keys.push(n.key + (m.new ? "+" : "") + (m.pv ? "*" : ""));
+  }
+  return [v.top, base, keys.join(",")].join("|");
+}
+
+function fit(st) {
+  const v = st.view;
+  const cw = st.scroll.clientWidth;
+  const ch = st.scroll.clientHeight;
+  st.scale = Math.min(2, Math.max(0.15, Math.min(cw / v.width, ch / v.height)));
+  layout(st);
+  st.scroll.scrollLeft = 0;
+  st.scroll.scrollTop = 0;
+  st.moved = true;
+}
+
+function bezierPoint(x1, y1, x2, y2, t) {
+  const ym = (y1 + y2) / 2;
+  const u = 1 - t;
+  const a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t;
+  return [a * x1 + b * x1 + c * x2 + d * x2, a * y1 + b * ym + c * ym + d * y2];
+}
+
+function drawEdges(st, pal) {
+  for (const e of st.view.edges) {
+    const a = st.byKey.get(String(e.from));
+    const b = st.byKey.get(String(e.to));
+    if (!a || !b) continue;
+    const x1 = a.x + a.w / 2, y1 = a.y + a.h, x2 = b.x + b.w / 2, y2 = b.y;
+    const ym = (y1 + y2) / 2;
+    const style = e.style === "path" ? "path" : e.style === "fold" ? "fold" : "normal";
+    const attrs = {
+      d: "M" + x1 + "," + y1 + " C" + x1 + "," + ym + " " + x2 + "," + ym + " " + x2 + "," + y2,
+      fill: "none",
+      stroke: style === "path" ? pal.path : pal.edge,
+      "stroke-width": style === "path" ? 3.5 : 1.3, // the path: thicker as well as orange
+      class: "tv-edge tv-edge-" + style,
+    };
+    if (style === "fold") attrs["stroke-dasharray"] = "4 3";
+    svgEl("path", attrs, st.edgesG);
+    if (e.label) {
+      const p = bezierPoint(x1, y1, x2, y2, 0.7);
+      svgText(st.labelsG, p[0], p[1] + 4, e.label, "tv-edge-label");
+    }
+  }
+}
+
+function badge(g, cx, cy, text, fill, cls) {
+  svgEl("circle", { cx: cx, cy: cy, r: 9, fill: fill, stroke: "#ffffff", "stroke-width": 1.5 }, g);
+  svgText(g, cx, cy + 4, text, "tv-badge " + cls);
+}
+
+function drawNode(st, n, pal) {
+  const v = st.view;
+  const g = svgEl("g", {
+    class: "tv-node tv-" + (ROLES.has(n.role) ? n.role : "more"),
+    transform: "translate(" + n.x + "," + n.y + ")",
+    "data-key": n.key,
+  }, st.nodesG);
+  if (n.id !== null && n.id !== undefined) g.setAttribute("data-id", String(n.id));
+  if (n.parent) g.setAttribute("data-parent", String(n.parent));
+  const clickable = n.click !== null && n.click !== undefined && n.key !== v.top;
+  if (clickable) {
+    g.setAttribute("tabindex", "0");
+    g.setAttribute("role", "button");
+    g.classList.add("tv-click");
+  }
+  const role = ROLES.has(n.role) ? n.role : "more";
+  const m = n.marks || {};
+  // the players differ by shape as well as colour: square corners for the first, round for
+  // the second (the player whose move it was: n.mover)
+  const rx = n.kind !== "action" ? 11 : n.mover === 1 ? Math.min(14, n.h / 2) : 2;
+  let stroke = pal[role + "_stroke"];
+  let width = 1.2;
+  if (m.path) { stroke = pal.path; width = 2.5; }
+  if (m.new) { stroke = pal.new; width = 3; }
+  if (m.changed) width += 1.5;
+  if (m.path) g.classList.add("tv-on-path");
+  if (m.new) g.classList.add("tv-new");
+  if (m.changed) g.classList.add("tv-changed");
+  if (n.faint) g.classList.add("tv-is-faint");
+  if (n.kind === "chance") {
+    const cx = n.w / 2, r = 9;
+    svgEl("rect", { x: 0, y: 0, width: n.w, height: n.h, fill: "transparent" }, g);
+    svgEl("polygon", {
+      points: cx + ",0 " + (cx + r) + "," + r + " " + cx + "," + 2 * r + " " + (cx - r) + "," + r,
+      fill: pal.chance, stroke: stroke, "stroke-width": width,
+    }, g);
+    const t = svgText(g, cx, 2 * r + 15, n.label, "tv-label tv-chance-label");
+    fitText(t, n.w - 4);
+    if (m.pv) badge(g, cx + 20, 8, m.pv, pal.pv, "tv-pv");
+    return;
+  }
+  if (m.focus) {
+    svgEl("rect", {
+      x: -7, y: -7, width: n.w + 14, height: n.h + 14, rx: 10, fill: "none",
+      stroke: pal.text, "stroke-width": 1.2, "stroke-dasharray": "4 3",
+    }, g);
+  }
+  if (m.new) { // a double outline: the new node is told by its line, not by green alone
+    svgEl("rect", {
+      x: -4, y: -4, width: n.w + 8, height: n.h + 8, rx: rx + 3, fill: "none",
+      stroke: pal.new, "stroke-width": 2, class: "tv-new-ring",
+    }, g);
+  }
+  const box = {
+    x: 0, y: 0, width: n.w, height: n.h, rx: rx,
+    fill: pal[role], stroke: stroke, "stroke-width": width, class: "tv-box",
+  };
+  if (n.kind === "more") box["stroke-dasharray"] = "4 3";
+  svgEl("rect", box, g);
+  if (n.kind === "action") {
+    const t = svgText(g, n.w / 2, PAD_Y + 13, n.label, "tv-label");
+    fitText(t, n.w - 2 * PAD_X);
+    (n.lines || []).forEach((line, i) => {
+      const cls = "tv-line" + (n.faint ? " tv-faint" : "") + (m.changed ? " tv-bold" : "");
+      const lt = svgText(g, n.w / 2, PAD_Y + 16 + 15 * (i + 1) - 1, line, cls);
+      fitText(lt, n.w - 4);
+    });
+  } else {
+    svgText(g, n.w / 2, n.h / 2 + 4.5, n.label, "tv-small");
+  }
+  if (m.pv) badge(g, n.w - 2, 1, m.pv, pal.pv, "tv-pv");
+  if (n.proven) { // bottom left: clear of the PV badge (top right) and of the neighbours'
+    const letter = n.proven === "win" ? "W" : n.proven === "loss" ? "L" : "D";
+    badge(g, 2, n.h - 1, letter, pal.proven, "tv-proven");
+  }
+}
+
+function drawLegend(st, pal) {
+  const names = st.view.player_names || ["X", "O"];
+  const lg = st.legend;
+  clear(lg);
+  const row = (swatch, text, extra) => {
+    const r = htmlEl("div", "tv-legend-row", lg);
+    const s = htmlEl("span", "tv-swatch" + (extra ? " " + extra : ""), r);
+    if (swatch) s.style.background = swatch[0];
+    if (swatch) s.style.borderColor = swatch[1];
+    htmlEl("span", "", r, text);
+    return s;
+  };
+  const colour = (i) => pal["p" + i + "_name"] || (i === 0 ? "blue" : "red");
+  row([pal.p0, pal.p0_stroke], colour(0) + ", square corners: " + names[0]
+    + "'s move, Q for " + names[0] + " (as on the board; the root: the player to move)",
+  "tv-swatch-square");
+  row([pal.p1, pal.p1_stroke], colour(1) + ", round corners: " + names[1]
+    + "'s move, Q for " + names[1], "tv-swatch-round");
+  row([pal.end, pal.end_stroke], "grey: the game is over");
+  row([pal.chance, pal.chance_stroke], "amber diamond ◆: a move with dice; each outcome's "
+    + "probability on its edge", "tv-swatch-diamond");
+  row(["#ffffff", pal.path], "orange, thick line: the last selection path", "tv-swatch-thick");
+  row(["#ffffff", pal.new], "green double outline: the node just added", "tv-swatch-double");
+  row(["#ffffff", "#111827"], "thick outline, bold numbers: N and Q changed in the last backup",
+    "tv-swatch-thick");
+  row([pal.pv, pal.pv], "purple numbered badge: the principal variation (most visited line), "
+    + "one number per move", "tv-swatch-badge");
+  row([pal.proven, pal.proven], "W / D / L badge: proven win, draw or loss (solver) for the "
+    + "player whose move it was; its Q is the proven value", "tv-swatch-badge");
+  row(["#ffffff", pal.more_stroke], "+n, dashed: moves folded away (click to show them)",
+    "tv-swatch-dashed");
+  htmlEl("div", "tv-legend-text", lg,
+    "N: visits. Q: the mean value for the player who chose the move into the box. "
+    + "Grey numbers in a pale box: few visits. Hover a box for details, click to focus on it. "
+    + "Drag to pan; +, −, Ctrl + wheel zoom; fit shows it all.");
+  const v = st.view;
+  let info = v.drawn + " of " + v.total + " nodes drawn";
+  if (!v.focus_found) info += " · the focused node is not in the tree: drawing from the root";
+  htmlEl("div", "tv-legend-text", lg, info);
+}
+
+function render(st, data) {
+  const v = data.view;
+  if (v.summary) st.svg.setAttribute("aria-label", String(v.summary));
+  st.view = v;
+  const px = Math.max(80, Number(data.height) || 400) + "px";
+  // grow with a taller window (a 1080-high projector) when asked: "calc(100vh - Npx)"
+  st.root.style.height = data.fill ? "max(" + px + ", " + String(data.fill) + ")" : px;
+  const base = Math.min(4, Math.max(0.15, Number(data.scale) || 1));
+  if (st.baseScale !== base) { // a new first-view zoom (presentation mode): start from it
+    st.baseScale = base;
+    st.scale = base;
+  }
+  st.fitWidth = Boolean(data.fit);
+  const key = frameKey(v, base);
+  if (key !== st.frameKey) { // a Step, back, a focus: frame what it marked, even after a pan
+    st.frameKey = key;
+    st.moved = false;
+  }
+  st.byKey = new Map();
+  for (const n of v.nodes) st.byKey.set(String(n.key), n);
+  const pal = v.palette || {};
+  clear(st.edgesG);
+  clear(st.labelsG);
+  clear(st.nodesG);
+  layout(st); // size the svg first: text widths are measured while laid out
+  drawEdges(st, pal);
+  for (const n of v.nodes) drawNode(st, n, pal);
+  drawLegend(st, pal);
+  if (!st.moved) frame(st);
+  st.lastWidth = st.scroll.clientWidth;
+  if (st.tipKey !== null) {
+    const n = st.byKey.get(st.tipKey);
+    if (!n) {
+      hideTip(st);
+    } else { // the same box is still under the pointer: its new numbers
+      clear(st.tip);
+      for (const line of n.tooltip || []) htmlEl("div", "", st.tip, line);
+    }
+  }
+}
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  let st = parentElement.__mctsTreeView;
+  if (!st || !st.root.isConnected) {
+    st = setup(parentElement);
+    parentElement.__mctsTreeView = st;
+  }
+  st.setTrigger = setTriggerValue;
+  if (data && data.view) render(st, data);
+  return () => {
+    // Streamlit calls this when the component goes away for good (also, rarely, for a stale
+    // render): only tear down once the drawing has left the page.
+    if (st.root.isConnected) return;
+    if (st.ro) st.ro.disconnect();
+    if (parentElement.__mctsTreeView === st) delete parentElement.__mctsTreeView;
+  };
+}

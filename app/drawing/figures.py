@@ -1,0 +1,365 @@
+"""Pure figure builders: trace -> table rows and formulas, history, arena and sweep -> plotly
+figures (the tree as Graphviz DOT is :mod:`app.drawing.tree_dot`).
+
+Nothing here touches Streamlit, so every builder is unit-tested on its own.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import plotly.graph_objects as go
+
+from app.words.exact import ExactAnswer
+from mcts_core import Decision, IterationTrace, Search
+from mcts_core.nodes import ChanceNode
+from mcts_core.policies import FORMULAS, visit_entropy
+from mcts_lab.anomaly_statistics import chi_square_sf  # the one chi-square tail: inspect's
+
+__all__ = [
+    "uct_rows",
+    "uct_table_html",
+    "formulas_latex",
+    "html_table",
+    "formula_latex",
+    "update_rows",
+    "rollout_rows",
+    "chance_rows",
+    "chi_square_p",
+    "series_point",
+    "history_figure",
+    "arena_figure",
+    "chance_figure",
+]
+
+
+def uct_rows(decision: Decision, exact: ExactAnswer | None = None) -> list[dict[str, Any]]:
+    """One row per child of a decision: visits, Q (deciding player's view), bonus, total, and
+    with ``exact`` (the root's decision only) each move's exact value ("win", "?")."""
+    rows = []
+    for i, terms in enumerate(decision.children):
+        rows.append(
+            {
+                "chosen": "◀ chosen" if i == decision.chosen else "",
+                "move": terms.label,
+                "n (before backup)": terms.visits,
+                # one number format for every value column: signed, 3 decimals
+                "Q": f"{terms.q:+.3f}",
+                "exact": "" if exact is None else exact.text(terms.action),
+                "bonus": f"{terms.bonus:+.3f}",
+                "Q + bonus": f"{terms.score:+.3f}",
+                "prior P": None if terms.prior is None else f"{terms.prior:.3f}",
+                "proven": terms.proven or "",
+            }
+        )
+    return rows
+
+
+def html_table(rows: Sequence[dict[str, Any]], highlight: int | None = None) -> str:
+    """A small static HTML table (lighter for the browser than an interactive data grid)."""
+    if not rows:
+        return ""
+    # Columns that are empty in every row (e.g. priors under UCT) are left out.
+    keys = [k for k in rows[0] if any(row[k] not in (None, "") for row in rows)]
+    rows = [{k: row[k] for k in keys} for row in rows]
+    head = "".join(f"<th>{_html(k)}</th>" for k in keys)
+    body = []
+    for i, row in enumerate(rows):
+        style = ' style="background:#fef3c7;font-weight:600"' if i == highlight else ""
+        cells = "".join(f"<td>{_html('' if v is None else v)}</td>" for v in row.values())
+        body.append(f"<tr{style}>{cells}</tr>")
+    return (
+        '<table class="mcts-table" style="font-size:0.85rem;border-collapse:collapse">'
+        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    )
+
+
+def _html(value: Any) -> str:
+    return str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def uct_table_html(
+    decisions: Sequence[Decision],
+    player_names: Sequence[str],
+    exact: ExactAnswer | None = None,
+) -> str:
+    """Every decision of a selection path as one HTML table: a heading row per decision (depth,
+    node, who decides, N, visit entropy), then each child's n, Q (deciding player's view),
+    bonus and total, the chosen child highlighted. ``exact`` (the root's exact answer, given
+    only when the first decision is at the current root) adds an ``exact`` column to the
+    first table; deeper decisions have none."""
+    parts = []
+    for depth, d in enumerate(decisions):
+        who = player_names[d.player]
+        parts.append(
+            f"<p style='margin:0.6rem 0 0.2rem 0'><b>Depth {depth} · node #{d.node_id}</b> — "
+            f"{_html(who)} decides, N = {d.parent_visits} before this backup, Q from "
+            f"{_html(who)}'s view, visit entropy {decision_entropy(d):.2f} "
+            f"(of at most {math.log(max(1, len(d.children))):.2f})"
+            + (" · <i>minimum-visits rule</i>" if d.rule == "min_visits" else "")
+            + "</p>"
+        )
+        rows = uct_rows(d, exact if depth == 0 else None)
+        parts.append(f'<div style="overflow-x:auto">{html_table(rows, highlight=d.chosen)}</div>')
+    return "".join(parts)
+
+
+def formulas_latex(decisions: Sequence[Decision], policy: str, c: float) -> str:
+    """The formula of every decision with the chosen child's numbers, one aligned line each."""
+    lines = [
+        rf"\text{{depth {depth}:}} & \quad {formula_latex(d, policy, c)}"
+        for depth, d in enumerate(decisions)
+    ]
+    return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
+
+
+def formula_latex(decision: Decision, policy: str, c: float) -> str:
+    """The decision's formula with the chosen child's live numbers substituted."""
+    t = decision.chosen_terms
+    n_parent = decision.parent_visits
+    if decision.rule == "min_visits":
+        return (
+            r"\text{minimum visits: a child had fewer than }T\text{ visits, so the least visited "
+            rf"(n={t.visits})\text{{ was taken without the formula}}"
+        )
+    if policy == "ucb1":
+        live = (
+            rf"{t.q:+.3f} + 2\cdot{c:g}\sqrt{{\frac{{2\ln {n_parent}}}{{{t.visits}}}}}"
+            rf" = {t.score:+.3f}"
+        )
+    elif policy == "puct":
+        prior = t.prior if t.prior is not None else 0.0
+        live = (
+            rf"{t.q:+.3f} + {c:g}\cdot{prior:.3f}\cdot\frac{{\sqrt{{{n_parent}}}}}"
+            rf"{{1+{t.visits}}} = {t.score:+.3f}"
+        )
+    elif policy == "uct":
+        live = rf"{t.q:+.3f} + {c:g}\sqrt{{\frac{{\ln {n_parent}}}{{{t.visits}}}}} = {t.score:+.3f}"
+    else:  # a policy added to the registry: its formula, then Q + bonus with the numbers
+        live = rf"{t.q:+.3f} + {t.bonus:.3f} = {t.score:+.3f}"
+    return rf"{FORMULAS[policy]} \;=\; {live}"
+
+
+def decision_entropy(decision: Decision) -> float:
+    """Visit entropy of a decision in nats (0: all visits on one move)."""
+    return visit_entropy([t.visits for t in decision.children])
+
+
+def update_rows(trace: IterationTrace, player_names: Sequence[str]) -> list[dict[str, Any]]:
+    """The backpropagation, root first: each node's value added and new mean, from the view of
+    the player who chose the move into it (so the sign flips between players)."""
+    return [
+        {
+            "node": f"#{u.node_id} ({u.kind})",
+            "view of": player_names[u.view],
+            "value added": round(u.added, 4),
+            "visits now": u.visits,
+            "mean now": round(u.mean, 4),
+            "proven": u.proven or "",
+        }
+        for u in trace.updates
+    ]
+
+
+def rollout_rows(trace: IterationTrace, player_names: Sequence[str]) -> list[dict[str, Any]]:
+    """The rollout's moves in order."""
+    return [
+        {
+            "#": i + 1,
+            "player": player_names[step.player],
+            "move": step.action_label,
+            "dice": step.outcome_label,
+        }
+        for i, step in enumerate(trace.evaluation.rollout)
+    ]
+
+
+def chance_rows(search: Search, chance: ChanceNode) -> list[dict[str, Any]]:
+    """Every outcome of a chance node: exact probability, times drawn, expected count, value
+    (mean from the view of the player who chose the action)."""
+    game = search.game
+    state = search.state_of(chance)
+    total = chance.visits
+    player = chance.player
+    by_outcome = {child.outcome: child for child in chance.children}
+    rows = []
+    for outcome, p in game.chance_outcomes(state, chance.action):
+        child = by_outcome.get(outcome)
+        visits = child.visits if child else 0
+        rows.append(
+            {
+                "outcome": game.outcome_label(state, chance.action, outcome) or str(outcome),
+                "probability": round(p, 4),
+                "drawn": visits,
+                "expected": round(p * total, 2),
+                "value": None if child is None or not visits else round(child.mean(player), 4),
+            }
+        )
+    return rows
+
+
+def chi_square_p(observed: Sequence[int], probabilities: Sequence[float]) -> float | None:
+    """p-value of Pearson's chi-square test that ``observed`` counts follow ``probabilities``
+    (``None`` with fewer than 2 outcomes or no draws). Small p: the sample looks unlikely."""
+    total = sum(observed)
+    cells = [(o, p * total) for o, p in zip(observed, probabilities, strict=True) if p > 0]
+    if total == 0 or len(cells) < 2:
+        return None
+    statistic = sum((o - e) ** 2 / e for o, e in cells)
+    return chi_square_sf(statistic, len(cells) - 1)
+
+
+def chance_figure(rows: list[dict[str, Any]]) -> go.Figure:
+    """Observed vs expected draws of each outcome."""
+    labels = [r["outcome"] for r in rows]
+    fig = go.Figure(
+        [
+            go.Bar(name="drawn", x=labels, y=[r["drawn"] for r in rows]),
+            go.Bar(name="expected", x=labels, y=[r["expected"] for r in rows]),
+        ]
+    )
+    fig.update_layout(barmode="group", height=260, margin=dict(l=10, r=10, t=10, b=10))
+    return fig
+
+
+# ---------------------------------------------------------------- history
+
+
+def series_point(search: Search) -> dict[str, Any]:
+    """The root's children at this moment: {move label: (visits, Q)} and the move the search
+    would play (``best``, its label; ``best_action``, the action: the regret line's input)."""
+    children = search.children_summary()
+    best = search.best_child() if children else None
+    return {
+        "iteration": search.iterations,
+        "children": {c.label: (c.visits, c.q) for c in children},
+        "best": best.label if best is not None else None,
+        "best_action": best.action if best is not None else None,
+    }
+
+
+def _by_move(
+    series: Sequence[dict[str, Any]], index: int
+) -> dict[str, tuple[list[int], list[float]]]:
+    lines: dict[str, tuple[list[int], list[float]]] = {}
+    for point in series:
+        for label, stats in point["children"].items():
+            xs, ys = lines.setdefault(label, ([], []))
+            xs.append(point["iteration"])
+            ys.append(stats[index])
+    return lines
+
+
+def history_figure(
+    series: Sequence[dict[str, Any]],
+    regret: Sequence[tuple[int, float | None]] | None = None,
+) -> go.Figure:
+    """One figure, three stacked panels sharing the iteration axis: visits per root move, Q per
+    root move (root player's view) and the move the final-move policy would play. One figure
+    with hand-set axis domains (not ``make_subplots``, which costs ~15 ms a rerun) keeps the page
+    quick to redraw after every click.
+
+    ``regret`` ((iteration, regret) pairs, :func:`app.words.exact.regret_points`) adds a fourth
+    panel
+    at the bottom: the exact value the favourite gives away at each point (0: a best move; a
+    gap where it is not known)."""
+    palette = ("#2563eb", "#dc2626", "#16a34a", "#f59e0b", "#7c3aed", "#0891b2", "#db2777",
+               "#65a30d", "#ea580c")  # fmt: skip
+    visits, values = _by_move(series, 0), _by_move(series, 1)
+    traces = []
+    for i, label in enumerate(visits):
+        colour = palette[i % len(palette)]
+        xs, ys = visits[label]
+        traces.append(go.Scatter(x=xs, y=ys, name=label, mode="lines", legendgroup=label,
+                                 line_color=colour, yaxis="y3"))  # fmt: skip
+        xs, ys = values[label]
+        traces.append(go.Scatter(x=xs, y=ys, name=label, mode="lines", legendgroup=label,
+                                 line_color=colour, showlegend=False, yaxis="y2"))  # fmt: skip
+    points = [p for p in series if p["best"] is not None]
+    traces.append(go.Scatter(x=[p["iteration"] for p in points], y=[p["best"] for p in points],
+                             mode="lines+markers", line_shape="hv", name="chosen",
+                             line_color="#111827", showlegend=False, yaxis="y"))  # fmt: skip
+    if regret is None:
+        fig = go.Figure(traces)
+        fig.update_layout(
+            height=560, margin=dict(l=10, r=10, t=30, b=10),
+            xaxis=dict(title="iteration", anchor="y"),
+            yaxis=dict(domain=[0.0, 0.2], title="chosen move", type="category"),
+            yaxis2=dict(domain=[0.27, 0.6], title="Q (root player)", anchor="x"),
+            yaxis3=dict(domain=[0.67, 1.0], title="visits", anchor="x"),
+        )  # fmt: skip
+        return fig
+    for trace in traces:  # the regret panel takes the bottom: the others move up one axis
+        trace.update(yaxis={"y": "y2", "y2": "y3", "y3": "y4"}[trace.yaxis])
+    traces.append(go.Scatter(x=[i for i, _ in regret], y=[r for _, r in regret], name="regret",
+                             mode="lines+markers", line_shape="hv", line_color="#b91c1c",
+                             showlegend=False, connectgaps=False, yaxis="y"))  # fmt: skip
+    fig = go.Figure(traces)
+    top = max([r for _, r in regret if r is not None], default=0.0)
+    fig.update_layout(
+        height=680, margin=dict(l=10, r=10, t=30, b=10),
+        xaxis=dict(title="iteration", anchor="y"),
+        yaxis=dict(domain=[0.0, 0.14], title="regret", range=[-0.05, max(1.0, top) * 1.1],
+                   zeroline=True),
+        yaxis2=dict(domain=[0.2, 0.36], title="chosen move", type="category", anchor="x"),
+        yaxis3=dict(domain=[0.42, 0.68], title="Q (root player)", anchor="x"),
+        yaxis4=dict(domain=[0.74, 1.0], title="visits", anchor="x"),
+    )  # fmt: skip
+    return fig
+
+
+def arena_figure(result: Any) -> go.Figure:
+    """Wins, draws and losses of MCTS as home and as away (an ``ArenaResult``)."""
+    sides = ["MCTS as home", "MCTS as away"]
+    fig = go.Figure(
+        [
+            go.Bar(name="wins", x=sides, y=[result.home_wins, result.away_wins],
+                   marker_color="#16a34a"),
+            go.Bar(name="draws", x=sides, y=[result.home_draws, result.away_draws],
+                   marker_color="#9ca3af"),
+            go.Bar(name="losses", x=sides, y=[result.home_losses, result.away_losses],
+                   marker_color="#dc2626"),
+        ]
+    )  # fmt: skip
+    fig.update_layout(barmode="stack", height=280, margin=dict(l=10, r=10, t=30, b=10),
+                      title=f"{result.games_per_side} games per side vs {result.opponent}",
+                      yaxis_title="games")  # fmt: skip
+    return fig
+
+
+def sweep_figure(result: Any) -> go.Figure:
+    """MCTS's win rate per swept value (a ``SweepResult``), as home and as away, each with its
+    95% Wilson interval as an error bar; values a stopped sweep never reached are left out."""
+    from mcts_lab.sweep import wilson_interval
+
+    fig = go.Figure()
+    for side, colour in (("home", "#2563eb"), ("away", "#ea580c")):
+        labels, rates, above, below = [], [], [], []
+        for value in result.results:
+            rates_of = getattr(value, side)
+            if not rates_of.games:
+                continue
+            low, high = wilson_interval(rates_of.wins, rates_of.games)
+            labels.append(
+                f"{value.value:g}" if isinstance(value.value, float) else str(value.value)
+            )
+            rates.append(rates_of.win_rate)
+            above.append(high - rates_of.win_rate)
+            below.append(rates_of.win_rate - low)
+        fig.add_trace(
+            go.Scatter(
+                x=labels, y=rates, name=f"MCTS as {side}", mode="markers+lines",
+                marker_color=colour,
+                error_y=dict(type="data", array=above, arrayminus=below, visible=True),
+            )
+        )  # fmt: skip
+    fig.update_layout(
+        height=280, margin=dict(l=10, r=10, t=40, b=10), yaxis=dict(range=[-0.02, 1.05]),
+        title=dict(text=f"win rate by {result.param}, 95% intervals", font=dict(size=13)),
+        scattermode="group", scattergap=0.7,  # home and away side by side at each value
+        xaxis_title=result.param, yaxis_title="win rate", xaxis_type="category",
+        legend=dict(orientation="h", y=-0.3),
+    )  # fmt: skip
+    return fig

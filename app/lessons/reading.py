@@ -1,0 +1,490 @@
+"""Guided lessons: TOML files a teacher writes (format: docs/lessons.md), read and checked here.
+
+Pure Python (no Streamlit): :func:`load_lessons` reads every ``*.toml`` in the lesson folders
+(``lessons/`` and the folders in ``MCTS_LAB_LESSONS``), checks each against the format, and
+returns the lessons with one message per file it could not use. A message names the file and
+the line: TOML syntax errors carry tomllib's line and column; for a value that breaks the
+format, the line is found where the key is written. ``app/lessons/lesson_view.py`` draws a lesson
+and
+applies its pages.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import tomllib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from app.inputs.links import (
+    ARENA_GAMES_RANGE,
+    ARENA_ITERATIONS_RANGE,
+    ITERATIONS_RANGE,
+    SEED_RANGE,
+)
+from app.inputs.tabs import LESSON_TABS
+from app.quiz import KINDS
+from games import GAME_NAMES, make_game
+from mcts_lab import settings as search_settings
+from mcts_lab.arena import OPPONENTS, ROLLOUTS
+
+__all__ = [
+    "LESSON_DIR",
+    "PRESSES",
+    "SETTINGS",
+    "Lesson",
+    "LessonError",
+    "Page",
+    "Setup",
+    "lesson_dirs",
+    "load_lesson",
+    "load_lessons",
+    "press_text",
+]
+
+ROOT = Path(__file__).resolve().parents[2]
+#: The lessons that come with MCTS Lab.
+LESSON_DIR = ROOT / "lessons"
+#: More lesson folders, separated by the path separator (":" on Linux).
+LESSONS_ENV = "MCTS_LAB_LESSONS"
+#: A lesson's name is its file's name without ``.toml``: what ``?lesson=NAME`` says.
+NAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+MAX_FILE_BYTES = 200_000
+MAX_PAGES = 40
+MAX_TEXT_CHARS = 4_000
+MAX_PRESSES = 50
+MAX_STEPS = 200_000  # a page's prepared tree, as a link's (app.inputs.links.MAX_LINK_STEPS)
+
+#: What a page's ``[page.expect]`` may promise (checked by tests/app/test_lessons.py): the root's
+#: favourite once set up, the right answer after the presses, the root moves the solver has
+#: proven once set up (comma-separated labels).
+EXPECT_KEYS = ("favourite", "answer", "proven")
+
+#: The buttons a page may tell the student to press: name -> widget key.
+PRESSES: dict[str, str] = {
+    "Step": "step",
+    "Step N": "step_n",
+    "Phase": "phase_step",
+    "Back": "back",
+    "Forward": "forward",
+    "Reset": "reset",
+    "Play best": "play_best",
+    "Run arena": "arena_run",
+}
+
+
+class LessonError(ValueError):
+    """A lesson file that cannot be used; the message names the file and the line."""
+
+
+# ------------------------------------------------------------------------ settings
+
+
+def _whole(low: int, high: int) -> Callable[[Any], int]:
+    def check(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ValueError(f"a whole number {low:,}..{high:,}")
+        return value
+
+    return check
+
+
+def _number(low: float, high: float) -> Callable[[Any], float]:
+    def check(value: Any) -> float:
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        if not ok or not low <= value <= high:
+            raise ValueError(f"a number {low:g}..{high:g}")
+        return float(value)
+
+    return check
+
+
+def _one_of(options: Iterable[Any]) -> Callable[[Any], Any]:
+    allowed = tuple(options)
+
+    def check(value: Any) -> Any:
+        if value not in allowed or isinstance(value, bool) != isinstance(allowed[0], bool):
+            raise ValueError("one of " + ", ".join(str(o) for o in allowed))
+        return value
+
+    return check
+
+
+def _flag(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("true or false")
+    return value
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A setting a page may set: the widget key it sets and how its value is checked."""
+
+    key: str
+    check: Callable[[Any], Any]
+
+
+def _search_setting_check(row: search_settings.Setting) -> Callable[[Any], Any]:
+    """How a page's value for a search setting is checked: its kind, within its row's range."""
+    if row.kind == "switch":
+        return _flag
+    if row.kind == "choice":
+        return _one_of(row.choices)
+    assert row.bounds is not None, row  # a number with a widget has its range
+    low, high = row.bounds
+    if row.kind == "number":
+        return _number(low, high)
+    return _whole(int(low), int(high))
+
+
+#: The settings of a page's ``[page.setup]`` (besides game, position and steps), by the name a
+#: lesson file uses. The ranges are the sidebar's; every search setting with a sidebar widget
+#: is set by its widget key (its row in ``mcts_lab/settings.py``).
+SETTINGS: dict[str, Setting] = {
+    "gridiron_size": Setting("gridiron_size", _one_of((1, 3, 5))),
+    "seed": Setting("seed", _whole(*SEED_RANGE)),
+    **{
+        row.widget: Setting(row.widget, _search_setting_check(row))
+        for row in search_settings.SETTINGS
+        if row.widget is not None
+    },
+    "iterations": Setting("iterations_per_click", _whole(*ITERATIONS_RANGE)),
+    "arena_games": Setting("arena_games", _whole(*ARENA_GAMES_RANGE)),
+    "arena_iterations": Setting("arena_iterations", _whole(*ARENA_ITERATIONS_RANGE)),
+    "arena_rollout": Setting("arena_rollout", _one_of(ROLLOUTS)),
+    "arena_opponent": Setting("arena_opponent", _one_of(OPPONENTS)),
+}
+
+
+# ---------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True)
+class Setup:
+    """How a page sets up the screen before the student acts.
+
+    Attributes:
+        game: the game (a name in ``games.GAME_NAMES``).
+        position: the root position string ("" = the game's opening).
+        steps: seeded iterations run when the page opens (the tree the page starts from).
+        settings: widget key -> value; every search setting not named here is its default.
+        tab: the detail tab to open, or ``None``.
+    """
+
+    game: str
+    position: str = ""
+    steps: int = 0
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    tab: str | None = None
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page: what the student reads, the screen it sets up, what to press, what is asked.
+
+    Attributes:
+        title: a short title.
+        text: plain text (paragraphs separated by blank lines; never Markdown or HTML).
+        setup: the set-up, or ``None``: the page goes on with the tree as it is.
+        press: the buttons to press, in order (names from :data:`PRESSES`).
+        questions: the quiz kinds the page asks (``app.quiz.KINDS``); empty: no question.
+        depth: the selection question's depth (``None``: the root).
+        expect: what the page's text promises, checked by the tests (:data:`EXPECT_KEYS`).
+    """
+
+    title: str
+    text: str
+    setup: Setup | None = None
+    press: tuple[str, ...] = ()
+    questions: tuple[str, ...] = ()
+    depth: int | None = None
+    expect: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Lesson:
+    name: str
+    title: str
+    summary: str
+    order: int
+    pages: tuple[Page, ...]
+    path: str
+
+
+# ---------------------------------------------------------------------------- reading
+
+
+def lesson_dirs(environ: Mapping[str, str] | None = None) -> list[Path]:
+    """The lesson folders: ``lessons/``, then those named in ``MCTS_LAB_LESSONS``."""
+    env = os.environ if environ is None else environ
+    extra = [Path(p) for p in env.get(LESSONS_ENV, "").split(os.pathsep) if p.strip()]
+    return [LESSON_DIR, *extra]
+
+
+def load_lessons(dirs: Iterable[Path] | None = None) -> tuple[dict[str, Lesson], list[str]]:
+    """Every usable lesson by name (sorted by ``order``, then name) and one message per
+    file that could not be used (naming the file and, where it can, the line)."""
+    found: dict[str, Lesson] = {}
+    errors: list[str] = []
+    for folder in lesson_dirs() if dirs is None else dirs:
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.glob("*.toml")):
+            try:
+                stat = path.stat()
+                lesson = _cached_lesson(str(path), stat.st_mtime_ns, stat.st_size)
+            except LessonError as error:
+                errors.append(str(error))
+                continue
+            except OSError as error:
+                errors.append(f"{_shown(path)}: cannot be read ({error.strerror})")
+                continue
+            if lesson.name in found:
+                errors.append(f"{_shown(path)}: the name {lesson.name!r} is taken by another file")
+                continue
+            found[lesson.name] = lesson
+    ordered = sorted(found.values(), key=lambda lesson: (lesson.order, lesson.name))
+    return {lesson.name: lesson for lesson in ordered}, errors
+
+
+@functools.lru_cache(maxsize=64)
+def _cached_lesson(path: str, mtime_ns: int, size: int) -> Lesson:
+    del mtime_ns, size  # the cache key: a changed file is read again
+    return load_lesson(Path(path))
+
+
+def load_lesson(path: Path) -> Lesson:
+    """Read and check one lesson file; :class:`LessonError` names the file and the line."""
+    shown = _shown(path)
+    name = path.stem
+    if not NAME_PATTERN.fullmatch(name):
+        raise LessonError(
+            f"{shown}: the file name must be lower-case letters, digits, _ or - "
+            "(at most 40): it is the lesson's name in links"
+        )
+    raw = path.read_bytes()
+    if len(raw) > MAX_FILE_BYTES:
+        raise LessonError(f"{shown}: {len(raw):,} bytes is too long for a lesson")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        bad_line = raw[: error.start].count(b"\n") + 1
+        raise LessonError(f"{shown}, line {bad_line}: not UTF-8 text") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        message = str(error)
+        where = re.search(r"\(at line (\d+), column (\d+)\)", message)
+        at = f", line {where.group(1)}" if where else ""
+        raise LessonError(f"{shown}{at}: {message}") from None
+    return _Reader(shown, text, name).lesson(data)
+
+
+def _shown(path: Path) -> str:
+    """A path as a message shows it: relative to the repository when inside it."""
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(path)
+
+
+@dataclass
+class _Reader:
+    """Checks a parsed lesson; knows the file's text to find the line of a bad value."""
+
+    shown: str
+    text: str
+    name: str
+
+    def fail(self, message: str, key: str | None = None, page: int | None = None,
+             table: str | None = None) -> LessonError:  # fmt: skip
+        line = self.line_of(key, page, table)
+        where = f", line {line}" if line else ""
+        on_page = f"page {page}: " if page is not None else ""
+        return LessonError(f"{self.shown}{where}: {on_page}{message}")
+
+    def line_of(self, key: str | None, page: int | None, table: str | None) -> int | None:
+        """The line where ``key`` is written (in page ``page``'s ``table``, when given)."""
+        lines = self.text.splitlines()
+        start, end = 0, len(lines)
+        if page is not None:
+            headers = [
+                i for i, line in enumerate(lines) if re.match(r"\s*\[\[\s*page\s*\]\]", line)
+            ]
+            if page - 1 < len(headers):
+                start = headers[page - 1]
+                end = headers[page] if page < len(headers) else len(lines)
+            if key is None:
+                return start + 1
+        if table is not None:
+            for i in range(start, end):
+                if re.match(rf"\s*\[\s*page\.{table}\s*\]", lines[i]) or re.match(
+                    rf"\s*{table}\s*=", lines[i]
+                ):
+                    start = i
+                    break
+        if key is None:
+            return None
+        pattern = re.compile(rf"^\s*{re.escape(key)}\s*=|[{{,]\s*{re.escape(key)}\s*=")
+        for i in range(start, end):
+            if pattern.search(lines[i]):
+                return i + 1
+        return start + 1 if page is not None else None
+
+    def lesson(self, data: dict[str, Any]) -> Lesson:
+        unknown = set(data) - {"title", "summary", "order", "page"}
+        for key in sorted(unknown):
+            raise self.fail(
+                f"unknown key {key!r} (a lesson has title, summary, order and [[page]])", key
+            )
+        title = self.string(data, "title", None, required=True, limit=120)
+        summary = self.string(data, "summary", None, limit=600)
+        order = data.get("order", 100)
+        if isinstance(order, bool) or not isinstance(order, int):
+            raise self.fail("order must be a whole number", "order")
+        pages = data.get("page")
+        if not isinstance(pages, list) or not pages:
+            raise self.fail("a lesson needs at least one [[page]]")
+        if len(pages) > MAX_PAGES:
+            raise self.fail(f"{len(pages)} pages is too many (at most {MAX_PAGES})")
+        read = tuple(self.page(page, i) for i, page in enumerate(pages, start=1))
+        if read[0].setup is None:
+            raise self.fail("the first page needs a [page.setup] (at least its game)", page=1)
+        return Lesson(self.name, title, summary, order, read, self.shown)
+
+    def string(self, data: Mapping[str, Any], key: str, page: int | None, *,
+               required: bool = False, limit: int = MAX_TEXT_CHARS) -> str:  # fmt: skip
+        value = data.get(key)
+        if value is None:
+            if required:
+                raise self.fail(f"{key} is missing", None, page)
+            return ""
+        if not isinstance(value, str):
+            raise self.fail(f"{key} must be text in quotes", key, page)
+        if len(value) > limit:
+            raise self.fail(f"{key} is {len(value):,} characters (at most {limit:,})", key, page)
+        return value
+
+    def page(self, data: Any, number: int) -> Page:
+        if not isinstance(data, dict):
+            raise self.fail("a page must be a table ([[page]])", page=number)
+        known = {"title", "text", "setup", "press", "questions", "depth", "expect"}
+        for key in sorted(set(data) - known):
+            raise self.fail(
+                f"unknown key {key!r} (a page has {', '.join(sorted(known))})", key, number
+            )
+        title = self.string(data, "title", number, required=True, limit=120)
+        text = self.string(data, "text", number, required=True)
+        press = self.names(data, "press", number, tuple(PRESSES), MAX_PRESSES)
+        questions = self.names(data, "questions", number, KINDS, len(KINDS))
+        depth = data.get("depth")
+        if depth is not None and (
+            isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= 20
+        ):
+            raise self.fail("depth must be a whole number 0..20", "depth", number)
+        if depth is not None and "select" not in questions:
+            raise self.fail("depth is the 'select' question's depth: add it to questions",
+                            "depth", number)  # fmt: skip
+        setup = None if "setup" not in data else self.setup(data["setup"], number)
+        expect = data.get("expect", {})
+        if not isinstance(expect, dict):
+            raise self.fail("expect must be a table ([page.expect])", "expect", number)
+        for key, value in expect.items():
+            if key not in EXPECT_KEYS:
+                raise self.fail(f"unknown expect key {key!r} ({', '.join(EXPECT_KEYS)})", key,
+                                number, "expect")  # fmt: skip
+            if not isinstance(value, str):
+                raise self.fail(f"expect.{key} must be text in quotes", key, number, "expect")
+        if "answer" in expect and not questions:
+            raise self.fail("expect.answer needs a question (questions = [...])", "answer",
+                            number, "expect")  # fmt: skip
+        return Page(title, text, setup, press, questions, depth, dict(expect))
+
+    def names(self, data: Mapping[str, Any], key: str, page: int, allowed: tuple[str, ...],
+              limit: int) -> tuple[str, ...]:  # fmt: skip
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self.fail(f'{key} must be a list of names in quotes, e.g. ["{allowed[0]}"]',
+                            key, page)  # fmt: skip
+        if len(value) > limit:
+            raise self.fail(f"{key} lists {len(value)} (at most {limit})", key, page)
+        for name in value:
+            if name not in allowed:
+                raise self.fail(f"{key}: {name[:30]!r} is not one of {', '.join(allowed)}",
+                                key, page)  # fmt: skip
+        return tuple(value)
+
+    def setup(self, data: Any, page: int) -> Setup:
+        if not isinstance(data, dict):
+            raise self.fail("setup must be a table ([page.setup])", "setup", page)
+        game = data.get("game")
+        if game is None:
+            raise self.fail("setup needs a game", None, page, "setup")
+        if game not in GAME_NAMES:
+            raise self.fail(f"setup: game must be one of {', '.join(GAME_NAMES)}", "game", page,
+                            "setup")  # fmt: skip
+        settings: dict[str, Any] = {}
+        for key, value in data.items():
+            if key in ("game", "position", "steps", "tab"):
+                continue
+            setting = SETTINGS.get(key)
+            if setting is None:
+                raise self.fail(
+                    f"setup: unknown setting {key!r} (game, position, steps, tab, "
+                    + ", ".join(SETTINGS)
+                    + ")",
+                    key,
+                    page,
+                    "setup",
+                )
+            try:
+                settings[setting.key] = setting.check(value)
+            except ValueError as error:
+                raise self.fail(f"setup: {key} = {_toml(value)}: use {error}", key, page,
+                                "setup") from None  # fmt: skip
+        position = data.get("position", "")
+        if not isinstance(position, str) or len(position) > 300:
+            raise self.fail("setup: position must be text in quotes (at most 300 characters)",
+                            "position", page, "setup")  # fmt: skip
+        if position:
+            options = {}
+            if "gridiron_size" in settings:
+                options["size"] = settings["gridiron_size"]
+            try:
+                make_game(game, **options).parse_state(position)
+            except ValueError as error:
+                raise self.fail(f"setup: position {position[:30]!r} is not a {game} position: "
+                                f"{error}", "position", page, "setup") from None  # fmt: skip
+        try:
+            steps = _whole(0, MAX_STEPS)(data.get("steps", 0))
+        except ValueError as error:
+            raise self.fail(f"setup: steps: use {error}", "steps", page, "setup") from None
+        tab = data.get("tab")
+        if tab is not None and tab not in LESSON_TABS:
+            raise self.fail(f"setup: tab must be one of {', '.join(LESSON_TABS)}", "tab", page,
+                            "setup")  # fmt: skip
+        return Setup(game, position, steps, settings, tab)
+
+
+def _toml(value: Any) -> str:
+    """A value as a lesson file writes it (shortened): strings quoted, numbers as they are."""
+    if isinstance(value, str):
+        return repr(value[:30] + ("…" if len(value) > 30 else ""))
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)[:30]
+
+
+def press_text(press: Iterable[str]) -> str:
+    """The presses in words: "Phase x4, then Step"."""
+    groups: list[tuple[str, int]] = []
+    for name in press:
+        if groups and groups[-1][0] == name:
+            groups[-1] = (name, groups[-1][1] + 1)
+        else:
+            groups.append((name, 1))
+    return ", then ".join(f"{name} x{n}" if n > 1 else name for name, n in groups)

@@ -1,0 +1,181 @@
+"""The history of clicks: an entry written for every click that changes the tree or the root,
+what it shows (trace, DOT, browser view, narration), and moving back and forth in it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from app.drawing.figures import series_point
+from app.drawing.tree_dot import TreeDrawing, path_ids, tree_dot
+from app.drawing.tree_layout import build_view
+from app.drawing.tree_model import TreeView
+from app.inputs.widget_values import bounds_from_widgets
+from app.live.session import SERIES_LIMIT, HistoryEntry, multi_action, player_names, safe, session
+from app.words.narration import narrate_iteration, narrate_phase
+from mcts_core import IterationTrace, Search
+from mcts_core.nodes import ActionNode
+from mcts_core.queries import principal_variation
+
+
+def draw_tree(highlight: set[int] | None = None, expanded: int | None = None) -> TreeDrawing:
+    """The bounded drawing of the current tree with the sidebar's bounds."""
+    search = session().search
+    return tree_dot(
+        search,
+        bounds_from_widgets(),
+        highlight or set(),
+        expanded,
+        player_names(),
+        mark_turn_ends=multi_action(search.game),
+    )
+
+
+def record_entry(
+    what: str,
+    trace: IterationTrace | None,
+    phase: str | None = None,
+    result: Any = None,
+    narration: str = "",
+) -> None:
+    """Write a history entry: the trace, the tree as drawn now, the numbers and the narration.
+
+    ``narration`` is used for entries without a trace (a move played); steps and phases are
+    narrated from their trace or phase result."""
+    lab = session()
+    search = lab.search
+    names = player_names()
+    c, policy = float(st.session_state["c"]), str(st.session_state["policy"])
+    highlight = path_ids(trace) if trace is not None else set()
+    if phase == "select" and result is not None:
+        highlight = _phase_path(result)
+    new_id = None
+    if trace is not None and trace.expansion is not None:
+        new_id = trace.expansion.node_id
+    elif phase == "expand" and result is not None:
+        new_id = result.node_id
+    changed = {u.node_id for u in trace.updates} if trace is not None else set()
+    if phase is not None:
+        context: Any = trace if trace is not None else lab.phase_context
+        narration = narrate_phase(phase, result, context, names, c, policy)
+    elif trace is not None:
+        narration = narrate_iteration(trace, names, c, policy)
+    lab.entries_written += 1
+    children = bool(search.root.children)
+    lab.history.append(
+        HistoryEntry(
+            number=lab.entries_written,
+            iteration=search.iterations,
+            what=what,
+            trace=trace,
+            phase=phase,
+            phase_result=result,
+            position=lab.position,
+            nodes=search.node_count,
+            depth=search.max_depth,
+            rate=lab.last_rate,
+            view=tree_view_now(highlight, new_id, changed),
+            narration=narration,
+            root_stats=root_stats(search),
+            favourite=search.best_action() if st.session_state["exact"] and children else None,
+        )
+    )
+    st.session_state["history_index"] = lab.entries_written
+    if search.root.children:
+        lab.series.append(series_point(search))
+        if len(lab.series) > SERIES_LIMIT:  # keep every other old point: bounded, still spans
+            lab.series[:] = lab.series[: SERIES_LIMIT // 2 : 2] + lab.series[SERIES_LIMIT // 2 :]
+
+
+def tree_view_now(
+    highlight: set[int] | None = None, new_id: int | None = None, changed: set[int] | None = None
+) -> TreeView:
+    """The browser drawing of the current tree with the drawing settings (focus, top-k)."""
+    s = st.session_state
+    return build_view(
+        session().search,
+        path_ids=highlight or set(),
+        new_id=new_id,
+        changed_ids=changed or set(),
+        focus_id=bounds_from_widgets().focus,
+        player_names=player_names(),
+        max_children=int(s["tree_top_k"]),
+        max_levels=int(s["tree_levels"]),
+    )
+
+
+def root_stats(search: Search) -> dict[Any, tuple[float, float]]:
+    """Each root move's share of the root's visits and its Q (the mover's view)."""
+    children = search.children_summary()
+    total = sum(c.visits for c in children) or 1
+    return {c.action: (c.visits / total, c.q) for c in children}
+
+
+def pv_decisions(search: Search) -> list[tuple[int, Any]]:
+    """The principal variation's decisions from the root: (player who moves, action), skipping
+    the dice outcomes between them."""
+    return [
+        (move.parent.player, move.action)
+        for move in principal_variation(search)[1:]
+        if isinstance(move.parent, ActionNode)
+    ]
+
+
+def pv_labels(search: Search) -> list[tuple[int, str]]:
+    """The principal variation's decisions as (player, the move's label) for a text line."""
+    labels = []
+    state = search.root_state
+    game = search.game
+    for move in principal_variation(search, max_length=12)[1:]:
+        if isinstance(move.parent, ActionNode):
+            labels.append((move.parent.player, str(game.action_label(state, move.action))))
+            if isinstance(move, ActionNode):
+                state = game.next_state(state, move.action, move.outcome)
+        elif isinstance(move, ActionNode) and move.parent is not None:  # the dice's result
+            state = game.next_state(state, move.parent.action, move.outcome)
+    return labels
+
+
+def _phase_path(steps: Any) -> set[int]:
+    ids = {0}
+    for step in steps:
+        ids.add(step.node_id)
+        chosen = getattr(step, "chosen_terms", None)
+        if chosen is not None:
+            ids.add(chosen.node_id)
+        child = getattr(step, "child_id", None)
+        if child is not None:
+            ids.add(child)
+    return ids
+
+
+@safe
+def on_back() -> None:
+    _move_in_history(-1)
+
+
+@safe
+def on_forward() -> None:
+    _move_in_history(+1)
+
+
+def _move_in_history(delta: int) -> None:
+    lab = session()
+    if not lab.history:
+        return
+    first, last = lab.history[0].number, lab.history[-1].number
+    current = int(st.session_state.get("history_index", last))
+    st.session_state["history_index"] = min(last, max(first, current + delta))
+
+
+def current_entry() -> HistoryEntry | None:
+    """The history entry the scrubber points at (the newest by default)."""
+    lab = session()
+    if not lab.history:
+        return None
+    wanted = st.session_state.get("history_index", lab.entries_written)
+    for entry in lab.history:
+        if entry.number == wanted:
+            return entry
+    return lab.history[-1]

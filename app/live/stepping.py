@@ -1,0 +1,241 @@
+"""Stepping the search: Step, Step N, a phase at a time, Reset, and the autoplay's ticks."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import streamlit as st
+
+from app.drawing.figures import series_point
+from app.inputs.widget_values import SESSION_FULL_MESSAGE
+from app.live import ab, clicks
+from app.live.history import record_entry
+from app.live.session import (
+    autoplay_speed,
+    notify,
+    reported,
+    safe,
+    server_nodes,
+    session,
+)
+from app.live.state import new_search
+from app.words.narration import selection_end
+from mcts_core import NodeCapReached, Search
+
+#: Every session's live tree together at most (about 220 bytes a node: ~330 MB). Past it, no
+#: session's tree grows until one is reset or its session closes.
+SERVER_MAX_NODES = 1_500_000
+
+#: Step N stops after this long, whatever N (and says so): one click never holds the server.
+STEP_N_SECONDS = 10.0
+
+
+def cannot_grow() -> bool:
+    """True (with a message) when this click must not grow the tree: the game is over at the
+    root, or the server's trees together hold ``SERVER_MAX_NODES``."""
+    if game_over_notice():
+        return True
+    if server_nodes() >= SERVER_MAX_NODES:
+        notify(
+            "warning",
+            f"The server is full: the class's trees hold {server_nodes():,} nodes together "
+            f"(the limit is {SERVER_MAX_NODES:,}). Reset this tree, or wait for others to.",
+        )
+        return True
+    return False
+
+
+def game_over_notice() -> bool:
+    search = session().search
+    if search.game.is_terminal(search.root_state):
+        notify(
+            "info",
+            "The game is over at the root: there is nothing to search. Reset the "
+            "position or pick another.",
+        )
+        return True
+    return False
+
+
+@safe
+def on_step() -> None:
+    """One iteration (autoplay's tick, the class's Reveal; the Step button's own click is
+    :func:`on_step_click`)."""
+    if cannot_grow():
+        return
+    _step_once()
+
+
+#: Clicks folded into one run at most (a phone that queued a minute of clicks on a stalled
+#: connection must not start a long search).
+MAX_FOLDED_CLICKS = 100
+
+
+@safe
+def on_step_click() -> None:
+    """The Step button: one iteration per click that reached the server. Clicks that arrived
+    while this session's previous run was still going were merged by Streamlit into this one
+    run (app/live/clicks.py counts them): they run here as extra iterations and a note says so,
+    so no click is lost without a word. While a quiz question waits for the next iteration,
+    only one runs (more would void the question) and the note says the others were not run."""
+    count = clicks.take()
+    if count == 0:
+        return  # an earlier run took this click with its own
+    if count > 1 and _question_waits():
+        notify(
+            "warning",
+            f"The server was busy: {count - 1} more Step click(s) came while "
+            "this one waited and were not run (the quiz's question is about one iteration).",
+        )
+        count = 1
+    if cannot_grow():
+        return
+    if count == 1:
+        _step_once()
+        return
+    count = min(count, MAX_FOLDED_CLICKS)
+    ab.prepare()
+    search = session().search
+    start = time.perf_counter()
+    result = ab.run(search, count - 1, STEP_N_SECONDS, None, count)
+    try:
+        trace = ab.step(search)
+    except NodeCapReached:
+        notify("warning", SESSION_FULL_MESSAGE)
+        return
+    done = result.iterations + 1
+    _rates(done, time.perf_counter() - start, search)
+    record_entry(f"step x{done}", trace)
+    notify("info", f"The server was busy: {count} Step clicks arrived while your last one "
+           f"ran, so they ran together ({done} iterations; the tree shows the last).")  # fmt: skip
+
+
+def _question_waits() -> bool:
+    quiz = session().quiz
+    return bool(st.session_state.get("quiz")) and quiz is not None and quiz.pending is not None
+
+
+def _step_once() -> None:
+    ab.prepare()  # with ``ab`` on: B follows A (nothing with it off)
+    search = session().search
+    start = time.perf_counter()
+    try:
+        trace = ab.step(search)  # A's iteration, and B's beside it
+    except NodeCapReached:
+        notify("warning", SESSION_FULL_MESSAGE)
+        return
+    _rates(1, time.perf_counter() - start, search)
+    record_entry("step", trace)
+
+
+@reported
+def run_batch(progress: Any = None) -> None:
+    """Step N: run ``iterations_per_click`` iterations; the last one records its trace."""
+    if cannot_grow():
+        return
+    ab.prepare()  # with ``ab`` on: B follows A (nothing with it off)
+    lab = session()
+    search = lab.search
+    n = int(st.session_state["iterations_per_click"])
+    before = search.node_count
+    start = time.perf_counter()
+    if n > 1:
+        every = max(1, (n - 1) // 50)
+
+        def report(done: int) -> None:
+            # a chart point every 1/50 of the batch, so Step N draws a curve, not a jump
+            if search.root.children:
+                lab.series.append(series_point(search))
+            if progress is not None:
+                progress(done / n, text=f"{done:,} / {n:,} iterations")
+
+        result = ab.run(search, n - 1, STEP_N_SECONDS, report, every)  # and B's as many
+        if search.node_cap_reached:
+            notify("warning", SESSION_FULL_MESSAGE)
+        elif result.iterations < n - 1:
+            notify(
+                "info",
+                f"Step {n:,} stopped after {STEP_N_SECONDS:g} s, at {result.iterations + 1:,} "
+                "iterations: one click never holds the shared server longer.",
+            )
+    try:
+        trace = ab.step(search)
+    except NodeCapReached:
+        notify("warning", SESSION_FULL_MESSAGE)
+        return
+    elapsed = time.perf_counter() - start
+    lab.last_rate = n / elapsed if elapsed else 0.0
+    lab.last_nodes_rate = (search.node_count - before) / elapsed if elapsed else 0.0
+    record_entry(f"step {n:,}", trace)
+
+
+def _rates(iterations: int, seconds: float, search: Search) -> None:
+    lab = session()
+    lab.last_rate = iterations / seconds if seconds else 0.0
+    lab.last_nodes_rate = lab.last_rate * 2
+
+
+@safe
+def on_phase_step() -> None:
+    if cannot_grow():
+        return
+    search = session().search
+    phase = search.next_phase
+    lab = session()
+    if phase == "select":
+        path = search.select()
+        lab.phase_context = selection_end(search, path)
+        record_entry("phase: select", None, "select", path)
+    elif phase == "expand":
+        record_entry("phase: expand", None, "expand", search.expand())
+    elif phase == "evaluate":
+        record_entry("phase: simulate", None, "evaluate", search.evaluate())
+    else:
+        trace = search.backpropagate()
+        lab.phase_context = None
+        record_entry("phase: backpropagate", trace, "backpropagate", trace)
+
+
+@safe
+def on_reset() -> None:
+    try:
+        new_search()
+    except ValueError as error:
+        notify("error", str(error))
+        return
+    notify("info", "Reset: the tree is empty again (same position, settings and seed).")
+
+
+@safe
+def on_unfocus() -> None:
+    st.session_state["tree_focus"] = ""
+
+
+def autoplay_interval() -> float | None:
+    """Seconds between autoplay ticks, or None when autoplay is off."""
+    s = st.session_state
+    if not s["autoplay"]:
+        return None
+    return 1.0 / min(5.0, max(0.5, autoplay_speed()))
+
+
+def autoplay_tick() -> None:
+    """One autoplay step, when the rerun came from the timer rather than a click: one
+    iteration, or Step N with "N per tick". Stops at the end of the game or a full tree."""
+    lab = session()
+    clicked, lab.clicked = lab.clicked, False
+    if clicked or not st.session_state["autoplay"]:
+        return
+    search = lab.search
+    if search.game.is_terminal(search.root_state) or search.tree_full:
+        st.session_state["autoplay"] = False
+        notify("info", "Autoplay stopped: the game is over or the tree is full.")
+        return
+    lab.clicked = False
+    if st.session_state["autoplay_batch"]:
+        run_batch()
+    else:
+        on_step()
+    lab.clicked = False
+    st.session_state["autoplay"] = True  # the step's own callback wrapper switched it off

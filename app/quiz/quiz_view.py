@@ -1,0 +1,296 @@
+"""The quiz on the classroom screen: the open question under the narration, the last answer
+revealed with its numbers, the score (the logic is in :mod:`app.quiz`).
+
+Before each click the screen asks one question about what the click will do (widget
+``quiz_answer``, a row of pills); the click happens; the next run of the screen grades the
+question against what the click really did and shows the reveal above the next question.
+Everything here is plain text in escaped HTML: labels come from the games, never Markdown.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import streamlit as st
+
+from app.live import exact_cache, session
+from app.quiz import (
+    QUIZ_EXACT_SECONDS,
+    WAIT_HINTS,
+    ArenaSetup,
+    Progress,
+    QuizState,
+    Reveal,
+    ask,
+    remember_search,
+    same_search,
+    settle,
+)
+from mcts_core import Evaluation, Expansion, Search
+
+LINE_CHARS = 46  # characters per line of the quiz's smaller type in the narrowest column
+#: The quiz's own styles (one block, scoped by its classes).
+QUIZ_CSS = """
+<style>
+.lab-quiz {font-size: 0.85rem; line-height: 1.15rem; border-top: 1px solid #ddd;
+  padding-top: 0.25rem;}
+.lab-quiz p {margin: 0 0 0.2rem 0;}
+.lab-quiz .lab-score {color: #555;}
+.lab-quiz .lab-right {color: #166534; font-weight: 600;}
+.lab-quiz .lab-wrong {color: #9a3412; font-weight: 600;}
+.lab-quiz .lab-plain {color: #555; font-weight: 600;}
+.lab-quiz table {border-collapse: collapse; font-size: 0.78rem; line-height: 1.0rem; margin: 0;}
+.lab-quiz td, .lab-quiz th {padding: 0 0.4rem; text-align: right; white-space: nowrap;}
+.lab-quiz td:first-child, .lab-quiz th:first-child {text-align: left; white-space: normal;}
+.lab-quiz tr.lab-mark {background: #ffedd5; font-weight: 600;}
+.lab-quiz .lab-rows {max-height: 5.1rem; max-width: 100%; overflow: auto; display: inline-block;}
+.lab-quiz-numbers {border-top: none; padding-top: 0;}
+.lab-quiz details summary {cursor: pointer; color: #1d4ed8;}
+.lab-quiz .lab-ask {font-weight: 600;}
+</style>
+"""
+
+#: Presentation mode (a projector, a wider column): larger type.
+PRESENTATION_QUIZ_CSS = """
+<style>
+.lab-quiz {font-size: 1.05rem; line-height: 1.4rem;}
+.lab-quiz table {font-size: 0.9rem; line-height: 1.2rem;}
+.lab-quiz .lab-rows {max-height: 6.1rem;}
+</style>
+"""
+
+
+def quiz() -> QuizState:
+    """The session's quiz (made on first use)."""
+    lab = session.session()
+    if lab.quiz is None:
+        lab.quiz = QuizState()
+    return lab.quiz
+
+
+def quiz_panel() -> int:
+    """Settle the open question, ask the next, draw both; returns about how many lines it
+    took (0 when the quiz is off)."""
+    if not st.session_state["quiz"]:
+        if session.session().quiz is not None:
+            quiz().pending = None  # a question left open while the quiz is off: forgotten
+        return 0
+    lab = session.session()
+    search = lab.search
+    names = session.player_names()
+    box = quiz()
+    if st.session_state["autoplay"]:  # no time to answer: the quiz waits, nothing counts
+        box.pending = None
+        text = "The quiz waits while autoplay runs: stop it to get a question."
+        st.html(QUIZ_CSS + f'<div class="lab-quiz"><p class="lab-plain">{text}</p></div>')
+        return _lines(text)
+    _settle(box, search, names)
+    if box.pending is None:
+        question = ask(
+            search,
+            names,
+            kinds=box.kinds,
+            counter=box.counter,
+            depth=box.depth if box.kinds is None else box.depth or 0,  # a lesson: the root
+            progress=_progress(),
+            arena=_arena_setup(box),
+            exact=_exact,
+        )
+        if question is not None:
+            box.pending = question
+            box.counter += 1
+            remember_search(box, search)
+            st.session_state["quiz_answer"] = None  # a new question starts unanswered
+    return _draw(box, search)
+
+
+def _settle(box: QuizState, search: Search, names: tuple[str, str]) -> None:
+    question = box.pending
+    if question is None:
+        return
+    if not same_search(box, search):
+        box.record(
+            Reveal(question, None, (), "dropped", "That question no longer applies: the tree "
+                   "was rebuilt (Reset, a new position or new settings).")
+        )  # fmt: skip
+        return
+    lab = session.session()
+    trace = lab.history[-1].trace if lab.history else None
+    answer = st.session_state.get("quiz_answer")
+    reveal = settle(
+        question,
+        search,
+        names,
+        answer=answer if answer in question.options else None,
+        trace=trace,
+        arena_result=lab.arena,
+    )
+    if reveal is not None:
+        box.record(reveal)
+
+
+def _progress() -> Progress:
+    """The half-done iteration's phases so far, read from the newest history entries."""
+    path: Any = None
+    expansion: Expansion | None = None
+    evaluation: Evaluation | None = None
+    for entry in reversed(session.session().history):
+        if entry.phase not in ("select", "expand", "evaluate"):
+            break
+        result = entry.phase_result
+        if entry.phase == "select":
+            path = result if isinstance(result, tuple) else ()
+        elif entry.phase == "expand":
+            expansion = result if isinstance(result, Expansion) else None
+        else:
+            evaluation = result if isinstance(result, Evaluation) else None
+        if entry.phase == "select":
+            break
+    return Progress(path, expansion, evaluation)
+
+
+def _arena_setup(box: QuizState) -> ArenaSetup | None:
+    if box.kinds is None or "arena" not in box.kinds:
+        return None
+    s = st.session_state
+    return ArenaSetup(
+        games=int(s["arena_games"]),
+        iterations=int(s["arena_iterations"]),
+        opponent=str(s["arena_opponent"]),
+        expansion=str(s["expansion"]),
+        result=session.session().arena,
+    )
+
+
+def _exact() -> dict[Any, float | None] | None:
+    """The root's exact values within the quiz's budget, from the session's one cache of exact
+    answers (shared with the ``exact`` toggle's views)."""
+    answer = exact_cache.solved_exact(QUIZ_EXACT_SECONDS)
+    return None if answer is None else dict(answer.values)
+
+
+# ----------------------------------------------------------------------------- drawing
+
+
+def _draw(box: QuizState, search: Search) -> int:
+    """Top to bottom: the score and the last answer's verdict, the open question, its answers
+    (pills), then what happened with the deciding numbers and "Why?". The question and its
+    answers come before the numbers so that they stay on screen when space is short."""
+    css = QUIZ_CSS + (PRESENTATION_QUIZ_CSS if st.session_state["presentation"] else "")
+    parts = [css, '<div class="lab-quiz">']
+    score = ""
+    if box.answered or box.unanswered:
+        score = f'<span class="lab-score">{html.escape(box.score_text)} · </span>'
+    reveal = box.reveal
+    lines = 0
+    if reveal is not None:
+        verdict = _verdict_html(reveal)
+        parts.append(f"<p>{score}{verdict}</p>")
+        lines += _lines(box.score_text + re.sub(r"<[^>]+>", "", verdict))
+        score = ""
+    question = box.pending
+    if question is not None:
+        parts.append(
+            f'<p class="lab-ask" data-kind="{html.escape(question.kind)}">{score}Question: '
+            f"{html.escape(question.text)}</p>"
+        )
+        lines += _lines("Question: " + question.text)
+    else:
+        wanted = box.kinds or ()
+        hint = "; ".join(WAIT_HINTS[k] for k in wanted if k in WAIT_HINTS)
+        text = (
+            f"This page's question waits for {hint}."
+            if hint
+            else "No question fits the tree right now (is the game over at the root?)."
+        )
+        parts.append(f'<p class="lab-plain">{score}{html.escape(text)}</p>')
+        lines += _lines(text)
+    parts.append("</div>")
+    st.html("".join(parts))
+    if question is not None:
+        locked = question.trigger != "arena" and (
+            str(search.next_phase) != question.phase or search.iterations != question.iteration
+        )
+        st.pills(
+            "Your answer",
+            question.options,
+            key="quiz_answer",
+            format_func=plain_label,  # game labels, shown as they are (never Markdown)
+            label_visibility="collapsed",
+            wrap=True,
+            disabled=locked,
+            help="Pick your prediction, then click: the next screen reveals the answer."
+            if not locked
+            else "The iteration has begun: the answer is locked until it ends.",
+        )
+        lines += 2 + sum(len(o) + 4 for o in question.options) // LINE_CHARS
+    if reveal is not None and reveal.verdict != "dropped":
+        st.html(css + f'<div class="lab-quiz lab-quiz-numbers">{_numbers_html(reveal)}</div>')
+        lines += _lines(reveal.summary) + 2 + min(4, len(reveal.rows))
+    return lines
+
+
+def plain_label(text: str) -> str:
+    """A label for a widget that reads Markdown (``st.pills``): every Markdown character
+    escaped, so ``*``, ``_``, ``[x](y)`` or ``:red[...]`` show as typed."""
+    return _MARKDOWN.sub(r"\\\1", str(text))
+
+
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~:$=])")
+
+
+def _verdict_html(reveal: Reveal) -> str:
+    """Right or wrong, and the answer, in one line (a dropped question: why)."""
+    correct = html.escape(" or ".join(reveal.correct))
+    if reveal.verdict == "right":
+        return f'<span class="lab-right">✓ Right: {correct}.</span>'
+    if reveal.verdict == "wrong":
+        said = html.escape(reveal.answer or "")
+        return (
+            f'<span class="lab-wrong">✗ Not this time: you said {said}, the answer was '
+            f"{correct}.</span>"
+        )
+    if reveal.verdict == "unanswered":
+        return f'<span class="lab-plain">No answer given: it was {correct}.</span>'
+    return f'<span class="lab-plain">{html.escape(reveal.summary)}</span>'
+
+
+def _numbers_html(reveal: Reveal) -> str:
+    """What happened, the table of deciding numbers, and the explanation under "Why?"."""
+    body = f'<p><span class="lab-score">Last question: </span>{html.escape(reveal.summary)}</p>'
+    if reveal.rows:
+        header, *rows = reveal.rows
+        cells = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+        body_rows = "".join(
+            ('<tr class="lab-mark">' if i == reveal.marked else "<tr>")
+            + "".join(f"<td>{html.escape(c)}</td>" for c in row)
+            + "</tr>"
+            for i, row in enumerate(rows)
+        )
+        # a scroll box a keyboard can reach (tabindex), named for a screen reader
+        body += (
+            '<div class="lab-rows" tabindex="0" role="region" aria-label="the deciding numbers">'
+            f"<table><tr>{cells}</tr>{body_rows}</table></div>"
+        )
+    if reveal.why:
+        body += f"<details><summary>Why?</summary>{html.escape(reveal.why)}</details>"
+    return body
+
+
+def _lines(text: str) -> int:
+    return -(-len(text) // LINE_CHARS)
+
+
+def after_screen() -> None:
+    """Rerun the screen when something drawn below the quiz answered its question (the arena
+    runs inside its tab, after the quiz was drawn), so the answer shows at once."""
+    if not st.session_state["quiz"]:
+        return
+    box = quiz()
+    question = box.pending
+    if question is not None and question.trigger == "arena":
+        arena = session.session().arena
+        if arena is not None and id(arena) != question.data.get("result_id"):
+            st.rerun()  # (a whole rerun: an arena run is rare and slow anyway)

@@ -1,0 +1,163 @@
+"""The A/B tab: B's settings, the first divergence of A and B, both root summaries and B's
+tree (the pair itself, and how it follows A, is :mod:`app.live.ab`)."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import streamlit as st
+
+from app.components import ui
+from app.components.tree_view import render_tree
+from app.drawing.figures import html_table
+from app.drawing.tree_layout import build_view
+from app.live import ab, history, session
+from app.live.ab import on_b_change, on_toggle, stale
+from app.live.session import Pair
+from mcts_core import Search
+from mcts_core.config import ROLLOUT_POLICIES, TREE_POLICIES
+from mcts_lab.compare_records import SYNC_TEXT  # the compare report's own sync sentences
+
+#: B's drawn tree in the A/B tab: its height (px) and the rows drawn.
+B_TREE_HEIGHT = 320
+B_TREE_LEVELS = 4
+
+
+def _show(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def summary_rows(a: Search, b: Search) -> list[dict[str, str]]:
+    """One row per root move: its share of the root's visits and Q (the mover's view) under A
+    and B; ★ marks each search's favourite (``best_action()``)."""
+    game, root = a.game, a.root_state
+    stats_a, stats_b = history.root_stats(a), history.root_stats(b)
+    fav_a = a.best_action() if a.root.children else None
+    fav_b = b.best_action() if b.root.children else None
+    rows = []
+    for action in game.legal_actions(root):
+        cells = {"move": str(game.action_label(root, action))}
+        for side, stats, fav in (("A", stats_a, fav_a), ("B", stats_b, fav_b)):
+            share, q = stats.get(action, (None, None))
+            star = "★" if action == fav else ""
+            cells[f"{side} share"] = "" if share is None else f"{star}{share:.0%}"
+            cells[f"{side} Q"] = "" if q is None else f"{q:+.2f}"
+        rows.append(cells)
+    return rows
+
+
+def divergence_lines(pair: Pair) -> list[str]:
+    """What the lockstep found: the first divergence and its explanation (``mcts_lab.compare``'s
+    own), or "no divergence yet", and when the two searches went out of sync."""
+    lockstep = pair.lockstep
+    found = lockstep.first_divergence
+    if found is None and lockstep.differences and pair.b.iterations > ab.LOCKSTEP_LIMIT:
+        lines = [
+            f"No divergence in the first {ab.LOCKSTEP_LIMIT:,} iterations: the lockstep stopped "
+            "looking there (each iteration it looks at records both traces)."
+        ]
+    elif found is None:
+        lines = [f"No divergence yet after {pair.b.iterations:,} iterations."]
+    else:
+        lines = [
+            f"First divergence: iteration {found.iteration:,}, depth {found.depth} "
+            f"({found.kind}; deciding term: {found.deciding_term}).",
+            found.explanation,
+        ]
+    if lockstep.first_out_of_sync is not None and (
+        found is None or lockstep.first_out_of_sync < found.iteration
+    ):
+        reason = SYNC_TEXT[lockstep.out_of_sync_reason or "path"]
+        lines.append(f"Out of sync from iteration {lockstep.first_out_of_sync:,}: {reason}.")
+    return lines
+
+
+HELP = (
+    "A is the sidebar's search. B searches the same position with the same seed and the "
+    "settings in the B popover; every Step and Step N also steps B by as many iterations. Until "
+    "their paths part both trees are identical, so the first divergence has one cause."
+)
+_CSS = ".lab-ab th, .lab-ab td {padding: 0 0.45rem 0 0; text-align: right}"
+_LINE = '<p style="font-size:0.85rem;line-height:1.2rem;margin:0.2rem 0">{}</p>'
+
+
+@ui.guarded
+def ab_panel() -> None:
+    """The A/B tab, compact for its ~330 px column: the toggle and B's settings on one row,
+    the first divergence, both root summaries in one table, then the explanation."""
+    ab.restore()
+    s = st.session_state
+    with st.container(horizontal=True, vertical_alignment="center", gap="small"):
+        st.toggle("A/B lockstep", key="ab", on_change=on_toggle, help=HELP)
+        if s["ab"]:
+            label = f"B: C {float(s['ab_c']):g}, {s['ab_policy']}, {s['ab_rollout']}"
+            label += ", solver" if s["ab_solver"] else ""
+            with st.popover(label, help="B's settings (the rest are A's)", key="ab_b"):
+                st.number_input("B: C", 0.0, 5.0, step=0.1, key="ab_c", on_change=on_b_change)
+                st.selectbox("B: tree policy", TREE_POLICIES, key="ab_policy",
+                             on_change=on_b_change)  # fmt: skip
+                st.selectbox("B: rollout", ROLLOUT_POLICIES, key="ab_rollout",
+                             on_change=on_b_change)  # fmt: skip
+                st.toggle("B: solver", key="ab_solver", on_change=on_b_change)
+    if not s["ab"]:
+        ui.help_text(HELP)
+        return
+    lab = session.session()
+    pair = lab.ab
+    if pair is None:
+        st.caption("B is built at the next Step.")
+        return
+    differences = pair.lockstep.differences
+    differ = (
+        "A / B differ in: "
+        + ", ".join(f"{name} {_show(a)} / {_show(b)}" for name, (a, b) in differences.items())
+        if differences
+        else "A and B have the same settings: their paths must never part."
+    )
+    why = stale(pair, lab.search)
+    if why is not None:
+        ui.notice_line(
+            "info", f"{why[0].upper()}{why[1:]}: the next Step starts A and B again."
+        )
+        return
+    if pair.note:
+        ui.notice_line("warning", pair.note)
+    lines = divergence_lines(pair)
+    favourites = []
+    for side, search in (("A", pair.lockstep.a), ("B", pair.b)):
+        if search.root.children:
+            best = search.best_action()
+            favourites.append(f"{side} {search.game.action_label(search.root_state, best)}")
+    st.html(
+        f"<style>{_CSS}</style>"
+        + _LINE.format(html.escape(differ))
+        + _LINE.format(f"<b>{html.escape(lines[0])}</b>")
+        + _LINE.format(
+            f"{pair.b.iterations:,} iterations each; favourite ★: "
+            + html.escape(", ".join(favourites) or "none yet")
+        )
+        + f'<div class="lab-ab">{html_table(summary_rows(pair.lockstep.a, pair.b))}</div>'
+        + "".join(_LINE.format(html.escape(line)) for line in lines[1:])
+    )
+    _b_tree(pair.b)
+
+
+def _b_tree(b: Search) -> None:
+    """B's tree, drawn like the main drawing (A's) beside it: the two trees side by side on
+    the screen, B's most visited line in numbered purple badges, as in A's (orange means one
+    thing, the last selection path: app/drawing/palette.py)."""
+    view = build_view(
+        b,
+        path_ids=set(),
+        new_id=None,
+        changed_ids=set(),
+        focus_id=None,
+        player_names=session.player_names(),
+        max_levels=B_TREE_LEVELS,
+        max_children=2,
+        root_children=4,  # the tab's column is about a third of the main drawing's width
+    )
+    st.caption("B's tree (A's is the main drawing); numbered purple badges: B's most visited "
+               "line, as in A's.")  # fmt: skip
+    render_tree(view, key="ab_tree", height=B_TREE_HEIGHT)

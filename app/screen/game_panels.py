@@ -1,0 +1,284 @@
+"""The detail panels about the game and what was run on it: the board at the root (with the
+exact values), the Play tab's buttons and final policies, the charts over the history, the
+arena and the sweep. Each reads the session through ``app.live.session`` and draws; changes go
+through the callbacks of the module that owns them (``app.live.play``, ``app.live.jobs``).
+The iteration's panels are :mod:`app.screen.panels`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from app.components import ui
+from app.drawing.boards import (
+    PV_LENGTH,
+    board_legend,
+    board_svg,
+    board_text,
+    button_label,
+    button_layout,
+    stats_rows,
+)
+from app.drawing.figures import (
+    arena_figure,
+    history_figure,
+    html_table,
+    sweep_figure,
+)
+from app.inputs.links import ARENA_GAMES_RANGE, ARENA_ITERATIONS_RANGE
+from app.live import exact_cache, history, jobs, play, session
+from app.words.exact import ExactAnswer, kept_sentence, regret_points
+
+# -------------------------------------------------------------------- board
+
+
+@ui.guarded
+def board_panel() -> None:
+    lab = session.session()
+    search = lab.search
+    game, root = search.game, search.root_state
+    names = session.player_names()
+    st.subheader("Board at the root")
+    ui.help_text(
+        "Each possible move shows its share of the visits and its Q (the value the search "
+        "expects for the player to move). The search spends its visits where it hopes to "
+        "find the best move."
+    )
+    if game.is_terminal(root):
+        returns = game.returns(root)
+        result = "a draw" if returns[0] == 0 else f"won by {names[0 if returns[0] > 0 else 1]}"
+        st.info(f"Game over: {result}.")
+    else:
+        st.markdown(
+            f"**{names[game.current_player(root)]} to move** · position "
+            f"`{lab.position or '(start)'}`"
+        )
+    children = search.children_summary()
+    total = sum(c.visits for c in children) or 1
+    stats = {c.action: (c.visits / total, c.q) for c in children}
+    line = history.pv_decisions(search)
+    exact = exact_cache.exact_answer()  # None while the toggle is off (nothing computed)
+    favourite = search.best_action() if exact is not None and children else None
+    svg = board_svg(game, root, stats, line, exact=exact, favourite=favourite)
+    if svg is not None:
+        # an <img> of the SVG: cheap for the browser (Markdown would parse it on every click,
+        # and st.html's sanitiser drops SVG); its text alternative says the same in words
+        st.image(svg, width="content", alt=_board_words(game, root, stats, names))
+    else:  # the generic view: the game's text and a table of the moves
+        st.code(board_text(game, root), language=None)
+        if stats or exact is not None:
+            rows = stats_rows(game, root, stats, exact=exact, favourite=favourite)
+            st.html(html_table(rows))
+    if exact is not None:
+        _exact_notes(exact, favourite)
+    if line:
+        st.caption(
+            "Most visited line: "
+            + " · ".join(
+                f"{n}. {names[player]} {label}"
+                for n, (player, label) in enumerate(history.pv_labels(search), start=1)
+                if n <= PV_LENGTH
+            )
+        )
+    ui.help_text(board_legend(game, exact=exact is not None))
+    layout = button_layout(game)
+    legal = set(game.legal_actions(root))
+    if layout is not None:
+        columns, actions = layout
+        st.caption("Click to play a move; it is also how you set up a position:")
+        for start in range(0, len(actions), columns):
+            # one flex row per board row: fewer page elements than st.columns (a faster click)
+            with st.container(horizontal=True, gap="small"):
+                for action in actions[start : start + columns]:
+                    st.button(
+                        button_label(game, root, action),
+                        key=f"board_{action}",
+                        on_click=play.on_board_click,
+                        args=(action,),
+                        disabled=action not in legal,
+                        width="stretch",
+                    )
+    elif legal:
+        choices = list(game.legal_actions(root))
+        pick = st.selectbox(
+            "Move to play",
+            range(len(choices)),
+            key="move_pick",
+            format_func=lambda i: game.action_label(root, choices[i]),
+        )
+        st.button(
+            "Play this move", key="play_move", on_click=play.on_board_click, args=(choices[pick],)
+        )
+
+
+def _board_words(
+    game: Any, root: Any, stats: dict[Any, tuple[float, float]], names: tuple[str, str]
+) -> str:
+    """The board image's text alternative: who moves and each tried move's share and Q,
+    most visited first."""
+    if game.is_terminal(root):
+        return "Board: the game is over."
+    said = f"Board: {names[game.current_player(root)]} to move."
+    ranked = sorted(stats.items(), key=lambda item: -item[1][0])
+    if ranked:
+        said += (
+            " Moves by visits: "
+            + "; ".join(
+                f"{game.action_label(root, action)} {share:.0%} of the visits, Q {q:+.2f}"
+                for action, (share, q) in ranked
+            )
+            + "."
+        )
+    return said
+
+
+def _exact_notes(exact: ExactAnswer, favourite: Any) -> None:
+    """Under the board: that the favourite is a best move (a wrong one is said once, under the
+    narration, and outlined on the board), and when the budget ran out."""
+    if favourite is not None and exact.is_best(favourite):
+        label = exact.labels.get(favourite, str(favourite))
+        ui.help_text(f"The search's favourite {label} is a best move under perfect play.")
+    note = exact.budget_note()
+    if note is not None:
+        ui.notice_line("warning", note)
+
+
+@ui.guarded
+def play_panel() -> None:
+    st.subheader("Play")
+    st.radio("Mode", session.PLAY_MODES, key="play_mode", horizontal=True)
+    mode = st.session_state["play_mode"]
+    ui.help_text(
+        {
+            "Human vs MCTS": "Click the board for your move, then 'Play best' for the search's.",
+            "MCTS vs MCTS": "'Play best' plays the search's move for whoever is to move.",
+            "MCTS vs random": "'Play best' plays the search's move and a random reply.",
+        }[mode]
+        + " After every real move the search keeps the subtree below it (tree reuse)."
+    )
+
+
+@ui.guarded
+def final_policies_panel() -> None:
+    search = session.session().search
+    st.subheader("Final-move policies")
+    ui.help_text(
+        "After searching, which move to play? Most visited (robust, the usual choice), "
+        "highest value (greedy), or robust (best on both counts)."
+    )
+    if not search.root.children:
+        st.caption("Run some iterations first.")
+        return
+    choices = search.final_choices()
+    rows = [
+        {"policy": name.replace("_", " "), "move": child.label, "visits": child.visits,
+         "Q": f"{child.q:+.3f}"}
+        for name, child in choices.items()
+    ]  # fmt: skip
+    st.html(html_table(rows))
+    if len({c.action for c in choices.values()}) > 1:
+        st.warning("The policies disagree: the search is not settled yet — run more iterations.")
+    else:
+        st.success("All three policies agree.")
+
+
+# -------------------------------------------------------------- runs
+
+
+@ui.guarded
+def charts_panel() -> None:
+    series = session.session().series
+    st.subheader("Over iterations")
+    ui.help_text(
+        "How the root's moves gained visits and value as the search went on, and which "
+        "move it would have played at each point."
+    )
+    if len(series) < 2:
+        st.caption("Step a few times to draw the charts.")
+        return
+    exact = exact_cache.exact_answer()
+    regret = None if exact is None else regret_points(series, exact)
+    if regret is not None:
+        ui.help_text(
+            "Regret (bottom panel): what the favourite gives away under perfect play, the "
+            "best move's exact value minus its own; 0: a best move. " + kept_sentence(regret)
+        )
+        note = exact.budget_note() if exact is not None else None
+        if note is not None:
+            ui.notice_line("warning", note)
+    st.plotly_chart(history_figure(series, regret), width="stretch", key="chart_history")
+
+
+@ui.guarded
+def arena_panel() -> None:
+    st.subheader("Arena")
+    ui.help_text(
+        "MCTS with the sidebar's settings plays whole games against an opponent, as home "
+        "(moving first) and as away: the botbowl tutorial's table. It shows how strong the "
+        "settings really are, and whether the expansion order favours one side."
+    )
+    if not st.toggle("Show the arena", key="show_arena"):
+        return
+    from mcts_lab.arena import OPPONENTS, ROLLOUTS
+
+    cols = st.columns(4)
+    cols[0].number_input("Games per side", *ARENA_GAMES_RANGE, key="arena_games")
+    cols[1].number_input(
+        "Iterations per decision", *ARENA_ITERATIONS_RANGE, step=10, key="arena_iterations"
+    )
+    cols[2].selectbox("Rollout", ROLLOUTS, key="arena_rollout",
+                      help="none: heuristic leaf; turn: to the end of the team turn; game: to "
+                           "the end")  # fmt: skip
+    cols[3].selectbox("Opponent", OPPONENTS, key="arena_opponent")
+    if st.button("Run arena", key="arena_run", on_click=session.click_stops_autoplay):
+        # A click while the arena plays (this button, or any other) stops it after the pair
+        # of games in play (session.click_waiting); the games played are kept.
+        st.button("Stop the arena", key="arena_stop", help="Stops after the games in play.")
+        bar = st.progress(0.0, text="playing")
+        jobs.run_arena(progress=lambda done, total: bar.progress(
+            done / total, text=f"game {done} of {total}"))  # fmt: skip
+        bar.empty()
+        result = session.session().arena
+        if result is not None and not result.stopped:
+            st.success(f"Arena finished in {result.seconds:.1f} s.")
+    result = session.session().arena
+    if result is None:
+        return
+    from mcts_lab.arena import format_table
+
+    st.code(format_table(result, rollouts=st.session_state["arena_rollout"]), language=None)
+    st.plotly_chart(arena_figure(result), width="stretch", key="arena_chart")
+
+
+@ui.guarded
+def sweep_panel() -> None:
+    """Below the arena: one setting over several values, each value an arena (win rate with
+    95% Wilson intervals, home and away)."""
+    from mcts_lab.sweep import PARAMS, format_sweep
+
+    if not st.session_state["show_arena"]:  # it plays with the arena's settings: shown with it
+        return
+    result = session.session().sweep
+    with st.expander("Sweep: one setting over several values", expanded=result is not None):
+        ui.help_text(
+            "Each value plays the arena (its iterations, rollout and opponent; the sidebar's "
+            "other settings) as home and away. Serial in this server: at most "
+            f"{jobs.ARENA_SECONDS:g} s, and any click stops it after the game in play."
+        )
+        cols = st.columns([2, 3, 2])
+        cols[0].selectbox("Setting", tuple(PARAMS), key="sweep_param")
+        cols[1].text_input("Values (comma-separated)", key="sweep_values", max_chars=200)
+        cols[2].number_input("Games per side", 1, 20, key="sweep_games")
+        if st.button("Run sweep", key="sweep_run", on_click=session.click_stops_autoplay):
+            bar = st.progress(0.0, text="playing")
+            said = jobs.run_sweep_now(progress=lambda done, total: bar.progress(
+                done / total, text=f"game {done} of {total}"))  # fmt: skip
+            bar.empty()
+            if said is not None:
+                ui.notice_line(said.level, said.text)
+            result = session.session().sweep
+        if result is None:
+            return
+        st.plotly_chart(sweep_figure(result), width="stretch", key="sweep_chart")
+        st.code(format_sweep(result), language=None)

@@ -1,0 +1,382 @@
+"""The classroom screen: everything a Step click changes, on one screen at 1280x720.
+
+Top to bottom: the step controls (container ``controls``), the numbers of the entry shown
+(``stats``), then the tree drawn in the browser (``tree``) beside the narration of what just
+happened (``narration``) and the detail panels in tabs, one click away. The whole screen is one
+``st.fragment``: a click reruns it alone, not the sidebar, and autoplay is the same fragment on
+a timer (``run_every``).
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import time
+from collections.abc import Callable
+
+import streamlit as st
+
+from app.classroom import teacher
+from app.components import ui
+from app.components.tree_view import clicked_focus, render_tree
+from app.drawing.tree_dot import path_ids
+from app.drawing.tree_model import TreeView
+from app.inputs import widget_values
+from app.inputs.tabs import DETAIL_TABS
+from app.lessons import lesson_view
+from app.live import exact_cache, history, play, session, state, stepping
+from app.quiz import quiz_view
+from app.screen import ab_panel, game_panels, panels
+from app.words.c_sensitivity import flip_c
+from app.words.c_sentence import flip_sentence
+from mcts_core import Decision, IterationTrace
+
+TREE_HEIGHT = 450  # px: below the header, controls, statistics and drawing row, fits 720 px
+TREE_BELOW = 270  # px of the window above and below the tree: taller windows, taller trees
+LESSON_STRIP = 150  # px the Present mode's lesson page takes above the screen (the tree gives it)
+PRESENTATION_ZOOM = 1.35  # the tree's first zoom in Present mode: 12 px labels read 16 px
+DETAILS_MIN_HEIGHT = 200  # px: the open detail tab's scroll box, at least
+LINE_CHARS = 40  # characters per narration line in the narrowest right column (1280 wide)
+
+
+def header() -> None:
+    left, right = st.columns([2, 1], vertical_alignment="center")
+    left.markdown(
+        '<div class="lab-title"><b>MCTS Lab</b> <span>one iteration at a time: '
+        "select → expand → simulate → backpropagate</span></div>",
+        unsafe_allow_html=True,
+    )
+    with right.container(horizontal=True, vertical_alignment="center", gap="small"):
+        # lazy: the link is made when the popover opens, from the tree on screen then (the
+        # header is outside the screen's fragment, so a link drawn before would be stale)
+        link = st.popover("Link", help="A link that opens this position, settings and tree",
+                          key="link", on_change="rerun")  # fmt: skip
+        if link.open:
+            with link:
+                st.caption("Copy this link (the icon on the right): it reopens this tree.")
+                st.code(state.share_link(), language=None, wrap_lines=True)
+        if st.session_state["presentation"]:
+            teacher.start_button()  # (the sidebar is hidden in Present mode)
+        st.toggle(
+            "Present",
+            key="presentation",
+            help="Presentation mode: hide the sidebar and enlarge the type, for a projector.",
+        )
+
+
+def lesson_strip(shown: bool) -> None:
+    """Whether the Present mode's lesson page sits above the screen: the tree and the tabs
+    give up its height so the screen still fits the window."""
+    st.session_state["lesson_strip"] = shown
+
+
+def _tree_height() -> tuple[int, int]:
+    """The tree's height at 720 px and the window height it leaves above and below."""
+    if st.session_state.get("lesson_strip"):
+        return TREE_HEIGHT - LESSON_STRIP, TREE_BELOW + LESSON_STRIP
+    return TREE_HEIGHT, TREE_BELOW
+
+
+def classroom_screen() -> None:
+    """The screen as a fragment; with autoplay on, the fragment reruns on a timer."""
+    lab = session.session()
+    lab.autoplay_applied = _timer_settings()
+    st.fragment(run_every=stepping.autoplay_interval())(_screen)()
+
+
+def _timer_settings() -> tuple[bool, float]:
+    s = st.session_state
+    return (bool(s["autoplay"]), session.autoplay_speed())
+
+
+def _screen() -> None:
+    start = time.perf_counter()
+    _draw_screen()
+    timings = os.environ.get("MCTS_LAB_TIMINGS")
+    if timings:  # scripts/measure_app_speed.py: the server time of each screen rerun, in ms
+        with open(timings, "a", encoding="utf-8") as out:
+            out.write(f"{(time.perf_counter() - start) * 1000:.2f}\n")
+        with open(timings + ".t", "a", encoding="utf-8") as out:
+            out.write(f"{time.time() - (time.perf_counter() - start):.4f} {time.time():.4f}\n")
+
+
+def _draw_screen() -> None:
+    lab = session.session()
+    if lab.autoplay_applied != _timer_settings():
+        st.rerun()  # autoplay switched or its speed changed: rebuild the timer (a full rerun)
+    stepping.autoplay_tick()  # before any widget: a step writes the history scrubber's value
+    with st.container(key="controls", horizontal=True, vertical_alignment="center", gap="small"):
+        _controls()
+    entry = history.current_entry()
+    with st.container(key="stats"):
+        stats = _stats(entry)
+    in_class = teacher.teacher()  # this session's class, when it runs one
+    left, right = st.columns([3, 2], gap="small")
+    with left, st.container(key="tree"):
+        if in_class is not None and st.session_state.get("class_join_shown"):
+            teacher.join_box(in_class)  # in the tree's place until the teacher hides it
+        view = _tree(entry)
+    with right:
+        room = st.container() if in_class is not None else None  # the class: on top, filled last
+        # Everything else of the column in one box of its own: the room's count line is a
+        # timed fragment inside this screen's fragment, and the browser drops what a screen
+        # run left out only in boxes that are not around that line (a count run between the
+        # screen run and its clean-up marks every box around the line as its own): a quiz
+        # line that went, straight in the column, would stay on screen.
+        rest = st.container()
+        with rest, st.container(key="narration"):
+            lines, said = _narration(entry)
+        with rest:
+            lines += quiz_view.quiz_panel()  # the quiz's question and last answer, when on
+        if in_class is not None and room is not None:
+            teacher.sync_poll(session.session().quiz)  # after the quiz settled and asked
+            with room:
+                teacher.room_box(stepping.on_step)
+            lines += 5
+        # the tabs fill what the narration leaves of the tree's height (lines at 320 px wide)
+        tree_height = _tree_height()[0]
+        with rest:
+            _details(entry, height=max(DETAILS_MIN_HEIGHT, tree_height - 20 - 22 * lines))
+    quiz_view.after_screen()  # an arena run below the quiz answers its question: show it
+    state.sync_query_params()
+    if in_class is not None:  # what the class sees: this screen, as plain data
+        frame = teacher.frame_of(
+            stats, view.to_dict(), said, lesson_view.page_text(), state.replay_params()
+        )
+        teacher.publish(frame)
+    if session.outside_writes_waiting():
+        # A click here wrote a sidebar widget (a played move's Root position): redraw the whole
+        # page so the browser holds the new value. Only now, after this screen's own widgets
+        # (the focus box, the history slider) went out with the values the click gave them: a
+        # rerun before them would not send those values, and the next click would undo them.
+        st.rerun(scope="app")
+
+
+# ------------------------------------------------------------------ controls
+
+
+def _controls() -> None:
+    search = session.session().search
+    n = int(st.session_state["iterations_per_click"])
+    # a presentation clicker sends PageDown / PageUp: Step forward, back one entry
+    st.button(
+        "Step",
+        key="step",
+        on_click=stepping.on_step_click,
+        type="primary",
+        shortcut="PageDown",
+        help="One iteration of MCTS (key: Page Down, a clicker's forward button)",
+    )
+    clicked_n = st.button(f"Step {n:,}", key="step_n", on_click=session.click_stops_autoplay)
+    st.button(
+        f"Phase: {search.next_phase.label}", key="phase_step", on_click=stepping.on_phase_step
+    )
+    st.button(
+        "◀ Back",
+        key="back",
+        on_click=history.on_back,
+        shortcut="PageUp",
+        help="Back: the previous history entry (key: Page Up, a clicker's back button)",
+    )
+    st.button("Forward ▶", key="forward", on_click=history.on_forward, help="The next entry")
+    st.button("Reset", key="reset", on_click=stepping.on_reset)
+    st.button("Play best", key="play_best", on_click=play.on_play_best)
+    st.toggle("Autoplay", key="autoplay", help="Step on its own; any click stops it",
+              on_change=session.on_autoplay_toggle)  # fmt: skip
+    speed = session.autoplay_speed()
+    with st.popover(f"{speed:g}/s", help="Autoplay speed and what each tick runs"):
+        # given its value: a popover draws its widgets only while open, and a slider drawn
+        # afresh during autoplay's reruns took its default (the minimum, 0.5/s) otherwise
+        st.slider("Autoplay: clicks per second", 0.5, 5.0, value=speed, step=0.5,
+                  key="autoplay_speed")  # fmt: skip
+        st.toggle(
+            f"Each tick runs Step {n:,} (else one iteration)",
+            key="autoplay_batch",
+        )
+    if clicked_n:
+        bar = st.progress(0.0, text="running")
+        stepping.run_batch(progress=bar.progress)
+        bar.empty()
+
+
+def _stats(entry: session.HistoryEntry | None) -> str:
+    """Draw the statistics row; returns it as one line of plain text (for the class)."""
+    lab = session.session()
+    search = lab.search
+    if entry is None:
+        iteration, nodes, depth, rate = search.iterations, search.node_count, search.max_depth, 0.0
+        where = "no clicks yet"
+    else:
+        iteration, nodes, depth, rate = entry.iteration, entry.nodes, entry.depth, entry.rate
+        last = lab.history[-1].number
+        where = f"entry {entry.number} of {last}: {entry.what}"
+        if entry.number != last:
+            where += " (history; Forward ▶ goes on)"
+    cells = [
+        ("Iteration", f"{iteration:,}"),
+        ("Nodes", f"{nodes:,}"),
+        ("Depth", f"{depth:,}"),
+        ("Iterations/s", f"{rate:,.0f}"),
+    ]
+    body = " ".join(
+        f'<span class="lab-stat"><small>{name}</small> <b>{value}</b></span>'
+        for name, value in cells
+    )
+    numbers, scrubber = st.columns([3, 2], vertical_alignment="center")
+    numbers.html(
+        f'<div class="lab-stats">{body}<span class="lab-where">{html.escape(where)}</span></div>'
+    )
+    if len(lab.history) > 1:
+        scrubber.slider(
+            "History entry",
+            lab.history[0].number,
+            lab.history[-1].number,
+            key="history_index",
+            label_visibility="collapsed",
+            help="Each click (step, phase, move) is an entry: drag to go back to any of them.",
+        )
+    if search.node_cap_reached:
+        ui.notice_line("warning", widget_values.SESSION_FULL_MESSAGE)
+    return " · ".join(f"{name} {value}" for name, value in cells) + f" · {where}"
+
+
+# ---------------------------------------------------------------------- tree
+
+
+def _tree(entry: session.HistoryEntry | None) -> TreeView:
+    """Draw the tree; returns the drawing's data (for the class)."""
+    clicked = clicked_focus("tree_view")  # read before the focus box is drawn: it may write it
+    if clicked is not None:
+        st.session_state["tree_focus"] = str(clicked)
+    focus = widget_values.bounds_from_widgets().focus
+    with st.container(horizontal=True, vertical_alignment="center", gap="small"):
+        with st.popover("Drawing", help="What the tree shows: children per node and levels"):
+            st.number_input("Children shown per expanded node", 1, 12, key="tree_top_k")
+            st.number_input("Levels", 2, 12, key="tree_levels")
+        # Not in the popover: callbacks clear the focus (a played move, Back to the root), and
+        # a closed popover's widget keeps its old value in the browser, which the next click
+        # would send back (Streamlit draws a popover's widgets only while it is open).
+        st.text_input(
+            "Focus on node id",
+            key="tree_focus",
+            help="Draw the tree from this node: e.g. 12 (hover a box for its id); empty: the root",
+            placeholder="focus: node id",
+            label_visibility="collapsed",
+            width=130,
+        )
+        if focus is not None:
+            st.button("Back to the root", key="tree_unfocus", on_click=stepping.on_unfocus)
+        st.html('<span class="lab-tree-help">hover: numbers · click: focus · ?: colours</span>')
+    view = entry.view if entry is not None else None
+    if view is None:
+        view = history.tree_view_now()
+    latest = session.session().entries_written
+    if focus is not None and entry is not None and entry.number == latest:
+        view = history.tree_view_now(*_marks(entry))  # the focus moved since the entry was drawn
+    typed = str(st.session_state["tree_focus"]).strip()
+    if typed and focus is None:
+        ui.notice_line("warning", "Focus: type a node id such as 12 (shown on hover).")
+    elif focus is not None and not view.focus_found:
+        ui.notice_line("warning", f"Node #{focus} is not in the tree: drawn from the root.")
+    scale = PRESENTATION_ZOOM if st.session_state["presentation"] else 1.0
+    height, below = _tree_height()
+    render_tree(view, key="tree_view", height=height, scale=scale, below=below)
+    return view
+
+
+def _marks(entry: session.HistoryEntry) -> tuple[set[int], int | None, set[int]]:
+    trace = entry.trace
+    if trace is None:
+        return set(), None, set()
+    new_id = trace.expansion.node_id if trace.expansion is not None else None
+    return path_ids(trace), new_id, {u.node_id for u in trace.updates}
+
+
+# ----------------------------------------------------------------- narration
+
+
+def _narration(entry: session.HistoryEntry | None) -> tuple[int, list[str]]:
+    """Draw the narration; returns about how many lines it took (for the space below it) and
+    its sentences (for the class)."""
+    text = entry.narration if entry is not None else ""
+    if not text:
+        text = (
+            "Press Step to run one iteration of MCTS: select a path down the tree, expand one "
+            "new node, simulate a game from it, and backpropagate the result up the path. "
+            "Phase runs one of the four at a time."
+        )
+    # plain text inside one HTML block: escaped, on one line, never read as Markdown
+    said = [" ".join(text.split())]
+    html_parts = [f'<p class="lab-narration">{html.escape(said[0])}</p>']
+    decision = _root_decision(entry)
+    if decision is not None:
+        flip = flip_c(decision, str(st.session_state["policy"]), float(st.session_state["c"]))
+        if flip is not None:
+            said.append(flip_sentence(flip))
+            html_parts.append(f'<p class="lab-flip">{html.escape(said[-1])}</p>')
+    verdict = exact_cache.exact_verdict(entry)  # with ``exact`` on: the favourite is wrong
+    if verdict is not None:
+        said.append(verdict)
+        html_parts.append(f'<p class="lab-exact">{html.escape(verdict)}</p>')
+    st.html("".join(html_parts))
+    shown = said + panels.notices()
+    return sum(-(-len(line) // LINE_CHARS) for line in shown), said
+
+
+def _root_decision(entry: session.HistoryEntry | None) -> Decision | None:
+    if entry is None:
+        return None
+    steps = entry.trace.path if entry.trace is not None else ()
+    if entry.phase == "select" and isinstance(entry.phase_result, tuple) and entry.phase_result:
+        steps = entry.phase_result
+    for step in steps:
+        if isinstance(step, Decision):
+            return step
+    return None
+
+
+# ------------------------------------------------------------------- details
+
+#: What each detail tab (app/inputs/tabs.py) draws: its panels in order, each given the history
+#: entry shown (a panel that needs only its trace reads ``entry.trace``).
+Panel = Callable[[session.HistoryEntry | None], None]
+
+
+def _trace(entry: session.HistoryEntry | None) -> IterationTrace | None:
+    return entry.trace if entry is not None else None
+
+
+TAB_PANELS: dict[str, tuple[Panel, ...]] = {
+    "Board": (lambda _: game_panels.board_panel(),),
+    "Why this path": (lambda entry: panels.uct_panel(_trace(entry)),),
+    "Backup": (panels.phase_panel, lambda entry: panels.rollout_panel(_trace(entry))),
+    "Dice": (lambda entry: panels.chance_panel(_trace(entry)),),
+    "Charts": (lambda _: game_panels.charts_panel(),),
+    "Play": (lambda _: game_panels.play_panel(), lambda _: game_panels.final_policies_panel()),
+    "Arena": (lambda _: game_panels.arena_panel(), lambda _: game_panels.sweep_panel()),
+    "A/B": (lambda _: ab_panel.ab_panel(),),
+    "Text": (lambda entry: panels.printed_tree_panel(_trace(entry)), panels.graphviz_panel),
+}
+if tuple(TAB_PANELS) != DETAIL_TABS:  # one tab list: app/inputs/tabs.py names them, in this order
+    raise RuntimeError(
+        f"app.screen.page.TAB_PANELS {tuple(TAB_PANELS)} != app.inputs.tabs {DETAIL_TABS}"
+    )
+
+
+def _details(entry: session.HistoryEntry | None, height: int) -> None:
+    # ``height`` fits a 720 px window; a taller one gets a taller box by as much as the tree
+    # grows (see TREE_BELOW), so the tabs end where the tree ends instead of half-way down
+    # (the fixed height sits on the box's wrapper, as its height and flex basis). Not on a
+    # phone (app.screen.sidebar.PHONE_CSS): below the tree, the box takes its content's height.
+    tall = f"max({height}px, calc(100vh - {720 - height}px))"
+    st.html(
+        '<style>@media not all and (max-width: 640px) {[data-testid="stLayoutWrapper"]'
+        f":has(> .st-key-detail_panels) {{height: {tall} !important; "
+        f"flex-basis: {tall} !important;}}}}</style>"
+    )
+    tabs = st.tabs(DETAIL_TABS, key="details", on_change="rerun")
+    for name, tab in zip(DETAIL_TABS, tabs, strict=True):
+        if tab.open:  # only the open tab's panels run (the others cost nothing per click)
+            with tab, st.container(key="detail_panels", height=height, border=False):
+                for panel in TAB_PANELS[name]:
+                    panel(entry)

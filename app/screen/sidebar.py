@@ -1,0 +1,257 @@
+"""The page's style and the sidebar: the game, the root position, the seed, the search settings
+(each widget's range and choices from its row of ``mcts_lab/settings.py``, its default from
+``app/live/session.py``) and Step N's N. Every change goes through a callback in
+``app.live.state``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+from app.components import ui
+from app.inputs import widget_values
+from app.inputs.links import SEED_RANGE
+from app.live import session, state
+from app.words.exact import EXACT_SECONDS
+from games.registry import game_choices, game_spec
+from games.spec import GameOption
+from mcts_core.config import (
+    EXPANSION_ORDERS,
+    FINAL_POLICIES,
+    PRIORS,
+    ROLLOUT_HORIZONS,
+    ROLLOUT_POLICIES,
+    TREE_POLICIES,
+    VALUE_RANGES,
+)
+from mcts_core.policies import TREE_POLICY_REGISTRY
+from mcts_lab.presets import PRESET_HELP
+
+#: Each tree policy's label, for the policy picker.
+POLICY_NAMES = {name: policy.label for name, policy in TREE_POLICY_REGISTRY.items()}
+
+
+#: The page's own styles: a compact top so the classroom screen fits 720 px, no fade of the
+#: page while a click reruns, the notice lines, and the presentation mode's larger type.
+PAGE_CSS = """
+.block-container {padding-top: 0.6rem !important; padding-bottom: 1rem !important;}
+header[data-testid="stHeader"] {height: 0; min-height: 0;}
+[data-stale="true"], .stale-element {opacity: 1 !important; transition: none !important;}
+.lab-title {font-size: 1.25rem; line-height: 1.6rem; white-space: nowrap; overflow: hidden;
+  text-overflow: ellipsis;}
+.lab-title span {font-size: 0.85rem; color: #555; margin-left: 0.5rem;}
+.lab-stats {font-size: 0.95rem; line-height: 1.4rem; height: 1.4rem; white-space: nowrap;
+  overflow: hidden; text-overflow: ellipsis;}
+.st-key-step kbd, .st-key-back kbd {display: none;}
+.st-key-controls {column-gap: 0.45rem !important;}
+.st-key-controls [data-testid="stBaseButton-secondary"],
+.st-key-controls [data-testid="stBaseButton-primary"] {padding-left: 0.6rem; padding-right: 0.6rem;}
+.lab-stat {margin-right: 1.1rem; white-space: nowrap;}
+.lab-stat small {color: #666;}
+.lab-where {color: #666; font-size: 0.8rem; margin-left: 0.2rem;}
+.lab-tree-help {color: #666; font-size: 0.8rem; line-height: 1.1rem;}
+.stTabs [data-baseweb="tab-list"], .stTabs [role="tablist"] {flex-wrap: wrap; row-gap: 0;
+  column-gap: 0.9rem;}
+.stTabs [data-baseweb="tab-list"] button, .stTabs [role="tablist"] button {flex: 0 0 auto;}
+.st-key-detail_panels .katex {font-size: 1em;}
+.st-key-detail_panels .katex-display {overflow: visible !important;}
+[data-testid="stCaptionContainer"] {opacity: 1 !important;}
+[data-testid="stCaptionContainer"] p {color: #555 !important;}
+.st-key-detail_panels h2 {font-size: 1.15rem; padding: 0.2rem 0;}
+.st-key-detail_panels h3 {font-size: 1.0rem; padding: 0.2rem 0;}
+.lab-narration {font-size: 1.0rem; line-height: 1.35rem; margin: 0 0 0.3rem 0;}
+.lab-flip {font-size: 0.85rem; color: #7c2d12; margin: 0 0 0.3rem 0;}
+.lab-exact {font-size: 0.85rem; color: #991b1b; font-weight: 600; margin: 0 0 0.3rem 0;}
+.lab-note {font-size: 0.85rem; padding: 0.15rem 0.5rem; border-radius: 0.3rem;
+  margin-bottom: 0.2rem;}
+.lab-success {background: #dcfce7;} .lab-info {background: #e0f2fe;}
+.lab-warning {background: #fef9c3;} .lab-error {background: #fee2e2;}
+"""
+#: A phone (a window at most 640 px wide, where Streamlit stacks the columns): the controls in
+#: two rows, then the tree, then the narration and the tabs, in one scrolling page. The open
+#: tab's fixed-height scroll box (for 720 px beside the tree) would be a scroll box inside the
+#: scrolling page, cutting the board: here it takes its content's height. The tree stops at
+#: half the window so the narration follows it on the first screen (the tree component's box
+#: takes ``--lab-tree-max-height`` as its max-height, app/components/static/tree_view.css).
+PHONE_CSS = """
+@media (max-width: 640px) {
+.block-container {padding-left: 0.5rem !important; padding-right: 0.5rem !important;}
+.st-key-controls {row-gap: 0.35rem !important; column-gap: 0.2rem !important;}
+.st-key-controls [data-testid^="stBaseButton"], .st-key-controls [data-testid="stPopoverButton"]
+  {min-height: 2.1rem; padding: 0.15rem 0.3rem !important;}
+.st-key-controls button p, .st-key-controls label p {font-size: 0.8rem;}
+.st-key-tree {--lab-tree-max-height: 50vh;}
+.st-key-detail_panels, [data-testid="stLayoutWrapper"]:has(> .st-key-detail_panels)
+  {height: auto !important; flex-basis: auto !important; overflow: visible !important;}
+.st-key-detail_panels img {max-width: 100%; height: auto;}
+}
+"""
+PRESENTATION_CSS = """
+section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] {display: none;}
+.lab-narration {font-size: 1.35rem; line-height: 1.75rem;}
+.lab-stats {font-size: 1.2rem; line-height: 1.7rem; height: 1.7rem;}
+.lab-title {font-size: 1.5rem;}
+.st-key-controls button p, .st-key-controls [data-testid="stWidgetLabel"] p,
+.st-key-controls label p {font-size: 18px !important;}
+"""
+
+
+def page_style() -> None:
+    css = PAGE_CSS + PHONE_CSS + (PRESENTATION_CSS if st.session_state["presentation"] else "")
+    st.markdown(f"<style>{css}</style>", unsafe_allow_html=True)
+
+
+# ------------------------------------------------------------------ sidebar
+
+
+@ui.guarded
+def sidebar_controls() -> None:
+    sb = st.sidebar
+    sb.header("Position")
+    sb.selectbox(
+        "Game",
+        game_choices(),
+        key="game",
+        on_change=state.on_game_change,
+        format_func=_game_label,
+    )
+    spec = game_spec(st.session_state["game"])
+    for option in spec.options:
+        if not option.heuristic:  # a variant of the game (gridiron's size)
+            _option_widget(sb, option, state.on_variant_change)
+    sb.text_input(
+        "Root position",
+        key="position",
+        on_change=state.on_position_change,
+        help=spec.position_help,
+    )
+    sb.number_input("Seed", *SEED_RANGE, step=1, key="seed", on_change=state.on_seed_change)
+
+    sb.header("Search")
+    change = state.on_param_change
+    sb.selectbox(
+        "Preset",
+        widget_values.PRESET_CHOICES,
+        key="preset",
+        on_change=state.on_preset_change,
+        help="tutorial: " + PRESET_HELP["tutorial"] + ". strong: " + PRESET_HELP["strong"] + ".",
+    )
+    sb.toggle(
+        "Exact values (perfect play)",
+        key="exact",
+        help="Works out what perfect play gives for each move at the root (win, draw or loss; "
+        "the expected value where dice decide) and shows it beside the search's Q on the board "
+        "and in the UCT table, marks the search's favourite when it is worse than the best "
+        "move, and charts how much it gives away over the iterations. Worked out once per "
+        f"position, for at most {EXACT_SECONDS:g} seconds: a move not solved by then shows '?'.",
+    )
+    sb.slider(
+        "Exploration C", *widget_values.widget_range("c"), step=0.05, key="c", on_change=change
+    )
+    sb.selectbox(
+        "Tree policy",
+        TREE_POLICIES,
+        key="policy",
+        on_change=change,
+        format_func=lambda name: POLICY_NAMES.get(name, name),
+    )
+    if TREE_POLICY_REGISTRY[st.session_state["policy"]].needs_priors:
+        sb.selectbox("PUCT prior", PRIORS, key="prior", on_change=change)
+    sb.number_input(
+        "Minimum visits T",
+        *widget_values.widget_range("min_visits"),
+        step=1,
+        key="min_visits",
+        on_change=change,
+        help="Every child gets T visits (round robin) before the formula decides.",
+    )
+    sb.selectbox("Expansion order", EXPANSION_ORDERS, key="expansion", on_change=change)
+    sb.selectbox("Rollout policy", ROLLOUT_POLICIES, key="rollout", on_change=change)
+    sb.number_input(
+        "Rollout depth (-1 = to the end, 0 = heuristic only)",
+        *widget_values.widget_range("rollout_depth"),
+        step=1,
+        key="rollout_depth",
+        on_change=change,
+    )
+    sb.selectbox(
+        "Rollout horizon",
+        ROLLOUT_HORIZONS,
+        key="horizon",
+        on_change=change,
+        help="'turn' stops the rollout when the player to move changes.",
+    )
+    if st.session_state["rollout"] == "epsilon":
+        sb.slider(
+            "Epsilon (random share)",
+            *widget_values.widget_range("epsilon"),
+            step=0.05,
+            key="epsilon",
+            on_change=change,
+        )
+    with sb.expander("Evaluation shaping"):
+        st.number_input(
+            "Win value", *widget_values.widget_range("win_value"), key="win_value", on_change=change
+        )
+        st.number_input(
+            "Draw value",
+            *widget_values.widget_range("draw_value"),
+            key="draw_value",
+            on_change=change,
+        )
+        st.number_input(
+            "Loss value (try -100)",
+            *widget_values.widget_range("loss_value"),
+            key="loss_value",
+            on_change=change,
+        )
+        st.slider(
+            "Heuristic weight",
+            *widget_values.widget_range("heuristic_weight"),
+            step=0.1,
+            key="heuristic_weight",
+            on_change=change,
+        )
+        st.selectbox(
+            "Value range",
+            VALUE_RANGES,
+            key="value_range",
+            on_change=change,
+            format_func=lambda r: "[-1, 1]" if r == "symmetric" else "[0, 1]",
+        )
+        st.caption("Values are shaped (win/draw/loss) then mapped onto the range UCT expects.")
+        weights = [option for option in spec.options if option.heuristic]
+        if weights:  # the game's heuristic weights (gridiron's)
+            st.markdown(f"**{spec.label} heuristic weights** (the leaf evaluation)")
+        for option in weights:
+            _option_widget(st, option, state.on_weights_change)
+    sb.selectbox("Final-move policy", FINAL_POLICIES, key="final_policy", on_change=change)
+    sb.toggle("MCTS-Solver (prove wins and losses)", key="solver", on_change=change)
+    sb.number_input(
+        "Iterations per click (Step N)",
+        1,
+        session.MAX_ITERATIONS_PER_CLICK,
+        step=1,
+        key="iterations_per_click",
+    )
+
+
+def _game_label(name: str) -> str:
+    try:
+        return game_spec(name).label
+    except ValueError:  # an OpenSpiel game that cannot be loaded here
+        return name
+
+
+def _option_widget(where: Any, option: GameOption, on_change: Callable[[], None]) -> None:
+    """The widget of one of the game's options (its registration, ``GameSpec.options``)."""
+    if option.choices:
+        where.selectbox(
+            option.label, option.choices, key=option.key, format_func=option.text,
+            on_change=on_change,
+        )  # fmt: skip
+    elif option.slider is not None:
+        low, high, step = option.slider
+        where.slider(option.label, low, high, step=step, key=option.key, on_change=on_change)

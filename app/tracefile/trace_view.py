@@ -1,0 +1,404 @@
+"""Open a tree or trace: any MCTS's file drawn, checked and stepped through (docs/app.md).
+
+The sidebar's uploader (key ``trace_file``) reads an mcts-trace file (docs/trace_format.md;
+at most :data:`mcts_lab.traces.MAX_FILE_BYTES`, Streamlit's ``server.maxUploadSize``).
+While one is open, :func:`trace_screen` replaces the classroom screen: the file's tree in the
+same tree view (hover, click to focus), Step / ◀ / ▶ and a slider over the file's iterations
+(``trace_step``, ``trace_back``, ``trace_forward``, ``trace_iteration``), the narration of
+the iteration shown from its record, and tabs: Why this path (the writer's terms), Anomalies
+(``mcts-lab inspect``'s findings, also marked ⚠ on the tree), Board (a registered game named
+in the file) and File (the header). **Close the file** (``trace_close``) returns to the live
+search, which the file never touched.
+
+Like the quiz and the lessons, this module writes its own session keys (``trace_*``); the file
+is checked in the upload's callback, and a bad file leaves one message and the previous state.
+Nothing from the file is rendered as Markdown or HTML: labels go to the tree component as data
+(``textContent``), tables as data frames, sentences escaped.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import html
+import logging
+from typing import Any, cast
+
+import streamlit as st
+
+from app.components import ui
+from app.components.tree_view import clicked_focus, render_tree
+from app.drawing.boards import board_svg
+from app.drawing.tree_layout import build_view
+from app.drawing.tree_model import TreeView
+from app.live.session import DEFAULTS
+from app.words.c_sensitivity import flip_c
+from app.words.c_sentence import flip_sentence
+from app.words.narration import narrate_iteration
+from app.words.record_words import narrate_record
+from mcts_lab import traces
+from mcts_lab.inspection import inspect_trace
+from mcts_lab.traces.replay import FileReplay
+
+__all__ = ["active", "keep_live_widgets", "narration_lines", "trace_sidebar", "trace_screen"]
+
+TREE_HEIGHT = 450
+TREE_BELOW = 270
+MB = 1024 * 1024
+_LOG = logging.getLogger(__name__)
+
+
+def active() -> bool:
+    """True while a file is open (the screen shows it instead of the live search)."""
+    return st.session_state.get("trace_replay") is not None
+
+
+def keep_live_widgets() -> None:
+    """While a file is shown, keep the live screen's widget values: Streamlit forgets a
+    widget's value in a run that does not draw it, and the classroom screen is not drawn.
+    Called before any widget is drawn (a value may not be set after its widget)."""
+    if not active():
+        return
+    for key in (*DEFAULTS, "autoplay_speed"):
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+
+
+# ------------------------------------------------------------------ the sidebar
+
+
+def trace_sidebar() -> None:
+    sb = st.sidebar
+    sb.header("Debug your own MCTS")
+    sb.file_uploader(
+        "Open a tree or trace",
+        type=["json", "jsonl"],
+        key="trace_file",
+        on_change=_on_upload,
+        help="An mcts-trace file (.json or .jsonl, at most "
+        f"{traces.MAX_FILE_BYTES // MB} MB) from any MCTS: mcts-lab search --trace, "
+        "OpenSpiel or mctx converted with mcts_lab.traces, your own writer. See "
+        "docs/trace_format.md.",
+    )
+    error = st.session_state.get("trace_error")
+    if error:
+        with sb:
+            ui.notice_line("warning", error)
+
+
+def _on_upload() -> None:
+    upload = st.session_state.get("trace_file")
+    if upload is None:  # the file was removed from the uploader
+        _close()
+        return
+    name = str(getattr(upload, "name", "file"))
+    try:
+        if int(getattr(upload, "size", 0)) > traces.MAX_FILE_BYTES:
+            raise traces.TraceError(
+                f"the file has {upload.size:,} bytes; at most {traces.MAX_FILE_BYTES:,} are read"
+            )
+        data = upload.getvalue()
+        trace = traces.loads(data, json_lines=True if name.endswith(".jsonl") else None)
+        report = inspect_trace(trace)
+        replay = FileReplay(trace)
+    except traces.TraceError as error:
+        st.session_state["trace_error"] = f"{_short(name)} was not opened: {error}"
+        return
+    except Exception:  # a bug of ours, not the file's: one line here, the traceback in the log
+        _LOG.exception("opening a trace file failed")
+        st.session_state["trace_error"] = f"{_short(name)} could not be opened (see the log)."
+        return
+    opened(name, replay, report)
+
+
+def opened(name: str, replay: FileReplay, report: dict[str, Any]) -> None:
+    """Show ``replay`` (a checked file) with its ``report``, at the replay's position."""
+    st.session_state["trace_replay"] = replay
+    st.session_state["trace_report"] = report
+    st.session_state["trace_name"] = name
+    st.session_state["trace_error"] = None
+    st.session_state["trace_iteration"] = replay.position_index
+    st.session_state["trace_focus"] = None
+
+
+def _short(text: str, chars: int = 60) -> str:
+    return text if len(text) <= chars else text[: chars - 1] + "…"
+
+
+def _close() -> None:
+    for key in ("trace_replay", "trace_report", "trace_name", "trace_error", "trace_focus"):
+        st.session_state[key] = None
+
+
+# ------------------------------------------------------------------ moving
+
+
+def _replay() -> FileReplay:
+    replay = st.session_state.get("trace_replay")
+    assert isinstance(replay, FileReplay)
+    return replay
+
+
+def _go(target: int) -> None:
+    replay = _replay()
+    replay.goto(target)
+    st.session_state["trace_iteration"] = replay.position_index
+
+
+def on_step() -> None:
+    _go(_replay().position_index + 1)
+
+
+def on_back() -> None:
+    _go(_replay().position_index - 1)
+
+
+def on_forward() -> None:
+    _go(_replay().end)
+
+
+def on_slider() -> None:
+    _go(int(st.session_state["trace_iteration"]))
+
+
+def on_close() -> None:
+    # the uploader keeps showing the file (Streamlit does not let code clear it): its ✕
+    # removes it, and another file opens on its own
+    _close()
+
+
+def on_unfocus() -> None:
+    st.session_state["trace_focus"] = None
+
+
+# ------------------------------------------------------------------ the screen
+
+
+def trace_screen() -> None:
+    replay = _replay()
+    report = st.session_state.get("trace_report") or {}
+    with st.container(key="trace_controls", horizontal=True, vertical_alignment="center"):
+        can_step = replay.steppable
+        st.button(
+            "Step",
+            key="trace_step",
+            on_click=on_step,
+            type="primary",
+            disabled=not can_step or replay.position_index >= replay.end,
+        )
+        st.button("◀", key="trace_back", on_click=on_back, disabled=not can_step,
+                  help="Back: the previous iteration")  # fmt: skip
+        st.button("▶", key="trace_forward", on_click=on_forward, disabled=not can_step,
+                  help="Forward to the file's last iteration")  # fmt: skip
+        st.button("Close the file", key="trace_close", on_click=on_close)
+    if replay.steppable and replay.end > 0:
+        st.slider(
+            "Iteration of the file",
+            0,
+            replay.end,
+            key="trace_iteration",
+            on_change=on_slider,
+            help="Drag to any iteration of the file: the tree as the file's search had it.",
+        )
+    _stats(replay, report)
+    left, right = st.columns([3, 2], gap="small")
+    with left, st.container(key="trace_tree"):
+        _tree(replay, report)
+    with right:
+        with st.container(key="trace_narration"):
+            st.html(
+                "".join(
+                    f'<p class="{css}">{html.escape(line)}</p>'
+                    for css, line in narration_lines(replay)
+                )
+            )
+        _tabs(replay, report)
+
+
+def narration_lines(replay: FileReplay) -> list[tuple[str, str]]:
+    """The narration of the iteration shown, as (CSS class, sentence) paragraphs: a record the
+    lab's writer wrote reads word for word as the live run read (``app.words.narration``'s
+    :func:`~app.words.narration.narrate_iteration` on the rebuilt trace, then, as on the live
+    screen, how the root's choice depends on C, with the file's C and policy); any other
+    record in :func:`~app.words.record_words.narrate_record`'s generic words."""
+    trace = replay.trace
+    record = replay.record()
+    status = ""
+    if not trace.records:
+        status = (
+            f"A tree of {len(trace.nodes):,} nodes without iteration records: hover for the "
+            "numbers, click to focus."
+        )
+    elif not replay.steppable:
+        status = (
+            f"The file's records start at iteration {trace.records[0]['iteration']}, not 1: "
+            "the final tree is shown."
+        )
+    elif record is None:
+        status = (
+            f"The file holds {replay.end:,} iterations. Press Step to replay the first: the "
+            "tree grows as the file's search grew it."
+        )
+    if record is None:
+        return [("lab-narration", status)]
+    names = _player_names(replay)
+    rebuilt = replay.iteration_trace()
+    if rebuilt is None:
+        view_of = lambda node_id: replay.views[trace.index[node_id]]  # noqa: E731
+        return [("lab-narration", narrate_record(record, replay.label, view_of, names))]
+    settings = trace.header.get("settings") or {}
+    c = settings.get("c")
+    c = float(c) if isinstance(c, (int, float)) and not isinstance(c, bool) else None
+    policy = str(settings.get("tree_policy", "uct"))
+    text = narrate_iteration(rebuilt, names, 0.0 if c is None else c, policy)
+    lines = [("lab-narration", " ".join(text.split()))]  # one line, as the live screen shows it
+    root_decision = rebuilt.decisions[0] if rebuilt.decisions else None
+    if c is not None and root_decision is not None:
+        flip = flip_c(root_decision, policy, c)
+        if flip is not None:
+            lines.append(("lab-flip", flip_sentence(flip)))
+    return lines
+
+
+def _stats(replay: FileReplay, report: dict[str, Any]) -> None:
+    header = replay.trace.header
+    writer = header.get("writer") or {}
+    counts = report.get("anomaly_counts") or {}
+    found = sum(counts.values())
+    parts = [
+        f"file {st.session_state.get('trace_name') or ''}",
+        f"by {writer.get('name') or 'an unnamed writer'}",
+        f"game {header.get('game') or '(not named)'}",
+        f"iteration {replay.position_index:,} of {replay.end:,}",
+        f"nodes {replay.attached:,} of {len(replay.trace.nodes):,}",
+        f"{found:,} anomal{'y' if found == 1 else 'ies'}" if found else "no anomalies",
+    ]
+    st.html(f'<div class="lab-stats">{html.escape(" · ".join(parts))}</div>')
+
+
+def _tree(replay: FileReplay, report: dict[str, Any]) -> None:
+    clicked = clicked_focus("trace_tree_view")
+    if clicked is not None:
+        st.session_state["trace_focus"] = clicked
+    focus = st.session_state.get("trace_focus")
+    if focus is not None:
+        st.button("Back to the root", key="trace_unfocus", on_click=on_unfocus)
+    path, new_id, changed = replay.marks()
+    view = build_view(
+        cast(Any, replay.search()),
+        path_ids=path,
+        new_id=new_id,
+        changed_ids=changed,
+        focus_id=focus if isinstance(focus, int) else None,
+        player_names=_player_names(replay),
+    )
+    view = mark_anomalies(view, report.get("anomalies") or [])
+    render_tree(view, key="trace_tree_view", height=TREE_HEIGHT, below=TREE_BELOW)
+
+
+def _player_names(replay: FileReplay) -> tuple[str, str]:
+    from games.registry import game_spec
+
+    name = replay.trace.header.get("game")
+    try:
+        names = game_spec(str(name)).player_names if name else None
+    except (ValueError, ImportError):
+        names = None
+    if names:
+        return str(names[0]), str(names[1])
+    return "player 0", "player 1"
+
+
+def mark_anomalies(view: TreeView, anomalies: list[dict[str, Any]]) -> TreeView:
+    """The view with every node named by an anomaly labelled ⚠ and its findings in the
+    tooltip."""
+    by_node: dict[int, list[str]] = {}
+    for item in anomalies:
+        if item.get("node") is not None:
+            by_node.setdefault(int(item["node"]), []).append(f"⚠ {item['kind']}: {item['detail']}")
+    if not by_node:
+        return view
+    nodes = []
+    for node in view.nodes:
+        found = by_node.get(node.id) if node.id is not None else None
+        if found:
+            node = dataclasses.replace(
+                node, label="⚠ " + node.label, tooltip=(*node.tooltip, *found[:3])
+            )
+        nodes.append(node)
+    return dataclasses.replace(view, nodes=tuple(nodes), _by_id={})
+
+
+TABS = ("Why this path", "Anomalies", "Board", "File")
+
+
+def _tabs(replay: FileReplay, report: dict[str, Any]) -> None:
+    tabs = st.tabs(TABS, key="trace_tabs", on_change="rerun")
+    draw = {
+        "Why this path": lambda: _why(replay),
+        "Anomalies": lambda: _anomalies(report),
+        "Board": lambda: _board(replay),
+        "File": lambda: _file(replay, report),
+    }
+    for name, tab in zip(TABS, tabs, strict=True):
+        if tab.open:
+            with tab, st.container(height=TREE_HEIGHT - 120, border=False):
+                draw[name]()
+
+
+def _why(replay: FileReplay) -> None:
+    rows = replay.decision_rows()
+    if not rows:
+        st.caption(
+            "The iteration shown has no selection terms in the file (a tree without records, "
+            "the start, or a writer that gave none)."
+        )
+        return
+    st.caption("Each decision's children with the writer's own numbers (not recomputed).")
+    st.dataframe(rows, hide_index=True)
+
+
+def _anomalies(report: dict[str, Any]) -> None:
+    items = report.get("anomalies") or []
+    if not items:
+        st.caption("mcts-lab inspect found no anomaly in this file.")
+        return
+    counts = report.get("anomaly_counts") or {}
+    st.caption(
+        "Found by the checks of docs/trace_format.md (also marked ⚠ on the tree): "
+        + ", ".join(f"{kind} {n:,}" for kind, n in counts.items())
+    )
+    st.dataframe(items, hide_index=True)
+
+
+def _board(replay: FileReplay) -> None:
+    moves = replay.game_moves
+    if moves is None:
+        st.caption("The file names no registered game: the labels are the file's own.")
+        return
+    game, state = moves.game, moves.root_state
+    if game.is_terminal(state):
+        st.caption("The root position is already over.")
+        return
+    root = replay.root
+    total = sum(child.visits for child in root.children) or 1
+    stats = {}
+    for child in root.children:
+        action = moves.action(replay.trace.index[child.id])
+        if action is not None and child.visits:
+            stats[action] = (child.visits / total, child.mean(max(root.player, 0)))
+    svg = board_svg(game, state, stats)
+    if svg is None:
+        st.code(game.format_state(state) or "(start)", language=None)
+        return
+    st.caption("The root position, with each move's share of the visits and Q so far.")
+    st.image(svg, width="content")
+
+
+def _file(replay: FileReplay, report: dict[str, Any]) -> None:
+    header = dict(replay.trace.header)
+    st.caption(
+        f"{len(replay.trace.nodes):,} nodes, depth {report.get('depth')}, "
+        f"{len(replay.trace.records):,} iteration records; inspect took "
+        f"{report.get('seconds', 0):.2f} s."
+    )
+    st.json(header, expanded=1)

@@ -1,0 +1,9 @@
+"""Pure words about the search, plain text for a student: nothing here imports Streamlit.
+
+What lives here: the sentence pieces every narration shares (:mod:`.phrases`), the narration of
+an iteration and of each phase (:mod:`.narration`), of an opened file's record
+(:mod:`.record_words`), the sentence on C (:mod:`.c_sentence`) with its arithmetic
+(:mod:`.c_sensitivity`), and the exact values beside Q in words (:mod:`.exact`).
+
+It may import ``mcts_lab``, ``games`` and ``mcts_core`` only: the lowest of the app's folders.
+"""

@@ -1,0 +1,199 @@
+"""The exact answer beside Q: what perfect play says about the root's moves, in words.
+
+Pure Python (no Streamlit): :class:`ExactAnswer` holds every legal root move's game-theoretic
+value (:func:`mcts_lab.exact.exact_values`, from the view of the player to move at the root)
+and says it as the app shows it: "win", "draw", "loss" (a number where dice decide: the
+expected value), "?" where the time budget ran out first. :func:`verdict` is the sentence the
+screen adds under the narration when the search's favourite is worse than a best move;
+:func:`regret_points` and :func:`kept_sentence` are the charts' regret line and its summary.
+
+The app computes an answer once per root position, and only while the ``exact`` toggle is on
+and a view that shows it is drawn (``app.live.exact_cache.exact_answer``, cached in the session).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mcts_lab import exact as minimax
+
+__all__ = [
+    "EXACT_SECONDS",
+    "ExactAnswer",
+    "solve",
+    "verdict",
+    "regret_points",
+    "kept_sentence",
+    "number",
+]
+
+#: The time budget for one root position's exact values (the CLI's ``--exact-seconds``
+#: default). Tests lower it.
+EXACT_SECONDS = 2.0
+
+_TOLERANCE = minimax.VALUE_TOLERANCE
+_WORDS = {1.0: "win", 0.0: "draw", -1.0: "loss"}
+_VERBS = {1.0: ("wins", "win"), 0.0: ("draws", "draw"), -1.0: ("loses", "lose")}
+_LISTED = 3  # best moves named in a sentence; more are counted
+
+
+@dataclass(frozen=True)
+class ExactAnswer:
+    """Every legal move's exact value at one root position.
+
+    Attributes:
+        values: ``{action: value}`` for every legal move at the root, in the game's order:
+            the value a perfect player gets after playing it, from the view of the player to
+            move at the root, in [-1, 1] (1 a win, 0 a draw, -1 a loss; the expected value
+            where dice decide), or ``None`` where the budget ran out first.
+        labels: ``{action: label}`` of the same moves.
+        seconds: the budget the values were looked for within.
+    """
+
+    values: Mapping[Any, float | None]
+    labels: Mapping[Any, str]
+    seconds: float = EXACT_SECONDS
+
+    @property
+    def numeric(self) -> bool:
+        """True when some value is not a plain win, draw or loss (dice decide): the values are
+        then written as numbers."""
+        return any(_word(v) is None for v in self.values.values() if v is not None)
+
+    def text(self, action: Any) -> str:
+        """The move's exact value as the app writes it: win / draw / loss, a signed number
+        where dice decide (``+0.33``), ``?`` when not known."""
+        value = self.values.get(action)
+        if value is None:
+            return "?"
+        word = _word(value)
+        return word if word is not None and not self.numeric else f"{value:+.2f}"
+
+    @property
+    def best(self) -> float | None:
+        """The best value any move gets, or ``None`` when not known."""
+        return minimax.best_value(self.values)
+
+    def is_best(self, action: Any) -> bool:
+        """True when the move keeps the position's value (its regret is 0)."""
+        return self.regret(action) == 0.0
+
+    def regret(self, action: Any) -> float | None:
+        """The best value minus this move's (>= 0), ``None`` when either is unknown."""
+        return minimax.regret(self.values, action)
+
+    def wrong(self, action: Any) -> bool:
+        """True when perfect play says the move is worse than a best move."""
+        regret = self.regret(action)
+        return regret is not None and regret > 0
+
+    @property
+    def unknown(self) -> int:
+        """How many moves have no value (the budget ran out before they were solved)."""
+        return sum(v is None for v in self.values.values())
+
+    def budget_note(self) -> str | None:
+        """One sentence when some values are unknown, ``None`` when all are known."""
+        if not self.unknown:
+            return None
+        return (
+            f"The exact values of {self.unknown} of {len(self.values)} moves are unknown (?): "
+            f"the {self.seconds:g} s budget ran out before perfect play was worked out. "
+            "Later positions, with fewer moves left, solve faster."
+        )
+
+
+def solve(game: Any, state: Any, labels: Mapping[Any, str], seconds: float) -> ExactAnswer:
+    """The exact answer at ``state`` within ``seconds`` (:func:`mcts_lab.exact.exact_values`)."""
+    return ExactAnswer(minimax.exact_values(game, state, seconds), dict(labels), seconds)
+
+
+def number(value: float) -> str:
+    """A regret or value difference: a whole number as one (``1``, ``2``), else two decimals."""
+    return f"{value:.0f}" if abs(value - round(value)) < 1e-9 else f"{value:.2f}"
+
+
+def _word(value: float) -> str | None:
+    for exact, word in _WORDS.items():
+        if abs(value - exact) < _TOLERANCE:
+            return word
+    return None
+
+
+def _verb(answer: ExactAnswer, value: float, plural: bool) -> str:
+    """What a move does under perfect play: "wins", "draw" (plural), "is worth +0.33"."""
+    word = _word(value)
+    if word is None or answer.numeric:
+        return f"{'are' if plural else 'is'} worth {value:+.2f}"
+    return _VERBS[{"win": 1.0, "draw": 0.0, "loss": -1.0}[word]][plural]
+
+
+def verdict(answer: ExactAnswer, favourite: Any) -> str | None:
+    """The sentence for a wrong favourite, e.g. "The exact answer: col 4 wins; the search's
+    favourite col 3 only draws (regret 1)." ``None`` when the favourite is a best move or its
+    regret is not known."""
+    if favourite is None or not answer.wrong(favourite):
+        return None
+    best = answer.best
+    mine = answer.values.get(favourite)
+    regret = answer.regret(favourite)
+    assert best is not None and mine is not None and regret is not None
+    moves = [answer.labels.get(a, str(a)) for a in answer.values if answer.is_best(a)]
+    named = moves[:_LISTED]
+    if len(moves) > _LISTED:
+        named.append(f"{len(moves) - _LISTED} more")
+    who = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+    does = _verb(answer, best, plural=len(moves) > 1)
+    word = _word(mine)
+    if word is None or answer.numeric:
+        worse = f"only {mine:+.2f}"
+    else:
+        worse = "only draws" if word == "draw" else "loses"
+    label = answer.labels.get(favourite, str(favourite))
+    return (
+        f"The exact answer: {who} {does}; the search's favourite {label} {worse} "
+        f"(regret {number(regret)})."
+    )
+
+
+def regret_points(
+    series: Sequence[Mapping[str, Any]], answer: ExactAnswer
+) -> list[tuple[int, float | None]]:
+    """(iteration, regret of the favourite then) for every chart point: the best exact value
+    minus that of the move the search would have played (``None`` where unknown). A point
+    records its favourite as ``best_action`` (:func:`app.drawing.figures.series_point`)."""
+    return [
+        (int(point["iteration"]), answer.regret(point.get("best_action")))
+        for point in series
+        if point.get("best_action") is not None
+    ]
+
+
+def kept_sentence(points: Sequence[tuple[int, float | None]]) -> str:
+    """When the search first found a best move and from which iteration it kept one (the last
+    time the regret went from above 0 to 0 and stayed there), in one sentence."""
+    if not points:
+        return "No favourite yet: step a few times."
+    last_iteration, last = points[-1]
+    if last is None:
+        return "The regret is not known: the favourite's exact value or the best one is missing."
+    if last > 0:
+        return (
+            f"At iteration {last_iteration:,} the favourite still gives away "
+            f"{number(last)}: the search has not settled on a best move yet."
+        )
+    first = next(i for i, r in points if r == 0.0)
+    kept = points[0][0]
+    for (_, before), (iteration, now) in zip(points, points[1:], strict=False):
+        if now == 0.0 and before != 0.0:
+            kept = iteration
+    if kept == points[0][0]:
+        return f"The favourite was a best move at every point from iteration {kept:,} on."
+    if first == kept:
+        return f"The search found a best move at iteration {kept:,} and kept it from then on."
+    return (
+        f"The search first found a best move at iteration {first:,}, lost it again, and "
+        f"kept one from iteration {kept:,} on."
+    )

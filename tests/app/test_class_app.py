@@ -1,0 +1,172 @@
+"""A class's pages through AppTest: the teacher's (start, join box, room box, publishing, end)
+and a student's (join by code, follow, answer, explore on their own and come back), over a
+real SQLite class store. AppTest has no fragments' timers and no runtime, so no watcher: what
+crosses pages in time is tested in Chromium (tests/browser/test_class_browser.py)."""
+
+from __future__ import annotations
+
+import html
+import re
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("streamlit")
+from streamlit.testing.v1 import AppTest
+
+import app.classroom.teacher as class_view
+from tests.app_helpers import MAIN, blocks, fresh, metric, notes
+
+
+@pytest.fixture(autouse=True)
+def class_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every test its own store file (the room is a process resource: cleared around it)."""
+    monkeypatch.setenv("MCTS_LAB_STORE", f"sqlite:///{tmp_path / 'classes.db'}")
+    class_view.room.clear()
+    yield
+    class_view.room.clear()
+
+
+def _text(at: AppTest) -> str:
+    return "\n".join(blocks(at))
+
+
+def _image_captions(at: AppTest) -> list[str]:
+    found: list[str] = []
+
+    def walk(node: object) -> None:
+        if getattr(node, "type", None) == "image":
+            found.extend(img.caption for img in node.proto.imgs)  # type: ignore[attr-defined]
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at._tree)
+    return found
+
+
+def _teacher() -> tuple[AppTest, str]:
+    at = fresh(game="tic_tac_toe", seed="1")
+    at.button(key="class_start").click().run()
+    assert not at.exception
+    found = re.search(r'class="lab-class-code"[^>]*>([A-Z2-9]{6})<', _text(at))
+    assert found is not None
+    return at, found.group(1)
+
+
+def _student(code: str, name: str = "") -> AppTest:
+    at = AppTest.from_file(MAIN, default_timeout=60)
+    at.query_params["class"] = code
+    at.run()
+    assert not at.exception
+    assert at.text_input(key="class_code").value == code  # the code from the QR's address
+    if name:
+        at.text_input(key="class_name").input(name)
+    next(b for b in at.button if b.label == "Join").click().run()
+    assert not at.exception
+    return at
+
+
+def test_the_teacher_starts_a_class_publishes_and_ends_it() -> None:
+    at, code = _teacher()
+    text = _text(at)
+    assert f"?class={code}" in text and "localhost" not in text
+    assert "Scan to join" in _image_captions(at)  # the QR code
+    assert "0 connected" in text
+    secret = at.session_state["class_teacher"].secret
+    assert all(secret not in str(v) for v in at.query_params.values())  # never in the address
+    assert at.session_state["quiz"] is True  # the class answers the quiz
+
+    at.button(key="class_join_toggle").click().run()  # hide the join box, then show it again
+    assert "Scan to join" not in _image_captions(at)
+    at.button(key="class_join_toggle").click().run()
+    assert "Scan to join" in _image_captions(at)
+
+    at.button(key="step").click().run()
+    version, frame = class_view.room().follow(code, -1)
+    assert frame is not None and "Iteration 1" in " ".join(frame["stats"].split())
+    assert frame["tree"]["nodes"] and frame["link"]["steps"] == "1"
+    assert class_view.room().store.current_poll(code) is not None  # the quiz's question
+
+    at.button(key="class_end").click().run()
+    assert not at.exception and at.button(key="class_start")  # a new class may start
+    assert class_view.room().version(code) == version + 1  # the students' pages are told
+    with pytest.raises(class_view.ClassError, match="No class with that code"):
+        class_view.room().info(code)
+
+
+def test_a_student_joins_follows_and_answers() -> None:
+    teacher, code = _teacher()
+    teacher.button(key="step").click().run()
+    hostile = "<b>Bo</b>"
+    student = _student(code, hostile)
+    text = _text(student)
+    assert f"You are <b>{html.escape(hostile)}</b> in class {code}" in text  # escaped text
+    assert "Iteration 1" in " ".join(text.split())  # the teacher's screen, as published
+    answer = student.radio(key="class_answer")
+    answer.set_value(answer.options[0]).run()
+    assert not student.exception
+    me = student.session_state["class_me"]
+    poll = class_view.room().store.current_poll(code)
+    assert poll is not None
+    assert class_view.room().my_answer(code, me.id, poll) == answer.options[0]
+    teacher.run()
+    assert "round 1: 1 of 1 answered" in _text(teacher)
+    # no distribution of the open question before the reveal (the last question's is shown)
+    assert teacher.session_state["class_last_reveal"] != poll.id
+
+
+def test_a_wrong_code_and_a_forged_link_only_reach_the_join_form() -> None:
+    _teacher()
+    wrong = _student("ZZZZZZ")
+    assert any("No class with that code" in e.value for e in wrong.error)
+    assert wrong.text_input(key="class_code") is not None
+    forged = AppTest.from_file(MAIN, default_timeout=60)
+    forged.query_params.update({"class": "ZZZZZZ", "me": "forged", "step": "1"})
+    forged.run()
+    assert not forged.exception
+    assert forged.text_input(key="class_code") is not None
+    assert not [b for b in forged.button if b.key == "step"]
+
+
+def test_a_student_explores_on_their_own_and_comes_back() -> None:
+    teacher, code = _teacher()
+    for _ in range(3):
+        teacher.button(key="step").click().run()
+    student = _student(code, "Explorer")
+    student.button(key="class_explore").click().run()
+    assert not student.exception
+    assert metric(student, "Iteration") == "3"  # the teacher's tree, replayed from its seed
+    assert "exploring on your own" in _text(student)
+    assert code in str(student.query_params["class"])  # a reload finds the class again
+    assert not [b for b in student.button if b.key == "class_start"]
+    student.button(key="step").click().run()
+    assert metric(student, "Iteration") == "4"
+    _, frame = class_view.room().follow(code, -1)
+    assert frame is not None and "Iteration 3" in " ".join(frame["stats"].split())  # untouched
+
+    student.button(key="class_back").click().run()
+    assert not student.exception
+    assert "You are <b>Explorer</b> in class" in _text(student)
+    assert not [b for b in student.button if b.key == "step"]
+
+
+def test_a_store_that_does_not_answer_gets_a_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Redis server that is not there: the teacher's Start and a student's page each say
+    so in a line, and nothing raises."""
+    with socket.socket() as free:  # a port nobody listens on
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    monkeypatch.setenv("MCTS_LAB_STORE", f"redis://127.0.0.1:{port}/0")
+    class_view.room.clear()
+    teacher = fresh(game="tic_tac_toe", seed="1")
+    teacher.button(key="class_start").click().run()
+    assert not teacher.exception
+    said = notes(teacher, "error")
+    assert any("No class started: the class store did not answer" in w for w in said), said
+    student = AppTest.from_file(MAIN, default_timeout=60)
+    student.query_params["class"] = "ABCDEF"
+    student.run()
+    assert not student.exception
+    assert any("the class store did not answer" in w.value for w in student.warning)
