@@ -16,6 +16,7 @@ from app.live.session import SERIES_LIMIT, HistoryEntry, multi_action, player_na
 from app.words.narration import narrate_iteration, narrate_phase
 from mcts_core import IterationTrace, Search
 from mcts_core.nodes import ActionNode
+from mcts_core.phases import Phase
 from mcts_core.queries import principal_variation
 
 
@@ -35,7 +36,7 @@ def draw_tree(highlight: set[int] | None = None, expanded: int | None = None) ->
 def record_entry(
     what: str,
     trace: IterationTrace | None,
-    phase: str | None = None,
+    phase: Phase | None = None,
     result: Any = None,
     narration: str = "",
 ) -> None:
@@ -48,12 +49,12 @@ def record_entry(
     names = player_names()
     c, policy = float(st.session_state["c"]), str(st.session_state["policy"])
     highlight = path_ids(trace) if trace is not None else set()
-    if phase == "select" and result is not None:
+    if phase is Phase.SELECT and result is not None:
         highlight = _phase_path(result)
     new_id = None
     if trace is not None and trace.expansion is not None:
         new_id = trace.expansion.node_id
-    elif phase == "expand" and result is not None:
+    elif phase is Phase.EXPAND and result is not None:
         new_id = result.node_id
     changed = {u.node_id for u in trace.updates} if trace is not None else set()
     if phase is not None:

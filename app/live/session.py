@@ -28,6 +28,7 @@ from app.words.narration import PhaseContext
 from games.registry import DEFAULT_GAME, game_spec
 from mcts_core import Evaluation, Expansion, IterationTrace, Search, SearchConfig
 from mcts_core.game import Action, State
+from mcts_core.phases import Phase
 from mcts_core.trace import PathStep
 from mcts_lab.arena import ArenaResult
 from mcts_lab.lockstep import Lockstep
@@ -116,7 +117,8 @@ class HistoryEntry:
     iteration: int
     what: str
     trace: IterationTrace | None
-    phase: str | None = None
+    #: the phase a phase step ran (``None``: a whole iteration, a move played, a reset)
+    phase: Phase | None = None
     phase_result: PhaseResult = None  # what the phase step returned (``phase`` says which)
     dot: str = ""
     drawn: int = 0
@@ -178,8 +180,7 @@ class Session:
     entries_written: int = 0
     series: list[dict[str, Any]] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
-    last_rate: float = 0.0
-    last_nodes_rate: float = 0.0
+    last_rate: float = 0.0  # the last click's iterations a second
     play_rng: random.Random = field(default_factory=lambda: random.Random(0))
     svg_cache: dict[str, str] = field(default_factory=dict)
     arena: ArenaResult | None = None  # the last arena result

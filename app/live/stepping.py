@@ -21,7 +21,7 @@ from app.live.session import (
 )
 from app.live.state import new_search
 from app.words.narration import selection_end
-from mcts_core import NodeCapReached, Search
+from mcts_core import NodeCapReached, Phase
 
 #: Every session's live tree together at most (about 220 bytes a node: ~330 MB). Past it, no
 #: session's tree grows until one is reset or its session closes.
@@ -105,7 +105,7 @@ def on_step_click() -> None:
         notify("warning", SESSION_FULL_MESSAGE)
         return
     done = result.iterations + 1
-    _rates(done, time.perf_counter() - start, search)
+    _rates(done, time.perf_counter() - start)
     record_entry(f"step x{done}", trace)
     notify("info", f"The server was busy: {count} Step clicks arrived while your last one "
            f"ran, so they ran together ({done} iterations; the tree shows the last).")  # fmt: skip
@@ -125,7 +125,7 @@ def _step_once() -> None:
     except NodeCapReached:
         notify("warning", SESSION_FULL_MESSAGE)
         return
-    _rates(1, time.perf_counter() - start, search)
+    _rates(1, time.perf_counter() - start)
     record_entry("step", trace)
 
 
@@ -138,7 +138,6 @@ def run_batch(progress: Any = None) -> None:
     lab = session()
     search = lab.search
     n = int(st.session_state["iterations_per_click"])
-    before = search.node_count
     start = time.perf_counter()
     if n > 1:
         every = max(1, (n - 1) // 50)
@@ -166,14 +165,12 @@ def run_batch(progress: Any = None) -> None:
         return
     elapsed = time.perf_counter() - start
     lab.last_rate = n / elapsed if elapsed else 0.0
-    lab.last_nodes_rate = (search.node_count - before) / elapsed if elapsed else 0.0
     record_entry(f"step {n:,}", trace)
 
 
-def _rates(iterations: int, seconds: float, search: Search) -> None:
-    lab = session()
-    lab.last_rate = iterations / seconds if seconds else 0.0
-    lab.last_nodes_rate = lab.last_rate * 2
+def _rates(iterations: int, seconds: float) -> None:
+    """The last click's speed, iterations a second (the statistics line shows it)."""
+    session().last_rate = iterations / seconds if seconds else 0.0
 
 
 @safe
@@ -183,18 +180,18 @@ def on_phase_step() -> None:
     search = session().search
     phase = search.next_phase
     lab = session()
-    if phase == "select":
+    if phase is Phase.SELECT:
         path = search.select()
         lab.phase_context = selection_end(search, path)
-        record_entry("phase: select", None, "select", path)
-    elif phase == "expand":
-        record_entry("phase: expand", None, "expand", search.expand())
-    elif phase == "evaluate":
-        record_entry("phase: simulate", None, "evaluate", search.evaluate())
+        record_entry("phase: select", None, phase, path)
+    elif phase is Phase.EXPAND:
+        record_entry("phase: expand", None, phase, search.expand())
+    elif phase is Phase.EVALUATE:
+        record_entry("phase: simulate", None, phase, search.evaluate())
     else:
         trace = search.backpropagate()
         lab.phase_context = None
-        record_entry("phase: backpropagate", trace, "backpropagate", trace)
+        record_entry("phase: backpropagate", trace, Phase.BACKPROPAGATE, trace)
 
 
 @safe

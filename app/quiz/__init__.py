@@ -4,11 +4,12 @@ before the click, revealed after it with the numbers that decided it.
 Pure Python (no Streamlit) but for the view: :func:`ask` builds a question from the live
 search, :func:`settle` grades it once its moment has come, and :class:`QuizState` keeps the
 session's score. ``app/quiz/quiz_view.py`` draws them (it may import the session, ``live``; the
-core imports only the words and ``mcts_lab``, ``games``, ``mcts_core``). Every answer comes from what really happened: the
-selection question is graded by the step's own trace (the tree's UCT numbers decide it, and
-:meth:`mcts_core.search.Search.preview_decision` is only used to know which node's children
-to offer), the dice question by the game's exact probabilities, the "is it best?" question by
-:func:`mcts_lab.exact.exact_values`, the arena question by the arena's games.
+core imports only the words and ``mcts_lab``, ``games``, ``mcts_core``). Every answer comes
+from what really happened: the selection question is graded by the step's own trace (the
+tree's UCT numbers decide it, and :meth:`mcts_core.search.Search.preview_decision` is only used
+to know which node's children to offer), the dice question by the game's exact probabilities,
+the "is it best?" question by :func:`mcts_lab.exact.exact_values`, the arena question by the
+arena's games.
 
 Texts are plain strings for a student who knows only what MCTS is; the view escapes them.
 

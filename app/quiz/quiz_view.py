@@ -29,6 +29,7 @@ from app.quiz import (
     settle,
 )
 from mcts_core import Evaluation, Expansion, Search
+from mcts_core.phases import Phase
 
 LINE_CHARS = 46  # characters per line of the quiz's smaller type in the narrowest column
 #: The quiz's own styles (one block, scoped by its classes).
@@ -137,16 +138,16 @@ def _progress() -> Progress:
     expansion: Expansion | None = None
     evaluation: Evaluation | None = None
     for entry in reversed(session.session().history):
-        if entry.phase not in ("select", "expand", "evaluate"):
+        if entry.phase not in (Phase.SELECT, Phase.EXPAND, Phase.EVALUATE):
             break
         result = entry.phase_result
-        if entry.phase == "select":
+        if entry.phase is Phase.SELECT:
             path = result if isinstance(result, tuple) else ()
-        elif entry.phase == "expand":
+        elif entry.phase is Phase.EXPAND:
             expansion = result if isinstance(result, Expansion) else None
         else:
             evaluation = result if isinstance(result, Evaluation) else None
-        if entry.phase == "select":
+        if entry.phase is Phase.SELECT:
             break
     return Progress(path, expansion, evaluation)
 

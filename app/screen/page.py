@@ -30,6 +30,7 @@ from app.screen import ab_panel, game_panels, panels
 from app.words.c_sensitivity import flip_c
 from app.words.c_sentence import flip_sentence
 from mcts_core import Decision, IterationTrace
+from mcts_core.phases import Phase
 
 TREE_HEIGHT = 450  # px: below the header, controls, statistics and drawing row, fits 720 px
 TREE_BELOW = 270  # px of the window above and below the tree: taller windows, taller trees
@@ -327,7 +328,7 @@ def _root_decision(entry: session.HistoryEntry | None) -> Decision | None:
     if entry is None:
         return None
     steps = entry.trace.path if entry.trace is not None else ()
-    if entry.phase == "select" and isinstance(entry.phase_result, tuple) and entry.phase_result:
+    if entry.phase is Phase.SELECT and isinstance(entry.phase_result, tuple) and entry.phase_result:
         steps = entry.phase_result
     for step in steps:
         if isinstance(step, Decision):

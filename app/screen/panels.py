@@ -33,15 +33,16 @@ from app.inputs import widget_values
 from app.live import exact_cache, history, session
 from app.words.narration import ENTROPY_TEXT, explain_n_convention
 from mcts_core import ChanceNode, ChanceStep, Decision, Evaluation, Expansion, IterationTrace
+from mcts_core.phases import Phase
 from mcts_core.printing import format_tree, tree_to_dict, tree_to_dot
 from mcts_lab import traces
 from mcts_lab.traces.lab import run_fields
 
 PHASE_TEXT = {
-    "select": "1 · Select: walked down the tree with the tree policy (orange path).",
-    "expand": "2 · Expand: added one new node (green).",
-    "evaluate": "3 · Simulate: valued the new node by a rollout or the heuristic.",
-    "backpropagate": "4 · Backpropagate: added the value to every node on the path.",
+    Phase.SELECT: "1 · Select: walked down the tree with the tree policy (orange path).",
+    Phase.EXPAND: "2 · Expand: added one new node (green).",
+    Phase.EVALUATE: "3 · Simulate: valued the new node by a rollout or the heuristic.",
+    Phase.BACKPROPAGATE: "4 · Backpropagate: added the value to every node on the path.",
 }
 
 
@@ -128,16 +129,16 @@ def phase_panel(entry: session.HistoryEntry | None) -> None:
         return
     st.info(f"Phase just run — {PHASE_TEXT[entry.phase]}")
     result = entry.phase_result
-    if entry.phase == "select":
+    if entry.phase is Phase.SELECT:
         steps = result if isinstance(result, tuple) else ()
         decisions = [s for s in steps if isinstance(s, Decision)]
         if not decisions:
             st.caption("The root still has untried moves, so the selection stops at the root.")
         for d in decisions:
             _decision_table(d)
-    elif entry.phase == "expand":
+    elif entry.phase is Phase.EXPAND:
         _expansion_text(result if isinstance(result, Expansion) else None)
-    elif entry.phase == "evaluate" and isinstance(result, Evaluation):
+    elif entry.phase is Phase.EVALUATE and isinstance(result, Evaluation):
         _evaluation_text(result)
 
 
