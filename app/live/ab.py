@@ -175,18 +175,31 @@ def run(
     seconds: float,
     progress: Callable[[int], None] | None,
     progress_every: int,
+    should_stop: Callable[[], bool] | None = None,
 ) -> RunResult:
     """Step N's untraced iterations of A, within ``seconds``; B runs as many. Until the first
-    divergence both step in lockstep (with traces); then A runs its fast loop and B as many."""
+    divergence both step in lockstep (with traces); then A runs its fast loop and B as many.
+
+    ``should_stop`` is a breakpoint: asked every ``progress_every`` iterations (every one in
+    the lockstep), True ends the run there with ``RunStop.CANCELLED``, as ``Search.run`` does."""
     pair = _following(search)
     if pair is None:
-        return search.run(iterations, seconds, progress=progress, progress_every=progress_every)
+        return search.run(
+            iterations,
+            seconds,
+            progress=progress,
+            progress_every=progress_every,
+            should_stop=should_stop,
+        )
     start = time.perf_counter()
     done = 0
     stopped = RunStop.ITERATIONS
     while pair.looking and done < iterations:
         if time.perf_counter() - start >= seconds:
             stopped = RunStop.SECONDS
+            break
+        if should_stop is not None and done and should_stop():
+            stopped = RunStop.CANCELLED
             break
         if search.tree_full:
             break
@@ -201,7 +214,13 @@ def run(
     left = seconds - (time.perf_counter() - start)
     if done < iterations and stopped == RunStop.ITERATIONS and left > 0:
         report = None if progress is None else (lambda d: progress(done + d))
-        result = search.run(iterations - done, left, progress=report, progress_every=progress_every)
+        result = search.run(
+            iterations - done,
+            left,
+            progress=report,
+            progress_every=progress_every,
+            should_stop=should_stop,
+        )
         if not pair.b.tree_full:
             pair.b.run(iterations=result.iterations)
         done += result.iterations

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -22,6 +23,7 @@ from app.live.session import (
 from app.live.state import new_search
 from app.words.narration import selection_end
 from mcts_core import NodeCapReached, Phase
+from mcts_core.phases import RunStop
 
 #: Every session's live tree together at most (about 220 bytes a node: ~330 MB). Past it, no
 #: session's tree grows until one is reset or its session closes.
@@ -130,8 +132,12 @@ def _step_once() -> None:
 
 
 @reported
-def run_batch(progress: Any = None) -> None:
-    """Step N: run ``iterations_per_click`` iterations; the last one records its trace."""
+def run_batch(progress: Any = None, should_stop: Callable[[], bool] | None = None) -> None:
+    """Step N: run ``iterations_per_click`` iterations; the last one records its trace.
+
+    ``should_stop``, a breakpoint (a function of the session's search that says stop), is
+    asked as the run goes (:func:`app.live.ab.run`, then ``Search.run``); True ends the batch
+    there, records that iteration and says so."""
     if cannot_grow():
         return
     ab.prepare()  # with ``ab`` on: B follows A (nothing with it off)
@@ -149,9 +155,12 @@ def run_batch(progress: Any = None) -> None:
             if progress is not None:
                 progress(done / n, text=f"{done:,} / {n:,} iterations")
 
-        result = ab.run(search, n - 1, STEP_N_SECONDS, report, every)  # and B's as many
+        result = ab.run(search, n - 1, STEP_N_SECONDS, report, every, should_stop)  # and B's
         if search.node_cap_reached:
             notify("warning", SESSION_FULL_MESSAGE)
+        elif result.stopped is RunStop.CANCELLED:
+            n = result.iterations + 1
+            notify("info", f"Step N stopped at its breakpoint, after {n:,} iterations.")
         elif result.iterations < n - 1:
             notify(
                 "info",

@@ -1,6 +1,5 @@
-"""The A/B tab (app/live/ab.py: search B in lockstep with A on every Step / Step N click) and the
-arena
-tab's sweep (mcts_lab.sweep, serial in the app), driven through AppTest; the sweep chart's
+"""The A/B tab (app/live/ab.py: search B in lockstep with A on every Step / Step N click) and
+the arena tab's sweep (mcts_lab.sweep, serial in the app), driven through AppTest; the sweep chart's
 figure builder without Streamlit."""
 
 from __future__ import annotations
