@@ -7,7 +7,7 @@ paths. ``pick_index`` and ``sample_outcome`` (:mod:`mcts_core.rollout`) are how 
 draws a move and a chance outcome: a game's fast ``random_playout`` must draw the same way.
 """
 
-from mcts_core.game import NO_CHANCE, Action, FastPlayout, Game, Outcome, State
+from mcts_core.game import NO_CHANCE, Action, FastPlayout, Game, Outcome, PositionError, State
 from mcts_core.rollout import pick_index, sample_outcome
 
 __all__ = [
@@ -16,6 +16,7 @@ __all__ = [
     "FastPlayout",
     "Game",
     "Outcome",
+    "PositionError",
     "State",
     "pick_index",
     "sample_outcome",

@@ -21,7 +21,7 @@ import random
 import time
 from typing import TYPE_CHECKING, NamedTuple
 
-from games.base import NO_CHANCE, Game
+from games.base import NO_CHANCE, Game, PositionError
 from games.spec import Buttons, GameSpec
 
 __all__ = ["SPEC", "ConnectFour", "ConnectFourState", "WIDTH", "HEIGHT"]
@@ -186,22 +186,22 @@ class ConnectFour:
         """A position string (1-based columns played) -> state.
 
         Accepts a string ending in a win or a full board (a terminal root). Raises
-        ``ValueError`` naming the problem: a bad character, a column out of range, a full
+        ``PositionError`` naming the problem: a bad character, a column out of range, a full
         column, or a move after the game was already won. Surrounding whitespace is ignored.
         """
         if not isinstance(text, str):
-            raise ValueError(f"position must be a string, got {type(text).__name__}")
+            raise PositionError(f"position must be a string, got {type(text).__name__}")
         state = self.initial_state()
         for i, ch in enumerate(text.strip()):
             if ch not in "0123456789":  # str.isdigit() would let "²" or "٤" through
-                raise ValueError(f"bad character {ch!r} at index {i}: use column digits 1-7")
+                raise PositionError(f"bad character {ch!r} at index {i}: use column digits 1-7")
             column = int(ch)
             if not 1 <= column <= WIDTH:
-                raise ValueError(f"column {column} out of range (1-{WIDTH}) at index {i}")
+                raise PositionError(f"column {column} out of range (1-{WIDTH}) at index {i}")
             if state.result:
-                raise ValueError(f"game already over after move {i}")
+                raise PositionError(f"game already over after move {i}")
             if state.mask & _TOP[column - 1]:
-                raise ValueError(f"column {column} is full (move {i + 1})")
+                raise PositionError(f"column {column} is full (move {i + 1})")
             state = self.next_state(state, column - 1)
         return state
 

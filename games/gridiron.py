@@ -35,7 +35,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from games.base import NO_CHANCE, Game
+from games.base import NO_CHANCE, Game, PositionError
 from games.spec import GameOption, GameSpec
 
 __all__ = [
@@ -513,42 +513,46 @@ class Gridiron:
         )
 
     def parse_state(self, text: str) -> GridironState:
-        """A position string -> state; ``ValueError`` naming the problem."""
+        """A position string -> state; ``PositionError`` naming the problem."""
         if not isinstance(text, str):
-            raise ValueError(f"position must be a string, got {type(text).__name__}")
+            raise PositionError(f"position must be a string, got {type(text).__name__}")
         parts = text.strip().split("_")
         if len(parts) != 8:
-            raise ValueError(f"a gridiron position has 8 fields separated by '_', got {len(parts)}")
+            raise PositionError(
+                f"a gridiron position has 8 fields separated by '_', got {len(parts)}"
+            )
         size_text, turns_text, team_text, score_text, kick_text, active_text, ball_text, \
             players_text = parts  # fmt: skip
         size = _int(size_text, "size")
         if size != self.size:
             if size not in PRESETS:
-                raise ValueError(f"unknown size {size}: choose 1, 3 or 5")
-            raise ValueError(
+                raise PositionError(f"unknown size {size}: choose 1, 3 or 5")
+            raise PositionError(
                 f"this is a {size} v {size} position; the game is {self.size} v {self.size}"
             )
         turns = _pair(turns_text, "turns left")
         if not all(0 <= t <= self.preset.turns for t in turns):
-            raise ValueError(f"turns left must be in 0..{self.preset.turns}, got {turns_text}")
+            raise PositionError(f"turns left must be in 0..{self.preset.turns}, got {turns_text}")
         team = _int(team_text, "team")
         if team not in (0, 1):
-            raise ValueError(f"team to move must be 0 (home) or 1 (away), got {team}")
+            raise PositionError(f"team to move must be 0 (home) or 1 (away), got {team}")
         score = _pair(score_text, "score")
         if min(score) < 0:
-            raise ValueError(f"scores cannot be negative: {score_text}")
+            raise PositionError(f"scores cannot be negative: {score_text}")
         kickoff = _int(kick_text, "kick-off flag")
         if kickoff not in (0, 1):
-            raise ValueError(f"kick-off flag must be 0 or 1, got {kickoff}")
+            raise PositionError(f"kick-off flag must be 0 or 1, got {kickoff}")
         if "-" not in active_text:
-            raise ValueError(f"active field must be 'player-moves' or '--0', got {active_text!r}")
+            raise PositionError(
+                f"active field must be 'player-moves' or '--0', got {active_text!r}"
+            )
         active_label, moves_text = active_text.rsplit("-", 1)
         moves_left = _int(moves_text, "moves left")
         if not 0 <= moves_left <= MOVEMENT:
-            raise ValueError(f"moves left must be in 0..{MOVEMENT}, got {moves_left}")
+            raise PositionError(f"moves left must be in 0..{MOVEMENT}, got {moves_left}")
         raw_players = players_text.split("~")
         if len(raw_players) != 2 * self.team_size:
-            raise ValueError(
+            raise PositionError(
                 f"{self.size} v {self.size} needs {2 * self.team_size} players, got "
                 f"{len(raw_players)}"
             )
@@ -558,42 +562,42 @@ class Gridiron:
             label = self.player_label(i)
             fields = raw.split(",")
             if len(fields) != 3 or fields[2] not in _STATUS_CHARS:
-                raise ValueError(f"player {label} must be 'x,y,s' with s in r/u/d, got {raw!r}")
+                raise PositionError(f"player {label} must be 'x,y,s' with s in r/u/d, got {raw!r}")
             x, y = _int(fields[0], f"{label} x"), _int(fields[1], f"{label} y")
             if not (0 <= x < self.width and 0 <= y < self.height):
-                raise ValueError(f"player {label} off the pitch at ({x},{y})")
+                raise PositionError(f"player {label} off the pitch at ({x},{y})")
             if (x, y) in seen:
-                raise ValueError(f"two players on ({x},{y}): {seen[(x, y)]} and {label}")
+                raise PositionError(f"two players on ({x},{y}): {seen[(x, y)]} and {label}")
             seen[(x, y)] = label
             players.append((x, y, _STATUS_CHARS.index(fields[2])))
         active = -1
         if active_label != "-":
             active = self._index(active_label)
             if (active < self.team_size) != (team == 0):
-                raise ValueError(f"active player {active_label} is not on the team to move")
+                raise PositionError(f"active player {active_label} is not on the team to move")
             if players[active][2] == DOWN:
-                raise ValueError(f"active player {active_label} is down")
+                raise PositionError(f"active player {active_label} is down")
         carrier = -1
         ball = (-1, -1)
         if ball_text == "-":
             if not kickoff:
-                raise ValueError("the ball is off the pitch but no kick-off is due")
+                raise PositionError("the ball is off the pitch but no kick-off is due")
         elif "," in ball_text:
             ball = _pair(ball_text, "ball", sep=",")
             if not (0 <= ball[0] < self.width and 0 <= ball[1] < self.height):
-                raise ValueError(f"ball off the pitch at ({ball[0]},{ball[1]})")
+                raise PositionError(f"ball off the pitch at ({ball[0]},{ball[1]})")
         else:
             carrier = self._index(ball_text)
             if players[carrier][2] == DOWN:
-                raise ValueError(f"ball carrier {ball_text} is down")
+                raise PositionError(f"ball carrier {ball_text} is down")
             if players[carrier][0] == (self.width - 1 if carrier < self.team_size else 0):
-                raise ValueError(
+                raise PositionError(
                     f"ball carrier {ball_text} stands in the endzone where his team scores: "
                     "that touchdown is scored at once"
                 )
             ball = players[carrier][:2]
         if kickoff and (active >= 0 or ball_text != "-"):
-            raise ValueError("during a kick-off no player is active and the ball is '-'")
+            raise PositionError("during a kick-off no player is active and the ball is '-'")
         return GridironState(
             size, turns, team, score, kickoff, active, moves_left, ball, carrier, tuple(players)
         )
@@ -608,7 +612,7 @@ class Gridiron:
             number = int(label[1:])
             if 1 <= number <= self.team_size:
                 return number - 1 + (0 if label[0] == "H" else self.team_size)
-        raise ValueError(
+        raise PositionError(
             f"unknown player {label!r}: use H1..H{self.team_size} or A1..A{self.team_size}"
         )
 
@@ -936,14 +940,14 @@ def _int(text: str, what: str) -> int:
     " 7" or Arabic-Indic digits, and ``str.isdigit()`` lets "²" through to a failing ``int``."""
     digits = text[1:] if text.startswith("-") else text
     if not (digits.isascii() and digits.isdigit()) or len(digits) > 9:
-        raise ValueError(f"{what} must be a whole number, got {text[:24]!r}")
+        raise PositionError(f"{what} must be a whole number, got {text[:24]!r}")
     return int(text)
 
 
 def _pair(text: str, what: str, sep: str = "-") -> tuple[int, int]:
     parts = text.split(sep)
     if len(parts) != 2:
-        raise ValueError(f"{what} must be two numbers joined by {sep!r}, got {text!r}")
+        raise PositionError(f"{what} must be two numbers joined by {sep!r}, got {text!r}")
     return _int(parts[0], what), _int(parts[1], what)
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from games.base import NO_CHANCE, Game
+from games.base import NO_CHANCE, Game, PositionError
 from games.spec import GameSpec
 
 __all__ = ["SPEC", "Nim", "NimState", "MAX_HEAPS", "MAX_HEAP"]
@@ -109,18 +109,21 @@ class Nim:
         return ""
 
     def parse_state(self, text: str) -> NimState:
-        """``"3-4-5/0"`` -> state; ``ValueError`` naming what is wrong."""
+        """``"3-4-5/0"`` -> state; ``PositionError`` naming what is wrong."""
         heaps_text, slash, player_text = text.strip().partition("/")
         if not slash:
-            raise ValueError(f"a nim position is heaps/player, e.g. 3-4-5/0; got {text!r}")
+            raise PositionError(f"a nim position is heaps/player, e.g. 3-4-5/0; got {text!r}")
         if player_text not in ("0", "1"):
-            raise ValueError(f"the player to move must be 0 or 1, got {player_text!r}")
+            raise PositionError(f"the player to move must be 0 or 1, got {player_text!r}")
         heaps = []
         for i, part in enumerate(heaps_text.split("-")):
             if not (part.isascii() and part.isdigit()) or (len(part) > 1 and part[0] == "0"):
-                raise ValueError(f"heap {i + 1} must be a whole number without leading zeros")
+                raise PositionError(f"heap {i + 1} must be a whole number without leading zeros")
             heaps.append(int(part))
-        return NimState(_checked(tuple(heaps)), int(player_text))
+        try:
+            return NimState(_checked(tuple(heaps)), int(player_text))
+        except ValueError as error:  # too many heaps, a heap too big: the position's fault
+            raise PositionError(str(error)) from None
 
     def format_state(self, state: NimState) -> str:
         return "-".join(map(str, state.heaps)) + f"/{state.to_move}"

@@ -40,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.base import NO_CHANCE, pick_index, sample_outcome
+from games.base import NO_CHANCE, PositionError, pick_index, sample_outcome
 from games.spec import GameSpec
 
 __all__ = [
@@ -247,12 +247,12 @@ class OpenSpielGame:
     def parse_state(self, text: str) -> OpenSpielState:
         """OpenSpiel action ids joined by commas (``4,4,3``; ``""``: the start) -> state.
 
-        Raises ``ValueError`` naming the first bad entry: not a number, an action that is not
+        Raises ``PositionError`` naming the first bad entry: not a number, an action that is not
         legal there (or a chance outcome that cannot happen), a move after the end, or a
         history that stops at a chance node.
         """
         if not isinstance(text, str):
-            raise ValueError(f"position must be a string, got {type(text).__name__}")
+            raise PositionError(f"position must be a string, got {type(text).__name__}")
         text = text.strip()
         state = self.initial_state()
         if not text:
@@ -261,20 +261,22 @@ class OpenSpielGame:
         for i, part in enumerate(text.split(",")):
             part = part.strip()
             if not (part.isascii() and part.isdigit()) or len(part) > _MAX_ACTION_DIGITS:
-                raise ValueError(f"{part!r} at index {i} is not an OpenSpiel action id (0, 1, ...)")
+                raise PositionError(
+                    f"{part!r} at index {i} is not an OpenSpiel action id (0, 1, ...)"
+                )
             action = int(part)
             if pystate.is_terminal():
-                raise ValueError(f"the game is over before action {action} at index {i}")
+                raise PositionError(f"the game is over before action {action} at index {i}")
             if pystate.is_chance_node():
                 legal = [a for a, p in pystate.chance_outcomes() if p > 0]
             else:
                 legal = list(pystate.legal_actions())
             if action not in legal:
                 shown = ", ".join(map(str, legal[:12])) + (", ..." if len(legal) > 12 else "")
-                raise ValueError(f"action {action} is not legal at index {i} (legal: {shown})")
+                raise PositionError(f"action {action} is not legal at index {i} (legal: {shown})")
             pystate.apply_action(action)
         if pystate.is_chance_node():
-            raise ValueError("the history stops at a chance node: add the chance outcome")
+            raise PositionError("the history stops at a chance node: add the chance outcome")
         return OpenSpielState(tuple(int(a) for a in pystate.history()), pystate)
 
     def format_state(self, state: OpenSpielState) -> str:

@@ -16,7 +16,7 @@ import math
 import random
 from typing import TYPE_CHECKING, NamedTuple
 
-from games.base import NO_CHANCE, Game
+from games.base import NO_CHANCE, Game, PositionError
 from games.spec import Buttons, GameSpec
 
 __all__ = ["SPEC", "TicTacToe", "TicTacToeState", "LINES"]
@@ -201,32 +201,32 @@ class TicTacToe:
         """A position string (9 cells, ``X``/``O``/``.``) -> state.
 
         Accepts finished positions that could have been played (three in a row, or a full
-        board), so a search can start at a terminal root. Raises ``ValueError`` naming the
+        board), so a search can start at a terminal root. Raises ``PositionError`` naming the
         problem for anything else: wrong length, a bad character, stone counts that are not X's
         turn or O's turn, two winners, or a move made after the game was won. Surrounding
         whitespace is ignored.
         """
         if not isinstance(text, str):
-            raise ValueError(f"position must be a string, got {type(text).__name__}")
+            raise PositionError(f"position must be a string, got {type(text).__name__}")
         text = text.strip()
         if len(text) != 9:
-            raise ValueError(f"position must have 9 cells, got {len(text)}")
+            raise PositionError(f"position must have 9 cells, got {len(text)}")
         for i, ch in enumerate(text):
             if ch not in "XO.":
-                raise ValueError(f"bad character {ch!r} at index {i}: use X, O or .")
+                raise PositionError(f"bad character {ch!r} at index {i}: use X, O or .")
         xs, os_ = text.count("X"), text.count("O")
         if os_ > xs:
-            raise ValueError(f"O has more stones than X ({os_} > {xs}); X moves first")
+            raise PositionError(f"O has more stones than X ({os_} > {xs}); X moves first")
         if xs > os_ + 1:
-            raise ValueError(f"X has {xs - os_} more stones than O; players alternate")
+            raise PositionError(f"X has {xs - os_} more stones than O; players alternate")
         x_won = _has_line(text, "X")
         o_won = _has_line(text, "O")
         if x_won and o_won:
-            raise ValueError("both X and O have three in a row")
+            raise PositionError("both X and O have three in a row")
         if x_won and xs == os_:
-            raise ValueError("X has three in a row but O moved afterwards")
+            raise PositionError("X has three in a row but O moved afterwards")
         if o_won and xs > os_:
-            raise ValueError("O has three in a row but X moved afterwards")
+            raise PositionError("O has three in a row but X moved afterwards")
         result = 1 if x_won else 2 if o_won else 3 if "." not in text else 0
         return TicTacToeState(text, 0 if xs == os_ else 1, result)
 

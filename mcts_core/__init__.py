@@ -1,7 +1,7 @@
 """MCTS Lab's search core: Monte Carlo Tree Search one iteration at a time, knowing no game."""
 
-from mcts_core.config import SearchConfig
-from mcts_core.game import NO_CHANCE, Game
+from mcts_core.config import ConfigError, SearchConfig
+from mcts_core.game import NO_CHANCE, Game, PositionError
 from mcts_core.nodes import ActionNode, ChanceNode, Move
 from mcts_core.phases import Phase, RunStop, Stop
 from mcts_core.printing import format_tree, tree_to_dict, tree_to_dot, tree_to_json
@@ -23,6 +23,7 @@ __all__ = [
     "ChanceStep",
     "ChildSummary",
     "ChildTerms",
+    "ConfigError",
     "Decision",
     "Evaluation",
     "Expansion",
@@ -33,6 +34,7 @@ __all__ = [
     "NodeCapReached",
     "NodeUpdate",
     "PHASES",
+    "PositionError",
     "Phase",
     "Reuse",
     "RolloutStep",

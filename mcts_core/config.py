@@ -27,7 +27,15 @@ from typing import Any, Literal, get_args
 
 from mcts_core.policies import FINAL_POLICY_FUNCTIONS, TREE_POLICY_REGISTRY
 
+
+class ConfigError(ValueError):
+    """A search setting (a ``SearchConfig`` field) or a run's budget out of its range or not of
+    its kind; the message names the setting and the range. A ``ValueError``, so every ``except
+    ValueError`` still catches it; the app catches it by name to say that a setting, not the
+    position, is wrong."""
+
 __all__ = [
+    "ConfigError",
     "SearchConfig",
     "Prior",
     "ExpansionOrder",
@@ -157,11 +165,11 @@ class SearchConfig:
         for name in ("win_value", "draw_value", "loss_value"):
             _finite(name, getattr(self, name), low=-1e9, high=1e9)
         if not self.loss_value < self.win_value:
-            raise ValueError(
+            raise ConfigError(
                 f"loss_value ({self.loss_value}) must be below win_value ({self.win_value})"
             )
         if not self.loss_value <= self.draw_value <= self.win_value:
-            raise ValueError(
+            raise ConfigError(
                 f"draw_value ({self.draw_value}) must lie between loss_value "
                 f"({self.loss_value}) and win_value ({self.win_value})"
             )
@@ -171,7 +179,7 @@ class SearchConfig:
             _whole("rollout_depth", self.rollout_depth, low=0, high=1_000_000)
         for name in ("solver", "detect_repeats"):
             if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be true or false, got {getattr(self, name)!r}")
+                raise ConfigError(f"{name} must be true or false, got {getattr(self, name)!r}")
 
     def to_dict(self) -> dict[str, Any]:
         """The config as a plain JSON-ready dict."""
@@ -183,7 +191,7 @@ class SearchConfig:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(values) - known)
         if unknown:
-            raise ValueError(f"unknown search parameter(s): {', '.join(unknown)}")
+            raise ConfigError(f"unknown search parameter(s): {', '.join(unknown)}")
         return cls(**values)
 
     def keeps_tree_of(self, old: SearchConfig) -> bool:
@@ -194,25 +202,25 @@ class SearchConfig:
 
 def _choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
+        raise ConfigError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
 
 
 def _finite(name: str, value: object, *, low: float, high: float) -> None:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError(f"{name} must be a number, got {value!r}")
+        raise ConfigError(f"{name} must be a number, got {value!r}")
     if not math.isfinite(value) or not low <= value <= high:
-        raise ValueError(f"{name} must be a finite number in [{low:g}, {high:g}], got {value!r}")
+        raise ConfigError(f"{name} must be a finite number in [{low:g}, {high:g}], got {value!r}")
 
 
 def check_count(name: str, value: object, low: int, high: int) -> None:
     """Refuse anything but a whole number (not a bool) in [``low``, ``high``], naming it: the one
     check of an iteration count (``Search.run``, ``mcts_lab.compare.compare``)."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ValueError(f"{name} must be a whole number in [{low:,}, {high:,}], got {value!r}")
+        raise ConfigError(f"{name} must be a whole number in [{low:,}, {high:,}], got {value!r}")
 
 
 def _whole(name: str, value: object, *, low: int, high: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} must be a whole number, got {value!r}")
+        raise ConfigError(f"{name} must be a whole number, got {value!r}")
     if not low <= value <= high:
-        raise ValueError(f"{name} must be between {low:,} and {high:,}, got {value:,}")
+        raise ConfigError(f"{name} must be between {low:,} and {high:,}, got {value:,}")

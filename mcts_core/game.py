@@ -18,7 +18,7 @@ Conventions
 - ``heuristic`` is per player, defined for any state, each entry in [-1, 1]: +1 means "as good as
   a won game for this player".
 - Position strings round-trip: ``parse_state(format_state(s)) == s``. A malformed, illegal or
-  impossible string raises ``ValueError`` whose message names the problem.
+  impossible string raises ``PositionError`` (a ``ValueError``) whose message names the problem.
 
 Optional fast path
 ------------------
@@ -50,7 +50,16 @@ import random
 from collections.abc import Hashable, Sequence
 from typing import Any, Final, Protocol, TypeVar, runtime_checkable
 
-__all__ = ["NO_CHANCE", "Action", "ExactSolver", "FastPlayout", "Game", "Outcome", "State"]
+__all__ = [
+    "NO_CHANCE",
+    "Action",
+    "ExactSolver",
+    "FastPlayout",
+    "Game",
+    "Outcome",
+    "PositionError",
+    "State",
+]
 
 State = Hashable
 Action = Hashable
@@ -63,6 +72,12 @@ S = TypeVar("S", bound=Hashable)
 
 #: The single outcome of a deterministic action.
 NO_CHANCE: Final = None
+
+
+class PositionError(ValueError):
+    """A position string a game cannot read (``Game.parse_state``): its message names what is
+    wrong ("9 cells expected, got 8"). A ``ValueError``, so every ``except ValueError`` still
+    catches it; the app catches it by name to say that the position, not a setting, is wrong."""
 
 
 @runtime_checkable

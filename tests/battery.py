@@ -16,6 +16,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from mcts_core.game import PositionError
 from mcts_core.rollout import generic_random_playout
 
 __all__ = [
@@ -171,12 +172,34 @@ def check_random_returns(game: Any, starts: list[Any], seeds: range) -> None:
                 assert len(game.chance_outcomes(state, action)) == 1, where
 
 
+#: Position strings no game reads: wrong characters, a sign, a field's worth of junk, nothing
+#: but spaces around junk, a character that is a digit to ``str.isdigit`` but not to ``int``.
+MALFORMED_POSITIONS = ("not a position ✗", "-1", "9/9/9/9/9", "  ?  ", "²", "x" * 300)
+
+
+def check_malformed_positions(game: Any, seeds: range = SEEDS) -> None:
+    """``parse_state`` refuses a malformed string with a ``PositionError`` (a ``ValueError``)
+    whose message is not empty, and so does a real position with junk after it."""
+    del seeds  # the strings are fixed
+    texts = list(MALFORMED_POSITIONS)
+    final = random_game(game, 0)[-1]
+    texts.append(game.format_state(final) + "✗")
+    for text in texts:
+        try:
+            game.parse_state(text)
+        except PositionError as error:
+            assert isinstance(error, ValueError) and str(error), f"{game.name} {text!r}"
+        else:
+            raise AssertionError(f"{game.name} read the malformed position {text!r}")
+
+
 #: Every check, for parametrizing.
 CHECKS: tuple[Callable[[Any, range], None], ...] = (
     check_random_games_end,
     check_states_along_random_games,
     check_same_seed_same_game,
     check_fast_playout,
+    check_malformed_positions,
 )
 
 

@@ -26,6 +26,19 @@ __all__ = ["CHROMIUM", "IDLE", "ROOT", "CliRunner", "running_app"]
 CliRunner = Callable[..., tuple[int, str, str]]
 
 
+@pytest.fixture(autouse=True)
+def _real_main_module() -> Iterator[None]:
+    """Each test ends with the real ``__main__`` module back in ``sys.modules``.
+
+    Streamlit's script runner (every AppTest) makes the script it runs ``__main__`` and leaves
+    it there; a process pool started later in the same run (the sweep's) then runs that script
+    in every worker it spawns, and a script made by ``AppTest.from_function`` fails there
+    (tests/app/test_tree_view.py before tests/mcts_lab/test_sweep.py: a broken pool)."""
+    main = sys.modules["__main__"]
+    yield
+    sys.modules["__main__"] = main
+
+
 @pytest.fixture
 def cli(capsys: pytest.CaptureFixture[str]) -> CliRunner:
     """Run the ``mcts-lab`` command line with these arguments and capture what it printed."""

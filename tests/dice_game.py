@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from games.base import NO_CHANCE
+from games.base import NO_CHANCE, PositionError
 
 __all__ = ["Pig", "PigState", "LoopGame", "LoopState", "TARGET", "MAX_TURNS"]
 
@@ -109,27 +109,29 @@ class Pig:
         return "" if o is None else f"rolled {o}"
 
     def parse_state(self, text: str) -> PigState:
-        """A position string -> state; ``ValueError`` naming what is wrong or impossible."""
+        """A position string -> state; ``PositionError`` naming what is wrong or impossible."""
         parts = text.strip().split("-")
         if len(parts) != 5 or not all(p.isascii() and p.isdigit() for p in parts):
-            raise ValueError(f"position must be five numbers joined by '-', got {text!r}")
+            raise PositionError(f"position must be five numbers joined by '-', got {text!r}")
         if any(len(p) > 1 and p[0] == "0" for p in parts):
-            raise ValueError(f"numbers must not have leading zeros, got {text!r}")
+            raise PositionError(f"numbers must not have leading zeros, got {text!r}")
         x, o, total, player, turns = (int(p) for p in parts)
         if player not in (0, 1):
-            raise ValueError(f"player to move must be 0 or 1, got {player}")
+            raise PositionError(f"player to move must be 0 or 1, got {player}")
         if turns > MAX_TURNS:
-            raise ValueError(f"{turns} turns played, but the game ends after {MAX_TURNS}")
+            raise PositionError(f"{turns} turns played, but the game ends after {MAX_TURNS}")
         if player != turns % 2:
-            raise ValueError(f"after {turns} turns player {turns % 2} moves, not player {player}")
+            raise PositionError(
+                f"after {turns} turns player {turns % 2} moves, not player {player}"
+            )
         if total == 1:
-            raise ValueError("a turn total of 1 is impossible: rolling a 1 ends the turn")
+            raise PositionError("a turn total of 1 is impossible: rolling a 1 ends the turn")
         banked = (x, o)
         if banked[player] >= TARGET:
-            raise ValueError(f"player {player} has {banked[player]} banked but is still to move")
+            raise PositionError(f"player {player} has {banked[player]} banked but is still to move")
         state = PigState(banked, total, player, turns)
         if self.is_terminal(state) and total:
-            raise ValueError(f"the game is over but a turn total of {total} is still open")
+            raise PositionError(f"the game is over but a turn total of {total} is still open")
         return state
 
     def format_state(self, s: PigState) -> str:
@@ -216,23 +218,23 @@ class LoopGame:
         return ""
 
     def parse_state(self, text: str) -> LoopState:
-        """A position string -> state; ``ValueError`` naming what is wrong or impossible."""
+        """A position string -> state; ``PositionError`` naming what is wrong or impossible."""
         parts = text.strip().split("-")
         if len(parts) != 3 or not all(p.isascii() and p.isdigit() for p in parts):
-            raise ValueError(f"position must be three numbers joined by '-', got {text!r}")
+            raise PositionError(f"position must be three numbers joined by '-', got {text!r}")
         if any(len(p) > 1 and p[0] == "0" for p in parts):
-            raise ValueError(f"numbers must not have leading zeros, got {text!r}")
+            raise PositionError(f"numbers must not have leading zeros, got {text!r}")
         a, b, player = (int(p) for p in parts)
         if player not in (0, 1):
-            raise ValueError(f"player to move must be 0 or 1, got {player}")
+            raise PositionError(f"player to move must be 0 or 1, got {player}")
         # players alternate advancing, player 0 first: a - b is 0 (0 to move) or 1 (1 to move)
         if a - b != player:
-            raise ValueError(f"counters {a} and {b} are impossible with player {player} to move")
+            raise PositionError(f"counters {a} and {b} are impossible with player {player} to move")
         if b >= self.target:
             # player 0 is never behind, so it reaches the target first and the game stops
-            raise ValueError(f"player 1 cannot reach the target {self.target}")
+            raise PositionError(f"player 1 cannot reach the target {self.target}")
         if a > self.target:
-            raise ValueError(f"counters cannot pass the target {self.target}")
+            raise PositionError(f"counters cannot pass the target {self.target}")
         return LoopState((a, b), player)
 
     def format_state(self, s: LoopState) -> str:

@@ -38,7 +38,7 @@ def widget_range(widget: str) -> tuple[float, float]:
 
 
 def config_from_widgets() -> SearchConfig:
-    """The search config the sidebar describes (``ValueError`` for a nonsense combination)."""
+    """The search config the sidebar describes (``ConfigError`` for a nonsense combination)."""
     s = st.session_state
     values = {
         setting.field: _widget_value(setting.kind, s[setting.widget])

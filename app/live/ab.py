@@ -27,7 +27,7 @@ import streamlit as st
 
 from app.live import session, state
 from app.live.session import Pair
-from mcts_core import IterationTrace, NodeCapReached, RunResult, Search, SearchConfig
+from mcts_core import ConfigError, IterationTrace, NodeCapReached, RunResult, Search, SearchConfig
 from mcts_core.phases import RunStop
 from mcts_lab.lockstep import Lockstep
 
@@ -45,7 +45,7 @@ AB_KEYS = ("ab", *B_WIDGETS)
 
 
 def config_b(config_a: SearchConfig) -> SearchConfig:
-    """A's settings with the A/B tab's four laid over them (``ValueError`` for a nonsense
+    """A's settings with the A/B tab's four laid over them (``ConfigError`` for a nonsense
     combination)."""
     s = {**session.DEFAULTS, **session.session().ab_widgets}
     return dataclasses.replace(
@@ -81,7 +81,7 @@ def build() -> None:
     try:
         b = config_b(search.config)
         lockstep = Lockstep(search.game, search.root_state, search.config, b, seed=search.seed)
-    except ValueError as error:
+    except ConfigError as error:
         session.notify("error", f"B not built: {error}.")
         return
     fresh = (

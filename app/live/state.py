@@ -1,13 +1,11 @@
-"""The one module that owns ``st.session_state``: defaults, the search, history, callbacks.
+"""Start-up, links and the settings' callbacks: the session's first state (defaults, a link's
+values checked), building the search from the sidebar (:func:`new_search`, :func:`rebuild`),
+the shared link, and the callbacks of the game, position, seed, preset and search settings.
 
-Everything the screen changes goes through a function here. Widgets carry stable keys (see
-docs/app.md); the search lives in the session (never in ``st.cache_resource``, which all users
-would share).
-
-A *history entry* is written for every click that changes the tree or the root: Step, Step N
-(its last iteration's trace), each phase of a phase step, a played move, a reset. Each entry
-keeps the trace it shows and the DOT of the tree as drawn then (bounded, so the history is
-bounded too: the last ``HISTORY_LIMIT`` entries; older ones are dropped and the screen says so).
+The session record itself is :mod:`app.live.session`; the other callbacks live beside this
+module in ``app/live/`` (Step and phases in ``stepping``, moves in ``play``, runs in ``jobs``).
+Widgets carry stable keys (see docs/app.md); the search lives in the session (never in
+``st.cache_resource``, which all users would share).
 """
 
 from __future__ import annotations
@@ -33,7 +31,7 @@ from app.inputs.widget_values import CONFIG_WIDGETS, config_from_widgets, game_s
 from app.live.history import record_entry
 from app.live.session import DEFAULTS, LIVE_SEARCHES, Session, notify, safe, session
 from games.registry import all_specs, game_spec, make_game, opening_state
-from mcts_core import NodeCapReached, Search, SearchConfig
+from mcts_core import ConfigError, NodeCapReached, PositionError, Search, SearchConfig
 from mcts_lab.presets import PRESET_NAMES, preset_overrides
 
 #: Every registered game's option widgets (``gridiron_size``, the gridiron weights ``w_*``).
@@ -73,7 +71,7 @@ def init() -> None:
         )
     try:
         config = config_from_widgets()
-    except ValueError as error:
+    except ConfigError as error:
         warnings.append(f"ignored search settings from the link: {error}")
         for _, _, key in LINKED_SETTINGS:  # what a link may set (the settings table's rows)
             st.session_state[key] = DEFAULTS[key]
@@ -225,6 +223,25 @@ def new_search(state: Any | None = None) -> None:
     lab.play_rng = random.Random(int(s["seed"]))
 
 
+def rebuild(done: str, state: Any | None = None, level: str = "info") -> bool:
+    """:func:`new_search`, then ``done`` said (an info line, or ``level``); True when it was
+    built. A
+    position the game cannot read, a search setting out of range or game options that make no
+    game keep the previous search, and the message says which of the three it was."""
+    try:
+        new_search(state)
+    except PositionError as error:
+        notify("error", f"The position cannot be used: {error}. The previous tree is kept.")
+    except ConfigError as error:
+        notify("error", f"A search setting is not valid: {error}. The previous tree is kept.")
+    except ValueError as error:  # make_game's options (a board size): neither of the above
+        notify("error", f"The game cannot be set up: {error}. The previous tree is kept.")
+    else:
+        notify(level, done)
+        return True
+    return False
+
+
 #: How the settings a game changes are named in the message that says so.
 SETTING_NAMES = {"c": "C", "expansion": "expansion order", "rollout_depth": "rollout depth"}
 
@@ -261,17 +278,12 @@ def on_game_change() -> None:
     start = opening_state(game, int(s["seed"]))
     session().position = "" if start == game.initial_state() else game.format_state(start)
     s["position"] = session().position
-    try:
-        new_search(start)
-    except ValueError as error:
-        notify("error", str(error))
-        return
     text = f"New game: {game_spec(name).label}. The tree starts empty."
     if session().position:
         text += " The forced opening move (the kick-off) was played, so the first Step has choices."
     if changes:
         text += " Settings changed for this game: " + "; ".join(changes) + "."
-    notify("info", text)
+    rebuild(text, start)
 
 
 @safe
@@ -290,24 +302,20 @@ def on_position_change() -> None:
         game = make_game(name, **_options_for(name, implied))
     try:
         state = game.parse_state(text) if text else game.initial_state()
-    except ValueError as error:
+    except ValueError as error:  # a PositionError, or a plain one from a game written elsewhere
         notify("error", f"Position {echo(text)} not used: {error}. The previous position is kept.")
         st.session_state["position"] = lab.position
         return
     st.session_state.update(implied)
-    new_search(state)
-    st.session_state["tree_focus"] = ""
-    notify("info", "New root position: the tree was rebuilt from it.")
+    if rebuild("New root position: the tree was rebuilt from it.", state):
+        st.session_state["tree_focus"] = ""
+    else:
+        st.session_state["position"] = lab.position
 
 
 @safe
 def on_seed_change() -> None:
-    try:
-        new_search()
-    except ValueError as error:
-        notify("error", str(error))
-        return
-    notify("info", f"Seed {st.session_state['seed']}: the tree was rebuilt (same seed, same tree).")
+    rebuild(f"Seed {st.session_state['seed']}: the tree was rebuilt (same seed, same tree).")
 
 
 @safe
@@ -319,7 +327,7 @@ def on_param_change(keep_preset: bool = False) -> None:
     lab = session()
     try:
         config = config_from_widgets()
-    except ValueError as error:
+    except ConfigError as error:
         notify("error", f"Setting not used: {error}. The search keeps its previous settings.")
         return
     kept = lab.search.reconfigure(config)
@@ -365,5 +373,4 @@ def on_variant_change() -> None:
 @safe
 def on_weights_change() -> None:
     """New heuristic weights make a new game: the tree's values change meaning, so rebuild."""
-    new_search()
-    notify("warning", "Tree rebuilt: the heuristic weights changed what leaf values mean.")
+    rebuild("Tree rebuilt: the heuristic weights changed what leaf values mean.", level="warning")

@@ -20,7 +20,7 @@ from app.live.session import (
     server_nodes,
     session,
 )
-from app.live.state import new_search
+from app.live.state import rebuild
 from app.words.narration import selection_end
 from mcts_core import NodeCapReached, Phase
 from mcts_core.phases import RunStop
@@ -205,12 +205,7 @@ def on_phase_step() -> None:
 
 @safe
 def on_reset() -> None:
-    try:
-        new_search()
-    except ValueError as error:
-        notify("error", str(error))
-        return
-    notify("info", "Reset: the tree is empty again (same position, settings and seed).")
+    rebuild("Reset: the tree is empty again (same position, settings and seed).")
 
 
 @safe

@@ -100,6 +100,19 @@ def test_bad_position_is_refused_and_the_old_one_kept() -> None:
     assert not at.exception
 
 
+def test_a_reset_with_a_nonsense_setting_names_the_setting_and_keeps_the_tree() -> None:
+    """Reset rebuilds from the sidebar: a setting it refuses (a ConfigError) is said to be a
+    setting, not the position, and the tree it could not replace stays."""
+    at = fresh()
+    at.button(key="step_n").click().run()
+    at.number_input(key="loss_value").set_value(5.0).run()  # refused: the search keeps its own
+    at.button(key="reset").click().run()
+    errors = notes(at, "error")
+    assert any("A search setting is not valid" in e and "loss_value" in e for e in errors)
+    assert not any("position" in e for e in errors)
+    assert metric(at, "Iteration") == "100" and not at.exception
+
+
 def test_connect_four_position_and_game_switch() -> None:
     at = fresh()
     at.selectbox(key="game").set_value("gridiron").run()

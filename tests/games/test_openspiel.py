@@ -20,7 +20,7 @@ pytest.importorskip("pyspiel", reason="OpenSpiel is not installed: pip install -
 from games import GAME_NAMES, game_spec, make_game
 from games.openspiel_game import START, OpenSpielState
 from games.registry import OPENSPIEL_EXAMPLES, game_choices
-from mcts_core import ChanceNode, Search, SearchConfig
+from mcts_core import ChanceNode, PositionError, Search, SearchConfig
 from mcts_lab.cli import main
 from mcts_lab.common import action_index, build_game
 from tests.battery import CHECKS
@@ -112,6 +112,11 @@ def test_positions_are_openspiel_histories() -> None:
 def test_bad_positions_are_refused(name: str, text: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         make_game(name).parse_state(text)
+
+
+def test_a_bad_position_is_a_position_error() -> None:
+    with pytest.raises(PositionError, match="not an OpenSpiel action id"):
+        make_game("openspiel:tic_tac_toe").parse_state("4,x")
 
 
 def test_states_are_immutable_values() -> None:

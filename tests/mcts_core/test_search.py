@@ -11,6 +11,7 @@ from games.base import NO_CHANCE
 from games.registry import make_game
 from mcts_core import (
     ChanceStep,
+    ConfigError,
     Decision,
     NodeCapReached,
     Search,
@@ -602,3 +603,26 @@ def test_chance_steps_follow_their_decision_on_the_path() -> None:
             if isinstance(step, ChanceStep):
                 assert isinstance(path[i - 1], Decision)
                 assert step.num_outcomes == 2
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"c": -1.0}, "c must be a finite number"),
+        ({"tree_policy": "nope"}, "tree_policy must be one of"),
+        ({"rollout_depth": 2.5}, "rollout_depth must be a whole number"),
+        ({"loss_value": 5.0}, "loss_value"),
+    ],
+)
+def test_a_nonsense_setting_is_a_config_error(settings: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError, match=message) as raised:
+        SearchConfig(**settings)  # type: ignore[arg-type]
+    assert isinstance(raised.value, ValueError)  # every ``except ValueError`` still catches it
+
+
+def test_an_unknown_setting_and_a_nonsense_budget_are_config_errors() -> None:
+    with pytest.raises(ConfigError, match="unknown search parameter"):
+        SearchConfig.from_dict({"bogus": 1})
+    search = Search(make_game("nim"), None, SearchConfig())
+    with pytest.raises(ConfigError, match="iterations"):
+        search.run(iterations=-1)
