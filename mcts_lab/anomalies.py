@@ -1,7 +1,9 @@
 """The anomaly checks of ``mcts-lab inspect``: what is wrong in a trace file.
 
-Each check adds to an :class:`AnomalyLog` anomalies ``{"kind", "node", "detail"}`` with the
-numbers; ``mcts_lab.inspection.inspect_trace`` runs them in order. This module holds the checks
+Each check reads a file's :class:`FileFacts` and adds to an :class:`AnomalyLog` anomalies
+``{"kind", "node", "detail"}`` with the numbers; the registry
+(``mcts_lab.anomaly_checks.ANOMALY_CHECKS``: a record a check, with what it needs) runs them in
+order. This module holds the checks
 of the tree's arithmetic, proofs, records and rules; the statistical ones (``starved``,
 ``chance_counts``) are ``mcts_lab/anomaly_statistics.py``. The checks and their thresholds
 (also in docs/trace_format.md, "What inspect checks"):
@@ -44,6 +46,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from mcts_lab.traces.format import Trace
@@ -54,6 +57,7 @@ __all__ = [
     "MAX_LISTED",
     "VALUE_TOLERANCE",
     "AnomalyLog",
+    "FileFacts",
     "check_nodes",
     "check_proofs",
     "check_records",
@@ -84,6 +88,18 @@ class AnomalyLog:
             self.listed.append({"kind": kind, "node": node, "detail": detail})
 
 
+@dataclass(frozen=True)
+class FileFacts:
+    """What every check reads of one file, worked out once: the checked ``trace``, each node's
+    ``views`` (whose view its values are from: ``mcts_lab.traces.values.node_views``) and its
+    ``sums`` (value sums per player, ``None`` where the file gives none:
+    ``mcts_lab.traces.values.node_sums``)."""
+
+    trace: Trace
+    views: list[int]
+    sums: list[list[float | None]]
+
+
 def other_view(value: float, low: float, high: float) -> float:
     """The other player's view of a value in a two-player zero-sum range."""
     return low + high - value
@@ -92,11 +108,10 @@ def other_view(value: float, low: float, high: float) -> float:
 # ------------------------------------------------------------------ the checks
 
 
-def check_nodes(
-    trace: Trace, views: list[int], sums: list[list[float | None]], r: AnomalyLog
-) -> None:
+def check_nodes(facts: FileFacts, r: AnomalyLog) -> None:
     """``visit_count``, ``value_range``, ``prior``, ``mean``, and ``wrong_view`` /
     ``value_sum`` of the node's sums, node by node."""
+    trace, views, sums = facts.trace, facts.views, facts.sums
     nodes, children = trace.nodes, trace.children
     low, high = value_range(trace)
     width = max(high - low, 1e-12)
@@ -236,8 +251,9 @@ def _proven_in(
     return None
 
 
-def check_proofs(trace: Trace, views: list[int], r: AnomalyLog) -> None:
+def check_proofs(facts: FileFacts, r: AnomalyLog) -> None:
     """``proven``: proven values their children contradict."""
+    trace, views = facts.trace, facts.views
     nodes, children = trace.nodes, trace.children
     low, high = value_range(trace)
     tol = VALUE_TOLERANCE * max(high - low, 1e-12)
@@ -292,11 +308,11 @@ def check_proofs(trace: Trace, views: list[int], r: AnomalyLog) -> None:
             )
 
 
-def check_records(trace: Trace, views: list[int], r: AnomalyLog) -> None:
-    """``iteration`` (and a record's ``wrong_view``): the records against the tree."""
+def check_records(facts: FileFacts, r: AnomalyLog) -> None:
+    """``iteration`` (and a record's ``wrong_view``): the records against the tree (a file
+    with records: the registry's ``Need.RECORDS``)."""
+    trace, views = facts.trace, facts.views
     records = trace.records
-    if not records:
-        return
     nodes, index = trace.nodes, trace.index
     low, high = value_range(trace)
     tol = VALUE_TOLERANCE * max(high - low, 1e-12)
@@ -455,13 +471,13 @@ def _check_leaf_values(
         return  # one finding per record
 
 
-def check_rules(trace: Trace, r: AnomalyLog) -> None:
-    """Every move legal and every player right, when the file names a registered game."""
+def check_rules(facts: FileFacts, r: AnomalyLog) -> None:
+    """Every move legal and every player right, when the file names a game (the registry's
+    ``Need.GAME``; one that is not registered is itself an ``illegal_move``)."""
     from games.registry import game_spec
 
-    name = trace.header.get("game")
-    if not isinstance(name, str):
-        return
+    trace = facts.trace
+    name = str(trace.header["game"])
     try:
         game, state = game_and_root(trace, name)
     except (ValueError, ImportError, KeyError, TypeError) as error:

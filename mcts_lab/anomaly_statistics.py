@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import math
 
-from mcts_lab.anomalies import DELTA, AnomalyLog, node_label
-from mcts_lab.traces.format import Trace
+from mcts_lab.anomalies import DELTA, AnomalyLog, FileFacts, node_label
 from mcts_lab.traces.values import node_players, value_range
 
 __all__ = ["MIN_EXPECTED", "check_chance", "check_starved", "chi_square_sf"]
@@ -24,12 +23,10 @@ def _hoeffding(visits: int, width: float) -> float:
     return width * math.sqrt(math.log(2 / DELTA) / (2 * visits))
 
 
-def check_starved(
-    trace: Trace, views: list[int], sums: list[list[float | None]], r: AnomalyLog
-) -> None:
-    """``starved``: a move left short of visits though its mean is surely better."""
-    if trace.header.get("values", {}).get("backup", "mean") != "mean":
-        return
+def check_starved(facts: FileFacts, r: AnomalyLog) -> None:
+    """``starved``: a move left short of visits though its mean is surely better (a file whose
+    values are means: the registry's ``Need.MEAN_BACKUP``)."""
+    trace, sums = facts.trace, facts.sums
     nodes, children = trace.nodes, trace.children
     low, high = value_range(trace)
     width = high - low
@@ -118,8 +115,9 @@ def chi_square_sf(statistic: float, dof: int) -> float:
     return math.exp(log_front) * h
 
 
-def check_chance(trace: Trace, r: AnomalyLog) -> None:
+def check_chance(facts: FileFacts, r: AnomalyLog) -> None:
     """``chance_counts``: outcome counts a chi-square test rejects at ``DELTA``."""
+    trace = facts.trace
     nodes, children = trace.nodes, trace.children
     for i, node in enumerate(nodes):
         kids = children[i]

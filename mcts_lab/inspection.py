@@ -2,9 +2,9 @@
 
 :func:`inspect_trace` returns one JSON-ready dict: the root and its children (visits, value,
 prior), the tree's size and depth, the iteration records, and the **anomalies**, each
-``{"kind", "node", "detail"}`` with the numbers, found by the checks of
-``mcts_lab/anomalies.py`` (which lists them all with their thresholds) and
-``mcts_lab/anomaly_statistics.py``. :func:`format_report` is the report as text.
+``{"kind", "node", "detail"}`` with the numbers, found by the checks the
+registry ``mcts_lab/anomaly_checks.py`` lists, in its order (``mcts_lab/anomalies.py`` says
+every threshold). :func:`format_report` is the report as text.
 """
 
 from __future__ import annotations
@@ -12,15 +12,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from mcts_lab.anomalies import (
-    AnomalyLog,
-    check_nodes,
-    check_proofs,
-    check_records,
-    check_rules,
-    game_and_root,
-)
-from mcts_lab.anomaly_statistics import check_chance, check_starved
+from mcts_lab.anomalies import FileFacts, game_and_root
+from mcts_lab.anomaly_checks import run_checks
 from mcts_lab.traces.format import Trace
 from mcts_lab.traces.values import node_players, node_sums, node_views, value_range
 
@@ -41,13 +34,7 @@ def inspect_trace(
     views = node_views(trace)
     sums = node_sums(trace, views)
     players = node_players(trace)
-    report = AnomalyLog()
-    check_nodes(trace, views, sums, report)
-    check_proofs(trace, views, report)
-    check_starved(trace, views, sums, report)
-    check_chance(trace, report)
-    check_records(trace, views, report)
-    check_rules(trace, report)
+    report = run_checks(FileFacts(trace, views, sums))  # mcts_lab/anomaly_checks.py
     root = trace.nodes[trace.root]
     mover = max(players[trace.root], 0)
 

@@ -1,0 +1,119 @@
+"""The anomaly checks of ``mcts-lab inspect`` in one registry, in the order they run.
+
+One record a check (:class:`AnomalyCheck`): its name, the anomaly kinds it reports, the function
+(each takes a file's :class:`~mcts_lab.anomalies.FileFacts` and an
+:class:`~mcts_lab.anomalies.AnomalyLog`), what the file must hold for it to run
+(:class:`Need`), and its one-line doc. :func:`run_checks` runs :data:`ANOMALY_CHECKS` in order.
+
+A new check is a function (in ``mcts_lab/anomalies.py``; a statistical test in
+``mcts_lab/anomaly_statistics.py``), one record here, and its kinds' rows in
+docs/trace_format.md's table "What inspect checks" (a test holds the table to this list).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from mcts_lab.anomalies import (
+    AnomalyLog,
+    FileFacts,
+    check_nodes,
+    check_proofs,
+    check_records,
+    check_rules,
+)
+from mcts_lab.anomaly_statistics import check_chance, check_starved
+from mcts_lab.traces.format import Trace
+
+__all__ = ["ANOMALY_CHECKS", "AnomalyCheck", "Need", "run_checks"]
+
+
+class Need(StrEnum):
+    """What a file must hold for a check to run (a check without needs runs on every file)."""
+
+    MEAN_BACKUP = "mean_backup"  # values.backup is "mean": a node's value is a mean of leaves
+    RECORDS = "records"  # the file has iteration records
+    GAME = "game"  # the file names a game, whose rules then judge its moves
+
+    def met(self, trace: Trace) -> bool:
+        """Whether ``trace`` holds what this need asks for."""
+        if self is Need.MEAN_BACKUP:
+            return bool(trace.header.get("values", {}).get("backup", "mean") == "mean")
+        if self is Need.RECORDS:
+            return bool(trace.records)
+        return isinstance(trace.header.get("game"), str)
+
+
+@dataclass(frozen=True)
+class AnomalyCheck:
+    """One anomaly check: ``name``; the anomaly ``kinds`` it reports (as in ``inspect``'s
+    output); ``run``, the function; ``needs``, what the file must hold for it to run; ``doc``,
+    one line on what it finds."""
+
+    name: str
+    kinds: tuple[str, ...]
+    run: Callable[[FileFacts, AnomalyLog], None]
+    needs: frozenset[Need]
+    doc: str
+
+    def applies_to(self, trace: Trace) -> bool:
+        """Whether the check runs on ``trace`` (every need met)."""
+        return all(need.met(trace) for need in self.needs)
+
+
+#: Every check, in the order ``inspect`` runs them (and so lists their anomalies).
+ANOMALY_CHECKS: tuple[AnomalyCheck, ...] = (
+    AnomalyCheck(
+        "nodes",
+        ("visit_count", "value_range", "prior", "mean", "wrong_view", "value_sum"),
+        check_nodes,
+        frozenset(),
+        "each node's visits, means, priors and value sums against its children's",
+    ),
+    AnomalyCheck(
+        "proofs",
+        ("proven",),
+        check_proofs,
+        frozenset(),
+        "proven values their children contradict",
+    ),
+    AnomalyCheck(
+        "starved",
+        ("starved",),
+        check_starved,
+        frozenset({Need.MEAN_BACKUP}),
+        "a move left short of visits though its mean is surely better (Hoeffding)",
+    ),
+    AnomalyCheck(
+        "chance",
+        ("chance_counts",),
+        check_chance,
+        frozenset(),
+        "chance outcomes drawn against their probabilities (chi-square)",
+    ),
+    AnomalyCheck(
+        "records",
+        ("iteration", "wrong_view"),
+        check_records,
+        frozenset({Need.RECORDS}),
+        "the iteration records against the tree they built",
+    ),
+    AnomalyCheck(
+        "rules",
+        ("illegal_move",),
+        check_rules,
+        frozenset({Need.GAME}),
+        "every move and outcome legal and every player right, by the named game's rules",
+    ),
+)
+
+
+def run_checks(facts: FileFacts) -> AnomalyLog:
+    """Every check that applies to the file, in order; the anomalies they found."""
+    log = AnomalyLog()
+    for check in ANOMALY_CHECKS:
+        if check.applies_to(facts.trace):
+            check.run(facts, log)
+    return log

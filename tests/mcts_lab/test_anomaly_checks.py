@@ -1,0 +1,64 @@
+"""The registry of ``inspect``'s anomaly checks (mcts_lab/anomaly_checks.py): one record a check,
+each documented, run in its order, skipped where the file lacks what it needs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from mcts_lab import traces
+from mcts_lab.anomaly_checks import ANOMALY_CHECKS, Need
+from mcts_lab.inspection import inspect_trace
+from tests.mcts_lab.test_traces import add, found, kinds, lab_doc, small_tree
+
+DOCS = Path(__file__).parents[2] / "docs" / "trace_format.md"
+
+
+def _documented_kinds() -> set[str]:
+    """The kinds in docs/trace_format.md's table "What inspect checks" (its first column)."""
+    text = DOCS.read_text("utf-8")
+    table = text[text.index("## What inspect checks") :].split("\n\n")[2]
+    return set(re.findall(r"^\| `([a-z_]+)` \|", table, re.M))
+
+
+def test_every_check_has_a_unique_name_and_a_one_line_doc() -> None:
+    names = [check.name for check in ANOMALY_CHECKS]
+    assert len(names) == len(set(names)) == 6
+    for check in ANOMALY_CHECKS:
+        assert check.doc and "\n" not in check.doc and len(check.doc) <= 100, check.name
+        assert check.kinds and callable(check.run)
+
+
+def test_the_documented_kinds_are_the_registry_s() -> None:
+    registered = {kind for check in ANOMALY_CHECKS for kind in check.kinds}
+    assert _documented_kinds() == registered
+    assert len(registered) == 11
+
+
+def test_anomalies_are_listed_in_the_registry_s_order() -> None:
+    _, _, doc = lab_doc("tic_tac_toe", 50, seed=1)
+    doc.pop("trace")
+    child = next(n for n in doc["nodes"] if n["parent"] == 0)
+    grandchild = next(n for n in doc["nodes"] if n["parent"] == child["id"])
+    grandchild["action"], grandchild["move"] = child["action"], child["move"]  # rules
+    doc["nodes"][0]["visits"] += 5  # nodes: the root's visits against its children's
+    listed = [item["kind"] for item in found(doc)]
+    assert {"visit_count", "illegal_move"} <= set(listed)
+    order = {kind: i for i, check in enumerate(ANOMALY_CHECKS) for kind in check.kinds}
+    places = [order[kind] for kind in listed]
+    assert places == sorted(places)
+
+
+def test_a_check_runs_only_where_its_needs_are_met() -> None:
+    starved = small_tree(visits=2201, value_sum=200 * 0.6 + 2000 * -0.2)
+    add(starved, id=1, parent=0, player=1, move="good", visits=200, value_sum=200 * 0.6)
+    add(starved, id=2, parent=0, player=1, move="bad", visits=2000, value_sum=2000 * -0.2)
+    assert kinds(starved) == {"starved"}
+    starved["values"]["backup"] = "other"  # values that are not means: no Hoeffding bound
+    trace = traces.parse(starved)
+    assert not Need.MEAN_BACKUP.met(trace) and not Need.RECORDS.met(trace)
+    assert not Need.GAME.met(trace)
+    assert inspect_trace(trace)["anomaly_counts"] == {}
+    needs = {check.name: check.needs for check in ANOMALY_CHECKS}
+    assert needs["starved"] == {Need.MEAN_BACKUP} and needs["records"] == {Need.RECORDS}
+    assert needs["rules"] == {Need.GAME} and needs["nodes"] == needs["proofs"] == frozenset()
