@@ -8,7 +8,7 @@ imported by name: the teacher's (:mod:`.teacher`: Start, the join and room boxes
 the screen), the student's page (:mod:`.student`) and the process's watcher that pushes a
 class's changes to its students' pages (:mod:`.push`).
 
-The core imports nothing of the app; ``push`` nothing of the app either; ``teacher`` the core,
+The core imports nothing of the app; ``push`` only the room's rules; ``teacher`` the core,
 ``push``, the inputs, the session (``live``) and the quiz's core; ``student`` also ``teacher``,
 the components and the quiz's view.
 """

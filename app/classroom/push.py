@@ -30,12 +30,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from app.classroom.room import HERE_SECONDS
+
 __all__ = ["WATCH_SECONDS", "Watcher", "current_fragment", "runtime_sessions"]
 
 #: How often the watcher reads the classes' versions (seconds): the most a push waits.
 WATCH_SECONDS = 0.1
-#: How often the watcher tells the room that a page it holds is still open (seconds).
-HERE_SECONDS = 10.0
 #: A page pushed and still behind after this long is rerun whole (a lost fragment rerun).
 RETRY_SECONDS = 2.0
 

@@ -26,6 +26,7 @@ from app.classroom.store import RETENTION_SECONDS, ClassStore
 __all__ = [
     "ANSWER_LIMIT",
     "CONNECTED_SECONDS",
+    "HERE_SECONDS",
     "IDLE_SECONDS",
     "JOIN_LIMIT",
     "MAX_CHOICES",
@@ -46,9 +47,12 @@ MAX_STUDENTS = 200
 JOIN_LIMIT = (20, 60.0)
 #: Answers per student per window: (answers, seconds). A change of mind is an answer too.
 ANSWER_LIMIT = (12, 10.0)
-#: A student counts as connected while their page said so this recently (it says so every
-#: few seconds).
-CONNECTED_SECONDS = 30.0
+#: How often a student's open page tells the room it is there (seconds): the watcher for the
+#: pages it holds (app/classroom/push.py), the page itself where no watcher runs.
+HERE_SECONDS = 10.0
+#: A student counts as connected while their page said so this recently: three of its
+#: :data:`HERE_SECONDS` (one missed, late under load, does not drop them).
+CONNECTED_SECONDS = 3 * HERE_SECONDS
 #: Choices of one question at most, and one choice's length.
 MAX_CHOICES = 12
 MAX_CHOICE_CHARS = 80

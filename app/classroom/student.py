@@ -15,18 +15,21 @@ from __future__ import annotations
 
 import functools
 import html
+import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
 
 from app.classroom import ClassError, Poll, Room, Student
+from app.classroom.frame import Frame
 from app.classroom.push import current_fragment
+from app.classroom.room import HERE_SECONDS
 from app.classroom.teacher import (
     CLASS_CSS,
     EXPLORING,
-    HERE_SECONDS,
     POLL_SECONDS,
     bars_html,
     room,
@@ -36,6 +39,8 @@ from app.classroom.teacher import (
 
 __all__ = ["explore_bar", "explore_link", "exploring", "student_page"]
 
+_LOG = logging.getLogger(__name__)
+
 
 @dataclass
 class _Me:
@@ -43,6 +48,26 @@ class _Me:
 
     code: str
     id: str
+
+
+def _guarded(callback: Callable[..., None]) -> Callable[..., None]:
+    """A student's callback: an unexpected error becomes one line on the page (the question's,
+    or the join form's before joining), never a traceback; the class and the page go on. The
+    teacher's callbacks have ``app.live.session.safe`` (a student's page has no session of its
+    own to keep notices in)."""
+
+    @functools.wraps(callback)
+    def run(*args: Any, **kwargs: Any) -> None:
+        try:
+            callback(*args, **kwargs)
+        except Exception as error:
+            _LOG.exception("%s failed", callback.__name__)
+            where = "class_notice" if isinstance(st.session_state.get("class_me"), _Me) else (
+                "class_join_notice"
+            )
+            st.session_state[where] = f"That did not work ({type(error).__name__}). Try again."
+
+    return run
 
 
 def student_page() -> None:
@@ -107,6 +132,7 @@ def _client() -> str:
     return peer
 
 
+@_guarded
 def _on_join() -> None:
     try:
         code, student = room().join(
@@ -175,7 +201,8 @@ def _live(me: _Me) -> None:
     try:
         if _still_in(r, me) is None:
             st.rerun(scope="app")
-        version, frame = r.follow(me.code, -1)
+        version, data = r.follow(me.code, -1)
+        frame = None if data is None else Frame.from_dict(data)  # the one place a frame is read
         st.session_state["class_seen"] = version
         _question(r, me, frame, version)
     except OSError as error:  # (the watcher pushes again when the store answers)
@@ -190,21 +217,14 @@ def _live(me: _Me) -> None:
         push.drawn(sid, me.code, me.id, version, current_fragment())
 
 
-def explore_link(frame: dict[str, Any] | None) -> dict[str, str] | None:
+def explore_link(frame: Frame | None) -> dict[str, str] | None:
     """The published link parameters that rebuild the teacher's tree, kept to the names a link
     may carry and their length (``state.init`` then checks every value as any link's);
     ``None`` when the frame has none."""
     from app.inputs.links import LINK_PARAMS, MAX_VALUE_CHARS
 
-    raw = (frame or {}).get("link")
-    if not isinstance(raw, dict):
-        return None
     names = {*LINK_PARAMS, "steps", "lesson", "page"} - {"presentation"}
-    link = {
-        str(k): str(v)[:MAX_VALUE_CHARS]
-        for k, v in raw.items()
-        if k in names and isinstance(v, str | int | float)
-    }
+    link = {k: v[:MAX_VALUE_CHARS] for k, v in (frame.link if frame else {}).items() if k in names}
     return link or None
 
 
@@ -214,15 +234,16 @@ def exploring() -> _Me | None:
     return me if isinstance(me, _Me) else None
 
 
+@_guarded
 def _on_explore(me: _Me) -> None:
     from app.live import state
 
     try:
-        _, frame = room().follow(me.code, -1)  # the tree on the projector now
+        _, data = room().follow(me.code, -1)  # the tree on the projector now
     except (ClassError, OSError) as error:
         st.session_state["class_notice"] = f"Not now: {error}"
         return
-    link = explore_link(frame)
+    link = explore_link(None if data is None else Frame.from_dict(data))
     if link is None:
         st.session_state["class_notice"] = "The teacher's screen has no tree yet."
         return
@@ -237,6 +258,7 @@ def _on_explore(me: _Me) -> None:
     st.query_params.from_dict({**link, **keep})
 
 
+@_guarded
 def _on_back() -> None:
     from app.live import state
 
@@ -294,6 +316,7 @@ def _leave(message: str) -> None:
         del st.query_params["me"]
 
 
+@_guarded
 def _on_rename() -> None:
     me = _me()
     if me is None:
@@ -304,7 +327,7 @@ def _on_rename() -> None:
         st.session_state["class_notice"] = str(error)
 
 
-def _question(r: Room, me: _Me, frame: dict[str, Any] | None, version: int) -> None:
+def _question(r: Room, me: _Me, frame: Frame | None, version: int) -> None:
     """The open question with its answers (key ``class_answer``), and after a reveal whether
     this student was right and the class's chart."""
     notice = st.session_state.pop("class_notice", "")
@@ -333,9 +356,9 @@ def _question(r: Room, me: _Me, frame: dict[str, Any] | None, version: int) -> N
             )
             if st.session_state.get("class_answer") is not None:
                 st.caption("Answer sent. You can change it until the reveal.")
-    last = (frame or {}).get("last_reveal")
+    last = frame.last_reveal if frame else None
     if last:  # then the last revealed question: right or not, and how the class answered
-        rounds, bars = _class_bars(r, me.code, str(last), version)
+        rounds, bars = _class_bars(r, me.code, last, version)
         if rounds:
             mine = r.my_answer(me.code, me.id, rounds[-1])
             if mine is None:
@@ -366,6 +389,7 @@ def _plain(text: str) -> str:
     return plain_label(text)
 
 
+@_guarded
 def _on_answer(poll_id: str, round_: int) -> None:
     me = _me()
     choice = st.session_state.get("class_answer")
@@ -377,29 +401,27 @@ def _on_answer(poll_id: str, round_: int) -> None:
         st.session_state["class_notice"] = str(error)
 
 
-def _frame(frame: dict[str, Any]) -> None:
+def _frame(frame: Frame) -> None:
     """The teacher's screen as published: statistics, tree, narration, lesson page."""
     from app.components.tree_view import render_tree_data
 
     # one element for the statistics and the lesson page, one for the narration: each element
     # is work for the server on every student's page at every Step
-    top = f'<div class="lab-stats">{html.escape(str(frame.get("stats", "")))}</div>'
-    lesson = frame.get("lesson")
-    if isinstance(lesson, dict) and lesson.get("title"):
-        text = "".join(
-            f"<p>{html.escape(p)}</p>" for p in str(lesson.get("text", "")).split("\n\n") if p
-        )
+    top = f'<div class="lab-stats">{html.escape(frame.stats)}</div>'
+    lesson = frame.lesson
+    if lesson is not None:
+        text = "".join(f"<p>{html.escape(p)}</p>" for p in lesson.text.split("\n\n") if p)
         top += (
             f'<div class="lab-lesson"><p class="lab-lesson-head">'
-            f"{html.escape(str(lesson['title']))}</p>{text}</div>"
+            f"{html.escape(lesson.title)}</p>{text}</div>"
         )
     st.html(top)
-    tree = frame.get("tree")
-    if isinstance(tree, dict) and tree.get("nodes"):
-        render_tree_data(tree, key="class_tree", height=360, fit=True)
-    lines = [str(line) for line in frame.get("narration", []) or []]
-    if lines:
-        st.html("".join(f'<p class="lab-narration">{html.escape(line)}</p>' for line in lines))
+    if frame.tree is not None and frame.tree.get("nodes"):
+        render_tree_data(frame.tree, key="class_tree", height=360, fit=True)
+    if frame.narration:
+        st.html(
+            "".join(f'<p class="lab-narration">{html.escape(line)}</p>' for line in frame.narration)
+        )
 
 
 def _poll_fragment() -> None:

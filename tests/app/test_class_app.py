@@ -170,3 +170,26 @@ def test_a_store_that_does_not_answer_gets_a_message(monkeypatch: pytest.MonkeyP
     student.run()
     assert not student.exception
     assert any("the class store did not answer" in w.value for w in student.warning)
+
+
+def test_a_failing_class_callback_is_a_line_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The class's callbacks are guarded like the app's: a bug in one (here the room raising
+    what no one expects) is a short line on the page that clicked, and the page goes on."""
+    from app.classroom.room import Room
+
+    _, code = _teacher()
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(Room, "join", broken)
+    student = _student(code)  # the Join click reaches the broken room
+    assert not student.exception
+    assert any("That did not work (RuntimeError)" in e.value for e in student.error)
+    teacher, _ = _teacher()
+    monkeypatch.setattr(Room, "end", broken)
+    teacher.button(key="class_end").click().run()
+    assert not teacher.exception
+    assert any("That did not work (RuntimeError: a bug)" in e for e in notes(teacher, "error"))

@@ -9,7 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from app.classroom import Room, open_store
-from app.classroom.push import HERE_SECONDS, RETRY_SECONDS, Watcher
+from app.classroom.push import RETRY_SECONDS, Watcher
+from app.classroom.room import HERE_SECONDS
 
 
 class Page:

@@ -1,0 +1,115 @@
+"""The frame: what the teacher's screen publishes to the class and a student's page draws.
+
+Pure (no Streamlit). The teacher's side builds a :class:`Frame` from the screen it drew
+(``app.classroom.teacher.frame_of``); :meth:`Frame.to_dict` is the one place it becomes the
+plain JSON data the room stores (``Room.publish``), and :meth:`Frame.from_dict` the one place
+a student's page reads it back (``app.classroom.student``). The data's keys and values are the
+wire format every replica shares: a replica of another version must still read it, so reading
+never fails: a key missing or of the wrong kind reads as its default.
+
+Nothing in a frame is HTML or Markdown: the student's page escapes every string it shows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Frame", "LessonPage"]
+
+
+@dataclass(frozen=True)
+class LessonPage:
+    """The open lesson page as the projector shows it: ``title`` ("Lesson · page 2: ...") and
+    ``text`` (paragraphs separated by blank lines, ending with what to press)."""
+
+    title: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One published screen of the teacher's.
+
+    Attributes:
+        stats: the statistics line (iteration, nodes, depth, ...), plain text.
+        tree: the drawn tree as ``TreeView.to_dict()`` gives it (``app.drawing.tree_model``),
+            ready for the tree component; ``None`` when there is none.
+        narration: the narration's lines of the entry shown, plain text.
+        lesson: the open lesson page, or ``None``.
+        link: the link parameters that rebuild the teacher's tree (a student's "Explore on
+            my own"), names and values as text; checked again as any link's when used.
+        poll: the id of the question the class answers now, or ``None``.
+        last_reveal: the id of the last question revealed, or ``None``: the student's page
+            shows whether they were right and the class's bars.
+        at: when it was published (seconds since the epoch); not part of what changed.
+    """
+
+    stats: str = ""
+    tree: dict[str, Any] | None = None
+    narration: tuple[str, ...] = ()
+    lesson: LessonPage | None = None
+    link: dict[str, str] = field(default_factory=dict)
+    poll: str | None = None
+    last_reveal: str | None = None
+    at: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The wire format: plain JSON data, the keys as every replica reads them."""
+        return {
+            "stats": self.stats,
+            "tree": self.tree,
+            "narration": list(self.narration),
+            "lesson": None
+            if self.lesson is None
+            else {"title": self.lesson.title, "text": self.lesson.text},
+            "link": dict(self.link),
+            "poll": self.poll,
+            "last_reveal": self.last_reveal,
+            "at": self.at,
+        }
+
+    def changed_key(self) -> str:
+        """What tells one screen from another: everything but the time it was published."""
+        return repr({k: v for k, v in self.to_dict().items() if k != "at"})
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Frame:
+        """A frame read back from the wire. Never fails: a key missing or of the wrong kind
+        (another replica's version, a damaged record) reads as the field's default."""
+        if not isinstance(data, dict):
+            return cls()
+        tree = data.get("tree")
+        narration = data.get("narration")
+        lesson = data.get("lesson")
+        link = data.get("link")
+        at = data.get("at")
+        return cls(
+            stats=_text(data.get("stats")),
+            tree=tree if isinstance(tree, dict) else None,
+            narration=tuple(str(line) for line in narration)
+            if isinstance(narration, list)
+            else (),
+            lesson=LessonPage(_text(lesson.get("title")), _text(lesson.get("text")))
+            if isinstance(lesson, dict) and lesson.get("title")
+            else None,
+            link={
+                str(k): str(v) for k, v in link.items() if isinstance(v, str | int | float)
+            }
+            if isinstance(link, dict)
+            else {},
+            poll=_id(data.get("poll")),
+            last_reveal=_id(data.get("last_reveal")),
+            at=float(at) if isinstance(at, int | float) and not isinstance(at, bool) else 0.0,
+        )
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def _id(value: Any) -> str | None:
+    """A poll's id: text (or a number) that is not empty; anything else is none."""
+    if isinstance(value, bool) or not isinstance(value, str | int) or value == "":
+        return None
+    return str(value)
