@@ -62,9 +62,8 @@ def _guarded(callback: Callable[..., None]) -> Callable[..., None]:
             callback(*args, **kwargs)
         except Exception as error:
             _LOG.exception("%s failed", callback.__name__)
-            where = "class_notice" if isinstance(st.session_state.get("class_me"), _Me) else (
-                "class_join_notice"
-            )
+            joined = isinstance(st.session_state.get("class_me"), _Me)
+            where = "class_notice" if joined else "class_join_notice"
             st.session_state[where] = f"That did not work ({type(error).__name__}). Try again."
 
     return run
