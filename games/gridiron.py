@@ -224,9 +224,7 @@ class Gridiron:
         actions.append(("end_turn",))
         return actions
 
-    def chance_outcomes(
-        self, state: GridironState, action: Action
-    ) -> list[tuple[object, float]]:
+    def chance_outcomes(self, state: GridironState, action: Action) -> list[tuple[object, float]]:
         kind = action[0]
         if kind == "kick":
             squares = self._kick_squares(state)
@@ -467,9 +465,7 @@ class Gridiron:
         text = {0: "att↓", 1: "both↓", 2: "push", 3: "def↓"}[face]
         return f"{text} {where}".strip()
 
-    def _scatter_label(
-        self, state: GridironState, action: Action, outcome: tuple[Any, ...]
-    ) -> str:
+    def _scatter_label(self, state: GridironState, action: Action, outcome: tuple[Any, ...]) -> str:
         """The square a scattering ball lands on (worked out here: after a touchdown the
         next state has no ball on the pitch)."""
         if action[0] == "move":
@@ -695,9 +691,7 @@ class Gridiron:
         occupied = {(p[0], p[1]) for p in state.players}
         return [(x, y) for x in half for y in range(self.height) if (x, y) not in occupied]
 
-    def _move_outcomes(
-        self, state: GridironState, x: int, y: int
-    ) -> list[tuple[object, float]]:
+    def _move_outcomes(self, state: GridironState, x: int, y: int) -> list[tuple[object, float]]:
         active = state.active
         ax, ay, _ = state.players[active]
         dodge = self._tackle_zones(state, active, ax, ay) > 0
@@ -757,9 +751,7 @@ class Gridiron:
                 return (bx, by), i
         return (bx, by), -1
 
-    def _resolve_move(
-        self, state: GridironState, x: int, y: int, outcome: object
-    ) -> GridironState:
+    def _resolve_move(self, state: GridironState, x: int, y: int, outcome: object) -> GridironState:
         active = state.active
         players = list(state.players)
         players[active] = (x, y, players[active][2])
@@ -798,9 +790,7 @@ class Gridiron:
         )
         return self._touchdown_if_scored(after) or after
 
-    def _resolve_block(
-        self, state: GridironState, target: int, outcome: object
-    ) -> GridironState:
+    def _resolve_block(self, state: GridironState, target: int, outcome: object) -> GridironState:
         assert isinstance(outcome, tuple)
         face, direction = outcome
         attacker = state.active

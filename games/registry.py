@@ -130,4 +130,3 @@ def opening_state(game: Any, seed: int) -> Any:
         outcomes = game.chance_outcomes(state, legal[0])
         state = game.next_state(state, legal[0], outcomes[sample_outcome(outcomes, rng)][0])
     return state
-

@@ -34,6 +34,7 @@ class ConfigError(ValueError):
     ValueError`` still catches it; the app catches it by name to say that a setting, not the
     position, is wrong."""
 
+
 __all__ = [
     "ConfigError",
     "SearchConfig",

@@ -146,9 +146,7 @@ class ArenaResult:
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready totals (without ``records``; see docs/cli.md for every field)."""
         data = {
-            name: getattr(self, name)
-            for name in self.__dataclass_fields__
-            if name != "records"
+            name: getattr(self, name) for name in self.__dataclass_fields__ if name != "records"
         }
         data["seconds"] = round(self.seconds, 3)
         data["mean_root_visits"] = round(self.mean_root_visits, 1)

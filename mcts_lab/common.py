@@ -139,7 +139,6 @@ def parse_position(game: Any, text: str | None, seed: int = 0) -> Any:
     return game.parse_state(text)
 
 
-
 def action_index(game: Any, state: Any, action: Any) -> int:
     """The documented number of an action: the cell (0..8) in tic-tac-toe, the 0-based column
     (0..6) in Connect Four, the action id in an OpenSpiel game (``GameSpec.indexed_by_action``),

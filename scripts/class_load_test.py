@@ -387,8 +387,13 @@ def _closed_by(closes: list[float], opened: float, until: float) -> bool:
 
 
 async def one_class(
-    url: str, students: int, seconds: float, store: str, seed: int,
-    idle: float = 0.0, cpu_seconds: Any = None,
+    url: str,
+    students: int,
+    seconds: float,
+    store: str,
+    seed: int,
+    idle: float = 0.0,
+    cpu_seconds: Any = None,
 ) -> ClassRun:
     """One class; with ``idle``, first that many seconds of the joined class sitting still
     (no Step, no question: only the students' pages polling), the replicas' CPU measured by

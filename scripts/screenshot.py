@@ -29,15 +29,24 @@ ASSETS: list[tuple[str, str, str, str | None, list[str]]] = [
     ("app-connect-four.png", "game=connect_four&steps=300", "1280x720", "Why this path", []),
     ("app-connect-four-1920x1080.png", "game=connect_four&steps=300", "1920x1080", None, []),
     ("app-gridiron.png", "game=gridiron&steps=300", "1280x720", None, ["step"]),
-    ("app-presentation.png", "game=tic_tac_toe&seed=1&steps=30&presentation=1", "1280x720", None,
-     ["step"]),
+    (
+        "app-presentation.png",
+        "game=tic_tac_toe&seed=1&steps=30&presentation=1",
+        "1280x720",
+        None,
+        ["step"],
+    ),
     ("app-phone.png", "game=tic_tac_toe&seed=1&steps=20", "390x844", None, ["step"]),
     ("app-exact.png", "game=tic_tac_toe&steps=100&exact=true", "1280x720", None, []),
-    ("app-ab.png", "game=tic_tac_toe&c=2", "1280x720", "A/B",
-     ["ab", "ab_b", "ab_c:=0.5", "step_n", "step_n"]),
+    (
+        "app-ab.png",
+        "game=tic_tac_toe&c=2",
+        "1280x720",
+        "A/B",
+        ["ab", "ab_b", "ab_c:=0.5", "step_n", "step_n"],
+    ),
     ("lesson-page.png", "lesson=traps", "1280x720", None, []),
-    ("quiz-question.png", "game=tic_tac_toe&seed=1&steps=20", "1280x720", None,
-     ["quiz", "step"]),
+    ("quiz-question.png", "game=tic_tac_toe&seed=1&steps=20", "1280x720", None, ["quiz", "step"]),
 ]
 
 

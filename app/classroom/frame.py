@@ -87,15 +87,11 @@ class Frame:
         return cls(
             stats=_text(data.get("stats")),
             tree=tree if isinstance(tree, dict) else None,
-            narration=tuple(str(line) for line in narration)
-            if isinstance(narration, list)
-            else (),
+            narration=tuple(str(line) for line in narration) if isinstance(narration, list) else (),
             lesson=LessonPage(_text(lesson.get("title")), _text(lesson.get("text")))
             if isinstance(lesson, dict) and lesson.get("title")
             else None,
-            link={
-                str(k): str(v) for k, v in link.items() if isinstance(v, str | int | float)
-            }
+            link={str(k): str(v) for k, v in link.items() if isinstance(v, str | int | float)}
             if isinstance(link, dict)
             else {},
             poll=_id(data.get("poll")),

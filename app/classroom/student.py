@@ -340,9 +340,7 @@ def _question(r: Room, me: _Me, frame: Frame | None, version: int) -> None:
             st.session_state["class_answer"] = r.my_answer(me.code, me.id, poll)
         with st.container(key="class_question", border=True):
             round_words = f" (round {poll.round})" if poll.round > 1 else ""
-            st.html(
-                f'<p class="lab-student-q">Question{round_words}: {html.escape(poll.text)}</p>'
-            )
+            st.html(f'<p class="lab-student-q">Question{round_words}: {html.escape(poll.text)}</p>')
             st.radio(
                 "Your answer",
                 poll.choices,
@@ -367,9 +365,7 @@ def _question(r: Room, me: _Me, frame: Frame | None, version: int) -> None:
             else:
                 right = " or ".join(rounds[-1].right)
                 verdict = f"Last question: ✗ you said {mine}; the answer was {right}."
-            st.html(
-                f'<p class="lab-class-line"><b>{html.escape(verdict)}</b></p>' + bars
-            )
+            st.html(f'<p class="lab-class-line"><b>{html.escape(verdict)}</b></p>' + bars)
 
 
 @functools.lru_cache(maxsize=64)

@@ -62,6 +62,7 @@ MARGIN = 8
 FAINT_VISITS = 3  # KaTrain-style: N below this ...
 FAINT_SHARE = 0.02  # ... or under this share of the parent's N is drawn faintly
 
+
 @dataclass(eq=False)
 class _Box:
     """A box while the view is built (mutable; frozen into a ViewNode at the end)."""

@@ -43,7 +43,6 @@ B_WIDGETS = {"ab_c": "c", "ab_policy": "policy", "ab_rollout": "rollout", "ab_so
 AB_KEYS = ("ab", *B_WIDGETS)
 
 
-
 def config_b(config_a: SearchConfig) -> SearchConfig:
     """A's settings with the A/B tab's four laid over them (``ConfigError`` for a nonsense
     combination)."""

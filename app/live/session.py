@@ -102,8 +102,6 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-
-
 #: What a phase step returned: the selection's path, the expansion (``None``: nothing to
 #: expand), the evaluation, or the finished iteration's trace (backpropagate).
 PhaseResult = tuple[PathStep, ...] | Expansion | Evaluation | IterationTrace | None

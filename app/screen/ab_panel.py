@@ -117,9 +117,7 @@ def ab_panel() -> None:
     )
     why = stale(pair, lab.search)
     if why is not None:
-        ui.notice_line(
-            "info", f"{why[0].upper()}{why[1:]}: the next Step starts A and B again."
-        )
+        ui.notice_line("info", f"{why[0].upper()}{why[1:]}: the next Step starts A and B again.")
         return
     if pair.note:
         ui.notice_line("warning", pair.note)

@@ -114,8 +114,7 @@ def dice_text(steps: Sequence[ChanceStep], detail: int = 0) -> str:
     if len(steps) == 1 and detail < 1:
         s = steps[0]
         return (
-            f"the dice drew {s.action_label}: {s.outcome_label} "
-            f"(probability {prob(s.probability)})"
+            f"the dice drew {s.action_label}: {s.outcome_label} (probability {prob(s.probability)})"
         )
     return f"{plural(len(steps), 'dice roll')} on the way" if steps else ""
 

@@ -11,7 +11,6 @@ from mcts_lab.traces.format import Trace
 __all__ = ["node_players", "node_sums", "node_views", "single_sum", "value_range"]
 
 
-
 def node_players(trace: Trace) -> list[int]:
     """Each node's player to move (a chance node: the player who chose its action); nodes
     that give none alternate by depth from player 0 at the root (one player: always 0)."""

@@ -343,7 +343,6 @@ def test_autoplay_steps_on_its_own_and_any_click_stops_it() -> None:
     assert int(metric(at, "Iteration")) == stopped
 
 
-
 def test_a_stale_autoplay_on_after_a_click_does_not_restart_it(monkeypatch) -> None:
     """A click stops autoplay; the page's next timer tick may still carry the toggle as it last
     saw it (on): that "on" is undone. A deliberate "on" after the moment holds."""
@@ -358,6 +357,7 @@ def test_a_stale_autoplay_on_after_a_click_does_not_restart_it(monkeypatch) -> N
     monkeypatch.setattr(app.live.session, "AUTOPLAY_STALE_SECONDS", 0.0)  # the moment has passed
     at.toggle(key="autoplay").set_value(True).run()
     assert at.session_state["autoplay"] is True and int(metric(at, "Iteration")) >= 1
+
 
 def test_a_link_rebuilds_its_tree() -> None:
     clicked = fresh(seed="3")

@@ -84,9 +84,7 @@ def test_arena_mcts_against_mcts_with_other_c(cli: CliRunner) -> None:
         (["arena", "--game", "tic_tac_toe", "--opponent", "mcts", "--opponent-c", "-1"], "c must"),
     ],
 )
-def test_arena_bad_arguments(
-    cli: CliRunner, argv: list[str], message: str
-) -> None:
+def test_arena_bad_arguments(cli: CliRunner, argv: list[str], message: str) -> None:
     status, out, err = cli(*argv)
     assert status == 2 and out == "" and err.count("\n") == 1
     assert err.startswith("mcts-lab: error:") and message in err

@@ -272,9 +272,7 @@ def test_compare_text_and_single_flag_settings(cli: CliRunner) -> None:
         (("--position", "XX"), "9"),
     ],
 )
-def test_compare_errors(
-    cli: CliRunner, argv: tuple[str, ...], message: str
-) -> None:
+def test_compare_errors(cli: CliRunner, argv: tuple[str, ...], message: str) -> None:
     status, out, err = cli("compare", "--game", "tic_tac_toe", *argv)
     assert status == 2 and out == ""
     assert err.startswith("mcts-lab: error: ") and err.count("\n") == 1

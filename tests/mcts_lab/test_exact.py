@@ -317,9 +317,7 @@ def test_cli_exact_text(cli: CliRunner) -> None:
     assert "-1.000" in row
 
 
-def test_cli_exact_with_a_positions_file(
-    cli: CliRunner, tmp_path: Path
-) -> None:
+def test_cli_exact_with_a_positions_file(cli: CliRunner, tmp_path: Path) -> None:
     path = tmp_path / "positions.txt"
     path.write_text("X..X.OO..\nXXXOO....\n")
     status, out, _ = cli(
@@ -334,9 +332,7 @@ def test_cli_exact_with_a_positions_file(
 
 @pytest.mark.parametrize("seconds", ["0", "-1", "nan", "x"])
 def test_cli_bad_exact_seconds(cli: CliRunner, seconds: str) -> None:
-    status, out, err = cli(
-        "search", "--game", "tic_tac_toe", "--exact", "--exact-seconds", seconds
-    )
+    status, out, err = cli("search", "--game", "tic_tac_toe", "--exact", "--exact-seconds", seconds)
     assert status == 2 and out == ""
     assert err.startswith("mcts-lab: error:") and err.count("\n") == 1
 

@@ -190,9 +190,7 @@ def test_ray_from_the_command_line(capfd: pytest.CaptureFixture[str]) -> None:
     assert on_ray["results"] == serial["results"]
 
 
-def test_missing_ray_is_a_clear_error(
-    cli: CliRunner, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_missing_ray_is_a_clear_error(cli: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray now raises ImportError
     status, out, err = cli(
         "sweep", "--game", "tic_tac_toe", "--param", "c", "--values", "1",
@@ -293,9 +291,7 @@ def test_sweep_against_mcts_and_iterations(cli: CliRunner) -> None:
         (("--param", "c"), "the following arguments are required: --values"),
     ],
 )
-def test_sweep_errors(
-    cli: CliRunner, argv: tuple[str, ...], message: str
-) -> None:
+def test_sweep_errors(cli: CliRunner, argv: tuple[str, ...], message: str) -> None:
     status, out, err = cli("sweep", "--game", "tic_tac_toe", *argv)
     assert status == 2 and out == ""
     assert err.startswith("mcts-lab: error: ") and err.count("\n") == 1
