@@ -76,15 +76,21 @@ VALUE_TOLERANCE = 1e-6
 
 
 class AnomalyLog:
-    """The anomalies found: the first ``MAX_LISTED`` listed, every kind counted."""
+    """The anomalies found: the first ``limit`` listed (``MAX_LISTED`` unless asked), every
+    kind counted; ``truncated`` says some were left out of the list."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = MAX_LISTED) -> None:
+        self.limit = limit
         self.listed: list[dict[str, Any]] = []
         self.counts: Counter[str] = Counter()
 
+    @property
+    def truncated(self) -> bool:
+        return sum(self.counts.values()) > len(self.listed)
+
     def add(self, kind: str, node: int | None, detail: str) -> None:
         self.counts[kind] += 1
-        if len(self.listed) < MAX_LISTED:
+        if len(self.listed) < self.limit:
             self.listed.append({"kind": kind, "node": node, "detail": detail})
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from mcts_lab.anomalies import (
+    MAX_LISTED,
     AnomalyLog,
     FileFacts,
     check_nodes,
@@ -110,9 +111,10 @@ ANOMALY_CHECKS: tuple[AnomalyCheck, ...] = (
 )
 
 
-def run_checks(facts: FileFacts) -> AnomalyLog:
-    """Every check that applies to the file, in order; the anomalies they found."""
-    log = AnomalyLog()
+def run_checks(facts: FileFacts, limit: int = MAX_LISTED) -> AnomalyLog:
+    """Every check that applies to the file, in order; the anomalies they found (the first
+    ``limit`` listed, all counted)."""
+    log = AnomalyLog(limit)
     for check in ANOMALY_CHECKS:
         if check.applies_to(facts.trace):
             check.run(facts, log)

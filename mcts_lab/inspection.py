@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from mcts_lab.anomalies import FileFacts, game_and_root
+from mcts_lab.anomalies import MAX_LISTED, FileFacts, game_and_root
 from mcts_lab.anomaly_checks import run_checks
 from mcts_lab.traces.format import Trace
 from mcts_lab.traces.values import node_players, node_sums, node_views, value_range
@@ -21,7 +21,11 @@ __all__ = ["format_report", "inspect_trace"]
 
 
 def inspect_trace(
-    trace: Trace, *, exact: bool = False, exact_seconds: float = 2.0
+    trace: Trace,
+    *,
+    exact: bool = False,
+    exact_seconds: float = 2.0,
+    max_anomalies: int = MAX_LISTED,
 ) -> dict[str, Any]:
     """The summary and anomalies of a checked trace (the ``inspect --json`` object).
 
@@ -34,7 +38,7 @@ def inspect_trace(
     views = node_views(trace)
     sums = node_sums(trace, views)
     players = node_players(trace)
-    report = run_checks(FileFacts(trace, views, sums))  # mcts_lab/anomaly_checks.py
+    report = run_checks(FileFacts(trace, views, sums), max_anomalies)  # anomaly_checks.py
     root = trace.nodes[trace.root]
     mover = max(players[trace.root], 0)
 
@@ -80,6 +84,7 @@ def inspect_trace(
         "root_children": rows,
         "anomalies": report.listed,
         "anomaly_counts": dict(sorted(report.counts.items())),
+        "truncated": report.truncated,  # some anomalies counted but not listed
     }
     if exact:
         _add_exact(trace, data, exact_seconds)
@@ -158,8 +163,13 @@ def format_report(data: dict[str, Any]) -> str:
 
 
 def _num(value: Any) -> str:
+    """A value in the report: signed with 4 decimals, in short scientific form where that
+    would hide it (below 1e-4) or run long (from 1e6: 1e308 is ``+1.000e+308``, not 309
+    digits)."""
     if value is None:
         return "-"
     if isinstance(value, float):
+        if value != 0 and not 1e-4 <= abs(value) < 1e6:
+            return f"{value:+.3e}"
         return f"{value:+.4f}"
     return str(value)

@@ -239,7 +239,8 @@ AUTOPLAY_SPEED = 1.0
 
 def autoplay_speed() -> float:
     """Autoplay's clicks per second: the slider's value, :data:`AUTOPLAY_SPEED` before it is
-    first drawn. (Not in :data:`DEFAULTS`: the slider is given its value, see screen.py.)"""
+    first drawn. (Not in :data:`DEFAULTS`: the slider is given its value, see
+    app/screen/page.py.)"""
     return float(st.session_state.get("autoplay_speed", AUTOPLAY_SPEED))
 
 

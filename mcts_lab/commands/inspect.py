@@ -8,7 +8,11 @@ import json
 from typing import Any
 
 from mcts_lab import inspection, traces
-from mcts_lab.commands.options import seconds_budget
+from mcts_lab.anomalies import MAX_LISTED
+from mcts_lab.commands.options import emit, seconds_budget, whole_number
+
+#: ``--max-anomalies`` at most (a list longer than this is no longer read by anyone).
+MAX_LISTED_LIMIT = 1_000_000
 
 #: The largest trace file ``inspect`` reads (bytes); the app's uploads stop at 20 MB.
 INSPECT_MAX_BYTES = 100 * 1024 * 1024
@@ -29,11 +33,28 @@ def add_parser(sub: Any) -> None:
         "the file's",
     )
     p.add_argument("--exact-seconds", type=seconds_budget, default=2.0, help="(default 2)")
+    p.add_argument(
+        "--max-anomalies",
+        type=whole_number(0, MAX_LISTED_LIMIT),
+        default=MAX_LISTED,
+        metavar="N",
+        help=f'list at most N anomalies (all are counted; "truncated" says some were left '
+        f"out; default {MAX_LISTED:,})",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
-    """Exit 0: no anomalies; 1: anomalies found; 2: unreadable or not of the format."""
+    """Exit 0: no anomalies; 1: anomalies found; 2: unreadable or not of the format. The
+    status does not depend on who reads the output: a reader that leaves early (``| head``)
+    changes nothing."""
     trace = traces.load(args.file, max_bytes=INSPECT_MAX_BYTES)
-    data = inspection.inspect_trace(trace, exact=args.exact, exact_seconds=args.exact_seconds)
-    print(json.dumps(data) if args.json else inspection.format_report(data))
-    return 1 if data["anomaly_counts"] else 0
+    data = inspection.inspect_trace(
+        trace,
+        exact=args.exact,
+        exact_seconds=args.exact_seconds,
+        max_anomalies=args.max_anomalies,
+    )
+    status = 1 if data["anomaly_counts"] else 0
+    # allow_nan=False: valid JSON always (the reader refuses non-finite numbers on the way in)
+    emit(json.dumps(data, allow_nan=False) if args.json else inspection.format_report(data))
+    return status

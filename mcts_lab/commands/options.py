@@ -1,14 +1,17 @@
 """What the ``mcts-lab`` commands share: the caps on sizes, the argument types (ASCII numbers
 in a range, a game name), the option groups (``--game``, the search settings, ``--preset``),
-the parser that raises :class:`UsageError` instead of exiting, and reading a command's search
-settings (:func:`config_from_args`, :func:`settings_from_flags`)."""
+the parser that raises :class:`UsageError` instead of exiting, reading a command's search
+settings (:func:`config_from_args`, :func:`settings_from_flags`), and printing an output whose
+reader may leave early (:func:`emit`)."""
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
 import shlex
+import sys
 from collections.abc import Callable
 from typing import Any, NoReturn
 
@@ -53,6 +56,18 @@ QUOTE_CHARS = 80
 # full-width "１"), which nobody means in a seed or an iteration count.
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 _NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
+def emit(text: str) -> None:
+    """Print ``text`` (a command's whole output). A reader that left early (``| head``) is no
+    error and changes no exit status: what is left goes nowhere, and the command still returns
+    its own status (the handler in ``cli.main`` would return 0 for every command)."""
+    try:
+        print(text)
+        sys.stdout.flush()  # a closed pipe says so here, not at the interpreter's exit
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 def quote(text: str) -> str:

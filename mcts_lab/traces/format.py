@@ -22,6 +22,7 @@ the hundreds of thousands, are checked against the same schema's ``$defs`` by
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -321,9 +322,18 @@ def _refuse_constant(name: str) -> Any:
     raise TraceError(f"{name} is not a JSON number")
 
 
+def _finite(text: str) -> float:
+    """A JSON number as a float, refused when no float holds it (``-1e400`` would read as
+    minus infinity, which no JSON output can carry)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise TraceError(f"the number {text[:40]} is beyond what a float holds (about 1.8e308)")
+    return value
+
+
 def _json(text: str, line: int | None) -> Any:
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
+        return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite)
     except json.JSONDecodeError as error:
         at = line if line is not None else error.lineno
         raise TraceError(f"line {at}: not valid JSON ({error.msg})") from None
