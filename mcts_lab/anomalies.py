@@ -34,6 +34,9 @@ of the tree's arithmetic, proofs, records and rules; the statistical ones (``sta
   added, a node added twice, iteration numbers that skip, a decision whose chosen child is
   not on the path or whose listed visits differ from the records before it, and (when the
   records cover the whole search) visits or value sums the backups do not add up to.
+- ``terminal``: a finished game (player -1, no children) whose visits did not all give the
+  same value: a mean that is not its own proven value, or two records valuing it differently
+  (beyond 1e-6 of the range's width): some visits were scored wrongly.
 - ``illegal_move`` (a registered game named in the file): a move or outcome the game's rules
   do not allow at that position, or a node whose player is not the one to move.
 
@@ -61,6 +64,7 @@ __all__ = [
     "check_nodes",
     "check_proofs",
     "check_records",
+    "check_terminals",
     "check_rules",
     "game_and_root",
     "node_label",
@@ -312,6 +316,54 @@ def check_proofs(facts: FileFacts, r: AnomalyLog) -> None:
                 f"proven {mine:g} for player {mover} (to move), but all {len(kids)} moves are "
                 f"proven, the best {max(known):g}",
             )
+
+
+def check_terminals(facts: FileFacts, r: AnomalyLog) -> None:
+    """``terminal``: a finished game (``player`` -1, no children) whose visits did not all give
+    the same value: its mean is not its own proven value, or two iteration records gave it
+    different leaf values. Every visit of a finished game scores the same result, so either
+    says the result was scored wrongly on some visits (a win scored as a loss)."""
+    trace, views, sums = facts.trace, facts.views, facts.sums
+    nodes, children = trace.nodes, trace.children
+    low, high = value_range(trace)
+    tol = VALUE_TOLERANCE * max(high - low, 1e-12)
+    players = node_players(trace)
+    finished = {
+        i
+        for i, node in enumerate(nodes)
+        if players[i] < 0 and not children[i] and node.get("kind") != "chance"
+    }
+    for i in sorted(finished):
+        visits = int(nodes[i]["visits"])
+        view = views[i]
+        total = sums[i][view] if 0 <= view < len(sums[i]) else None
+        proven = _proven_in(trace, views, i, view, low, high)
+        if not visits or total is None or proven is None:
+            continue
+        mean = total / visits
+        if abs(mean - proven) > tol:
+            r.add(
+                "terminal",
+                nodes[i]["id"],
+                f"a finished game proven {proven:g} (player {view}'s view) has a mean of "
+                f"{mean:.6g} over {visits} visits: every visit of a finished game gives the "
+                "same value, so some were scored wrongly",
+            )
+    seen: dict[int, float] = {}
+    for record in trace.records:
+        leaf = trace.index.get(record.get("leaf", record["path"][-1]))
+        value = record.get("leaf_value")
+        if leaf not in finished or not isinstance(value, int | float):
+            continue
+        first = seen.setdefault(leaf, float(value))
+        if abs(float(value) - first) > tol:
+            r.add(
+                "terminal",
+                nodes[leaf]["id"],
+                f"iteration {record['iteration']} valued this finished game at {value:.6g}, "
+                f"an earlier one at {first:.6g}: a finished game has one value",
+            )
+            seen[leaf] = float(value)  # said once per change, not at every later record
 
 
 def check_records(facts: FileFacts, r: AnomalyLog) -> None:

@@ -24,6 +24,7 @@ from mcts_lab.anomalies import (
     check_proofs,
     check_records,
     check_rules,
+    check_terminals,
 )
 from mcts_lab.anomaly_statistics import check_chance, check_starved
 from mcts_lab.traces.format import Trace
@@ -93,6 +94,13 @@ ANOMALY_CHECKS: tuple[AnomalyCheck, ...] = (
         check_chance,
         frozenset(),
         "chance outcomes drawn against their probabilities (chi-square)",
+    ),
+    AnomalyCheck(
+        "terminals",
+        ("terminal",),
+        check_terminals,
+        frozenset({Need.MEAN_BACKUP}),
+        "finished games whose visits did not all give the same value",
     ),
     AnomalyCheck(
         "records",

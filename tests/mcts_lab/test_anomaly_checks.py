@@ -23,7 +23,7 @@ def _documented_kinds() -> set[str]:
 
 def test_every_check_has_a_unique_name_and_a_one_line_doc() -> None:
     names = [check.name for check in ANOMALY_CHECKS]
-    assert len(names) == len(set(names)) == 6
+    assert len(names) == len(set(names)) == 7
     for check in ANOMALY_CHECKS:
         assert check.doc and "\n" not in check.doc and len(check.doc) <= 100, check.name
         assert check.kinds and callable(check.run)
@@ -32,7 +32,7 @@ def test_every_check_has_a_unique_name_and_a_one_line_doc() -> None:
 def test_the_documented_kinds_are_the_registry_s() -> None:
     registered = {kind for check in ANOMALY_CHECKS for kind in check.kinds}
     assert _documented_kinds() == registered
-    assert len(registered) == 11
+    assert len(registered) == 12
 
 
 def test_anomalies_are_listed_in_the_registry_s_order() -> None:
@@ -62,3 +62,28 @@ def test_a_check_runs_only_where_its_needs_are_met() -> None:
     needs = {check.name: check.needs for check in ANOMALY_CHECKS}
     assert needs["starved"] == {Need.MEAN_BACKUP} and needs["records"] == {Need.RECORDS}
     assert needs["rules"] == {Need.GAME} and needs["nodes"] == needs["proofs"] == frozenset()
+
+
+def test_a_finished_game_scored_wrongly_is_found() -> None:
+    """A win proven +1 (the player who moved there wins) whose 13 visits each backed up -1:
+    the bug a search makes when it scores a finished game from the wrong side."""
+    doc = small_tree(visits=14, value_sum=-13.0)
+    add(doc, id=1, parent=0, player=-1, move="win", visits=13, value_sum=-13.0, proven=1.0)
+    [item] = found(doc)
+    assert item["kind"] == "terminal" and item["node"] == 1
+    assert "proven 1" in item["detail"] and "mean of -1 over 13 visits" in item["detail"]
+    right = small_tree(visits=14, value_sum=13.0)
+    add(right, id=1, parent=0, player=-1, move="win", visits=13, value_sum=13.0, proven=1.0)
+    assert kinds(right) == set()
+
+
+def test_records_that_value_a_finished_game_twice_are_found() -> None:
+    _, _, doc = lab_doc("tic_tac_toe", 400, seed=5, position="XX.OO....")  # wins close by
+    records = doc["trace"]
+    finished = {n["id"] for n in doc["nodes"] if n["player"] == -1}
+    at = [k for k, rec in enumerate(records) if rec.get("leaf", rec["path"][-1]) in finished]
+    assert kinds(doc) == set() and len(at) >= 2  # the lab's own run: clean
+    later = records[at[-1]]
+    later["leaf_value"] = -later["leaf_value"] if later["leaf_value"] else 0.5
+    items = [i for i in found(doc) if i["kind"] == "terminal"]
+    assert items and "a finished game has one value" in items[0]["detail"]
