@@ -37,6 +37,9 @@ of the tree's arithmetic, proofs, records and rules; the statistical ones (``sta
 - ``terminal``: a finished game (player -1, no children) whose visits did not all give the
   same value: a mean that is not its own proven value, or two records valuing it differently
   (beyond 1e-6 of the range's width): some visits were scored wrongly.
+- ``decision``: a recorded decision of a score rule (``uct``, ``ucb1``, ``puct``, or none named)
+  that did not choose a child of the highest score it recorded (``score``, or ``q + bonus``),
+  beyond 1e-6 of the scores' scale.
 - ``illegal_move`` (a registered game named in the file): a move or outcome the game's rules
   do not allow at that position, or a node whose player is not the one to move.
 
@@ -61,6 +64,7 @@ __all__ = [
     "VALUE_TOLERANCE",
     "AnomalyLog",
     "FileFacts",
+    "check_decisions",
     "check_nodes",
     "check_proofs",
     "check_records",
@@ -364,6 +368,53 @@ def check_terminals(facts: FileFacts, r: AnomalyLog) -> None:
                 f"an earlier one at {first:.6g}: a finished game has one value",
             )
             seen[leaf] = float(value)  # said once per change, not at every later record
+
+
+#: The rules whose decision is the argmax of the recorded score (a recorded ``rule`` outside
+#: these, a minimum-visits or solver rule or a writer's own, is not checked; none is).
+SCORE_RULES = frozenset({"uct", "ucb1", "puct", "formula"})
+
+
+def _score(terms: dict[str, Any]) -> float | None:
+    """A child's recorded score: ``score``, else ``q + bonus``; ``None`` without either."""
+    if isinstance(terms.get("score"), int | float):
+        return float(terms["score"])
+    q, bonus = terms.get("q"), terms.get("bonus")
+    if isinstance(q, int | float) and isinstance(bonus, int | float):
+        return float(q) + float(bonus)
+    return None
+
+
+def check_decisions(facts: FileFacts, r: AnomalyLog) -> None:
+    """``decision``: a recorded decision of a score rule (``uct``, ``ucb1``, ``puct``, or no
+    rule named) that did not choose a child of the highest score it recorded itself (``score``,
+    or ``q + bonus``), beyond 1e-6 of the scores' scale: the selection ignored its own
+    formula (always the first child, a stale or mis-indexed score)."""
+    trace = facts.trace
+    nodes, index = trace.nodes, trace.index
+    for record in trace.records:
+        for decision in record.get("decisions", ()):
+            rule = decision.get("rule")
+            if rule is not None and rule not in SCORE_RULES:
+                continue
+            scored = [(t["node"], _score(t)) for t in decision.get("children", ())]
+            known = [(node, s) for node, s in scored if s is not None]
+            chosen = next((s for node, s in known if node == decision["chosen"]), None)
+            if chosen is None or len(known) < 2 or decision["chosen"] not in index:
+                continue  # (a chosen child the tree lacks is an ``iteration`` anomaly)
+            best_node, best = max(known, key=lambda item: item[1])
+            tol = VALUE_TOLERANCE * max(1.0, abs(best), abs(chosen))
+            if best > chosen + tol:
+                where = index.get(decision["node"])
+                label = node_label(nodes[index[decision["chosen"]]])
+                other = node_label(nodes[index[best_node]]) if best_node in index else best_node
+                r.add(
+                    "decision",
+                    None if where is None else nodes[where]["id"],
+                    f"iteration {record['iteration']}: {rule or 'the rule'} chose {label} "
+                    f"(score {chosen:.6g}) over {other} (score {best:.6g}), against the "
+                    "scores it recorded",
+                )
 
 
 def check_records(facts: FileFacts, r: AnomalyLog) -> None:

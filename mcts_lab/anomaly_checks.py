@@ -20,6 +20,7 @@ from mcts_lab.anomalies import (
     MAX_LISTED,
     AnomalyLog,
     FileFacts,
+    check_decisions,
     check_nodes,
     check_proofs,
     check_records,
@@ -108,6 +109,13 @@ ANOMALY_CHECKS: tuple[AnomalyCheck, ...] = (
         check_records,
         frozenset({Need.RECORDS}),
         "the iteration records against the tree they built",
+    ),
+    AnomalyCheck(
+        "decisions",
+        ("decision",),
+        check_decisions,
+        frozenset({Need.RECORDS}),
+        "recorded decisions that did not choose the highest score they recorded",
     ),
     AnomalyCheck(
         "rules",

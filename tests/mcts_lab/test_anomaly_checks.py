@@ -23,7 +23,7 @@ def _documented_kinds() -> set[str]:
 
 def test_every_check_has_a_unique_name_and_a_one_line_doc() -> None:
     names = [check.name for check in ANOMALY_CHECKS]
-    assert len(names) == len(set(names)) == 7
+    assert len(names) == len(set(names)) == 8
     for check in ANOMALY_CHECKS:
         assert check.doc and "\n" not in check.doc and len(check.doc) <= 100, check.name
         assert check.kinds and callable(check.run)
@@ -32,7 +32,7 @@ def test_every_check_has_a_unique_name_and_a_one_line_doc() -> None:
 def test_the_documented_kinds_are_the_registry_s() -> None:
     registered = {kind for check in ANOMALY_CHECKS for kind in check.kinds}
     assert _documented_kinds() == registered
-    assert len(registered) == 12
+    assert len(registered) == 13
 
 
 def test_anomalies_are_listed_in_the_registry_s_order() -> None:
@@ -87,3 +87,24 @@ def test_records_that_value_a_finished_game_twice_are_found() -> None:
     later["leaf_value"] = -later["leaf_value"] if later["leaf_value"] else 0.5
     items = [i for i in found(doc) if i["kind"] == "terminal"]
     assert items and "a finished game has one value" in items[0]["detail"]
+
+
+def test_a_decision_against_its_own_scores_is_found() -> None:
+    """Selection that always takes the first child: its records still hold the UCT scores it
+    ignored, and the decision is checked against them (``score``, or ``q + bonus``)."""
+    _, _, doc = lab_doc("tic_tac_toe", 60, seed=2)
+    record = doc["trace"][40]
+    decision = record["decisions"][0]
+    children = decision["children"]
+    low = min(children, key=lambda t: t["score"])
+    decision["chosen"] = low["node"]
+    items = [i for i in found(doc) if i["kind"] == "decision"]
+    assert len(items) == 1 and items[0]["node"] == decision["node"]
+    best = max(t["score"] for t in children)
+    assert f"score {low['score']:.6g}) over" in items[0]["detail"]
+    assert f"(score {best:.6g})" in items[0]["detail"]
+    for terms in children:  # no score recorded: q + bonus stands for it
+        del terms["score"]
+    assert any(i["kind"] == "decision" for i in found(doc))
+    decision["rule"] = "min_visits"  # a rule that is no argmax of the scores: not checked
+    assert not any(i["kind"] == "decision" for i in found(doc))
