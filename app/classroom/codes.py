@@ -28,6 +28,7 @@ __all__ = [
     "new_secret",
     "new_student_id",
     "normalise_code",
+    "unique_name",
 ]
 
 #: Letters and digits without look-alikes: no 0/O, 1/I/L.
@@ -92,15 +93,37 @@ def new_name(taken: set[str] | frozenset[str] = frozenset()) -> str:
     return f"{secrets.choice(_ADJECTIVES)} {secrets.choice(_ANIMALS)} {secrets.randbelow(1000)}"
 
 
+#: Formatting characters a name may hold: the zero-width joiner of joined emoji (👩‍🏫) and
+#: the tag characters of subdivision flags. Every other control or formatting character (the
+#: bidi overrides among them) is refused.
+_JOINERS = frozenset({"\u200d", *map(chr, range(0xE0020, 0xE0080))})
+
+
 def check_name(text: str) -> str:
     """A typed nickname made safe to keep: spaces trimmed and folded; ``ValueError`` with a
-    short reason when it is empty, longer than :data:`NAME_MAX` characters or holds a control
-    or formatting character (it is shown only as escaped text either way)."""
+    short reason when it is empty, longer than :data:`NAME_MAX` characters (saying how long it
+    is) or holds a control or formatting character other than an emoji's joiners (it is shown
+    only as escaped text either way)."""
     name = " ".join(str(text).split())
     if not name:
         raise ValueError("a name needs at least one letter")
     if len(name) > NAME_MAX:
-        raise ValueError(f"a name has at most {NAME_MAX} characters")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Co", "Cs", "Zl", "Zp") for ch in name):
+        raise ValueError(f"a name has at most {NAME_MAX} characters; this one has {len(name)}")
+    controls = ("Cc", "Cf", "Co", "Cs", "Zl", "Zp")
+    if any(unicodedata.category(ch) in controls and ch not in _JOINERS for ch in name):
         raise ValueError("a name cannot hold control characters")
     return name
+
+
+def unique_name(name: str, taken: set[str] | frozenset[str]) -> str:
+    """``name``, or with the first free number after it ("Ada 2") when another student of the
+    class has it already (letter case aside), cut so that it stays :data:`NAME_MAX` long."""
+    folded = {other.casefold() for other in taken}
+    if name.casefold() not in folded:
+        return name
+    for number in range(2, len(folded) + 3):
+        suffix = f" {number}"
+        candidate = name[: NAME_MAX - len(suffix)].rstrip() + suffix
+        if candidate.casefold() not in folded:
+            return candidate
+    raise ValueError("no free name")  # (unreachable: one of len(taken) + 1 numbers is free)

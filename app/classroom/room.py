@@ -154,13 +154,15 @@ class Room:
 
     def tally(self, code: str, poll: Poll, secret: str | None = None) -> dict[str, int]:
         """How many chose each choice of ``poll`` (every choice listed, in order). Before the
-        reveal only the teacher may read it (seeing the first vote biases the discussion)."""
+        reveal only the teacher may read it (seeing the first vote biases the discussion).
+
+        A student the teacher removed keeps the answers given before: removal stops their
+        future answers (:meth:`answer` refuses them), it does not rewrite a round's count."""
         if not poll.revealed:
             self._teacher(code, secret)
-        present = {s.id for s in self.store.students(code) if not s.removed}
         counts = dict.fromkeys(poll.choices, 0)
-        for student, choice in self.store.answers(code, poll.id, poll.round).items():
-            if student in present and choice in counts:
+        for choice in self.store.answers(code, poll.id, poll.round).values():
+            if choice in counts:
                 counts[choice] += 1
         return counts
 
@@ -262,9 +264,14 @@ class Room:
         return last
 
     def remove_student(self, code: str, secret: str, student_id: str) -> None:
-        """Take a name off the class (their answers stop counting; their page is told)."""
+        """Take a name off the class: their page is told, their answer to the open round is
+        taken back and no later answer is taken; their answers to rounds already revealed stay
+        counted (the projected bars and the results do not change)."""
         self._teacher(code, secret)
         self.store.update_student(code, student_id, lambda s: replace(s, removed=True))
+        poll = self.store.current_poll(code)
+        if poll is not None and not poll.revealed:
+            self.store.drop_answer(code, poll.id, poll.round, student_id)
 
     def end(self, code: str, secret: str) -> None:
         """End the class: no more joins or answers. Results stay readable until it expires."""
@@ -273,14 +280,16 @@ class Room:
 
     def results_csv(self, code: str, secret: str) -> str:
         """One row per question and round: when it opened (UTC), the question, the round, the
-        right answer(s), how many answered, then each choice and its count."""
+        right answer(s), how many answered, each choice and its count, and last how many of
+        the answers came from names the teacher removed since (they stay counted)."""
         self._teacher(code, secret)
         out = io.StringIO()
         writer = csv.writer(out)
         header = ["opened_utc", "question", "round", "right", "answered"]
         for n in range(1, MAX_CHOICES + 1):
             header += [f"choice_{n}", f"count_{n}"]
-        writer.writerow(header)
+        writer.writerow([*header, "from_removed"])
+        removed = {s.id for s in self.store.students(code) if s.removed}
         for poll in self.store.polls(code):
             counts = self.tally(code, poll, secret)
             opened = datetime.fromtimestamp(poll.opened, UTC).strftime("%Y-%m-%d %H:%M:%S")
@@ -288,6 +297,9 @@ class Room:
                               sum(counts.values())]  # fmt: skip
             for choice, n in counts.items():
                 row += [choice, n]
+            row += [""] * (len(header) - len(row))  # the unused choices' columns, empty
+            answers = self.store.answers(code, poll.id, poll.round)
+            row.append(sum(1 for student in answers if student in removed))
             writer.writerow(row)
         return out.getvalue()
 
@@ -305,7 +317,7 @@ class Room:
             raise ClassError(f"This class is full ({MAX_STUDENTS} students).")
         if name is not None and name.strip():
             try:
-                chosen = codes.check_name(name)
+                chosen = codes.unique_name(codes.check_name(name), {s.name for s in present})
             except ValueError as error:
                 raise ClassError(f"Name not used: {error}.") from None
         else:
@@ -321,9 +333,11 @@ class Room:
         return None if student is None or student.removed else student
 
     def rename(self, code: str, student_id: str, name: str) -> Student:
-        """A student types their own nickname (plain text, at most 24 characters)."""
+        """A student types their own nickname (plain text, at most 24 characters); another
+        student's name gets a number ("Ada 2")."""
+        others = {s.name for s in self.store.students(code) if not s.removed and s.id != student_id}
         try:
-            chosen = codes.check_name(name)
+            chosen = codes.unique_name(codes.check_name(name), others)
         except ValueError as error:
             raise ClassError(f"Name not used: {error}.") from None
         renamed = self.store.update_student(

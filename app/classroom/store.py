@@ -19,6 +19,7 @@ calls when a class starts; Redis: by the keys' time to live).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import queue
@@ -33,6 +34,7 @@ from app.classroom.records import ClassInfo, Poll, Student
 
 __all__ = [
     "DEFAULT_URL",
+    "default_store_path",
     "RETENTION_SECONDS",
     "ClassStore",
     "RedisStore",
@@ -44,9 +46,27 @@ __all__ = [
 
 #: A class untouched this long is deleted with its students, questions and answers.
 RETENTION_SECONDS = 24 * 3600
-#: The default store: a SQLite file in the system's temporary folder, shared by every app
-#: process on this machine (``MCTS_LAB_STORE`` names another).
-DEFAULT_URL = "sqlite:///" + os.path.join(tempfile.gettempdir(), "mcts-lab-classes.db")
+
+
+def default_store_path() -> str:
+    """The default SQLite file: in the user's own data folder, not the shared temporary one
+    (a reboot may clear that, and other users can list it): ``$XDG_DATA_HOME/mcts-lab/`` or
+    ``~/.local/share/mcts-lab/`` (``%LOCALAPPDATA%\\mcts-lab\\`` on Windows),
+    ``classes.db``. Without a home folder, the temporary folder after all."""
+    if os.name == "nt" and os.environ.get("LOCALAPPDATA"):
+        base = os.environ["LOCALAPPDATA"]
+    elif os.environ.get("XDG_DATA_HOME"):
+        base = os.environ["XDG_DATA_HOME"]
+    else:
+        home = os.path.expanduser("~")
+        base = os.path.join(home, ".local", "share") if home != "~" else tempfile.gettempdir()
+    return os.path.join(base, "mcts-lab", "classes.db")
+
+
+#: The store when ``MCTS_LAB_STORE`` names none: :func:`default_store_path`, shared by every
+#: app process of this user on this machine and private to the user (the folder 0700 and the
+#: file 0600 when they are made).
+DEFAULT_URL = "sqlite:///" + default_store_path()
 
 
 class ClassStore(Protocol):
@@ -106,6 +126,9 @@ class ClassStore(Protocol):
         self, code: str, poll_id: str, round_: int, student_id: str, choice: str, now: float
     ) -> None:
         """A student's answer to a round (replacing their earlier answer to it)."""
+
+    def drop_answer(self, code: str, poll_id: str, round_: int, student_id: str) -> None:
+        """Take back a student's answer to a round (none given: nothing happens)."""
 
     def answers(self, code: str, poll_id: str, round_: int) -> dict[str, str]:
         """Student id -> choice, for one round."""
@@ -202,7 +225,11 @@ class SQLiteStore:
 
     def _connect(self) -> sqlite3.Connection:
         directory = os.path.dirname(os.path.abspath(self.path))
-        os.makedirs(directory, exist_ok=True)
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        # made private to this user before SQLite opens it (its WAL and shared-memory files
+        # take the database file's permissions): the answers and names are the class's
+        with contextlib.suppress(FileExistsError):
+            os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
         db = sqlite3.connect(self.path, timeout=10, isolation_level=None,
                              check_same_thread=False)  # fmt: skip
         db.execute("PRAGMA journal_mode=WAL")
@@ -360,6 +387,13 @@ class SQLiteStore:
                 "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (code, poll, round, student) "
                 "DO UPDATE SET choice = excluded.choice, at = excluded.at",
                 (code, poll_id, round_, student_id, choice, now),
+            )
+
+    def drop_answer(self, code: str, poll_id: str, round_: int, student_id: str) -> None:
+        with self._write() as db:
+            db.execute(
+                "DELETE FROM answers WHERE code = ? AND poll = ? AND round = ? AND student = ?",
+                (code, poll_id, round_, student_id),
             )
 
     def answers(self, code: str, poll_id: str, round_: int) -> dict[str, str]:
@@ -552,6 +586,9 @@ class RedisStore:
         pipe.hset(self._key(code, part), student_id, choice)
         self._keep(pipe, code, part)
         pipe.execute()
+
+    def drop_answer(self, code: str, poll_id: str, round_: int, student_id: str) -> None:
+        self._redis.hdel(self._key(code, f"answers:{poll_id}|{round_}"), student_id)
 
     def answers(self, code: str, poll_id: str, round_: int) -> dict[str, str]:
         return dict(self._redis.hgetall(self._key(code, f"answers:{poll_id}|{round_}")))

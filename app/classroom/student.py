@@ -24,6 +24,7 @@ from typing import Any
 import streamlit as st
 
 from app.classroom import ClassError, Poll, Room, Student
+from app.classroom.codes import NAME_MAX
 from app.classroom.frame import Frame
 from app.classroom.push import current_fragment
 from app.classroom.room import HERE_SECONDS
@@ -38,6 +39,11 @@ from app.classroom.teacher import (
 )
 
 __all__ = ["explore_bar", "explore_link", "exploring", "student_page"]
+
+#: The name boxes take this many characters: more than a name may have (``NAME_MAX``), so a
+#: longer name pasted in reaches the room, which says how long it is, instead of the box
+#: dropping the paste and the student silently getting a generated name.
+NAME_INPUT_MAX = 4 * NAME_MAX
 
 _LOG = logging.getLogger(__name__)
 
@@ -114,8 +120,9 @@ def _join_form(r: Room) -> None:
     with st.form("class_join_form", border=True):
         st.text_input("Class code", value=typed, key="class_code", max_chars=12,
                       help="The code on the projector (letters and digits).")  # fmt: skip
-        st.text_input("Your name (optional)", key="class_name", max_chars=24,
-                      help="Leave empty for a friendly generated name.")  # fmt: skip
+        st.text_input("Your name (optional)", key="class_name", max_chars=NAME_INPUT_MAX,
+                      help=f"At most {NAME_MAX} characters; leave empty for a friendly "
+                      "generated name.")  # fmt: skip
         st.form_submit_button("Join", type="primary", on_click=_on_join)
 
 
@@ -157,12 +164,17 @@ def _follow(r: Room, me: _Me) -> None:
         # one row that wraps on a phone: who you are, your name, your own copy of the tree
         top = st.container(horizontal=True, vertical_alignment="center", gap="small")
         top.html(
-            f'<p class="lab-class-line">You are <b>{html.escape(name)}</b> in class '
+            f'<p class="lab-class-line">You are <b><bdi>{html.escape(name)}</bdi></b> in class '
             f"{html.escape(me.code)}</p>",
             width="content",
         )
         with top.popover("Name"):
-            st.text_input("Your name", key="class_rename", max_chars=24)
+            st.text_input(
+                "Your name",
+                key="class_rename",
+                max_chars=NAME_INPUT_MAX,
+                help=f"At most {NAME_MAX} characters.",
+            )
             st.button("Use this name", key="class_rename_go", on_click=_on_rename)
         top.button(
             "Explore on my own",

@@ -268,9 +268,10 @@ def _names(r: Room, found: Teacher) -> None:
     students = [s for s in r.store.students(found.code) if not s.removed]
     ids = [s.id for s in students]
     names = {s.id: s.name for s in students}
-    listed = ", ".join(s.name for s in students) or "No one has joined yet."
+    # each name isolated for the bidi algorithm: right-to-left names keep the list's order
+    listed = ", ".join(f"<bdi>{html.escape(s.name)}</bdi>" for s in students)
     with st.expander(f"Names ({len(students)})"):
-        st.html(f'<p class="lab-class-line">{html.escape(listed)}</p>')
+        st.html(f'<p class="lab-class-line">{listed or "No one has joined yet."}</p>')
         if not ids:  # the controls' places, empty (a widget kept with no choices would keep
             st.empty()  # its empty value when the next name joins)
             st.empty()

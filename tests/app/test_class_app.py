@@ -102,7 +102,7 @@ def test_a_student_joins_follows_and_answers() -> None:
     hostile = "<b>Bo</b>"
     student = _student(code, hostile)
     text = _text(student)
-    assert f"You are <b>{html.escape(hostile)}</b> in class {code}" in text  # escaped text
+    assert f"You are <b><bdi>{html.escape(hostile)}</bdi></b> in class {code}" in text  # escaped
     assert "Iteration 1" in " ".join(text.split())  # the teacher's screen, as published
     answer = student.radio(key="class_answer")
     answer.set_value(answer.options[0]).run()
@@ -148,7 +148,7 @@ def test_a_student_explores_on_their_own_and_comes_back() -> None:
 
     student.button(key="class_back").click().run()
     assert not student.exception
-    assert "You are <b>Explorer</b> in class" in _text(student)
+    assert "You are <b><bdi>Explorer</bdi></b> in class" in _text(student)
     assert not [b for b in student.button if b.key == "step"]
 
 
@@ -193,3 +193,22 @@ def test_a_failing_class_callback_is_a_line_not_a_traceback(
     teacher.button(key="class_end").click().run()
     assert not teacher.exception
     assert any("That did not work (RuntimeError: a bug)" in e for e in notes(teacher, "error"))
+
+
+def test_a_long_pasted_name_is_refused_with_its_length_and_names_are_isolated() -> None:
+    """A 28-character name pasted into the join form reaches the room, which says how long it
+    is (the box used to drop the paste: a generated name instead, silently); the teacher's list
+    isolates each name for the bidi algorithm, so a right-to-left name keeps the list's order."""
+    teacher, code = _teacher()
+    student = AppTest.from_file(MAIN, default_timeout=60)
+    student.query_params["class"] = code
+    student.run()
+    student.text_input(key="class_name").input("x" * 28)
+    next(b for b in student.button if b.label == "Join").click().run()
+    assert not student.exception
+    assert any("this one has 28" in e.value for e in student.error)
+    assert student.text_input(key="class_code").value == code  # still at the join form
+    _student(code, name="שרה")  # Sarah, right to left
+    _student(code, name="Ada")
+    teacher.button(key="step").click().run()  # the names box is drawn by the screen's run
+    assert "<bdi>שרה</bdi>, <bdi>Ada</bdi>" in _text(teacher)

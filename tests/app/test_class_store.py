@@ -15,6 +15,7 @@ import os
 import shutil
 import socket
 import sqlite3
+import stat
 import subprocess
 import threading
 import time
@@ -278,6 +279,36 @@ def test_names_removal_and_connected_count(room: Room, clock: Clock) -> None:
         room.answer(code, other.id, poll.id, 1, "b")
 
 
+def test_a_removal_keeps_the_revealed_past(room: Room) -> None:
+    """Removing a name after a reveal does not rewrite it: the bars and the results keep the
+    removed student's answers to revealed rounds (the CSV says how many came from removed
+    names); their answer to the open round is taken back, and no later one is taken."""
+    teacher = room.start()
+    code = teacher.code
+    _, ada = room.join(code, "a", name="Ada")
+    _, bob = room.join(code, "b", name="Bob")
+    first = room.open_question(code, teacher.secret, "q1", "Even or odd?", ["Even", "Odd"])
+    room.answer(code, ada.id, first.id, 1, "Even")
+    room.answer(code, bob.id, first.id, 1, "Even")
+    revealed = room.reveal(code, teacher.secret, ["Even"])
+    second = room.open_question(code, teacher.secret, "q2", "Again?", ["Yes", "No"])
+    room.answer(code, bob.id, second.id, 1, "No")
+    room.answer(code, ada.id, second.id, 1, "Yes")
+    room.remove_student(code, teacher.secret, bob.id)
+    assert room.tally(code, revealed) == {"Even": 2, "Odd": 0}  # the projected bars: unchanged
+    assert room.tally(code, second, teacher.secret) == {"Yes": 1, "No": 0}  # taken back
+    assert room.count(code).answered == 1
+    with pytest.raises(ClassError, match="not in this class"):
+        room.answer(code, bob.id, second.id, 1, "Yes")
+    rows = list(csv.DictReader(io.StringIO(room.results_csv(code, teacher.secret))))
+    by_question = {row["question"]: row for row in rows}
+    assert by_question["Even or odd?"]["answered"] == "2"
+    assert by_question["Even or odd?"]["count_1"] == "2"
+    assert by_question["Even or odd?"]["from_removed"] == "1"
+    assert by_question["Again?"]["answered"] == "1"
+    assert by_question["Again?"]["from_removed"] == "0"
+
+
 def test_a_removal_between_a_pages_read_and_write_is_kept(store_url: str, clock: Clock) -> None:
     """A race found while chasing a CI flake: a student's page says "still here" (read the
     record, write it back with a new ``seen``) while the teacher removes the name. The removal
@@ -469,3 +500,51 @@ def test_a_backend_failure_is_one_oserror(tmp_path: Path) -> None:
     with pytest.raises(OSError, match="the class store did not answer") as raised:
         sqlite.version("ABCDEF")
     assert isinstance(raised.value.__cause__, sqlite3.Error)
+
+
+def test_the_default_store_is_the_user_s_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not in the shared temporary folder, and private: the folder 0700, the file 0600, its
+    WAL files alike (before, the file was 0644 in /tmp)."""
+    from app.classroom.store import default_store_path
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    path = default_store_path()
+    assert path == str(tmp_path / "data" / "mcts-lab" / "classes.db")
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert default_store_path().startswith(os.path.expanduser("~"))
+    old = os.umask(0o022)  # the usual umask, which made the file world-readable
+    try:
+        store = open_store(f"sqlite:///{path}")
+        store.create_class("ABCDEF", "hash", 1.0)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(os.path.dirname(path)).st_mode) == 0o700
+    for extra in (path + "-wal", path + "-shm"):
+        if os.path.exists(extra):
+            assert stat.S_IMODE(os.stat(extra).st_mode) & 0o077 == 0
+
+
+def test_names_a_class_can_tell_apart(room: Room) -> None:
+    """A second "Ada" is "Ada 2" (letter case aside), joining or renaming; joined emoji are
+    names; a bidi override is not; a name too long says how long it is."""
+    teacher = room.start()
+    code = teacher.code
+    _, ada = room.join(code, "a", name="Ada")
+    _, twin = room.join(code, "b", name="ada")
+    _, third = room.join(code, "c", name="Ada")
+    assert (ada.name, twin.name, third.name) == ("Ada", "ada 2", "Ada 3")
+    _, long = room.join(code, "d", name="Alexandra Konstantinovna")  # 24 characters
+    _, long_twin = room.join(code, "e", name="Alexandra Konstantinovna")
+    assert long_twin.name == "Alexandra Konstantinov 2" and len(long_twin.name) == 24
+    assert room.rename(code, ada.id, "Ada").name == "Ada"  # one's own name is no clash
+    assert room.rename(code, twin.id, "ADA").name == "ADA 2"
+    _, teacher_emoji = room.join(code, "f", name="👩‍🏫 Ms Lee")  # woman, ZWJ, school
+    assert teacher_emoji.name == "👩‍🏫 Ms Lee"
+    with pytest.raises(ClassError, match="control characters"):
+        room.join(code, "g", name="Eve\u202egnp.exe")  # right-to-left override
+    with pytest.raises(ClassError, match="at most 24 characters; this one has 28"):
+        room.join(code, "h", name="x" * 28)
+    assert long.name == "Alexandra Konstantinovna"
