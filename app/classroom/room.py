@@ -29,6 +29,7 @@ __all__ = [
     "HERE_SECONDS",
     "IDLE_SECONDS",
     "JOIN_LIMIT",
+    "WRONG_CODE_LIMIT",
     "MAX_CHOICES",
     "MAX_FRAME_BYTES",
     "MAX_STUDENTS",
@@ -42,9 +43,15 @@ __all__ = [
 IDLE_SECONDS = 12 * 3600
 #: Students in one class at most.
 MAX_STUDENTS = 200
-#: Join attempts per client (an address) per window: (attempts, seconds). Wrong codes count,
-#: so guessing one of the 31**6 codes is impractical.
+#: Join attempts per browser per window: (attempts, seconds). A student mistyping the code
+#: blocks their own browser only.
 JOIN_LIMIT = (20, 60.0)
+#: Wrong codes per address per window: (codes, seconds). A school's one address holds a whole
+#: class (60 students mistyping twice each fit); right codes never count. Past it the address
+#: is refused for the window, right codes too (else guessing would go on): one address tries at
+#: most 120 of the 31**6 codes (29.7 bits) a minute, ~3.7 million minutes (7 years) on average
+#: to find one open class.
+WRONG_CODE_LIMIT = (120, 60.0)
 #: Answers per student per window: (answers, seconds). A change of mind is an answer too.
 ANSWER_LIMIT = (12, 10.0)
 #: How often a student's open page tells the room it is there (seconds): the watcher for the
@@ -305,13 +312,27 @@ class Room:
 
     # ----------------------------------------------------------------- student
 
-    def join(self, typed_code: str, client: str, name: str | None = None) -> tuple[str, Student]:
+    def join(
+        self, typed_code: str, client: str, name: str | None = None, browser: str | None = None
+    ) -> tuple[str, Student]:
         """A student joins by code: ``(code, student)`` with a generated nickname unless a
-        valid ``name`` is given. ``client`` (an address) is rate-limited per minute."""
+        valid ``name`` is given. Rate limits: every attempt of one ``browser`` (a browser
+        session's id; without one, the address stands for it), :data:`JOIN_LIMIT`; the wrong
+        codes of one ``client`` address, :data:`WRONG_CODE_LIMIT`."""
+        now = self.clock()
         limit, window = JOIN_LIMIT
-        if not self.store.hit(f"join:{client}", limit, window, self.clock()):
+        if not self.store.hit(f"join:{browser or client}", limit, window, now):
             raise ClassError("Too many tries. Wait a minute, then type the code again.")
-        code = self.find(typed_code)
+        wrong_limit, wrong_window = WRONG_CODE_LIMIT
+        wrong_key = f"join-wrong:{client}"
+        # a look, not a count: refused once ``wrong_limit`` wrong codes were answered
+        if not self.store.hit(wrong_key, wrong_limit - 1, wrong_window, now, add=0):
+            raise ClassError("Too many wrong codes from this network. Wait a minute.")
+        try:
+            code = self.find(typed_code)
+        except ClassError:
+            self.store.hit(wrong_key, wrong_limit, wrong_window, now)  # a wrong code counts
+            raise
         present = [s for s in self.store.students(code) if not s.removed]
         if len(present) >= MAX_STUDENTS:
             raise ClassError(f"This class is full ({MAX_STUDENTS} students).")

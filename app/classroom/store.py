@@ -135,9 +135,10 @@ class ClassStore(Protocol):
 
     def answer_count(self, code: str, poll_id: str, round_: int) -> int: ...
 
-    def hit(self, key: str, limit: int, window: float, now: float) -> bool:
-        """Count one attempt under ``key`` in the current ``window``-second slot; False when
-        that makes more than ``limit`` (a rate limit every process shares)."""
+    def hit(self, key: str, limit: int, window: float, now: float, add: int = 1) -> bool:
+        """Count ``add`` attempts (one; 0 only looks) under ``key`` in the current
+        ``window``-second slot; False when that makes more than ``limit`` (a rate limit every
+        process shares)."""
 
     def purge(self, before: float) -> int:
         """Delete the classes last touched before ``before``; how many."""
@@ -412,14 +413,14 @@ class SQLiteStore:
         )  # fmt: skip
         return int(row[0])
 
-    def hit(self, key: str, limit: int, window: float, now: float) -> bool:
+    def hit(self, key: str, limit: int, window: float, now: float, add: int = 1) -> bool:
         slot = int(now // window)
         with self._write() as db:
             db.execute(
-                "INSERT INTO hits (key, slot, count) VALUES (?, ?, 1) ON CONFLICT (key) DO "
-                "UPDATE SET count = CASE WHEN slot = excluded.slot THEN count + 1 ELSE 1 END, "
-                "slot = excluded.slot",
-                (key, slot),
+                "INSERT INTO hits (key, slot, count) VALUES (?, ?, ?) ON CONFLICT (key) DO "
+                "UPDATE SET count = CASE WHEN slot = excluded.slot THEN count + excluded.count "
+                "ELSE excluded.count END, slot = excluded.slot",
+                (key, slot, add),
             )
             count = db.execute("SELECT count FROM hits WHERE key = ?", (key,)).fetchone()[0]
         return int(count) <= limit
@@ -596,10 +597,10 @@ class RedisStore:
     def answer_count(self, code: str, poll_id: str, round_: int) -> int:
         return int(self._redis.hlen(self._key(code, f"answers:{poll_id}|{round_}")))
 
-    def hit(self, key: str, limit: int, window: float, now: float) -> bool:
+    def hit(self, key: str, limit: int, window: float, now: float, add: int = 1) -> bool:
         slot_key = f"mcl-rate:{key}:{int(now // window)}"
         pipe = self._redis.pipeline()
-        pipe.incr(slot_key)
+        pipe.incrby(slot_key, add)
         pipe.expire(slot_key, max(1, int(window) + 1))
         count = pipe.execute()[0]
         return int(count) <= limit

@@ -145,6 +145,7 @@ def _on_join() -> None:
             str(st.session_state.get("class_code", "")),
             _client(),
             name=str(st.session_state.get("class_name", "")) or None,
+            browser=session_id(),
         )
     except (ClassError, OSError) as error:
         st.session_state["class_join_notice"] = str(error)

@@ -33,6 +33,7 @@ from app.classroom.room import (
     IDLE_SECONDS,
     JOIN_LIMIT,
     MAX_STUDENTS,
+    WRONG_CODE_LIMIT,
     Room,
 )
 from app.classroom.store import RETENTION_SECONDS, ClassStore, StoreError, open_store
@@ -253,6 +254,36 @@ def test_joins_are_rate_limited_per_client(room: Room, clock: Clock) -> None:
     room.join(teacher.code, "someone else")
     clock.now += window
     room.join(teacher.code, "guesser")
+
+
+def test_a_school_behind_one_address_joins_and_a_guesser_is_stopped(
+    room: Room, clock: Clock
+) -> None:
+    """Limits that fit a school: 60 students behind one address join within a minute, each
+    browser on its own; one student mistyping the code 25 times blocks their own browser only;
+    a guesser's wrong codes from one address stop that address (right codes too) at
+    WRONG_CODE_LIMIT a minute, and never count a right code."""
+    teacher = room.start()
+    school = "203.0.113.7"
+    for n in range(60):
+        room.join(teacher.code, school, browser=f"phone-{n}")
+    assert room.count(teacher.code).joined == 60
+    limit, window = JOIN_LIMIT
+    for _ in range(limit):
+        with pytest.raises(ClassError, match="No class"):
+            room.join("ZZZZZZ", school, browser="clumsy")
+    with pytest.raises(ClassError, match="Too many tries"):
+        room.join(teacher.code, school, browser="clumsy")  # their own browser, this minute
+    room.join(teacher.code, school, browser="phone-60")  # the others join on
+    wrong_limit, _ = WRONG_CODE_LIMIT
+    for n in range(wrong_limit - limit):  # the rest of the address's wrong codes
+        with pytest.raises(ClassError, match="No class"):
+            room.join("ZZZZZZ", school, browser=f"guess-{n}")
+    with pytest.raises(ClassError, match="Too many wrong codes from this network"):
+        room.join(teacher.code, school, browser="phone-61")
+    room.join(teacher.code, "198.51.100.1", browser="home")  # another address: not stopped
+    clock.now += window
+    room.join(teacher.code, school, browser="phone-61")
 
 
 def test_names_removal_and_connected_count(room: Room, clock: Clock) -> None:
