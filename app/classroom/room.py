@@ -121,6 +121,12 @@ class Room:
             raise ClassError(_WRONG_CODE)
         return info
 
+    def ended_for(self, code: str, student_id: str) -> bool:
+        """Whether ``code`` is a class that ended with this student in it. Only a member is
+        told that a class ended; a typed code gets :meth:`info`'s one message."""
+        info = self.store.class_info(code)
+        return info is not None and info.ended and self.store.student(code, student_id) is not None
+
     def find(self, typed: str) -> str:
         """The open class a typed code names (spaces, dashes and case ignored)."""
         code = codes.normalise_code(typed)

@@ -40,6 +40,11 @@ from app.classroom.teacher import (
 
 __all__ = ["explore_bar", "explore_link", "exploring", "student_page"]
 
+#: Session key: the class this page was in when it ended (its last reveal stays shown).
+ENDED = "class_ended_in"
+#: What a student's page says once their class ended.
+CLASS_ENDED = "The class has ended. Thank you!"
+
 #: The name boxes take this many characters: more than a name may have (``NAME_MAX``), so a
 #: longer name pasted in reaches the room, which says how long it is, instead of the box
 #: dropping the paste and the student silently getting a generated name.
@@ -113,6 +118,7 @@ def _me() -> _Me | None:
 
 
 def _join_form(r: Room) -> None:
+    _ended(r)
     notice = st.session_state.pop("class_join_notice", "")
     if notice:
         st.error(notice)
@@ -151,6 +157,7 @@ def _on_join() -> None:
         st.session_state["class_join_notice"] = str(error)
         return
     st.session_state["class_me"] = _Me(code, student.id)
+    st.session_state.pop(ENDED, None)  # a new class: the last one's end is no news
     st.session_state["class_seen"] = -1
     st.query_params["class"] = code
     st.query_params["me"] = student.id
@@ -197,7 +204,11 @@ def _still_in(r: Room, me: _Me) -> Student | None:
         r.info(me.code)
         student = r.student(me.code, me.id)
     except ClassError as error:
-        _leave(str(error))
+        if r.ended_for(me.code, me.id):  # a member is told the class ended (a guesser is not)
+            st.session_state[ENDED] = me
+            _leave("")
+        else:
+            _leave(str(error))
         return None
     if student is None:
         _leave("The teacher removed your name. Join again with another.")
@@ -366,19 +377,41 @@ def _question(r: Room, me: _Me, frame: Frame | None, version: int) -> None:
             )
             if st.session_state.get("class_answer") is not None:
                 st.caption("Answer sent. You can change it until the reveal.")
+    _last_reveal(r, me, frame, version)
+
+
+def _last_reveal(r: Room, me: _Me, frame: Frame | None, version: int) -> None:
+    """The last revealed question: whether this student was right, and how the class
+    answered (nothing before the first reveal)."""
     last = frame.last_reveal if frame else None
-    if last:  # then the last revealed question: right or not, and how the class answered
-        rounds, bars = _class_bars(r, me.code, last, version)
-        if rounds:
-            mine = r.my_answer(me.code, me.id, rounds[-1])
-            if mine is None:
-                verdict = "Last question: you did not answer."
-            elif mine in rounds[-1].right:
-                verdict = f"Last question: ✓ right, {mine}."
-            else:
-                right = " or ".join(rounds[-1].right)
-                verdict = f"Last question: ✗ you said {mine}; the answer was {right}."
-            st.html(f'<p class="lab-class-line"><b>{html.escape(verdict)}</b></p>' + bars)
+    if not last:
+        return
+    rounds, bars = _class_bars(r, me.code, last, version)
+    if rounds:
+        mine = r.my_answer(me.code, me.id, rounds[-1])
+        if mine is None:
+            verdict = "Last question: you did not answer."
+        elif mine in rounds[-1].right:
+            verdict = f"Last question: ✓ right, {mine}."
+        else:
+            right = " or ".join(rounds[-1].right)
+            verdict = f"Last question: ✗ you said {mine}; the answer was {right}."
+        st.html(f'<p class="lab-class-line"><b>{html.escape(verdict)}</b></p>' + bars)
+
+
+def _ended(r: Room) -> None:
+    """Atop the join form after the class this page was in ended: it says so and keeps the
+    last reveal (the store keeps an ended class until it expires)."""
+    me = st.session_state.get(ENDED)
+    if not isinstance(me, _Me):
+        return
+    with st.container(key="class_ended", border=True):
+        st.html(f'<p class="lab-class-line"><b>{html.escape(CLASS_ENDED)}</b></p>')
+        try:
+            version, data = r.follow(me.code, -1)
+            _last_reveal(r, me, None if data is None else Frame.from_dict(data), version)
+        except (ClassError, OSError):
+            pass  # expired, or the store away: the sentence alone
 
 
 @functools.lru_cache(maxsize=64)

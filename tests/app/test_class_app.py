@@ -212,3 +212,36 @@ def test_a_long_pasted_name_is_refused_with_its_length_and_names_are_isolated() 
     _student(code, name="Ada")
     teacher.button(key="step").click().run()  # the names box is drawn by the screen's run
     assert "<bdi>שרה</bdi>, <bdi>Ada</bdi>" in _text(teacher)
+
+
+def test_a_student_is_told_the_class_ended_and_keeps_the_last_reveal() -> None:
+    """End reaches a student's page as "The class has ended", with the last question they
+    answered and the class's bars still there (it used to say they typed a wrong code, and the
+    reveal vanished); a code typed by anyone else still gets the one message."""
+    teacher, code = _teacher()
+    teacher.button(key="step").click().run()  # the quiz asks: the class's first question
+    student = _student(code, "Ada")
+    answer = student.radio(key="class_answer")
+    answer.set_value(answer.options[0]).run()
+    teacher.button(key="step").click().run()  # the click the question was about: revealed
+    student.run()
+    assert "Last question:" in _text(student)
+    teacher.button(key="class_end").click().run()
+    student.run()
+    assert not student.exception
+    text = _text(student)
+    assert "The class has ended. Thank you!" in text and "No class with that code" not in text
+    assert "Last question:" in text and "lab-bars" in text  # the verdict and the bars
+    assert student.text_input(key="class_code")  # the join form, for another class
+    stranger = _student_form(code)
+    assert any("No class with that code" in e.value for e in stranger.error)
+
+
+def _student_form(code: str) -> AppTest:
+    """A page that types ``code`` into the join form and presses Join."""
+    at = AppTest.from_file(MAIN, default_timeout=60)
+    at.query_params["class"] = code
+    at.run()
+    next(b for b in at.button if b.label == "Join").click().run()
+    assert not at.exception
+    return at

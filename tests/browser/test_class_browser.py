@@ -228,7 +228,7 @@ def test_a_student_explores_on_their_own_and_comes_back(class_url: str, browser:
 
     teacher.locator(".st-key-class_end button").first.click()  # the class ends: told at once
     wait_idle(teacher)
-    _wait_text(student, "body", "No class with that code", timeout=4_000)
+    _wait_text(student, "body", "The class has ended", timeout=4_000)
     assert student.locator(".st-key-class_code input").count() == 1
     for page in (teacher, student):
         page.close()
