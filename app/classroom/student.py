@@ -432,14 +432,27 @@ def _plain(text: str) -> str:
 
 @_guarded
 def _on_answer(poll_id: str, round_: int) -> None:
+    """Send the picked answer to the round the radio was drawn for. A refusal (a round that
+    closed while the page was away, too many answers, the store away) is said, and the radio
+    goes back to what the store holds: it never shows a choice that was not kept."""
     me = _me()
     choice = st.session_state.get("class_answer")
     if me is None or choice is None:
         return
+    r = room()
     try:
-        room().answer(me.code, me.id, poll_id, round_, str(choice))
+        if r.answer(me.code, me.id, poll_id, round_, str(choice)):
+            return
+        st.session_state["class_notice"] = "That question has closed; the open one is below."
     except (ClassError, OSError) as error:
-        st.session_state["class_notice"] = str(error)
+        st.session_state["class_notice"] = f"Not sent: {error}"
+    try:
+        kept = next((p for p in r.rounds(me.code, poll_id) if p.round == round_), None)
+        st.session_state["class_answer"] = (
+            None if kept is None else r.my_answer(me.code, me.id, kept)
+        )
+    except OSError:
+        st.session_state["class_answer"] = None
 
 
 def _frame(frame: Frame) -> None:

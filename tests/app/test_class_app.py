@@ -245,3 +245,38 @@ def _student_form(code: str) -> AppTest:
     next(b for b in at.button if b.label == "Join").click().run()
     assert not at.exception
     return at
+
+
+def test_a_refused_answer_is_said_and_the_radio_shows_what_was_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The radio never shows a choice the room refused: past the answer limit it goes back to
+    the kept answer and says why; an answer to a question that closed while the page was away
+    is not stored as the new question's (it used to be: same choices), and the page says so."""
+    import app.classroom.room as room_rules
+
+    teacher, code = _teacher()
+    teacher.button(key="step").click().run()
+    student = _student(code, "Ada")
+    me = student.session_state["class_me"]
+    first = class_view.room().store.current_poll(code)
+    assert first is not None
+    options = first.choices  # (the radio's options are its labels, escaped for Markdown)
+    student.radio(key="class_answer").set_value(options[0]).run()
+    monkeypatch.setattr(room_rules, "ANSWER_LIMIT", (1, 10.0))  # the next is one too many
+    student.radio(key="class_answer").set_value(options[1]).run()
+    assert not student.exception
+    assert any("Not sent: Too many answers" in w.value for w in student.warning)
+    assert student.radio(key="class_answer").value == options[0]  # what the store kept
+    assert class_view.room().my_answer(code, me.id, first) == options[0]
+    monkeypatch.setattr(room_rules, "ANSWER_LIMIT", (12, 10.0))
+
+    teacher.button(key="step").click().run()  # reveals; the quiz asks the next question
+    second = class_view.room().store.current_poll(code)
+    assert second is not None and second.id != first.id and not second.revealed
+    # the student's page did not hear of it (offline): its radio is the first question's
+    student.radio(key="class_answer").set_value(first.choices[-1]).run()
+    assert not student.exception
+    assert any("That question has closed" in w.value for w in student.warning)
+    assert class_view.room().my_answer(code, me.id, second) is None  # not stored as the new one
+    assert student.radio(key="class_answer").value is None  # the open question, unanswered
