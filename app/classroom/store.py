@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 import os
 import queue
 import sqlite3
@@ -146,6 +147,9 @@ class ClassStore(Protocol):
     def close(self) -> None: ...
 
 
+_LOG = logging.getLogger(__name__)
+
+
 class StoreError(OSError):
     """The class store did not answer (the backend's own error is its cause)."""
 
@@ -160,7 +164,12 @@ def _store_errors(cls: type, errors: tuple[type[BaseException], ...]) -> type:
             try:
                 return method(*args, **kwargs)
             except errors as error:
-                raise StoreError(f"the class store did not answer ({error})") from error
+                # the backend's words stay in the log: they name the server's address, which
+                # a phone or the projector must not show
+                _LOG.warning("class store: %s failed: %s", method.__name__, error)
+                raise StoreError(
+                    f"the class store did not answer ({type(error).__name__})"
+                ) from error
 
         return call
 

@@ -223,12 +223,15 @@ def room_box(click: Any) -> None:
         # went) when the count's timed run comes between this run and its clean-up, as it
         # does for every box around the count line (app/screen/page.py says the same of the column)
         with st.container():
-            last = st.session_state.get("class_last_reveal")
-            if last:
-                rounds = [p for p in r.rounds(found.code, last) if p.revealed]
-                if rounds:
-                    st.html(CLASS_CSS + bars_html(r, found.code, rounds, found.secret))
-            _names(r, found)
+            try:
+                last = st.session_state.get("class_last_reveal")
+                if last:
+                    rounds = [p for p in r.rounds(found.code, last) if p.revealed]
+                    if rounds:
+                        st.html(CLASS_CSS + bars_html(r, found.code, rounds, found.secret))
+                _names(r, found)
+            except OSError as error:  # the store went away mid-box: one line, no traceback
+                st.caption(f"The class store did not answer: {error}")
 
 
 def _count_line() -> None:
@@ -309,7 +312,15 @@ def _results(found: Teacher) -> str:
 
 def sync_poll(quiz: QuizState | None) -> None:
     """Keep the class's poll in step with the teacher's quiz: a question the quiz settled is
-    revealed to the class (its latest round), a new question opens round 1."""
+    revealed to the class (its latest round), a new question opens round 1. With the store
+    away, one line says so and nothing is marked done: the next run does it again."""
+    try:
+        _sync_poll(quiz)
+    except OSError as error:
+        st.caption(f"Not sent to the class: {error}. It is sent again at the next click.")
+
+
+def _sync_poll(quiz: QuizState | None) -> None:
     found = teacher()
     if found is None or quiz is None:
         return

@@ -280,3 +280,35 @@ def test_a_refused_answer_is_said_and_the_radio_shows_what_was_kept(
     assert any("That question has closed" in w.value for w in student.warning)
     assert class_view.room().my_answer(code, me.id, second) is None  # not stored as the new one
     assert student.radio(key="class_answer").value is None  # the open question, unanswered
+
+
+def test_a_store_outage_at_a_reveal_is_one_line_and_the_reveal_comes_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The store away when the teacher's Step reveals: one line on the projector (no
+    traceback, no server address), and the reveal is made at the next click once the store
+    answers (the question used to stay open for ever)."""
+    from app.classroom.room import Room
+    from app.classroom.store import StoreError
+
+    teacher, code = _teacher()
+    teacher.button(key="step").click().run()  # the quiz asks
+    asked = class_view.room().store.current_poll(code)
+    assert asked is not None and not asked.revealed
+    real = Room.reveal
+
+    def away(*args: object, **kwargs: object) -> None:
+        raise StoreError("the class store did not answer (ConnectionError)")
+
+    monkeypatch.setattr(Room, "reveal", away)
+    teacher.button(key="step").click().run()  # the click the question was about
+    assert not teacher.exception
+    said = [c.value for c in teacher.caption]
+    assert "Not sent to the class: the class store did not answer (ConnectionError)" in " ".join(
+        said
+    )
+    assert "127.0.0.1" not in _text(teacher) + " ".join(said)
+    assert not class_view.room().rounds(code, asked.id)[-1].revealed
+    monkeypatch.setattr(Room, "reveal", real)
+    teacher.run()  # the next run: the store answers again
+    assert class_view.room().rounds(code, asked.id)[-1].revealed
