@@ -388,15 +388,25 @@ def _last_reveal(r: Room, me: _Me, frame: Frame | None, version: int) -> None:
         return
     rounds, bars = _class_bars(r, me.code, last, version)
     if rounds:
-        mine = r.my_answer(me.code, me.id, rounds[-1])
-        if mine is None:
-            verdict = "Last question: you did not answer."
-        elif mine in rounds[-1].right:
-            verdict = f"Last question: ✓ right, {mine}."
-        else:
-            right = " or ".join(rounds[-1].right)
-            verdict = f"Last question: ✗ you said {mine}; the answer was {right}."
+        verdict = "Last question: " + _verdict(r, me, rounds)
         st.html(f'<p class="lab-class-line"><b>{html.escape(verdict)}</b></p>' + bars)
+
+
+def _verdict(r: Room, me: _Me, rounds: tuple[Poll, ...]) -> str:
+    """This student's answer to a revealed question: their last answered round's (one who
+    answered round 1 and not round 2 did answer), or that it was asked before they joined."""
+    answered = [(p, a) for p in rounds if (a := r.my_answer(me.code, me.id, p)) is not None]
+    if not answered:
+        student = r.student(me.code, me.id)
+        if student is not None and student.joined > rounds[0].opened:
+            return "asked before you joined."
+        return "you did not answer."
+    poll, mine = answered[-1]
+    which = f" in round {poll.round}" if len(rounds) > 1 else ""
+    right = poll.right or rounds[-1].right
+    if mine in right:
+        return f"✓ right{which}, {mine}."
+    return f"✗ you said {mine}{which}; the answer was {' or '.join(right)}."
 
 
 def _ended(r: Room) -> None:

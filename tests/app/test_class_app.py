@@ -312,3 +312,25 @@ def test_a_store_outage_at_a_reveal_is_one_line_and_the_reveal_comes_after(
     monkeypatch.setattr(Room, "reveal", real)
     teacher.run()  # the next run: the store answers again
     assert class_view.room().rounds(code, asked.id)[-1].revealed
+
+
+def test_the_verdict_counts_any_round_and_a_late_joiner_is_not_blamed() -> None:
+    """A student who answered round 1 and not round 2 answered; one who joined after the
+    question was asked is told so (both used to read "you did not answer")."""
+    teacher, code = _teacher()
+    teacher.button(key="step").click().run()  # the quiz asks
+    asked = class_view.room().store.current_poll(code)
+    assert asked is not None
+    early = _student(code, "Early")
+    early.radio(key="class_answer").set_value(asked.choices[0]).run()
+    teacher.button(key="class_again").click().run()  # round 2: Early does not vote again
+    late = _student(code, "Late")  # joins during round 2, does not answer
+    teacher.button(key="step").click().run()  # revealed
+    early.run()
+    late.run()
+    early_text = _text(early)
+    assert "you did not answer" not in early_text
+    assert f"you said {asked.choices[0]} in round 1" in early_text or (
+        f"right in round 1, {asked.choices[0]}" in early_text
+    )
+    assert "Last question: asked before you joined." in _text(late)
