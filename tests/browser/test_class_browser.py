@@ -232,3 +232,19 @@ def test_a_student_explores_on_their_own_and_comes_back(class_url: str, browser:
     assert student.locator(".st-key-class_code input").count() == 1
     for page in (teacher, student):
         page.close()
+
+
+def test_the_names_follow_the_class_without_a_click(class_url: str, browser: Any) -> None:
+    """A student who joins is in the teacher's Names within seconds, the teacher clicking
+    nothing (it waited for the teacher's next click); a right-to-left name keeps the list's
+    order."""
+    teacher, code, _ = _class_with(browser, class_url, "game=tic_tac_toe&seed=4", "Ada")
+    _wait_text(teacher, ".st-key-class_room", r"Names \(1\)")
+    late = _student(browser, f"{class_url}/?class={code}", 390, 844)
+    _join(late, code, "שרה")
+    _wait_text(teacher, ".st-key-class_room", r"Names \(2\)", timeout=8_000)  # no click
+    teacher.get_by_text("Names (2)").click()
+    _wait_text(teacher, ".st-key-class_room", "Ada, שרה")
+    assert teacher.locator(".st-key-class_room bdi").count() == 2
+    for page in (teacher, late):
+        page.close()
