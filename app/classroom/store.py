@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 #: A class untouched this long is deleted with its students, questions and answers.
-RETENTION_SECONDS = 24 * 3600
+RETENTION_SECONDS = 7 * 24 * 3600
 
 
 def default_store_path() -> str:

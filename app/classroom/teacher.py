@@ -17,6 +17,7 @@ shows the rounds side by side. Every string from a student is shown as escaped t
 
 from __future__ import annotations
 
+import functools
 import html
 import time
 from typing import Any
@@ -29,7 +30,7 @@ from app.classroom import ClassError, Poll, Room, Teacher, open_store
 from app.classroom.frame import Frame, LessonPage
 from app.classroom.push import Watcher, runtime_sessions
 from app.inputs.public_url import public_base
-from app.live.session import notify, safe
+from app.live.session import notify, redraw_sidebar, safe
 from app.quiz import QuizState, Reveal
 
 __all__ = [
@@ -126,7 +127,7 @@ def is_student_page() -> bool:
 
 def start_button(where: Any = st) -> None:
     """**Start a class** (key ``class_start``) while this session teaches no class (and is no
-    student exploring on their own: app/classroom/student.py)."""
+    student exploring on their own: app/classroom/student.py), and the classes it ended."""
     if teacher() is None and st.session_state.get(EXPLORING) is None:
         where.button(
             "Start a class",
@@ -134,6 +135,32 @@ def start_button(where: Any = st) -> None:
             on_click=_on_start,
             help="Students join on their phones with a code and answer the quiz together.",
         )
+        _past_classes(where)
+
+
+#: Session key: the classes this session ended, newest first (their results stay readable).
+PAST = "class_past"
+#: Past classes kept in a session's list at most.
+PAST_MAX = 10
+
+
+def _past_classes(where: Any) -> None:
+    """**Past classes**: each class this session ended, with its Results (CSV) (keys
+    ``class_past_<code>``) for as long as the store keeps it
+    (``app.classroom.store.RETENTION_SECONDS``: 7 days)."""
+    past = [t for t in st.session_state.get(PAST, []) if isinstance(t, Teacher)]
+    if not past:
+        return
+    with where.expander(f"Past classes ({len(past)})"):
+        for found in past:
+            st.download_button(
+                f"Results of class {found.code} (CSV)",
+                data=functools.partial(_results, found),
+                file_name=f"class-{found.code}.csv",
+                mime="text/csv",
+                key=f"class_past_{found.code}",
+                on_click="ignore",
+            )
 
 
 @safe
@@ -160,7 +187,10 @@ def _on_end() -> None:
         except OSError as error:
             notify("warning", f"The class did not end: {error}. Try End again.")
             return
+        past = [t for t in st.session_state.get(PAST, []) if t.code != found.code]
+        st.session_state[PAST] = [found, *past][:PAST_MAX]  # its results stay downloadable
     st.session_state["class_teacher"] = None
+    redraw_sidebar()  # (End is a click in the screen's fragment; Past classes are the sidebar's)
 
 
 @safe

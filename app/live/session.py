@@ -198,6 +198,7 @@ class Session:
     #: values a callback of the screen's fragment gave to widgets outside it (the sidebar's),
     #: waiting for the full rerun that draws them (see :func:`set_outside_widget`)
     outside_writes: dict[str, Any] = field(default_factory=dict)
+    sidebar_stale: bool = False  # a fragment callback changed what the sidebar shows
 
 
 def session() -> Session:
@@ -225,12 +226,22 @@ def apply_outside_writes() -> None:
     for key, value in lab.outside_writes.items():
         st.session_state[key] = value
     lab.outside_writes.clear()
+    lab.sidebar_stale = False
+
+
+def redraw_sidebar() -> None:
+    """From a callback that may run in a fragment rerun: what the sidebar shows changed (a
+    class ended: Start a class and its results under Past classes), so the screen reruns the
+    whole page after its own run, as for :func:`set_outside_widget`."""
+    session().sidebar_stale = True
 
 
 def outside_writes_waiting() -> bool:
-    """True when a fragment callback wrote a widget outside the fragment: the screen must
-    rerun the whole app so the sidebar shows (and later sends) the new value."""
-    return bool(session().outside_writes)
+    """True when a fragment callback wrote a widget outside the fragment, or changed what the
+    sidebar shows: the screen must rerun the whole app so the sidebar shows (and later sends)
+    the new value."""
+    lab = session()
+    return bool(lab.outside_writes) or lab.sidebar_stale
 
 
 #: Autoplay's first speed, clicks per second (the slider ``autoplay_speed`` holds it after).

@@ -248,3 +248,25 @@ def test_the_names_follow_the_class_without_a_click(class_url: str, browser: Any
     assert teacher.locator(".st-key-class_room bdi").count() == 2
     for page in (teacher, late):
         page.close()
+
+
+def test_end_keeps_the_results_in_past_classes(class_url: str, browser: Any) -> None:
+    """End, then Results: the natural order. The ended class stays in the teacher's sidebar
+    under Past classes, and its CSV holds the answer given (End took the button with it)."""
+    teacher, code, student = _class_with(browser, class_url, "game=tic_tac_toe&seed=5", "Kim")
+    click(teacher, "step")  # the quiz asks
+    chosen = _answer(student, 0)
+    _wait_text(teacher, ".lab-class-count", r"round 1: 1 of 1 answered")
+    click(teacher, "class_reveal")
+    teacher.locator(".st-key-class_end button").first.press("Enter")
+    wait_idle(teacher)
+    teacher.get_by_text("Past classes (1)").click()
+    with teacher.expect_download() as download:
+        teacher.locator(f".st-key-class_past_{code} button").first.click()
+    rows = list(csv.reader(io.StringIO(Path(download.value.path()).read_text())))
+    assert rows[0][:5] == ["opened_utc", "question", "round", "right", "answered"]
+    assert sum(int(row[4]) for row in rows[1:]) == 1  # the one answer sent, kept
+    [answered] = [row for row in rows[1:] if row[4] == "1"]
+    assert chosen in answered[5:]
+    for page in (teacher, student):
+        page.close()
