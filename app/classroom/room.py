@@ -347,6 +347,9 @@ class Room:
                 chosen = codes.unique_name(codes.check_name(name), {s.name for s in present})
             except ValueError as error:
                 raise ClassError(f"Name not used: {error}.") from None
+            removed = {s.name.casefold() for s in self.store.students(code) if s.removed}
+            if codes.check_name(name).casefold() in removed:  # not back at once, renamed "2"
+                raise ClassError("The teacher removed that name from this class.")
         else:
             chosen = codes.new_name({s.name for s in present})
         now = self.clock()

@@ -23,7 +23,7 @@ from typing import Any
 
 import streamlit as st
 
-from app.classroom import ClassError, Poll, Room, Student
+from app.classroom import ClassError, Poll, Room, Student, codes
 from app.classroom.codes import NAME_MAX
 from app.classroom.frame import Frame
 from app.classroom.push import current_fragment
@@ -40,6 +40,8 @@ from app.classroom.teacher import (
 
 __all__ = ["explore_bar", "explore_link", "exploring", "student_page"]
 
+#: Session key: the class this page's student was removed from (no way back in from here).
+REMOVED_FROM = "class_removed_from"
 #: Session key: the class this page was in when it ended (its last reveal stays shown).
 ENDED = "class_ended_in"
 #: What a student's page says once their class ended.
@@ -146,9 +148,15 @@ def _client() -> str:
 
 @_guarded
 def _on_join() -> None:
+    typed = str(st.session_state.get("class_code", ""))
+    if codes.normalise_code(typed) == st.session_state.get(REMOVED_FROM):
+        st.session_state["class_join_notice"] = (
+            "The teacher removed your name from this class: ask the teacher to join again."
+        )
+        return
     try:
         code, student = room().join(
-            str(st.session_state.get("class_code", "")),
+            typed,
             _client(),
             name=str(st.session_state.get("class_name", "")) or None,
             browser=session_id(),
@@ -211,7 +219,8 @@ def _still_in(r: Room, me: _Me) -> Student | None:
             _leave(str(error))
         return None
     if student is None:
-        _leave("The teacher removed your name. Join again with another.")
+        st.session_state[REMOVED_FROM] = me.code  # not back into this class from this page
+        _leave("The teacher removed your name from this class.")
     return student
 
 

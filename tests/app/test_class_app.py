@@ -334,3 +334,16 @@ def test_the_verdict_counts_any_round_and_a_late_joiner_is_not_blamed() -> None:
         f"right in round 1, {asked.choices[0]}" in early_text
     )
     assert "Last question: asked before you joined." in _text(late)
+
+
+def test_a_removed_student_cannot_join_again_from_the_same_page() -> None:
+    teacher, code = _teacher()
+    student = _student(code, "Bob")
+    me = student.session_state["class_me"]
+    class_view.room().remove_student(code, teacher.session_state["class_teacher"].secret, me.id)
+    student.run()
+    assert any("The teacher removed your name" in e.value for e in student.error)
+    student.text_input(key="class_name").input("Totally New")
+    next(b for b in student.button if b.label == "Join").click().run()
+    assert any("ask the teacher to join again" in e.value for e in student.error)
+    assert "class_me" not in student.session_state

@@ -582,3 +582,15 @@ def test_names_a_class_can_tell_apart(room: Room) -> None:
     with pytest.raises(ClassError, match="at most 24 characters; this one has 28"):
         room.join(code, "h", name="x" * 28)
     assert long.name == "Alexandra Konstantinovna"
+
+
+def test_a_removed_name_does_not_come_straight_back(room: Room) -> None:
+    teacher = room.start()
+    code = teacher.code
+    _, bob = room.join(code, "a", name="Bob")
+    room.remove_student(code, teacher.secret, bob.id)
+    for name in ("Bob", "bob", " BOB "):
+        with pytest.raises(ClassError, match="removed that name"):
+            room.join(code, "b", name=name)
+    _, again = room.join(code, "c", name="Robert")  # another name: the teacher sees it
+    assert again.name == "Robert"
