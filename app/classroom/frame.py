@@ -2,10 +2,11 @@
 
 Pure (no Streamlit). The teacher's side builds a :class:`Frame` from the screen it drew
 (``app.classroom.teacher.frame_of``); :meth:`Frame.to_dict` is the one place it becomes the
-plain JSON data the room stores (``Room.publish``), and :meth:`Frame.from_dict` the one place
-a student's page reads it back (``app.classroom.student``). The data's keys and values are the
-wire format every replica shares: a replica of another version must still read it, so reading
-never fails: a key missing or of the wrong kind reads as its default.
+plain JSON data the room stores as text (``Room.publish``), and :meth:`Frame.from_dict` the one
+place a student's page reads it back (``app.classroom.student``, over ``Room.follow``). The
+data's keys and values are the wire format every replica shares: a replica of another version
+must still read it, so reading never fails: a key missing or of the wrong kind reads as its
+default (each field's below), and a key this version does not know is ignored.
 
 Nothing in a frame is HTML or Markdown: the student's page escapes every string it shows.
 """
@@ -32,17 +33,25 @@ class Frame:
     """One published screen of the teacher's.
 
     Attributes:
-        stats: the statistics line (iteration, nodes, depth, ...), plain text.
-        tree: the drawn tree as ``TreeView.to_dict()`` gives it (``app.drawing.tree_model``),
-            ready for the tree component; ``None`` when there is none.
-        narration: the narration's lines of the entry shown, plain text.
-        lesson: the open lesson page, or ``None``.
-        link: the link parameters that rebuild the teacher's tree (a student's "Explore on
-            my own"), names and values as text; checked again as any link's when used.
-        poll: the id of the question the class answers now, or ``None``.
-        last_reveal: the id of the last question revealed, or ``None``: the student's page
-            shows whether they were right and the class's bars.
-        at: when it was published (seconds since the epoch); not part of what changed.
+        stats: the teacher's statistics line (iteration, nodes, depth, ...), plain text; read
+            as ``""`` when missing, other values as their text.
+        tree: the teacher's drawn tree as ``TreeView.to_dict()`` gives it
+            (``app.drawing.tree_model``), ready for the tree component; read as ``None``
+            (nothing to draw) unless it is an object with a non-empty ``nodes`` list.
+        narration: the narration's lines of the entry the teacher shows, plain text; read as
+            ``()`` unless it is a list (each line as its text).
+        lesson: the lesson page open on the teacher's screen, or ``None`` (also when it has
+            no title).
+        link: the teacher's shared link's parameters that rebuild the tree (a student's
+            "Explore on my own"), names and values as text; read as ``{}`` unless it is an
+            object, values that are no text or number dropped; checked again as any link's
+            when used.
+        poll: the id of the question the class answers now, or ``None`` (also for an empty
+            or non-text id). The student's page asks the room for the open question itself.
+        last_reveal: the id of the last question the teacher revealed, or ``None`` as for
+            ``poll``: the student's page shows whether they were right and the class's bars.
+        at: when the teacher's page published it (seconds since the epoch; ``0.0`` when
+            missing); not part of what changed (:meth:`changed_key`).
     """
 
     stats: str = ""
@@ -83,10 +92,9 @@ class Frame:
         narration = data.get("narration")
         lesson = data.get("lesson")
         link = data.get("link")
-        at = data.get("at")
         return cls(
             stats=_text(data.get("stats")),
-            tree=tree if isinstance(tree, dict) else None,
+            tree=tree if isinstance(tree, dict) and _has_nodes(tree) else None,
             narration=tuple(str(line) for line in narration) if isinstance(narration, list) else (),
             lesson=LessonPage(_text(lesson.get("title")), _text(lesson.get("text")))
             if isinstance(lesson, dict) and lesson.get("title")
@@ -96,12 +104,27 @@ class Frame:
             else {},
             poll=_id(data.get("poll")),
             last_reveal=_id(data.get("last_reveal")),
-            at=float(at) if isinstance(at, int | float) and not isinstance(at, bool) else 0.0,
+            at=_time(data.get("at")),
         )
+
+
+def _has_nodes(tree: dict[str, Any]) -> bool:
+    nodes = tree.get("nodes")
+    return isinstance(nodes, list) and bool(nodes)
 
 
 def _text(value: Any) -> str:
     return "" if value is None else str(value)
+
+
+def _time(value: Any) -> float:
+    """Seconds since the epoch: a number that fits a float; anything else is ``0.0``."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0.0
+    try:
+        return float(value)
+    except OverflowError:  # (an integer of hundreds of digits)
+        return 0.0
 
 
 def _id(value: Any) -> str | None:

@@ -142,7 +142,10 @@ class Room:
 
     def follow(self, code: str, known: int) -> tuple[int, dict[str, Any] | None]:
         """The frame the class is shown when it is newer than version ``known``: ``(version,
-        frame)``, or ``(version, None)`` when nothing changed."""
+        data)``, the published JSON object as :meth:`publish` stored it (a student's page reads
+        it with ``app.classroom.frame.Frame.from_dict``), or ``(version, None)`` when nothing
+        changed or what is stored is no JSON object (a damaged record shows nothing until the
+        teacher's next screen, it never fails a page)."""
         version = self.store.version(code)
         if version is None:
             raise ClassError(_WRONG_CODE)
@@ -151,7 +154,11 @@ class Room:
         found = self.store.frame(code)
         if found is None or not found[1]:
             return (found[0] if found else version), None
-        return found[0], json.loads(found[1])
+        try:
+            data = json.loads(found[1])
+        except ValueError:
+            return found[0], None
+        return found[0], (data if isinstance(data, dict) else None)
 
     def count(self, code: str) -> RoomCount:
         """The room box's numbers."""
@@ -209,8 +216,9 @@ class Room:
         return True
 
     def publish(self, code: str, secret: str, frame: dict[str, Any]) -> int:
-        """Show ``frame`` (plain JSON data: what the projector shows) to the class; returns
-        its version."""
+        """Show ``frame`` (plain JSON data: what the projector shows, as
+        ``app.classroom.frame.Frame.to_dict`` gives it) to the class; returns its version. The
+        one place a frame becomes the stored text (compact JSON)."""
         self._teacher(code, secret)
         text = json.dumps(frame, separators=(",", ":"))
         if len(text.encode("utf-8")) > MAX_FRAME_BYTES:

@@ -233,8 +233,7 @@ def _live(me: _Me) -> None:
     try:
         if _still_in(r, me) is None:
             st.rerun(scope="app")
-        version, data = r.follow(me.code, -1)
-        frame = None if data is None else Frame.from_dict(data)  # the one place a frame is read
+        version, frame = _shown(r, me.code)
         st.session_state["class_seen"] = version
         _question(r, me, frame, version)
     except OSError as error:  # (the watcher pushes again when the store answers)
@@ -247,6 +246,14 @@ def _live(me: _Me) -> None:
     push, sid = watcher(), session_id()
     if push is not None and sid is not None:
         push.drawn(sid, me.code, me.id, version, current_fragment())
+
+
+def _shown(r: Room, code: str) -> tuple[int, Frame | None]:
+    """The class's frame now and its version (``None``: nothing published yet): the one place
+    this page reads a frame. :meth:`Frame.from_dict` reads any key missing or of the wrong kind
+    (a replica of another version) as its default, so the page never checks a key itself."""
+    version, data = r.follow(code, -1)
+    return version, None if data is None else Frame.from_dict(data)
 
 
 def explore_link(frame: Frame | None) -> dict[str, str] | None:
@@ -271,11 +278,11 @@ def _on_explore(me: _Me) -> None:
     from app.live import state
 
     try:
-        _, data = room().follow(me.code, -1)  # the tree on the projector now
+        _, frame = _shown(room(), me.code)  # the tree on the projector now
     except (ClassError, OSError) as error:
         st.session_state["class_notice"] = f"Not now: {error}"
         return
-    link = explore_link(None if data is None else Frame.from_dict(data))
+    link = explore_link(frame)
     if link is None:
         st.session_state["class_notice"] = "The teacher's screen has no tree yet."
         return
@@ -427,8 +434,8 @@ def _ended(r: Room) -> None:
     with st.container(key="class_ended", border=True):
         st.html(f'<p class="lab-class-line"><b>{html.escape(CLASS_ENDED)}</b></p>')
         try:
-            version, data = r.follow(me.code, -1)
-            _last_reveal(r, me, None if data is None else Frame.from_dict(data), version)
+            version, frame = _shown(r, me.code)
+            _last_reveal(r, me, frame, version)
         except (ClassError, OSError):
             pass  # expired, or the store away: the sentence alone
 
@@ -489,7 +496,7 @@ def _frame(frame: Frame) -> None:
             f"{html.escape(lesson.title)}</p>{text}</div>"
         )
     st.html(top)
-    if frame.tree is not None and frame.tree.get("nodes"):
+    if frame.tree is not None:  # (a tree with nodes to draw: Frame.from_dict)
         render_tree_data(frame.tree, key="class_tree", height=360, fit=True)
     if frame.narration:
         st.html(

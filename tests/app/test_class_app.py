@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import re
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -347,3 +348,27 @@ def test_a_removed_student_cannot_join_again_from_the_same_page() -> None:
     next(b for b in student.button if b.label == "Join").click().run()
     assert any("ask the teacher to join again" in e.value for e in student.error)
     assert "class_me" not in student.session_state
+
+
+def test_a_garbled_or_damaged_frame_does_not_fail_a_phone() -> None:
+    """A frame from a replica of another version, every key of the wrong kind, or a damaged
+    record: the student's page draws what it can read (app/classroom/frame.py's defaults), and
+    Explore on my own says there is no tree instead of failing."""
+    teacher, code = _teacher()
+    secret = teacher.session_state["class_teacher"].secret
+    hostile = "<img src=x onerror=alert(1)>"
+    garbled = {
+        "stats": hostile, "tree": {"nodes": "x"}, "narration": "not a list", "lesson": ["x"],
+        "link": [1], "poll": {}, "last_reveal": ["q"], "at": "now",
+    }  # fmt: skip
+    class_view.room().publish(code, secret, garbled)
+    student = _student(code)
+    assert not student.exception
+    assert html.escape(hostile) in _text(student) and hostile not in _text(student)
+    student.button(key="class_explore").click().run()
+    assert not student.exception
+    assert any("no tree yet" in w.value for w in student.warning)
+    class_view.room().store.publish(code, '{"stats": "Iter', time.time())  # damaged text
+    student.run()
+    assert not student.exception
+    assert any("Waiting for the teacher's screen" in i.value for i in student.info)
