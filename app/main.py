@@ -28,10 +28,12 @@ state.init()
 session.apply_outside_writes()  # before the sidebar: values the screen's callbacks gave it
 trace_view.keep_live_widgets()  # while a file is shown instead of the live screen
 lesson_view.open_link_once()  # ?lesson=NAME&page=N
+teacher.resume_once()  # a reload: this browser's class comes back (its teacher cookie)
 sidebar.page_style()
 lesson_view.lesson_sidebar()  # the lesson picker and the open page, atop the sidebar
 if not st.session_state["presentation"]:  # (Present mode has it in the header)
     teacher.start_button(st.sidebar)  # a class joins by code and answers the quiz together
+teacher.pin_box(st.sidebar)  # closed: the PIN that takes the class back in another browser
 sidebar.sidebar_controls()
 trace_view.trace_sidebar()  # open a tree or trace from any MCTS
 page.header()
@@ -40,3 +42,4 @@ if trace_view.active():
     trace_view.trace_screen()  # the open file instead of the live search, until closed
 else:
     page.classroom_screen()  # controls, numbers, tree, narration and details: one fragment
+teacher.keep_teacher_keys(st.sidebar)  # the teacher cookie: a reload finds the class

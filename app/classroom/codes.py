@@ -6,8 +6,11 @@ limits join attempts per browser (:data:`app.classroom.room.JOIN_LIMIT`) and wro
 address (:data:`app.classroom.room.WRONG_CODE_LIMIT`), so guessing a live code takes on the
 order of a hundred million tries at two a second.
 
-The teacher's control is a random secret held in the teacher's browser session; the store keeps
-only its SHA-256, so reading the store does not give control of a class.
+The teacher's control is a random secret held in the teacher's browser session (and in that
+browser's teacher cookie, so a reload gets the class back), and a *teacher PIN* of ten
+characters from :data:`ALPHABET` (49.5 bits), shown only in the teacher's sidebar, typed to get
+the class back in another browser. The store keeps only their SHA-256 hashes, so reading the
+store does not give control of a class.
 """
 
 from __future__ import annotations
@@ -21,20 +24,27 @@ __all__ = [
     "ALPHABET",
     "CODE_LENGTH",
     "NAME_MAX",
+    "PIN_LENGTH",
     "check_name",
+    "credentials_hash",
+    "format_pin",
     "hash_secret",
     "matches",
     "new_code",
     "new_name",
+    "new_pin",
     "new_secret",
     "new_student_id",
     "normalise_code",
+    "normalise_pin",
     "unique_name",
 ]
 
 #: Letters and digits without look-alikes: no 0/O, 1/I/L.
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
+#: A teacher PIN's length: 31**10 PINs, 49.5 bits.
+PIN_LENGTH = 10
 #: A nickname's longest length, in characters.
 NAME_MAX = 24
 
@@ -69,6 +79,27 @@ def new_secret() -> str:
     return secrets.token_urlsafe(32)
 
 
+def new_pin() -> str:
+    """A teacher PIN: :data:`PIN_LENGTH` characters of :data:`ALPHABET` (read it with
+    :func:`format_pin`)."""
+    return "".join(secrets.choice(ALPHABET) for _ in range(PIN_LENGTH))
+
+
+def format_pin(pin: str) -> str:
+    """A PIN as it is shown, in two groups of five ("ABCDE-FGHJK")."""
+    half = len(pin) // 2
+    return f"{pin[:half]}-{pin[half:]}"
+
+
+def normalise_pin(text: str) -> str | None:
+    """The PIN a person typed, upper-cased without spaces or dashes; ``None`` when it cannot be
+    one."""
+    pin = "".join(ch for ch in str(text)[:40] if ch not in " -\t").upper()
+    if len(pin) != PIN_LENGTH or any(ch not in ALPHABET for ch in pin):
+        return None
+    return pin
+
+
 def new_student_id() -> str:
     """A student's token: 128 random bits."""
     return secrets.token_urlsafe(16)
@@ -79,9 +110,21 @@ def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
+def credentials_hash(*credentials: str) -> str:
+    """What the store keeps of a class's teacher credentials (the secret, the PIN): their
+    hashes, separated by spaces. A class started before PINs keeps one hash; it still
+    :func:`matches`."""
+    return " ".join(hash_secret(c) for c in credentials)
+
+
 def matches(secret: str, stored_hash: str) -> bool:
-    """Whether ``secret`` is the one whose hash was stored (a constant-time comparison)."""
-    return hmac.compare_digest(hash_secret(secret), stored_hash)
+    """Whether ``secret`` is one of the credentials whose hashes were stored (constant-time
+    comparisons, every one made)."""
+    digest = hash_secret(secret)
+    found = False
+    for stored in stored_hash.split():
+        found |= hmac.compare_digest(digest, stored)
+    return found
 
 
 def new_name(taken: set[str] | frozenset[str] = frozenset()) -> str:

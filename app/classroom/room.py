@@ -33,6 +33,7 @@ __all__ = [
     "MAX_CHOICES",
     "MAX_FRAME_BYTES",
     "MAX_STUDENTS",
+    "PIN_LIMIT",
     "ClassError",
     "Room",
     "RoomCount",
@@ -52,6 +53,11 @@ JOIN_LIMIT = (20, 60.0)
 #: most 120 of the 31**6 codes (29.7 bits) a minute, ~3.7 million minutes (7 years) on average
 #: to find one open class.
 WRONG_CODE_LIMIT = (120, 60.0)
+#: Wrong teacher PINs typed per address per window: (tries, seconds). Past it the address's
+#: typed PINs are refused for the window (a teacher's reload still comes back: it uses the
+#: browser's teacher cookie, not a typed PIN). Ten tries in ten minutes against 31**10 PINs
+#: (49.5 bits): about 2.7e13 years on average to hit one class's.
+PIN_LIMIT = (10, 600.0)
 #: Answers per student per window: (answers, seconds). A change of mind is an answer too.
 ANSWER_LIMIT = (12, 10.0)
 #: How often a student's open page tells the room it is there (seconds): the watcher for the
@@ -73,15 +79,19 @@ _CODE_TRIES = 20
 
 _WRONG_CODE = "No class with that code is open. Check the code on the projector."
 _NOT_TEACHER = "Only the teacher of this class can do that."
+_NOT_TEACHER_KEY = "That is not the PIN of a class this store keeps."
 
 
 @dataclass(frozen=True)
 class Teacher:
-    """A started class: its code (public) and the teacher's secret (kept in the teacher's
-    browser session only)."""
+    """A class this browser teaches: its code (public), the teacher's secret (kept in the
+    teacher's browser session and teacher cookie only) and the teacher PIN (shown in the
+    teacher's sidebar only; ``""`` when the class was taken back with the PIN, which is then
+    the secret)."""
 
     code: str
     secret: str
+    pin: str = ""
 
 
 @dataclass(frozen=True)
@@ -193,15 +203,47 @@ class Room:
     # ----------------------------------------------------------------- teacher
 
     def start(self) -> Teacher:
-        """A new class with a fresh code; old classes are deleted on the way."""
+        """A new class with a fresh code, secret and PIN; old classes are deleted on the way."""
         now = self.clock()
         self.store.purge(now - RETENTION_SECONDS)
-        secret = codes.new_secret()
+        secret, pin = codes.new_secret(), codes.new_pin()
         for _ in range(_CODE_TRIES):
             code = codes.new_code()
-            if self.store.create_class(code, codes.hash_secret(secret), now):
-                return Teacher(code, secret)
+            if self.store.create_class(code, codes.credentials_hash(secret, pin), now):
+                return Teacher(code, secret, pin)
         raise ClassError("No free class code was found. Try again.")
+
+    def claim(self, code: str, secret: str) -> ClassInfo:
+        """The class ``code`` (open or ended, while the store keeps it) for the holder of its
+        secret or PIN: a reload's teacher cookie. :class:`ClassError` otherwise, one message
+        for a wrong code and a wrong secret."""
+        info = self.store.class_info(code)
+        if info is None or not self.is_teacher(code, secret):
+            raise ClassError(_NOT_TEACHER_KEY)
+        return info
+
+    def claim_by_pin(
+        self, typed_code: str, typed_pin: str, client: str
+    ) -> tuple[Teacher, ClassInfo]:
+        """The teacher of ``typed_code`` again, in another browser, by the PIN their sidebar
+        showed: ``(teacher, class)`` with the PIN as the secret. Wrong PINs count against the
+        ``client`` address (:data:`PIN_LIMIT`); past it every typed PIN is refused for the
+        window."""
+        now = self.clock()
+        limit, window = PIN_LIMIT
+        key = f"pin-wrong:{client}"
+        if not self.store.hit(key, limit - 1, window, now, add=0):
+            raise ClassError("Too many wrong PINs from this network. Wait ten minutes.")
+        code = codes.normalise_code(typed_code)
+        pin = codes.normalise_pin(typed_pin)
+        if code is None or pin is None:
+            raise ClassError("Type the class code (6 characters) and the teacher PIN (10).")
+        try:
+            info = self.claim(code, pin)
+        except ClassError:
+            self.store.hit(key, limit, window, now)
+            raise
+        return Teacher(code, pin), info
 
     def _teacher(self, code: str, secret: str | None) -> None:
         stored = self.store.secret_hash(code)
@@ -230,14 +272,20 @@ class Room:
     ) -> Poll:
         """Open round 1 of a question (closing any open round without a reveal)."""
         self._teacher(code, secret)
-        clean = tuple(dict.fromkeys(str(c)[:MAX_CHOICE_CHARS] for c in choices))
+        clean = _choices(choices)
         if not 2 <= len(clean) <= MAX_CHOICES:
             raise ClassError(f"A class question needs 2 to {MAX_CHOICES} different answers.")
-        poll = Poll(id=str(question_id)[:80], round=1, text=str(text)[:MAX_QUESTION_CHARS],
+        poll = Poll(id=str(question_id)[:80], round=1, text=_question_text(text),
                     choices=clean, opened=self.clock())  # fmt: skip
         self.store.put_poll(code, poll)
         self.store.touch(code, poll.opened)
         return poll
+
+    @staticmethod
+    def same_question(poll: Poll, text: str, choices: Sequence[str]) -> bool:
+        """Whether ``poll`` is the question ``text`` with ``choices`` as :meth:`open_question`
+        keeps it (the teacher's page, reloaded, asks its open question again)."""
+        return poll.text == _question_text(text) and poll.choices == _choices(choices)
 
     def vote_again(self, code: str, secret: str) -> Poll:
         """A new round of the current question, after discussion: everyone answers again."""
@@ -420,3 +468,12 @@ class Room:
         if student is None:
             raise ClassError(NOT_IN_CLASS)
         return student
+
+
+def _choices(choices: Sequence[str]) -> tuple[str, ...]:
+    """A question's choices as the room keeps them: each cut to its length, duplicates out."""
+    return tuple(dict.fromkeys(str(c)[:MAX_CHOICE_CHARS] for c in choices))
+
+
+def _question_text(text: str) -> str:
+    return str(text)[:MAX_QUESTION_CHARS]

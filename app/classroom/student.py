@@ -33,6 +33,7 @@ from app.classroom.teacher import (
     EXPLORING,
     POLL_SECONDS,
     bars_html,
+    client_address,
     room,
     session_id,
     watcher,
@@ -134,18 +135,6 @@ def _join_form(r: Room) -> None:
         st.form_submit_button("Join", type="primary", on_click=_on_join)
 
 
-def _client() -> str:
-    """Who is asking, for the join rate limit: the connection's address, or, when that is
-    this machine's own proxy (deploy/: nginx on loopback), the address nginx saw (X-Real-IP,
-    which it sets itself). A header from anyone else is ignored: a client could forge it to
-    escape the limit."""
-    peer = str(st.context.ip_address or "unknown")
-    if peer.startswith("127.") or peer in ("::1", "localhost"):
-        real = str(st.context.headers.get("X-Real-Ip", "") or "").strip()[:64]
-        return real or peer
-    return peer
-
-
 @_guarded
 def _on_join() -> None:
     typed = str(st.session_state.get("class_code", ""))
@@ -157,7 +146,7 @@ def _on_join() -> None:
     try:
         code, student = room().join(
             typed,
-            _client(),
+            client_address(),
             name=str(st.session_state.get("class_name", "")) or None,
             browser=session_id(),
         )
@@ -420,6 +409,8 @@ def _verdict(r: Room, me: _Me, rounds: tuple[Poll, ...]) -> str:
     poll, mine = answered[-1]
     which = f" in round {poll.round}" if len(rounds) > 1 else ""
     right = poll.right or rounds[-1].right
+    if not right:  # (revealed ungraded: the teacher's page came back with another question)
+        return f"you said {mine}{which} (not graded)."
     if mine in right:
         return f"✓ right{which}, {mine}."
     return f"✗ you said {mine}{which}; the answer was {' or '.join(right)}."

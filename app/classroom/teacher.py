@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import html
+import secrets
 import time
 from typing import Any
 
@@ -26,24 +27,31 @@ import segno
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from app.classroom import ClassError, Poll, Room, Teacher, open_store
+from app.classroom import ClassError, Poll, Room, Teacher, codes, open_store
 from app.classroom.frame import Frame, LessonPage
 from app.classroom.push import Watcher, runtime_sessions
+from app.classroom.store import RETENTION_SECONDS
+from app.components.cookie import read_cookie, write_cookie
 from app.inputs.public_url import public_base
-from app.live.session import notify, redraw_sidebar, safe
+from app.live.session import notify, redraw_sidebar, safe, session
 from app.quiz import QuizState, Reveal
 
 __all__ = [
     "CLASS_CSS",
     "EXPLORING",
     "bars_html",
+    "client_address",
     "frame_of",
     "is_student_page",
     "join_url",
+    "keep_teacher_keys",
+    "pin_box",
     "publish",
+    "resume_once",
     "room",
     "room_box",
     "session_id",
+    "unmatched_poll",
     "start_button",
     "sync_poll",
     "teacher",
@@ -135,6 +143,7 @@ def start_button(where: Any = st) -> None:
             on_click=_on_start,
             help="Students join on their phones with a code and answer the quiz together.",
         )
+        _resume_form(where)
         _past_classes(where)
 
 
@@ -166,18 +175,47 @@ def _past_classes(where: Any) -> None:
 @safe
 def _on_start() -> None:
     try:
-        st.session_state["class_teacher"] = room().start()
+        found = room().start()
     except (ClassError, OSError) as error:
         notify("error", f"No class started: {error}")
         return
+    _teach(found, poll=None, last_reveal=None)
     st.session_state["class_join_shown"] = True
-    st.session_state["class_poll"] = None  # (quiz counter, poll id) the class answers now
+
+
+def _teach(found: Teacher, poll: str | None, last_reveal: str | None) -> None:
+    """This session teaches ``found`` from now on: its class's open question ``poll`` (waiting
+    to be matched with the quiz's own question: :func:`_sync_poll`) and ``last_reveal``."""
+    st.session_state["class_teacher"] = found
+    st.session_state["class_join_shown"] = False
+    # (id of the quiz's question, poll id) the class answers now; 0: not matched yet
+    st.session_state["class_poll"] = None if poll is None else (0, poll)
+    st.session_state["class_last_reveal"] = last_reveal
     st.session_state["class_published"] = ""
+    st.session_state["class_end_ask"] = False
     st.session_state["quiz"] = True  # the class answers the quiz's questions
+    _add_past(found, drop=True)
+
+
+def _add_past(found: Teacher, drop: bool = False) -> None:
+    """Put ``found`` first in Past classes (``drop``: take it out of the list instead)."""
+    past = [t for t in st.session_state.get(PAST, []) if t.code != found.code]
+    st.session_state[PAST] = (past if drop else [found, *past])[:PAST_MAX]
+
+
+@safe
+def _on_end_ask() -> None:
+    st.session_state["class_end_ask"] = True
+
+
+@safe
+def _on_end_cancel() -> None:
+    st.session_state["class_end_ask"] = False
 
 
 @safe
 def _on_end() -> None:
+    st.session_state["class_end_ask"] = False
     found = teacher()
     if found is not None:
         try:
@@ -187,10 +225,156 @@ def _on_end() -> None:
         except OSError as error:
             notify("warning", f"The class did not end: {error}. Try End again.")
             return
-        past = [t for t in st.session_state.get(PAST, []) if t.code != found.code]
-        st.session_state[PAST] = [found, *past][:PAST_MAX]  # its results stay downloadable
+        _add_past(found)  # its results stay downloadable
     st.session_state["class_teacher"] = None
     redraw_sidebar()  # (End is a click in the screen's fragment; Past classes are the sidebar's)
+
+
+# ----------------------------------------------------- the teacher's keys: a reload comes back
+
+#: The cookie that keeps this browser's teacher keys (Path=/, SameSite=Strict): entries
+#: ``CODE:SECRET:PIN``, newest first, ``|`` between; the class this session teaches first, then
+#: Past classes. Kept as long as the store keeps a class (``RETENTION_SECONDS``).
+TEACHER_COOKIE = "mcts_lab_teacher"
+#: Session key: the teacher cookie was read (once per browser session: a reload is a new one).
+RESUMED = "class_resumed"
+
+
+def _keys_of(text: str | None) -> list[Teacher]:
+    """The teacher keys a cookie's value holds (malformed entries skipped), newest first."""
+    found: list[Teacher] = []
+    for entry in (text or "").split("|")[: PAST_MAX + 1]:
+        code, _, rest = entry.partition(":")
+        secret, _, pin = rest.partition(":")
+        code = codes.normalise_code(code) or ""
+        if code and secret and len(secret) <= 64 and code not in {t.code for t in found}:
+            found.append(Teacher(code, secret, codes.normalise_pin(pin) or ""))
+    return found
+
+
+def resume_once() -> None:
+    """At a teacher page's first run (a reload, a new tab, a restarted replica): the classes
+    this browser's teacher cookie names come back. The newest open one is taught again (its
+    room box, its open question, Reveal, Results, End), the others join Past classes; keys the
+    store no longer accepts are dropped. With the store away it tries again at the next run."""
+    if st.session_state.get(RESUMED) or teacher() is not None:
+        return
+    keys = _keys_of(read_cookie(TEACHER_COOKIE))
+    if not keys:
+        st.session_state[RESUMED] = True
+        return
+    try:
+        r = room()
+        claimed = []
+        for key in keys:
+            try:
+                claimed.append((key, r.claim(key.code, key.secret)))
+            except ClassError:
+                continue  # (expired, or not this store's: forgotten)
+    except OSError as error:
+        st.sidebar.caption(f"Your class could not be found now: {error}. Reload to try again.")
+        return
+    st.session_state[RESUMED] = True
+    taught = next((key for key, info in claimed if not info.ended), None)
+    for key, _ in reversed(claimed):
+        if key is not taught:
+            _add_past(key)
+    if taught is not None:
+        _take_back(r, taught)
+
+
+def _take_back(r: Room, found: Teacher) -> None:
+    """Teach ``found`` again: the store's open question stays open (matched with the quiz's
+    question when the rebuilt screen asks the same one), the last reveal is shown again."""
+    polls = r.store.polls(found.code)
+    current = r.store.current_poll(found.code)
+    revealed = [p.id for p in polls if p.revealed]
+    open_poll = current.id if current is not None and not current.revealed else None
+    _teach(found, poll=open_poll, last_reveal=revealed[-1] if revealed else None)
+    if open_poll is not None:
+        # the quiz asks again the question it asked then: the poll's id holds its counter
+        lab = session()
+        if lab.quiz is None:
+            lab.quiz = QuizState()
+        asked = open_poll[1:].partition("-")[0]
+        lab.quiz.counter = max(0, int(asked) - 1) if asked.isdigit() else lab.quiz.counter
+
+
+def keep_teacher_keys(where: Any = st) -> None:
+    """Write this session's teacher keys into the browser's teacher cookie (the class it
+    teaches, then Past classes), so a reload gets them back; draws nothing."""
+    if not st.session_state.get(RESUMED):
+        return  # (the cookie was not read yet: writing now would forget its keys)
+    found = teacher()
+    keys = ([found] if found else []) + [t for t in st.session_state.get(PAST, [])
+                                         if isinstance(t, Teacher)]  # fmt: skip
+    if not keys:
+        return
+    value = "|".join(f"{t.code}:{t.secret}:{t.pin}" for t in keys[: PAST_MAX + 1])
+    with where:
+        write_cookie(TEACHER_COOKIE, value, RETENTION_SECONDS, key="class_keys")
+
+
+def client_address() -> str:
+    """Who is asking, for the rate limits: the connection's address, or, when that is this
+    machine's own proxy (deploy/: nginx on loopback), the address nginx saw (X-Real-IP, which
+    it sets itself). A header from anyone else is ignored: a client could forge it to escape
+    the limit."""
+    peer = str(st.context.ip_address or "unknown")
+    if peer.startswith("127.") or peer in ("::1", "localhost"):
+        real = str(st.context.headers.get("X-Real-Ip", "") or "").strip()[:64]
+        return real or peer
+    return peer
+
+
+def _resume_form(where: Any) -> None:
+    """**Take back a class**: the class code and the teacher PIN its sidebar showed, for
+    another browser (a reload in the same browser needs nothing: the teacher cookie)."""
+    with where.expander("Take back a class"), st.form("class_resume_form", border=False):
+        st.text_input("Class code", key="class_resume_code", max_chars=12)
+        st.text_input("Teacher PIN", key="class_resume_pin", max_chars=16, type="password",
+                      help="Shown under Teacher PIN in the sidebar of the page that "
+                      "started the class.")  # fmt: skip
+        st.form_submit_button("Take back", key="class_resume", on_click=_on_resume)
+
+
+@safe
+def _on_resume() -> None:
+    typed_code = str(st.session_state.get("class_resume_code", ""))
+    typed_pin = str(st.session_state.get("class_resume_pin", ""))
+    st.session_state["class_resume_pin"] = ""  # (never kept on screen)
+    r = room()
+    try:
+        found, info = r.claim_by_pin(typed_code, typed_pin, client_address())
+    except (ClassError, OSError) as error:
+        notify("warning", f"Not taken back: {error}")
+        return
+    found = Teacher(found.code, found.secret, found.secret)  # (the PIN is this key's secret)
+    if info.ended:
+        _add_past(found)
+        notify("info", f"Class {found.code} has ended: its results are under Past classes.")
+        return
+    try:
+        _take_back(r, found)
+    except OSError as error:
+        st.session_state["class_teacher"] = None
+        notify("warning", f"Not taken back: {error}")
+        return
+    st.session_state[RESUMED] = True
+
+
+def pin_box(where: Any = st) -> None:
+    """**Teacher PIN** (closed: keep it off the projector): the PIN that takes this class back
+    in another browser."""
+    found = teacher()
+    if found is None or not found.pin:
+        return
+    with where.expander("Teacher PIN (not for the projector)"):
+        st.html(
+            '<p class="lab-class-line">Another browser takes this class back with '
+            f"<b>Take back a class</b>: class <b>{html.escape(found.code)}</b>, PIN</p>"
+            f'<p class="lab-class-url"><code>{html.escape(codes.format_pin(found.pin))}</code></p>'
+        )
 
 
 @safe
@@ -233,6 +417,7 @@ def room_box(click: Any) -> None:
         _live_count()  # its own fragment: the count follows the students every second
         with st.container(horizontal=True, gap="small"):
             open_round = poll is not None and not poll.revealed
+            click = _on_reveal_unmatched if unmatched_poll() else click
             st.button("Reveal", key="class_reveal", on_click=click, disabled=not open_round,
                       help="Make the click the question is about and show the class's "
                       "answers with the numbers that decided it.")  # fmt: skip
@@ -246,8 +431,14 @@ def room_box(click: Any) -> None:
             st.download_button("Results (CSV)", data=lambda: _results(found),
                                file_name=f"class-{found.code}.csv", mime="text/csv",
                                key="class_results", on_click="ignore")  # fmt: skip
-            st.button("End", key="class_end", on_click=_on_end,
+            st.button("End", key="class_end", on_click=_on_end_ask,
                       help="End the class: no more joins or answers.")  # fmt: skip
+        if st.session_state.get("class_end_ask"):
+            with st.container(key="class_end_box", horizontal=True, gap="small"):
+                st.html('<p class="lab-class-line"><b>End the class for everyone?</b> '
+                        "The results stay under Past classes.</p>")  # fmt: skip
+                st.button("End now", key="class_end_confirm", type="primary", on_click=_on_end)
+                st.button("Keep going", key="class_end_cancel", on_click=_on_end_cancel)
         # The parts that come and go in a box of their own, not beside the count line: the
         # browser would keep a part this run left out (the names box after the last name
         # went) when the count's timed run comes between this run and its clean-up, as it
@@ -374,6 +565,10 @@ def _sync_poll(quiz: QuizState | None) -> None:
         return
     r = room()
     current: tuple[int, str] | None = st.session_state.get("class_poll")
+    if current is not None and current[0] == 0:  # taken back mid-question: not matched yet
+        current = _match_open_poll(r, found, current[1], quiz)
+        if current is not None and current[0] == 0:
+            return  # the class keeps its question until the teacher reveals it
     reveal: Reveal | None = quiz.reveal
     if current is not None and reveal is not None and _asked(current, reveal):
         poll = r.store.current_poll(found.code)
@@ -385,10 +580,52 @@ def _sync_poll(quiz: QuizState | None) -> None:
             st.session_state["class_published"] = ""
     question = quiz.pending
     if question is not None and (current is None or current[0] != id(question)):
-        poll_id = f"q{quiz.counter}-{int(time.time())}"
+        # unique in the class (a page taken back asks with the same counter in the same second)
+        poll_id = f"q{quiz.counter}-{int(time.time())}-{secrets.token_hex(3)}"
         r.open_question(found.code, found.secret, poll_id, question.text, question.options)
         st.session_state["class_poll"] = (id(question), poll_id)
         st.session_state["class_published"] = ""
+
+
+def _match_open_poll(
+    r: Room, found: Teacher, poll_id: str, quiz: QuizState
+) -> tuple[int, str] | None:
+    """The class's open question after the teacher's page came back, matched with the quiz's
+    own: the quiz's question when the rebuilt screen asked the same one (it is graded as
+    before), ``(0, poll_id)`` while it did not (Reveal then shows the answers ungraded:
+    :func:`_on_reveal_unmatched`), ``None`` when the question is no longer open."""
+    poll = r.store.current_poll(found.code)
+    matched: tuple[int, str] | None = None
+    if poll is not None and poll.id == poll_id and not poll.revealed:
+        question = quiz.pending
+        same = question is not None and r.same_question(poll, question.text, question.options)
+        matched = (id(question), poll_id) if same else (0, poll_id)
+    st.session_state["class_poll"] = matched
+    return matched
+
+
+def unmatched_poll() -> bool:
+    """Whether the class's open question is one the teacher's quiz no longer knows (the page
+    came back with another question): Reveal then reveals it ungraded."""
+    current = st.session_state.get("class_poll")
+    return current is not None and current[0] == 0
+
+
+@safe
+def _on_reveal_unmatched() -> None:
+    found = teacher()
+    current = st.session_state.get("class_poll")
+    if found is None or current is None:
+        return
+    try:
+        room().reveal(found.code, found.secret, (), "Not graded: the teacher's page was "
+                      "reloaded while the question was open.")  # fmt: skip
+    except (ClassError, OSError) as error:
+        notify("warning", f"Not revealed: {error}")
+        return
+    st.session_state["class_poll"] = None
+    st.session_state["class_last_reveal"] = current[1]
+    st.session_state["class_published"] = ""
 
 
 def _asked(current: tuple[int, str], reveal: Reveal) -> bool:

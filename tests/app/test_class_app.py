@@ -18,6 +18,7 @@ pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
 
 import app.classroom.teacher as class_view
+from app.classroom import codes
 from tests.app_helpers import MAIN, blocks, fresh, metric, notes
 
 
@@ -90,7 +91,13 @@ def test_the_teacher_starts_a_class_publishes_and_ends_it() -> None:
     assert frame["tree"]["nodes"] and frame["link"]["steps"] == "1"
     assert class_view.room().store.current_poll(code) is not None  # the quiz's question
 
+    at.button(key="class_end").click().run()  # End asks first; Keep going keeps the class
+    assert class_view.room().info(code) and at.button(key="class_end_confirm")
+    at.button(key="class_end_cancel").click().run()
+    assert not [b for b in at.button if b.key == "class_end_confirm"]
+    assert class_view.room().info(code).code == code
     at.button(key="class_end").click().run()
+    at.button(key="class_end_confirm").click().run()
     assert not at.exception and at.button(key="class_start")  # a new class may start
     assert class_view.room().version(code) == version + 1  # the students' pages are told
     with pytest.raises(class_view.ClassError, match="No class with that code"):
@@ -192,6 +199,7 @@ def test_a_failing_class_callback_is_a_line_not_a_traceback(
     teacher, _ = _teacher()
     monkeypatch.setattr(Room, "end", broken)
     teacher.button(key="class_end").click().run()
+    teacher.button(key="class_end_confirm").click().run()
     assert not teacher.exception
     assert any("That did not work (RuntimeError: a bug)" in e for e in notes(teacher, "error"))
 
@@ -228,6 +236,7 @@ def test_a_student_is_told_the_class_ended_and_keeps_the_last_reveal() -> None:
     student.run()
     assert "Last question:" in _text(student)
     teacher.button(key="class_end").click().run()
+    teacher.button(key="class_end_confirm").click().run()
     student.run()
     assert not student.exception
     text = _text(student)
@@ -372,3 +381,66 @@ def test_a_garbled_or_damaged_frame_does_not_fail_a_phone() -> None:
     student.run()
     assert not student.exception
     assert any("Waiting for the teacher's screen" in i.value for i in student.info)
+
+
+def test_another_browser_takes_the_class_back_by_pin() -> None:
+    """The teacher's page is gone mid-question; a new browser types the code and the PIN the
+    sidebar showed: the room box comes back with the same question open (the student's answer
+    still counted), the quiz asks it again and the Step grades it for the class."""
+    teacher, code = _teacher()
+    pin = teacher.session_state["class_teacher"].pin
+    assert "Teacher PIN (not for the projector)" in [e.label for e in teacher.sidebar.expander]
+    student = _student(code, "Ada")
+    answer = student.radio(key="class_answer")
+    answer.set_value(answer.options[0]).run()
+    poll = class_view.room().store.current_poll(code)
+    assert poll is not None and not poll.revealed
+
+    other = fresh(game="tic_tac_toe", seed="1")  # the same screen (the address keeps it)
+    other.text_input(key="class_resume_code").input(code.lower())
+    other.text_input(key="class_resume_pin").input("AAAAA-AAAAA")
+    other.button(key="class_resume").click().run()
+    assert not other.exception
+    assert (
+        other.session_state["class_teacher"] is None
+        if "class_teacher" in other.session_state
+        else True
+    )
+    assert any("not the PIN of a class" in w for w in notes(other, "warning"))
+    other.text_input(key="class_resume_code").input(code)
+    other.text_input(key="class_resume_pin").input(codes.format_pin(pin))
+    other.button(key="class_resume").click().run()
+    assert not other.exception
+    assert other.session_state["class_teacher"].code == code
+    assert other.session_state["class_resume_pin"] == ""  # never kept
+    assert "round 1: 1 of 1 answered" in _text(other)  # the same round, its answer kept
+    assert other.session_state["class_poll"][1] == poll.id  # matched with the quiz's question
+    assert other.session_state["class_poll"][0] != 0
+    other.button(key="step").click().run()
+    [shown] = class_view.room().rounds(code, poll.id)
+    assert shown.revealed and shown.right  # graded, as the first page would have
+    assert class_view.room().tally(code, shown)[answer.options[0]] == 1
+    assert other.session_state["class_last_reveal"] == poll.id
+    assert not other.exception and other.button(key="class_end")
+
+
+def test_a_question_the_page_does_not_ask_again_is_revealed_ungraded() -> None:
+    """Taken back with a screen that asks another question: the class keeps its open one
+    (no new question replaces it), and Reveal shows its answers, ungraded."""
+    teacher, code = _teacher()
+    pin = teacher.session_state["class_teacher"].pin
+    poll = class_view.room().store.current_poll(code)
+    assert poll is not None
+    other = fresh(game="nim", seed="3")  # another game: another question
+    other.text_input(key="class_resume_code").input(code)
+    other.text_input(key="class_resume_pin").input(pin)
+    other.button(key="class_resume").click().run()
+    assert not other.exception and other.session_state["class_poll"] == (0, poll.id)
+    other.run()
+    assert class_view.room().store.current_poll(code) == poll  # not replaced
+    other.button(key="class_reveal").click().run()
+    [shown] = class_view.room().rounds(code, poll.id)
+    assert shown.revealed and not shown.right and "Not graded" in shown.summary
+    # then the page's own question goes to the class
+    following = class_view.room().store.current_poll(code)
+    assert following is not None and following.id != poll.id and not following.revealed

@@ -33,8 +33,10 @@ from app.classroom.room import (
     IDLE_SECONDS,
     JOIN_LIMIT,
     MAX_STUDENTS,
+    PIN_LIMIT,
     WRONG_CODE_LIMIT,
     Room,
+    Teacher,
 )
 from app.classroom.store import RETENTION_SECONDS, ClassStore, StoreError, open_store
 
@@ -594,3 +596,63 @@ def test_a_removed_name_does_not_come_straight_back(room: Room) -> None:
             room.join(code, "b", name=name)
     _, again = room.join(code, "c", name="Robert")  # another name: the teacher sees it
     assert again.name == "Robert"
+
+
+def test_the_teacher_takes_a_class_back_by_key_or_pin(room: Room, store: ClassStore) -> None:
+    """A reload presents the browser's key (the secret); another browser types the PIN. Both
+    give the class back, open or ended; a wrong key or PIN does not, with one message."""
+    teacher = room.start()
+    assert codes.normalise_pin(codes.format_pin(teacher.pin)) == teacher.pin
+    assert len(teacher.pin) == codes.PIN_LENGTH and teacher.pin != teacher.secret
+    stored = store.secret_hash(teacher.code) or ""
+    assert teacher.secret not in stored and teacher.pin not in stored  # hashes only
+    assert room.claim(teacher.code, teacher.secret).code == teacher.code
+    typed = codes.format_pin(teacher.pin).lower()  # as a person types it: case, dash
+    again, info = room.claim_by_pin(f" {teacher.code.lower()} ", typed, "10.0.0.1")
+    assert again == Teacher(teacher.code, teacher.pin) and not info.ended
+    room.publish(teacher.code, again.secret, {"stats": "by PIN"})  # the PIN drives the class
+    other = room.start()
+    for code, key in ((teacher.code, other.secret), (teacher.code, other.pin), ("ZZZZZZ", "x")):
+        with pytest.raises(ClassError, match="not the PIN of a class"):
+            room.claim(code, key)
+    assert not room.is_teacher(teacher.code, "")
+    room.end(teacher.code, teacher.secret)
+    assert room.claim(teacher.code, teacher.secret).ended  # Past classes: its results
+    assert room.results_csv(teacher.code, teacher.pin).startswith("opened_utc")
+    with pytest.raises(ClassError, match="Type the class code"):
+        room.claim_by_pin(teacher.code, "12345", "10.0.0.1")
+
+
+def test_wrong_pins_are_limited_per_address(room: Room, clock: Clock) -> None:
+    """Ten wrong PINs per address in ten minutes, then every typed PIN from it is refused for
+    the window (another address is not); a right PIN never counts."""
+    teacher = room.start()
+    limit, window = PIN_LIMIT
+    for _ in range(3):
+        room.claim_by_pin(teacher.code, teacher.pin, "10.0.0.9")  # right ones: free
+    for _ in range(limit):
+        with pytest.raises(ClassError, match="not the PIN"):
+            room.claim_by_pin(teacher.code, "AAAAAAAAAA", "10.0.0.9")
+    with pytest.raises(ClassError, match="Too many wrong PINs"):
+        room.claim_by_pin(teacher.code, teacher.pin, "10.0.0.9")
+    assert room.claim_by_pin(teacher.code, teacher.pin, "10.0.0.10")[0].code == teacher.code
+    clock.now += window + 1
+    assert room.claim_by_pin(teacher.code, teacher.pin, "10.0.0.9")[0].code == teacher.code
+
+
+def test_a_class_started_before_pins_still_matches(store: ClassStore) -> None:
+    """A store written by an older version keeps one hash (the secret's): it still matches."""
+    assert store.create_class("ABCDEF", codes.hash_secret("old-secret"), 1.0)
+    assert Room(store).claim("ABCDEF", "old-secret").code == "ABCDEF"
+    assert codes.matches("b", codes.credentials_hash("a", "b"))
+    assert not codes.matches("c", codes.credentials_hash("a", "b"))
+
+
+def test_the_room_knows_its_open_question_again() -> None:
+    """A reloaded teacher page matches its quiz's question with the class's open one as the
+    room keeps it (cut, duplicates out)."""
+    long = "Which? " * 200
+    poll = Poll(id="q1-1", round=1, text=long[:600], choices=("a", "b"), opened=0.0)
+    assert Room.same_question(poll, long, ["a", "b", "a"])
+    assert not Room.same_question(poll, long, ["a", "c"])
+    assert not Room.same_question(poll, "Which?", ["a", "b"])

@@ -226,7 +226,8 @@ def test_a_student_explores_on_their_own_and_comes_back(class_url: str, browser:
     assert "You are Explorer in class" in student.locator(".st-key-class_follow").inner_text()
     assert student.locator(".st-key-step").count() == 0
 
-    teacher.locator(".st-key-class_end button").first.click()  # the class ends: told at once
+    teacher.locator(".st-key-class_end button").first.click()  # asks first
+    teacher.locator(".st-key-class_end_confirm button").first.click()  # ends: told at once
     wait_idle(teacher)
     _wait_text(student, "body", "The class has ended", timeout=4_000)
     assert student.locator(".st-key-class_code input").count() == 1
@@ -259,6 +260,7 @@ def test_end_keeps_the_results_in_past_classes(class_url: str, browser: Any) -> 
     _wait_text(teacher, ".lab-class-count", r"round 1: 1 of 1 answered")
     click(teacher, "class_reveal")
     teacher.locator(".st-key-class_end button").first.press("Enter")
+    teacher.locator(".st-key-class_end_confirm button").first.press("Enter")
     wait_idle(teacher)
     teacher.get_by_text("Past classes (1)").click()
     with teacher.expect_download() as download:
@@ -270,3 +272,47 @@ def test_end_keeps_the_results_in_past_classes(class_url: str, browser: Any) -> 
     assert chosen in answered[5:]
     for page in (teacher, student):
         page.close()
+
+
+def test_the_teacher_s_reload_gets_the_class_back(class_url: str, browser: Any) -> None:
+    """F5 on the teacher's page mid-question: within 15 s the room box is back with the same
+    round and its answer (no click), Reveal grades it for the class, and End and Results are
+    there. The teacher's key is in the browser's cookie only: not on the page, the students'
+    pages, the address or the shared link; the PIN waits in a closed box of the sidebar."""
+    teacher, code, student = _class_with(browser, class_url, "game=tic_tac_toe&seed=6", "Lin")
+    click(teacher, "step")  # the quiz asks
+    chosen = _answer(student, 1)
+    _wait_text(teacher, ".lab-class-count", r"round 1: 1 of 1 answered")
+    pin = teacher.evaluate("document.cookie")
+    assert f"mcts_lab_teacher={code}%3A" in pin  # (the cookie: CODE:SECRET:PIN)
+    secret = pin.split("%3A")[1]
+    teacher.reload()
+    teacher.wait_for_selector(".st-key-class_room", timeout=15_000)  # no click
+    _wait_text(teacher, ".lab-class-count", r"round 1: 1 of 1 answered")
+    wait_idle(teacher)
+    teacher.screenshot(path="out/class_teacher_reloaded.png")
+    assert teacher.locator(".st-key-class_end button").first.is_visible()
+    assert teacher.locator(".st-key-class_results button").first.is_visible()
+    for page in (teacher, student):
+        text = page.locator("body").inner_text() + page.url + page.content()
+        assert secret not in text
+    assert secret not in student.evaluate("document.cookie")
+    assert not teacher.get_by_text(re.compile(r"[A-Z2-9]{5}-[A-Z2-9]{5}")).is_visible()
+    click(teacher, "class_reveal")
+    _wait_text(student, "body", rf"Last question: (✓ right, |✗ you said ){re.escape(chosen)}")
+
+    # a student cannot take the teacher's place: not by address, not by a forged cookie
+    forged = browser.new_context(viewport={"width": 1280, "height": 720})
+    host = class_url.split("//")[1].split(":")[0]
+    forged.add_cookies([{"name": "mcts_lab_teacher", "value": f"{code}%3A{secret[:-2]}xx%3A",
+                         "domain": host, "path": "/"}])  # fmt: skip
+    for address in (f"/?game=tic_tac_toe&teacher={secret[:-2]}xx", f"/?class={code}&pin=1"):
+        page = forged.new_page()
+        page.goto(class_url + address)
+        page.wait_for_selector(".st-key-class_start, .st-key-class_code", timeout=60_000)
+        wait_idle(page)
+        assert page.locator(".st-key-class_room, .st-key-class_reveal").count() == 0
+        page.close()
+    forged.close()
+    teacher.close()
+    student.close()
