@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mcts_lab.traces.format import Trace
@@ -107,11 +107,15 @@ class FileFacts:
     """What every check reads of one file, worked out once: the checked ``trace``, each node's
     ``views`` (whose view its values are from: ``mcts_lab.traces.values.node_views``) and its
     ``sums`` (value sums per player, ``None`` where the file gives none:
-    ``mcts_lab.traces.values.node_sums``)."""
+    ``mcts_lab.traces.values.node_sums``); ``exact_seconds``, the budget for exact values when
+    ``inspect --exact`` asks for them (``None``: not asked); ``memo``, what one check works out
+    for another (the selection checks share their bound's findings)."""
 
     trace: Trace
     views: list[int]
     sums: list[list[float | None]]
+    exact_seconds: float | None = None
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 def other_view(value: float, low: float, high: float) -> float:

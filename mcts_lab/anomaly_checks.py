@@ -20,12 +20,19 @@ from mcts_lab.anomalies import (
     MAX_LISTED,
     AnomalyLog,
     FileFacts,
-    check_decisions,
     check_nodes,
     check_proofs,
     check_records,
     check_rules,
     check_terminals,
+)
+from mcts_lab.anomaly_exact import check_exact
+from mcts_lab.anomaly_selection import (
+    check_decision_rules,
+    check_proven_starved,
+    check_sign,
+    check_uct_bound,
+    states_uct,
 )
 from mcts_lab.anomaly_statistics import check_chance, check_starved
 from mcts_lab.traces.format import Trace
@@ -39,6 +46,7 @@ class Need(StrEnum):
     MEAN_BACKUP = "mean_backup"  # values.backup is "mean": a node's value is a mean of leaves
     RECORDS = "records"  # the file has iteration records
     GAME = "game"  # the file names a game, whose rules then judge its moves
+    UCT = "uct"  # the file states UCT selection (anomaly_selection.states_uct)
 
     def met(self, trace: Trace) -> bool:
         """Whether ``trace`` holds what this need asks for."""
@@ -46,6 +54,8 @@ class Need(StrEnum):
             return bool(trace.header.get("values", {}).get("backup", "mean") == "mean")
         if self is Need.RECORDS:
             return bool(trace.records)
+        if self is Need.UCT:
+            return states_uct(trace)
         return isinstance(trace.header.get("game"), str)
 
 
@@ -90,6 +100,27 @@ ANOMALY_CHECKS: tuple[AnomalyCheck, ...] = (
         "a move left short of visits though its mean is surely better (Hoeffding)",
     ),
     AnomalyCheck(
+        "uct_bound",
+        ("uct_starved",),
+        check_uct_bound,
+        frozenset({Need.MEAN_BACKUP, Need.UCT}),
+        "a move left behind a sibling by more than UCT with the file's C allows (exact bound)",
+    ),
+    AnomalyCheck(
+        "sign",
+        ("sign",),
+        check_sign,
+        frozenset({Need.MEAN_BACKUP, Need.UCT}),
+        "a player's moves chosen by the other player's values (no sign flip between players)",
+    ),
+    AnomalyCheck(
+        "proven_starved",
+        ("proven_starved",),
+        check_proven_starved,
+        frozenset({Need.MEAN_BACKUP, Need.UCT}),
+        "a winning finished game left with fewer visits than a sibling (UCT, any C)",
+    ),
+    AnomalyCheck(
         "chance",
         ("chance_counts",),
         check_chance,
@@ -113,9 +144,16 @@ ANOMALY_CHECKS: tuple[AnomalyCheck, ...] = (
     AnomalyCheck(
         "decisions",
         ("decision",),
-        check_decisions,
+        check_decision_rules,
         frozenset({Need.RECORDS}),
-        "recorded decisions that did not choose the highest score they recorded",
+        "recorded decisions that did not choose the highest score, recorded or recomputed",
+    ),
+    AnomalyCheck(
+        "exact",
+        ("exact_value",),
+        check_exact,
+        frozenset({Need.MEAN_BACKUP, Need.GAME}),
+        "(--exact) a root value far from the game's exact value: a likely sign or view bug",
     ),
     AnomalyCheck(
         "rules",

@@ -12,8 +12,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from mcts_lab.anomalies import MAX_LISTED, FileFacts, game_and_root
+from mcts_lab.anomalies import MAX_LISTED, FileFacts
 from mcts_lab.anomaly_checks import run_checks
+from mcts_lab.anomaly_exact import exact_root_values
 from mcts_lab.traces.format import Trace
 from mcts_lab.traces.values import node_players, node_sums, node_views, value_range
 
@@ -38,7 +39,8 @@ def inspect_trace(
     views = node_views(trace)
     sums = node_sums(trace, views)
     players = node_players(trace)
-    report = run_checks(FileFacts(trace, views, sums), max_anomalies)  # anomaly_checks.py
+    facts = FileFacts(trace, views, sums, exact_seconds if exact else None)
+    report = run_checks(facts, max_anomalies)  # anomaly_checks.py
     root = trace.nodes[trace.root]
     mover = max(players[trace.root], 0)
 
@@ -87,27 +89,21 @@ def inspect_trace(
         "truncated": report.truncated,  # some anomalies counted but not listed
     }
     if exact:
-        _add_exact(trace, data, exact_seconds)
+        _add_exact(facts, data)
     data["seconds"] = round(time.perf_counter() - start, 3)
     return data
 
 
-def _add_exact(trace: Trace, data: dict[str, Any], seconds: float) -> None:
+def _add_exact(facts: FileFacts, data: dict[str, Any]) -> None:
     from mcts_lab.common import action_index
-    from mcts_lab.exact import exact_values
 
-    name = trace.header.get("game")
     for row in data["root_children"]:
         row["exact"] = None
-    if not isinstance(name, str):
-        data["exact_note"] = "the file names no game"
+    found = exact_root_values(facts)  # the exact check's values, worked out once
+    if isinstance(found, str):
+        data["exact_note"] = found
         return
-    try:
-        game, state = game_and_root(trace, name)
-    except (ValueError, ImportError, KeyError, TypeError) as error:
-        data["exact_note"] = f"no exact values: {error}"
-        return
-    values = exact_values(game, state, seconds)
+    game, state, values = found
     by_index = {action_index(game, state, a): v for a, v in values.items()}
     by_label = {game.action_label(state, a): v for a, v in values.items()}
     for row in data["root_children"]:
