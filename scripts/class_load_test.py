@@ -983,7 +983,12 @@ async def one_class(
     run.count_latency = _count_latencies(run, teacher.view.counts)
     run.errors += [e for v in views for e in v.errors] + teacher.view.errors
     if teacher.up.is_set() and "class_end" in teacher.view.ids:  # (a page that came back)
-        await teacher.press("class_end")
+        await teacher.press("class_end")  # End asks first: then End now
+        for _ in range(50):
+            if "class_end_confirm" in teacher.view.ids:
+                await teacher.press("class_end_confirm")
+                break
+            await asyncio.sleep(0.1)
     await asyncio.sleep(1.0)
     await asyncio.gather(*(s.close() for s in sessions), teacher.close())
     _compare_store(run, store)

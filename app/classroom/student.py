@@ -14,6 +14,7 @@ the class** returns. Every string from a student is shown as escaped text only.
 from __future__ import annotations
 
 import functools
+import hashlib
 import html
 import logging
 import time
@@ -376,8 +377,8 @@ def _question(r: Room, me: _Me, frame: Frame | None, version: int) -> None:
                 key="class_answer",
                 index=None,
                 on_change=_on_answer,
-                args=(poll.id, poll.round),
-                format_func=_plain,
+                args=(poll.id, poll.round, poll.choices),
+                format_func=functools.partial(_choice_label, tag=round_tag(poll)),
                 help="You can change your answer until the teacher reveals it.",
             )
             if st.session_state.get("class_answer") is not None:
@@ -447,18 +448,42 @@ def _plain(text: str) -> str:
     return plain_label(text)
 
 
+#: The two invisible characters a round's tag is written with (zero-width space and non-joiner:
+#: nothing drawn, nothing read aloud).
+_TAG_BITS = ("\u200c", "\u200b")
+
+
+def round_tag(poll: Poll) -> str:
+    """Sixteen invisible characters that tell one round's answer labels from another's.
+
+    The answer radio keeps one key for every question (``class_answer``), and a browser sends a
+    tap as the label it showed; Streamlit reads it against the labels of the page's newest run
+    and calls back with that run's arguments. A tap made on an old question (a phone away
+    across a reveal) would so become an answer to the new one when the choices read the same.
+    With each round's labels tagged, an old tap matches none of the new labels and is refused
+    as closed (:func:`_on_answer`); two rounds share a tag 1 time in 65,536."""
+    digest = hashlib.sha256(f"{poll.id}|{poll.round}".encode()).digest()
+    bits = int.from_bytes(digest[:2], "big")
+    return "".join(_TAG_BITS[(bits >> n) & 1] for n in range(16))
+
+
+def _choice_label(choice: str, tag: str) -> str:
+    return _plain(choice) + tag
+
+
 @_guarded
-def _on_answer(poll_id: str, round_: int) -> None:
-    """Send the picked answer to the round the radio was drawn for. A refusal (a round that
-    closed while the page was away, too many answers, the store away) is said, and the radio
-    goes back to what the store holds: it never shows a choice that was not kept."""
+def _on_answer(poll_id: str, round_: int, choices: tuple[str, ...] = ()) -> None:
+    """Send the picked answer to the round the radio was drawn for. A tap on a question the
+    page no longer shows (its label is another round's: :func:`round_tag`), or a refusal (a
+    round that closed while the page was away, too many answers, the store away) is said, and
+    the radio goes back to what the store holds: it never shows a choice that was not kept."""
     me = _me()
     choice = st.session_state.get("class_answer")
     if me is None or choice is None:
         return
     r = room()
     try:
-        if r.answer(me.code, me.id, poll_id, round_, str(choice)):
+        if str(choice) in choices and r.answer(me.code, me.id, poll_id, round_, str(choice)):
             return
         st.session_state["class_notice"] = "That question has closed; the open one is below."
     except (ClassError, OSError) as error:

@@ -179,13 +179,15 @@ def _on_start() -> None:
     except (ClassError, OSError) as error:
         notify("error", f"No class started: {error}")
         return
-    _teach(found, poll=None, last_reveal=None)
+    _teach(found, poll=None, last_reveal=None, quiz=True)
     st.session_state["class_join_shown"] = True
 
 
-def _teach(found: Teacher, poll: str | None, last_reveal: str | None) -> None:
+def _teach(found: Teacher, poll: str | None, last_reveal: str | None, quiz: bool) -> None:
     """This session teaches ``found`` from now on: its class's open question ``poll`` (waiting
-    to be matched with the quiz's own question: :func:`_sync_poll`) and ``last_reveal``."""
+    to be matched with the quiz's own question: :func:`_sync_poll`) and ``last_reveal``;
+    ``quiz``: the quiz is turned on (a new class; a class taken back with a question open; a
+    class taken back between questions keeps the page's quiz setting)."""
     st.session_state["class_teacher"] = found
     st.session_state["class_join_shown"] = False
     # (id of the quiz's question, poll id) the class answers now; 0: not matched yet
@@ -193,7 +195,8 @@ def _teach(found: Teacher, poll: str | None, last_reveal: str | None) -> None:
     st.session_state["class_last_reveal"] = last_reveal
     st.session_state["class_published"] = ""
     st.session_state["class_end_ask"] = False
-    st.session_state["quiz"] = True  # the class answers the quiz's questions
+    if quiz:
+        st.session_state["quiz"] = True  # the class answers the quiz's questions
     _add_past(found, drop=True)
 
 
@@ -290,7 +293,8 @@ def _take_back(r: Room, found: Teacher) -> None:
     current = r.store.current_poll(found.code)
     revealed = [p.id for p in polls if p.revealed]
     open_poll = current.id if current is not None and not current.revealed else None
-    _teach(found, poll=open_poll, last_reveal=revealed[-1] if revealed else None)
+    _teach(found, poll=open_poll, last_reveal=revealed[-1] if revealed else None,
+           quiz=open_poll is not None)  # fmt: skip
     if open_poll is not None:
         # the quiz asks again the question it asked then: the poll's id holds its counter
         lab = session()
@@ -407,11 +411,13 @@ def room_box(click: Any) -> None:
     found = teacher()
     if found is None:
         return
-    r = room()
     try:
+        r = room()
         poll = r.store.current_poll(found.code)
     except OSError as error:
         st.caption(f"The class store did not answer: {error}")
+        st.session_state[PENDING] = True  # the count line brings the box back (_resync)
+        _live_count()
         return
     with st.container(key="class_room", border=True):
         _live_count()  # its own fragment: the count follows the students every second
@@ -465,6 +471,8 @@ def _count_line() -> None:
     except (ClassError, OSError) as error:
         st.caption(f"The class store did not answer: {error}")
         return
+    if st.session_state.get(PENDING):
+        _resync()
     words = f"Class {found.code} · {count.connected} connected"
     poll = count.poll
     if poll is not None and not poll.revealed:
@@ -549,14 +557,40 @@ def _results(found: Teacher) -> str:
     return room().results_csv(found.code, found.secret)
 
 
+#: Session key: something did not reach the class (the store was away): a reveal, a new
+#: question, a screen (:data:`UNSENT`) or the room box itself. The count line, which runs every
+#: second, sends it again as soon as the store answers (:func:`_resync`).
+PENDING = "class_pending"
+#: Session key: the last screen that did not reach the class (a :class:`Frame`).
+UNSENT = "class_unsent"
+
+
 def sync_poll(quiz: QuizState | None) -> None:
     """Keep the class's poll in step with the teacher's quiz: a question the quiz settled is
     revealed to the class (its latest round), a new question opens round 1. With the store
-    away, one line says so and nothing is marked done: the next run does it again."""
+    away, one line says so and nothing is marked done: the count line does it again as soon as
+    the store answers (:func:`_resync`), or the next click."""
     try:
         _sync_poll(quiz)
     except OSError as error:
-        st.caption(f"Not sent to the class: {error}. It is sent again at the next click.")
+        st.session_state[PENDING] = True
+        st.caption(f"Not sent to the class: {error}. It is sent again when the store answers.")
+
+
+def _resync() -> None:
+    """After an outage (the count line got an answer from the store): the reveal or question
+    and the screen that did not reach the class are sent now, and the whole page is drawn
+    again (its room box came back). Still failing: the next second tries again."""
+    try:
+        _sync_poll(session().quiz)
+        unsent = st.session_state.get(UNSENT)
+        if isinstance(unsent, Frame):
+            _publish(unsent)
+    except (ClassError, OSError):
+        return
+    st.session_state[PENDING] = False
+    st.session_state.pop(UNSENT, None)
+    st.rerun(scope="app")  # (the room box and the screen, drawn with the store back)
 
 
 def _sync_poll(quiz: QuizState | None) -> None:
@@ -661,15 +695,24 @@ def publish(frame: Frame) -> None:
     found = teacher()
     if found is None:
         return
-    key = frame.changed_key()
-    if st.session_state.get("class_published") == key:
+    if st.session_state.get("class_published") == frame.changed_key():
         return
     try:
-        room().publish(found.code, found.secret, frame.to_dict())
-    except (ClassError, OSError) as error:
+        _publish(frame)
+    except OSError as error:
+        st.session_state[UNSENT] = frame
+        st.session_state[PENDING] = True
+        st.caption(f"Not sent to the class: {error}. It is sent when the store answers.")
+    except ClassError as error:
         st.caption(f"Not sent to the class: {error}")
+
+
+def _publish(frame: Frame) -> None:
+    found = teacher()
+    if found is None:
         return
-    st.session_state["class_published"] = key
+    room().publish(found.code, found.secret, frame.to_dict())
+    st.session_state["class_published"] = frame.changed_key()
 
 
 def bars_html(r: Room, code: str, rounds: list[Poll], secret: str | None = None) -> str:

@@ -48,6 +48,12 @@ def _image_captions(at: AppTest) -> list[str]:
     return found
 
 
+def _labels(radio: object) -> list[str]:
+    """The answer radio's choices as shown, without each round's invisible tag
+    (``app.classroom.student.round_tag``)."""
+    return [str(o).rstrip("\u200b\u200c") for o in radio.options]  # type: ignore[attr-defined]
+
+
 def _teacher() -> tuple[AppTest, str]:
     at = fresh(game="tic_tac_toe", seed="1")
     at.button(key="class_start").click().run()
@@ -113,12 +119,12 @@ def test_a_student_joins_follows_and_answers() -> None:
     assert f"You are <b><bdi>{html.escape(hostile)}</bdi></b> in class {code}" in text  # escaped
     assert "Iteration 1" in " ".join(text.split())  # the teacher's screen, as published
     answer = student.radio(key="class_answer")
-    answer.set_value(answer.options[0]).run()
+    answer.set_value(_labels(answer)[0]).run()
     assert not student.exception
     me = student.session_state["class_me"]
     poll = class_view.room().store.current_poll(code)
     assert poll is not None
-    assert class_view.room().my_answer(code, me.id, poll) == answer.options[0]
+    assert class_view.room().my_answer(code, me.id, poll) == _labels(answer)[0]
     teacher.run()
     assert "round 1: 1 of 1 answered" in _text(teacher)
     # no distribution of the open question before the reveal (the last question's is shown)
@@ -231,7 +237,7 @@ def test_a_student_is_told_the_class_ended_and_keeps_the_last_reveal() -> None:
     teacher.button(key="step").click().run()  # the quiz asks: the class's first question
     student = _student(code, "Ada")
     answer = student.radio(key="class_answer")
-    answer.set_value(answer.options[0]).run()
+    answer.set_value(_labels(answer)[0]).run()
     teacher.button(key="step").click().run()  # the click the question was about: revealed
     student.run()
     assert "Last question:" in _text(student)
@@ -392,7 +398,7 @@ def test_another_browser_takes_the_class_back_by_pin() -> None:
     assert "Teacher PIN (not for the projector)" in [e.label for e in teacher.sidebar.expander]
     student = _student(code, "Ada")
     answer = student.radio(key="class_answer")
-    answer.set_value(answer.options[0]).run()
+    answer.set_value(_labels(answer)[0]).run()
     poll = class_view.room().store.current_poll(code)
     assert poll is not None and not poll.revealed
 
@@ -419,7 +425,7 @@ def test_another_browser_takes_the_class_back_by_pin() -> None:
     other.button(key="step").click().run()
     [shown] = class_view.room().rounds(code, poll.id)
     assert shown.revealed and shown.right  # graded, as the first page would have
-    assert class_view.room().tally(code, shown)[answer.options[0]] == 1
+    assert class_view.room().tally(code, shown)[_labels(answer)[0]] == 1
     assert other.session_state["class_last_reveal"] == poll.id
     assert not other.exception and other.button(key="class_end")
 
@@ -444,3 +450,17 @@ def test_a_question_the_page_does_not_ask_again_is_revealed_ungraded() -> None:
     # then the page's own question goes to the class
     following = class_view.room().store.current_poll(code)
     assert following is not None and following.id != poll.id and not following.revealed
+
+
+def test_each_round_s_answer_labels_are_its_own() -> None:
+    """Two rounds with the same choices show them alike but label them apart (an invisible
+    tag), so a tap made on the old round's radio matches no label of the new one."""
+    from app.classroom.records import Poll
+    from app.classroom.student import round_tag
+
+    rounds = [Poll(id=f"q{n}-1-ab", round=r, text="?", choices=("Yes", "No"), opened=0.0)
+              for n in range(40) for r in (1, 2)]  # fmt: skip
+    tags = [round_tag(p) for p in rounds]
+    assert all(len(t) == 16 and not t.strip("\u200b\u200c") for t in tags)
+    assert len(set(tags)) == len(tags)  # 80 rounds, 80 tags
+    assert round_tag(rounds[0]) == round_tag(rounds[0])  # the same round, the same labels

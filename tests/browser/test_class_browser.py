@@ -19,6 +19,11 @@ import pytest
 from app_server import running_app
 
 from tests.browser_helpers import BROWSER_TEST, click, open_page, stat, wait_idle
+from tests.class_pages import answer as _answer
+from tests.class_pages import class_with as _class_with
+from tests.class_pages import join as _join
+from tests.class_pages import student_page as _student
+from tests.class_pages import wait_text as _wait_text
 
 pytestmark = BROWSER_TEST
 
@@ -31,61 +36,6 @@ def class_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     store = tmp_path_factory.mktemp("class") / "classes.db"
     with running_app(env={"MCTS_LAB_STORE": f"sqlite:///{store}"}) as url:
         yield url
-
-
-def _student(browser: Any, url: str, width: int, height: int) -> Any:
-    page = browser.new_page(viewport={"width": width, "height": height})
-    page.goto(url)
-    page.wait_for_selector(".st-key-class_code input, .st-key-class_follow", timeout=60_000)
-    wait_idle(page)
-    return page
-
-
-def _join(page: Any, code: str, name: str = "") -> None:
-    page.locator(".st-key-class_code input").fill(code)
-    if name:
-        page.locator(".st-key-class_name input").fill(name)
-    page.get_by_role("button", name="Join").click()
-    wait_idle(page)
-
-
-def _count_text(page: Any) -> str:
-    return str(page.locator(".lab-class-count").first.inner_text())
-
-
-def _wait_text(page: Any, selector: str, pattern: str, timeout: int = 15_000) -> None:
-    try:
-        page.wait_for_function(
-            "([sel, pat]) => { const e = document.querySelector(sel);"
-            " return e !== null && new RegExp(pat).test(e.innerText); }",
-            arg=[selector, pattern],
-            timeout=timeout,
-        )
-    except Exception as error:  # Playwright's TimeoutError: say what the page showed
-        shown = page.locator(selector).first.inner_text() if page.locator(selector).count() else ""
-        raise AssertionError(f"{pattern!r} not in {selector}: {shown[:600]!r}") from error
-
-
-def _answer(page: Any, index: int) -> str:
-    """Pick the student's answer ``index``; returns its label."""
-    _wait_text(page, ".st-key-class_question", "Question")
-    option = page.locator(".st-key-class_answer [role='radiogroup'] label").nth(index)
-    label = str(option.inner_text()).strip()
-    option.click()
-    wait_idle(page)
-    return label
-
-
-def _class_with(browser: Any, url: str, query: str, name: str) -> tuple[Any, str, Any]:
-    """A teacher's page at ``query`` that started a class, and a phone that joined it as
-    ``name``: (teacher, code, student)."""
-    teacher = open_page(browser, f"{url}/?{query}")
-    teacher.locator(".st-key-class_start button").first.click()
-    wait_idle(teacher)
-    code = teacher.locator(".lab-class-code").first.inner_text().strip()
-    student = _student(browser, f"{url}/?class={code}", 390, 844)
-    _join(student, code, name)
-    return teacher, code, student
 
 
 def test_a_class_round_with_two_students(class_url: str, browser: Any) -> None:
