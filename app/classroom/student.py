@@ -364,10 +364,9 @@ def _question(r: Room, me: _Me, frame: Frame | None, version: int) -> None:
         st.warning(notice)
     poll = r.store.current_poll(me.code)
     if poll is not None and not poll.revealed:  # the open question first: what to do now
-        key = f"{poll.id}|{poll.round}"
-        if st.session_state.get("class_answer_for") != key:
-            st.session_state["class_answer_for"] = key
-            st.session_state["class_answer"] = r.my_answer(me.code, me.id, poll)
+        # the radio shows what the store holds, at every run: after a refusal, a reconnect,
+        # or an answer given in another tab of this student
+        st.session_state["class_answer"] = r.my_answer(me.code, me.id, poll)
         with st.container(key="class_question", border=True):
             round_words = f" (round {poll.round})" if poll.round > 1 else ""
             st.html(f'<p class="lab-student-q">Question{round_words}: {html.escape(poll.text)}</p>')

@@ -464,3 +464,26 @@ def test_each_round_s_answer_labels_are_its_own() -> None:
     assert all(len(t) == 16 and not t.strip("\u200b\u200c") for t in tags)
     assert len(set(tags)) == len(tags)  # 80 rounds, 80 tags
     assert round_tag(rounds[0]) == round_tag(rounds[0])  # the same round, the same labels
+
+
+def test_two_tabs_of_one_student_show_what_the_store_holds() -> None:
+    """A student's second tab (the same page address, so the same student) shows the answer
+    the first tab gave at its next run, and a change in it shows in the first."""
+    teacher, code = _teacher()
+    first = _student(code, "Tab")
+    me = first.session_state["class_me"]
+    second = AppTest.from_file(MAIN, default_timeout=60)
+    second.query_params.update({"class": code, "me": me.id})
+    second.run()
+    assert not second.exception and second.radio(key="class_answer").value is None
+    asked = class_view.room().store.current_poll(code)
+    assert asked is not None
+    labels = asked.choices
+    first.radio(key="class_answer").set_value(labels[0]).run()
+    second.run()
+    assert second.radio(key="class_answer").value == labels[0]
+    second.radio(key="class_answer").set_value(labels[1]).run()
+    first.run()
+    assert first.radio(key="class_answer").value == labels[1]
+    poll = class_view.room().store.current_poll(code)
+    assert poll is not None and class_view.room().my_answer(code, me.id, poll) == labels[1]
