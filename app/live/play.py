@@ -2,18 +2,34 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import streamlit as st
 
 from app.live.history import record_entry
-from app.live.session import notify, player_names, safe, session, set_outside_widget
-from app.live.stepping import game_over_notice
+from app.live.session import (
+    notify,
+    player_names,
+    safe,
+    server_nodes,
+    session,
+    set_outside_widget,
+)
+from app.live.stepping import SERVER_MAX_NODES, STEP_N_SECONDS, game_over_notice
 from mcts_core.rollout import sample_outcome
 
+#: Play best's think budget: before it plays, the search tops the root up to at least this
+#: many visits (within ``STEP_N_SECONDS``), so a move is never picked from a kept tree of a
+#: handful of playouts (issue 31: b1 played from a root of 2 visits). The message and the
+#: narration say how many iterations it ran.
+PLAY_BEST_VISITS = 1000
 
-def play_move(action: Any, who: str) -> bool:
-    """Play ``action`` at the root for real; keep the subtree. False (and a message) if illegal."""
+
+def play_move(action: Any, who: str, thought: str = "") -> bool:
+    """Play ``action`` at the root for real; keep the subtree. False (and a message) if illegal.
+
+    ``thought`` (Play best's think, one sentence) goes into the message and the narration."""
     lab = session()
     search = lab.search
     game = search.game
@@ -36,8 +52,17 @@ def play_move(action: Any, who: str) -> bool:
     lab.series.clear()
     dice = game.outcome_label(state, action, outcome)
     kept = f"kept {reuse.kept_nodes:,} of {before:,} nodes ({reuse.kept_share:.0%})"
-    notify("success", f"{who} played {label}{' — ' + dice if dice else ''}. Tree reuse: {kept}.")
-    record_entry(f"{who}: {label}", None)
+    played = f"{who} played {label}{' — ' + dice if dice else ''}."
+    notify("success", f"{played} {thought}Tree reuse: {kept}.")
+    # the entry's own narration: the screen shows what was played until the next click
+    record_entry(
+        f"{who}: {label}",
+        None,
+        narration=(
+            f"{played} {thought}The tree below that move was kept ({kept}): the new root "
+            f"has {search.root.visits:,} visits, and the next Step searches from it."
+        ),
+    )
     if game.is_terminal(search.root_state):
         returns = game.returns(search.root_state)
         names = player_names()
@@ -53,6 +78,31 @@ def _describe(game: Any, state: Any, action: Any) -> str:
         return f"{action!r} is not possible here"
 
 
+def think() -> str:
+    """Play best's search before it plays: top the root up to :data:`PLAY_BEST_VISITS` visits
+    (within ``STEP_N_SECONDS``); one sentence saying what it ran, "" when the root had enough."""
+    lab = session()
+    search = lab.search
+    had = search.root.visits
+    missing = PLAY_BEST_VISITS - had
+    if missing <= 0:
+        return ""
+    if search.tree_full or server_nodes() >= SERVER_MAX_NODES:
+        return (
+            f"It could not search first (the tree or the server is full): it chose from "
+            f"a root of {had:,} visits. "
+        )
+    start = time.perf_counter()
+    result = search.run(iterations=missing, seconds=STEP_N_SECONDS)
+    elapsed = time.perf_counter() - start
+    lab.last_rate = result.iterations / elapsed if elapsed and result.iterations else 0.0
+    return (
+        f"It searched first: {result.iterations:,} iterations, from {had:,} to "
+        f"{search.root.visits:,} root visits (Play best searches to at least "
+        f"{PLAY_BEST_VISITS:,}). "
+    )
+
+
 @safe
 def on_board_click(action: Any) -> None:
     play_move(action, "You")
@@ -65,10 +115,11 @@ def on_play_best() -> None:
     if game_over_notice():
         return
     mcts_side = search.game.current_player(search.root_state)
+    thought = think()
     if not search.root.children:
         search.run(iterations=int(st.session_state["iterations_per_click"]))
     best = search.best_child()
-    if not play_move(best.action, "MCTS"):
+    if not play_move(best.action, "MCTS", thought):
         return
     if st.session_state["play_mode"] == "MCTS vs random":
         # the random player answers until it is MCTS's turn again (a gridiron turn is many

@@ -55,7 +55,10 @@ def notices() -> list[str]:
     shown = lab.notices[-4:]  # the newest few: older ones are stale by now
     for notice in shown:
         ui.notice_line(notice.level, notice.text)
-    lab.notices.clear()
+    if not session.outside_writes_waiting():
+        # else the screen reruns the whole page next (a played move wrote the sidebar's Root
+        # position): that run shows them again, or they would be gone within 100 ms
+        lab.notices.clear()
     return [notice.text for notice in shown]
 
 
