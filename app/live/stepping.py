@@ -48,6 +48,27 @@ def cannot_grow() -> bool:
     return False
 
 
+def say_if_from_history() -> None:
+    """The rule for a click that grows the tree while an older history entry is shown: it
+    always continues the newest tree (the older trees are pictures, not kept searches), and
+    says so, naming the entry shown and where it went on from: without a word, a Step from
+    iteration 101 (entry shown) seemed to jump to 103 (newest 102, plus one)."""
+    lab = session()
+    if not lab.history:
+        return
+    newest = lab.history[-1]
+    shown = st.session_state.get("history_index", newest.number)
+    entry = next((e for e in lab.history if e.number == shown), None)
+    if entry is None or entry.number == newest.number:
+        return
+    notify(
+        "info",
+        f"You were looking at entry {entry.number} (iteration {entry.iteration:,}); a click "
+        f"that searches always continues the newest tree, entry {newest.number} (iteration "
+        f"{newest.iteration:,}), so it went on from iteration {newest.iteration:,}.",
+    )
+
+
 def game_over_notice() -> bool:
     search = session().search
     if search.game.is_terminal(search.root_state):
@@ -66,6 +87,7 @@ def on_step() -> None:
     :func:`on_step_click`)."""
     if cannot_grow():
         return
+    say_if_from_history()
     _step_once()
 
 
@@ -93,6 +115,7 @@ def on_step_click() -> None:
         count = 1
     if cannot_grow():
         return
+    say_if_from_history()
     if count == 1:
         _step_once()
         return
@@ -140,6 +163,7 @@ def run_batch(progress: Any = None, should_stop: Callable[[], bool] | None = Non
     there, records that iteration and says so."""
     if cannot_grow():
         return
+    say_if_from_history()
     ab.prepare()  # with ``ab`` on: B follows A (nothing with it off)
     lab = session()
     search = lab.search
@@ -186,6 +210,7 @@ def _rates(iterations: int, seconds: float) -> None:
 def on_phase_step() -> None:
     if cannot_grow():
         return
+    say_if_from_history()
     search = session().search
     phase = search.next_phase
     lab = session()
