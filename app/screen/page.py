@@ -221,7 +221,7 @@ def _stats(entry: session.HistoryEntry | None) -> str:
         ("Iteration", f"{iteration:,}"),
         ("Nodes", f"{nodes:,}"),
         ("Depth", f"{depth:,}"),
-        ("Iterations/s", f"{rate:,.0f}"),
+        ("Iterations/s", f"{rate:,.0f}" if rate > 0 else "–"),  # a dash until a click measured it
     ]
     body = " ".join(
         f'<span class="lab-stat"><small>{name}</small> <b>{value}</b></span>'
