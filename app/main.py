@@ -40,6 +40,8 @@ page.header()
 page.lesson_strip(lesson_view.present_page())  # Present mode: the lesson page on screen
 if trace_view.active():
     trace_view.trace_screen()  # the open file instead of the live search, until closed
+elif lesson_view.text_slide():
+    pass  # clicker mode: the lesson page's text alone on the projector (Page Down: the screen)
 else:
     page.classroom_screen()  # controls, numbers, tree, narration and details: one fragment
 teacher.keep_teacher_keys(st.sidebar)  # the teacher cookie: a reload finds the class

@@ -133,9 +133,11 @@ def is_student_page() -> bool:
 # ------------------------------------------------------------------------ the teacher
 
 
-def start_button(where: Any = st) -> None:
+def start_button(where: Any = st, *, sidebar: bool = True) -> None:
     """**Start a class** (key ``class_start``) while this session teaches no class (and is no
-    student exploring on their own: app/classroom/student.py), and the classes it ended."""
+    student exploring on their own: app/classroom/student.py); in the sidebar (``sidebar``) also
+    **Take back a class** and the classes it ended (the header of Present mode has room for the
+    button alone: the screen below it is measured to fit 720 px)."""
     if teacher() is None and st.session_state.get(EXPLORING) is None:
         where.button(
             "Start a class",
@@ -143,8 +145,9 @@ def start_button(where: Any = st) -> None:
             on_click=_on_start,
             help="Students join on their phones with a code and answer the quiz together.",
         )
-        _resume_form(where)
-        _past_classes(where)
+        if sidebar:
+            _resume_form(where)
+            _past_classes(where)
 
 
 #: Session key: the classes this session ended, newest first (their results stay readable).

@@ -16,6 +16,7 @@ import streamlit as st
 from app.components import ui
 from app.inputs import widget_values
 from app.inputs.links import lesson_link, link_steps
+from app.lessons import clicker
 from app.lessons.reading import Lesson, Page, load_lessons, press_text
 from app.live import session, state
 from app.quiz import quiz_view
@@ -40,10 +41,18 @@ LESSON_CSS = """
 .lab-lesson .lab-lesson-head {font-weight: 600; font-size: 1rem;}
 .lab-lesson .lab-lesson-page {color: #555; font-size: 0.8rem;}
 .lab-lesson .lab-do {background: #e0f2fe; padding: 0.2rem 0.4rem; border-radius: 0.3rem;}
-.lab-lesson-present {font-size: 1.15rem; line-height: 1.5rem;}
-.lab-lesson-present .lab-lesson-head {font-size: 1.3rem;}
-.lab-lesson-present .lab-lesson-page {font-size: 1rem;}
-.lab-lesson-present .lab-lesson-body {max-height: 4.6rem; overflow-y: auto;}
+.lab-slide {font-size: 1.6rem; line-height: 2.25rem; max-width: 62rem;}
+.lab-slide p {margin: 0 0 0.9rem 0; font-size: 1.6rem; line-height: 2.25rem;}
+.lab-slide .lab-lesson-page {color: #4b5563; font-size: 1.15rem; margin: 0;}
+.lab-slide .lab-lesson-head {font-size: 2.1rem; font-weight: 700; line-height: 2.6rem;
+  margin: 0 0 0.8rem 0;}
+.lab-slide .lab-do {background: #e0f2fe; padding: 0.2rem 0.5rem; border-radius: 0.3rem;}
+.lab-strip {font-size: 1.15rem; line-height: 1.5rem;}
+.lab-strip p {margin: 0; font-size: 1.15rem; line-height: 1.5rem;}
+.lab-strip .lab-do {background: #e0f2fe; padding: 0.1rem 0.4rem; border-radius: 0.3rem;}
+.lab-blank {position: fixed; inset: 0; background: #000; z-index: 1000000; color: #333;
+  font-size: 0.9rem; display: flex; align-items: flex-end; justify-content: flex-end;
+  padding: 1rem;}
 </style>
 """
 
@@ -93,6 +102,7 @@ def open_page(lesson: Lesson, number: int) -> None:
     box.reveal = None
     s["quiz"] = bool(page.questions)
     s["quiz_answer"] = None  # (the sidebar shows the page: no message about it)
+    clicker.start_page()  # (Present mode: the page's text slide first)
 
 
 def _apply_setup(page: Page) -> None:
@@ -201,14 +211,12 @@ def page_text() -> dict[str, str] | None:
     return {"title": f"{lesson.title} · page {number}: {page.title}", "text": text}
 
 
-def _page(lesson: Lesson, number: int, present: bool = False) -> None:
-    """The open page: Previous / Next at the top (a new page shows from its title, next to
-    them), then where it is, its title, its text and what to do. ``present``: the projected
-    screen's version (Present mode): the title and buttons beside the text, in larger type,
-    the text in a scroll box."""
+def _page(lesson: Lesson, number: int) -> None:
+    """The open page in the sidebar: Previous / Next at the top (a new page shows from its
+    title, next to them), then where it is, its title, its text and what to do. (Present mode
+    shows it on the projected screen instead: :func:`present_page`.)"""
     page = lesson.pages[number - 1]
     last = len(lesson.pages)
-    kind = "lab-lesson lab-lesson-present" if present else "lab-lesson"
     where = (
         f'<p class="lab-lesson-page">{html.escape(lesson.title)} · page {number} of {last}</p>'
         f'<p class="lab-lesson-head">{html.escape(page.title)}</p>'
@@ -218,27 +226,11 @@ def _page(lesson: Lesson, number: int, present: bool = False) -> None:
         text = " ".join(paragraph.split())
         if text:
             parts.append(f"<p>{html.escape(text)}</p>")
-    todo = []
-    if page.press:
-        todo.append("Press " + press_text(page.press) + ".")
-    if page.questions:
-        todo.append("First answer the question under the narration (the quiz), then press.")
+    todo = _todo(page)
     if todo:
-        parts.append(f'<p class="lab-do">{html.escape(" ".join(todo))}</p>')
-    body = "".join(parts)
-    if present:
-        head, rest = st.columns([2, 3])
-        head.html(LESSON_CSS + f'<div class="{kind}">{where}</div>')
-        with head:
-            _page_buttons(number, last)
-        # a scroll box a keyboard can reach, named for a screen reader
-        rest.html(
-            LESSON_CSS + f'<div class="{kind}"><div class="lab-lesson-body" tabindex="0" '
-            f'role="region" aria-label="the lesson page\'s text">{body}</div></div>'
-        )
-        return
+        parts.append(f'<p class="lab-do">{html.escape(todo)}</p>')
     _page_buttons(number, last)
-    st.html(LESSON_CSS + f'<div class="{kind}">{where}{body}</div>')
+    st.html(LESSON_CSS + f'<div class="lab-lesson">{where}{"".join(parts)}</div>')
 
 
 def _page_buttons(number: int, last: int) -> None:
@@ -264,6 +256,116 @@ def present_page() -> bool:
     if lesson is None:
         return False
     number = min(max(1, int(s.get("lesson_page", 1))), len(lesson.pages))
+    if clicker.blanked():  # B: the projector goes black until B again
+        st.html(LESSON_CSS + '<div class="lab-blank" role="presentation">B: back</div>')
     with st.container(key="lesson_page", border=True):
-        _page(lesson, number, present=True)
+        if clicker.text_slide():
+            _text_slide(lesson, number)
+        else:
+            _strip(lesson, number)
     return True
+
+
+def text_slide() -> bool:
+    """Whether the projector shows a lesson page's text slide (clicker mode): the classroom
+    screen is not drawn under it."""
+    return clicker.text_slide() and present_page_open()
+
+
+def present_page_open() -> bool:
+    s = st.session_state
+    found, _ = lessons()
+    return bool(s["presentation"]) and s["lesson"] in found
+
+
+def _todo(page: Page, *, clicker_words: bool = False) -> str:
+    """What the page asks for, in one line: its presses, and its question first."""
+    todo = []
+    if page.press:
+        todo.append("Press " + press_text(page.press) + ".")
+    if page.questions:
+        todo.append("First answer the question under the narration (the quiz), then press.")
+    if clicker_words and page.press:
+        todo = [f"Page Down: {press_text(page.press)}" + (
+            ", after the class answers the question." if page.questions else ".")]  # fmt: skip
+    return " ".join(todo)
+
+
+def _text_slide(lesson: Lesson, number: int) -> None:
+    """The page's text whole, in projector type (container ``lesson_text_slide``), with the
+    clicker's buttons below."""
+    page = lesson.pages[number - 1]
+    parts = [
+        f'<p class="lab-lesson-page">{html.escape(lesson.title)} · page {number} of '
+        f"{len(lesson.pages)}</p>",
+        f'<p class="lab-lesson-head">{html.escape(page.title)}</p>',
+    ]
+    for paragraph in page.text.strip().split("\n\n"):
+        text = " ".join(paragraph.split())
+        if text:
+            parts.append(f"<p>{html.escape(text)}</p>")
+    todo = _todo(page, clicker_words=True)
+    if todo:
+        parts.append(f'<p class="lab-do">{html.escape(todo)}</p>')
+    with st.container(key="lesson_text_slide"):
+        st.html(LESSON_CSS + f'<div class="lab-slide">{"".join(parts)}</div>')
+    _clicker_buttons(lesson, number)
+
+
+def _strip(lesson: Lesson, number: int) -> None:
+    """Above the screen slide: where the lesson is and what to do, in one line, and the
+    clicker's buttons."""
+    page = lesson.pages[number - 1]
+    todo = _todo(page, clicker_words=True) or "Page Down: the next page."
+    left, right = st.columns([3, 2], vertical_alignment="center")
+    left.html(
+        LESSON_CSS + f'<div class="lab-strip"><p><b>{html.escape(page.title)}</b> '
+        f"({html.escape(lesson.title)} · page {number} of {len(lesson.pages)})</p>"
+        f'<p class="lab-do">{html.escape(todo)}</p></div>'
+    )
+    with right:
+        _clicker_buttons(lesson, number)
+
+
+def _clicker_buttons(lesson: Lesson, number: int) -> None:
+    """◀ (Page Up: ``clicker_prev``), ▶ what Page Down does next (``clicker_next``), and
+    Blank (B: ``clicker_blank``)."""
+    page = lesson.pages[number - 1]
+    last = number >= len(lesson.pages)
+    label = clicker.next_label(page, last)
+    with st.container(horizontal=True, gap="small"):
+        st.button("◀", key="clicker_prev", on_click=_on_clicker_back, shortcut=clicker.PREVIOUS_KEY,
+                  help="Back one slide: the screen to its text, the text to the previous "
+                  "page (key: Page Up, a clicker's back button)")  # fmt: skip
+        st.button(f"▶ {label}", key="clicker_next", on_click=_on_clicker_next, type="primary",
+                  shortcut=clicker.NEXT_KEY, disabled=label == "End of the lesson",
+                  help="The page's next action, then the next page (key: Page Down, a "
+                  "clicker's forward button)")  # fmt: skip
+        st.button("Blank", key="clicker_blank", on_click=clicker.toggle_blank,
+                  shortcut=clicker.BLANK_KEY,
+                  help="Black screen, and back (key: B)")  # fmt: skip
+
+
+def _open_lesson() -> tuple[Lesson | None, int]:
+    s = st.session_state
+    found, _ = lessons()
+    lesson = found.get(s["lesson"]) if s["lesson"] else None
+    if lesson is None:
+        return None, 0
+    return lesson, min(max(1, int(s.get("lesson_page", 1))), len(lesson.pages))
+
+
+@session.safe
+def _on_clicker_next() -> None:
+    lesson, number = _open_lesson()
+    if lesson is None:
+        return
+    if clicker.advance(lesson.pages[number - 1]) and number < len(lesson.pages):
+        open_page(lesson, number + 1)
+
+
+@session.safe
+def _on_clicker_back() -> None:
+    lesson, number = _open_lesson()
+    if lesson is not None and clicker.back() and number > 1:
+        open_page(lesson, number - 1)

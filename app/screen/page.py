@@ -23,7 +23,7 @@ from app.drawing.tree_dot import path_ids
 from app.drawing.tree_model import TreeView
 from app.inputs import widget_values
 from app.inputs.tabs import DETAIL_TABS
-from app.lessons import lesson_view
+from app.lessons import clicker, lesson_view
 from app.live import exact_cache, history, play, session, state, stepping
 from app.quiz import quiz_view
 from app.screen import ab_panel, game_panels, panels
@@ -57,7 +57,7 @@ def header() -> None:
                 st.caption("Copy this link (the icon on the right): it reopens this tree.")
                 st.code(state.share_link(), language=None, wrap_lines=True)
         if st.session_state["presentation"]:
-            teacher.start_button()  # (the sidebar is hidden in Present mode)
+            teacher.start_button(sidebar=False)  # (the sidebar is hidden in Present mode)
         st.toggle(
             "Present",
             key="presentation",
@@ -159,14 +159,17 @@ def _draw_screen() -> None:
 def _controls() -> None:
     search = session.session().search
     n = int(st.session_state["iterations_per_click"])
-    # a presentation clicker sends PageDown / PageUp: Step forward, back one entry
+    # a presentation clicker sends PageDown / PageUp: Step forward, back one entry; in a
+    # lesson in Present mode the clicker's buttons above the screen take them (clicker mode)
+    keys = not clicker.active()
     st.button(
         "Step",
         key="step",
         on_click=stepping.on_step_click,
         type="primary",
-        shortcut="PageDown",
-        help="One iteration of MCTS (key: Page Down, a clicker's forward button)",
+        shortcut="PageDown" if keys else None,
+        help="One iteration of MCTS"
+        + (" (key: Page Down, a clicker's forward button)" if keys else ""),  # fmt: skip
     )
     clicked_n = st.button(f"Step {n:,}", key="step_n", on_click=session.click_stops_autoplay)
     st.button(
@@ -176,8 +179,9 @@ def _controls() -> None:
         "◀ Back",
         key="back",
         on_click=history.on_back,
-        shortcut="PageUp",
-        help="Back: the previous history entry (key: Page Up, a clicker's back button)",
+        shortcut="PageUp" if keys else None,
+        help="Back: the previous history entry"
+        + (" (key: Page Up, a clicker's back button)" if keys else ""),
     )
     st.button("Forward ▶", key="forward", on_click=history.on_forward, help="The next entry")
     st.button("Reset", key="reset", on_click=stepping.on_reset)

@@ -5,6 +5,7 @@ two downloads in a row both arrive with labels that tell JSON and DOT apart."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -163,31 +164,73 @@ def test_present_mode_reads_from_the_back_of_the_room(app_url: str, browser: Any
     page.close()
 
 
-def test_present_mode_carries_the_lesson_page(app_url: str, browser: Any) -> None:
-    """Present mode hides the sidebar and shows the lesson page on the projected screen:
-    container ``lesson_page`` with Previous / Next inside 1280x720, the screen still fitting;
-    Next turns the page without leaving Present mode."""
+def _whole_inside(page: Any, selector: str, height: int) -> None:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box)
+
+
+def test_a_lesson_runs_by_clicker_alone(app_url: str, browser: Any) -> None:
+    """Present mode with a lesson at 1280x720, by a clicker's keys alone (no mouse): each page
+    is its text slide, whole and in projector type (18 px or more), then its screen, inside the
+    window; Page Down does the page's presses, then the next page; Page Up goes back a slide;
+    B blanks the projector and brings it back. The whole lesson: every page reached."""
     from tests.browser_helpers import assert_on_screen
 
-    page = open_page(browser, f"{app_url}/?lesson=traps&page=2&presentation=1")
-    assert not page.locator("section[data-testid='stSidebar']").first.is_visible()
-    strip = page.locator(".st-key-lesson_page").first
-    first = strip.inner_text()
-    assert "page 2 of" in first
-    for key in ("lesson_page", "lesson_prev", "lesson_next"):
-        box = page.locator(f".st-key-{key}").first.bounding_box()
-        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 720, key
-    assert_on_screen(page, "Present mode with a lesson page")
-    size = page.locator(".st-key-lesson_page .lab-lesson-head").first.evaluate(
-        "e => parseFloat(getComputedStyle(e).fontSize)"
-    )
-    assert size >= 20, size
-    page.locator(".st-key-lesson_next button").first.click()
-    page.wait_for_function(
-        "() => document.querySelector('.st-key-lesson_page').innerText.includes('page 3 of')",
-        timeout=20_000,
-    )
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(f"{app_url}/?lesson=exploration&page=1&presentation=1")
+    page.wait_for_selector(".st-key-lesson_text_slide", timeout=60_000)
     wait_idle(page)
+    assert not page.locator("section[data-testid='stSidebar']").first.is_visible()
+    pages = int(re.search(r"page 1 of (\d+)", page.inner_text(".st-key-lesson_page")).group(1))
+    keys = 0
+    for number in range(1, pages + 1):
+        slide = page.locator(".st-key-lesson_text_slide").first
+        assert f"page {number} of {pages}" in slide.inner_text()
+        assert page.locator(".st-key-tree").count() == 0  # the text alone on the projector
+        _whole_inside(page, ".st-key-lesson_page", 720)  # the page's text whole, its buttons
+        sizes = slide.locator("p").evaluate_all(
+            "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))"
+        )
+        assert min(sizes) >= 18, sizes
+        page.keyboard.press("PageDown")  # the screen
+        keys += 1
+        page.wait_for_selector(".st-key-tree g.tv-node", timeout=30_000)
+        wait_idle(page)
+        assert_on_screen(page, f"page {number}'s screen")
+        if number == 1:  # Page Up: back to the text, Page Down: the screen again
+            page.keyboard.press("PageUp")
+            page.wait_for_selector(".st-key-lesson_text_slide", timeout=30_000)
+            page.keyboard.press("PageDown")
+            page.wait_for_selector(".st-key-tree g.tv-node", timeout=30_000)
+            wait_idle(page)
+            keys += 2
+        while "Next page" not in (label := page.inner_text(".st-key-clicker_next")):
+            if "End of the lesson" in label:
+                break
+            before = page.inner_text(".st-key-stats")
+            page.keyboard.press("PageDown")  # the page's next press
+            keys += 1
+            page.wait_for_function(
+                "b => document.querySelector('.st-key-stats')?.innerText !== b", arg=before,
+                timeout=30_000,
+            )  # fmt: skip
+            wait_idle(page)
+            assert_on_screen(page, f"page {number} after {label}")
+        if number < pages:
+            page.keyboard.press("PageDown")  # the next page's text
+            keys += 1
+            page.wait_for_function(
+                "n => document.querySelector('.st-key-lesson_text_slide')?.innerText"
+                ".includes('page ' + n + ' of')", arg=number + 1, timeout=30_000,
+            )  # fmt: skip
+            wait_idle(page)
+    page.keyboard.press("b")  # blank, and back
+    page.wait_for_selector(".lab-blank", timeout=10_000)
+    box = page.locator(".lab-blank").first.bounding_box()
+    assert box is not None and box["width"] >= 1280 and box["height"] >= 720
+    page.keyboard.press("b")
+    page.wait_for_selector(".lab-blank", state="detached", timeout=10_000)
     assert page.locator(".st-key-presentation input").first.is_checked()
-    assert_on_screen(page, "Present mode after Next")
+    page.screenshot(path="out/clicker_last_page.png")
+    print(f"clicker: {pages} pages by {keys} keys, 0 mouse clicks")
     page.close()

@@ -1,0 +1,131 @@
+"""Clicker mode: a lesson run from the projector by a presentation clicker alone.
+
+On in Present mode with a lesson open. Each lesson page is two slides, so that both are whole on
+a 1280x720 projector: its *text* (the page's words in projector type, nothing else on screen)
+and its *screen* (the classroom screen, with the page's one line of what to do above it).
+
+- **Page Down** does the next thing, in order: from the text, the screen; on the screen, the
+  page's presses one by one (Step, Step N, Phase, Run arena, ...; a question the page asks is
+  revealed by the press it waits for, answered by the class or by nobody); then the next page's
+  text. The button that takes Page Down (``clicker_next``) names what it will do.
+- **Page Up** goes back one slide: from the screen to its text, from the text to the previous
+  page's text (set up afresh). It never undoes a press.
+- **B** blanks the projector (black), and again brings it back (a slide deck's convention).
+
+This module holds the rules (what Page Down does next, the slide a page is on); the lesson view
+(:mod:`app.lessons.lesson_view`) draws the buttons and opens pages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal
+
+import streamlit as st
+
+from app.lessons.reading import Page
+from app.live import history, jobs, play, stepping
+
+__all__ = [
+    "ACTIONS",
+    "BLANK",
+    "NEXT_KEY",
+    "PREVIOUS_KEY",
+    "BLANK_KEY",
+    "active",
+    "advance",
+    "back",
+    "blanked",
+    "next_label",
+    "start_page",
+    "text_slide",
+    "toggle_blank",
+]
+
+#: The clicker's keys (a clicker's forward and back buttons send Page Down and Page Up).
+NEXT_KEY = "PageDown"
+PREVIOUS_KEY = "PageUp"
+BLANK_KEY = "b"
+#: Session keys: the slide the open page is on, the presses done on its screen, the blank.
+SLIDE = "lesson_slide"
+DONE = "lesson_presses_done"
+BLANK = "lesson_blank"
+
+Slide = Literal["text", "screen"]
+
+#: What each press a page may name does, run from the clicker (``reading.PRESSES`` names them).
+ACTIONS: dict[str, Callable[[], None]] = {
+    "Step": stepping.on_step,
+    "Step N": stepping.run_batch,
+    "Phase": stepping.on_phase_step,
+    "Back": history.on_back,
+    "Forward": history.on_forward,
+    "Reset": stepping.on_reset,
+    "Play best": play.on_play_best,
+    "Run arena": jobs.run_arena,
+}
+
+
+def active() -> bool:
+    """Clicker mode: Present mode with a lesson open."""
+    s = st.session_state
+    return bool(s.get("presentation")) and bool(s.get("lesson"))
+
+
+def start_page() -> None:
+    """A page was opened: its text slide first, no press done."""
+    st.session_state[SLIDE] = "text"
+    st.session_state[DONE] = 0
+
+
+def text_slide() -> bool:
+    """Whether the projector shows the open page's text slide (clicker mode only)."""
+    return active() and st.session_state.get(SLIDE, "text") == "text"
+
+
+def _done() -> int:
+    return int(st.session_state.get(DONE, 0))
+
+
+def next_label(page: Page, last_page: bool) -> str:
+    """What Page Down does next, in words: "Show the screen", "Step", "Phase (2 of 4)", "Next
+    page", or "End of the lesson"."""
+    if text_slide():
+        return "Show the screen"
+    done = _done()
+    if done < len(page.press):
+        name = page.press[done]
+        return name if len(page.press) == 1 else f"{name} ({done + 1} of {len(page.press)})"
+    return "End of the lesson" if last_page else "Next page"
+
+
+def advance(page: Page) -> bool:
+    """Page Down: the next thing on this page (the screen, then its presses); True when the
+    page is done and the next page should open."""
+    s = st.session_state
+    if text_slide():
+        s[SLIDE] = "screen"
+        return False
+    done = _done()
+    if done < len(page.press):
+        s[DONE] = done + 1
+        ACTIONS[page.press[done]]()
+        return False
+    return True
+
+
+def back() -> bool:
+    """Page Up: from the screen back to its text (False); from the text, True: the previous
+    page should open."""
+    if active() and st.session_state.get(SLIDE) == "screen":
+        st.session_state[SLIDE] = "text"
+        return False
+    return True
+
+
+def blanked() -> bool:
+    return active() and bool(st.session_state.get(BLANK))
+
+
+def toggle_blank() -> None:
+    st.session_state[BLANK] = not st.session_state.get(BLANK, False)
