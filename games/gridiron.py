@@ -379,10 +379,11 @@ class Gridiron:
         kind = action[0]
         if kind == "kick":
             return "kick-off"
+        # "acts" and "stops": one name in the tree's boxes and in the narration (issue 31)
         if kind == "activate":
-            return f"{self.player_label(action[1])} activate"
+            return f"{self.player_label(action[1])} acts"
         if kind == "end_activation":
-            return f"{self.player_label(state.active)} end activation"
+            return f"{self.player_label(state.active)} stops"
         if kind == "end_turn":
             return "end turn"
         who = self.player_label(state.active)

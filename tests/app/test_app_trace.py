@@ -267,7 +267,8 @@ def test_round_trip_every_iteration_reads_like_the_live_run(
 
 def test_gridiron_file_shows_the_game_s_short_labels() -> None:
     """A gridiron file's tree boxes carry the game's short labels ("H1 acts"), as the live
-    tree's do; the tooltip and the narration keep the full labels. A file naming no game keeps
+    tree's do ("H1 acts" is also the full label: one name); the tooltip and the narration keep
+    the full labels ("to 3,2" is "H1 move to (3,2)"). A file naming no game keeps
     its own labels, cut with their siblings."""
     g = build_game("gridiron", 3)
     search = Search(g, g.initial_state(), build_config({}), seed=2)
@@ -282,15 +283,15 @@ def test_gridiron_file_shows_the_game_s_short_labels() -> None:
     filed = build_view(replay.search(), **kw).to_dict()["nodes"]  # type: ignore[arg-type]
     assert [n["label"] for n in filed] == [n["label"] for n in live]
     assert [n["tooltip"] for n in filed] == [n["tooltip"] for n in live]
-    short = [n for n in filed if n["label"].endswith(" acts")]
-    assert short, "an activation drawn as the game's short label"
-    assert any("activate" in line for line in short[0]["tooltip"])  # the full label
+    short = [n for n in filed if n["label"].startswith("to ")]
+    assert short, "a move drawn as the game's short label"
+    assert any(" move to (" in line for line in short[0]["tooltip"])  # the full label
     doc["game"] = None
     anonymous = FileReplay(traces.loads(traces.dumps(doc)))
     anonymous.goto(anonymous.end)
     assert not isinstance(anonymous.search().game, ShortLabels)
     labels = [n["label"] for n in build_view(anonymous.search(), **kw).to_dict()["nodes"]]  # type: ignore[arg-type]
-    assert not any(label.endswith(" acts") for label in labels)
+    assert not any(label.startswith("to ") for label in labels)
 
 
 def test_a_record_without_the_lab_s_fields_is_told_in_generic_words() -> None:

@@ -464,3 +464,31 @@ def test_short_outcome_labels_fit_a_tree_box_and_say_the_outcome(size: int) -> N
             assert short.startswith("drop"), (full, short)
         elif full.startswith("ball lands on ("):
             assert short == "on " + full[15:-1].replace(" ", "")
+
+
+def _words(label: str) -> set[str]:
+    return set(label.replace("(", "").replace(")", "").split())
+
+
+def test_a_move_has_one_name_in_the_tree_and_in_the_narration() -> None:
+    """The tree's box (the short label) uses the full label's words, never others: the tree said
+    "H1 acts" and the narration "H1 activate" for one move (issue 31), "H1 stops" and "H1 end
+    activation" for another. Every action of random 3 v 3 games, from the kick-off on."""
+    import random
+
+    rng = random.Random(5)
+    seen: set[str] = set()
+    for _ in range(20):
+        state = THREE.initial_state()
+        while not THREE.is_terminal(state):
+            for action in THREE.legal_actions(state):
+                short, full = (
+                    THREE.short_action_label(state, action),
+                    THREE.action_label(state, action),
+                )
+                assert _words(short) <= _words(full), (short, full)
+                seen.add(action[0])
+            action = rng.choice(THREE.legal_actions(state))
+            outcomes = THREE.chance_outcomes(state, action)
+            state = THREE.next_state(state, action, outcomes[rng.randrange(len(outcomes))][0])
+    assert {"activate", "end_activation", "move", "end_turn"} <= seen
