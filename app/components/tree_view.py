@@ -41,13 +41,18 @@ def render_tree(
     height: int,
     scale: float = 1.0,
     below: int | None = None,
+    min_scale: float = 0.0,
 ) -> int | None:
     """Draw ``view`` in the page; returns the node id the user just clicked (to focus on), or
     ``None``. The component is ``height`` px high and as wide as its container, or, with
     ``below``, as high as the window less ``below`` px when that is more (a taller screen gets
     a taller tree); ``scale`` is the first view's zoom (and what the 1:1 button returns to):
-    above 1 for a projector."""
+    above 1 for a projector; ``min_scale``, when set, the least zoom the view frames a Step
+    at (a projector's readable labels): what does not fit at it gives way to the node just
+    added, the rest a pan away."""
     data: dict[str, Any] = {"view": view.to_dict(), "height": int(height), "scale": float(scale)}
+    if min_scale:
+        data["minScale"] = float(min_scale)
     if below is not None:
         data["fill"] = f"calc(100vh - {int(below)}px)"
     result = _COMPONENT(key=key, data=data, on_focus_change=_no_op)

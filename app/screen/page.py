@@ -36,6 +36,9 @@ TREE_HEIGHT = 450  # px: below the header, controls, statistics and drawing row,
 TREE_BELOW = 270  # px of the window above and below the tree: taller windows, taller trees
 LESSON_STRIP = 150  # px the Present mode's lesson page takes above the screen (the tree gives it)
 PRESENTATION_ZOOM = 1.35  # the tree's first zoom in Present mode: 12 px labels read 16 px
+#: The least zoom a Step's framing takes in Present mode: labels at 14 px or more (18 pt from
+#: the back row is the slide deck's size; 14 px the least a projected label may be).
+PRESENTATION_MIN_ZOOM = 1.1
 DETAILS_MIN_HEIGHT = 200  # px: the open detail tab's scroll box, at least
 LINE_CHARS = 40  # characters per narration line in the narrowest right column (1280 wide)
 
@@ -283,9 +286,11 @@ def _tree(entry: session.HistoryEntry | None) -> TreeView:
         ui.notice_line("warning", "Focus: type a node id such as 12 (shown on hover).")
     elif focus is not None and not view.focus_found:
         ui.notice_line("warning", f"Node #{focus} is not in the tree: drawn from the root.")
-    scale = PRESENTATION_ZOOM if st.session_state["presentation"] else 1.0
+    present = st.session_state["presentation"]
+    scale = PRESENTATION_ZOOM if present else 1.0
     height, below = _tree_height()
-    render_tree(view, key="tree_view", height=height, scale=scale, below=below)
+    render_tree(view, key="tree_view", height=height, scale=scale, below=below,
+                min_scale=PRESENTATION_MIN_ZOOM if present else 0.0)  # fmt: skip
     return view
 
 

@@ -249,6 +249,22 @@ function framedRect(st) {
   return x0 === Infinity ? null : { x0, y0, x1, y1 };
 }
 
+// The box of the node just added (or the last path's deepest box), and the top's when they
+// fit together at the zoom floor: what a projector must keep in view after a Step.
+function newestRect(st) {
+  const v = st.view;
+  let best = null;
+  for (const n of v.nodes) {
+    const m = n.marks || {};
+    if (m.new || (m.path && (!best || n.y > best.y))) {
+      if (m.new) { best = n; break; }
+      best = n;
+    }
+  }
+  if (!best) return null;
+  return { x0: best.x - 10, y0: best.y - 10, x1: best.x + best.w + 10, y1: best.y + best.h + 10 };
+}
+
 // Zoom out only as far as needed (never past the first view's zoom) and pan so that the framed
 // boxes are inside the drawing's box; a narrow container also shows the drawing's whole width.
 function frame(st) {
@@ -256,11 +272,17 @@ function frame(st) {
   const sc = st.scroll;
   const cw = sc.clientWidth;
   const ch = sc.clientHeight;
-  const r = framedRect(st);
+  let r = framedRect(st);
   if (!cw || !ch || !r) { centre(st); return; }
   let s = st.baseScale || 1;
   if (st.fitWidth || cw < NARROW) s = Math.min(s, cw / v.width);
   s = Math.min(s, (cw - 2 * FRAME_PAD) / (r.x1 - r.x0), (ch - 2 * FRAME_PAD) / (r.y1 - r.y0));
+  // a projector's floor (minScale: labels stay readable from the back row): the framed boxes
+  // that do not fit at it give way to the node just added and the path's last box
+  if (st.minScale && s < st.minScale) {
+    s = st.minScale;
+    r = newestRect(st) || r;
+  }
   st.scale = Math.min(4, Math.max(0.15, s));
   layout(st);
   s = st.scale;
@@ -462,6 +484,7 @@ function render(st, data) {
     st.scale = base;
   }
   st.fitWidth = Boolean(data.fit);
+  st.minScale = Math.min(4, Math.max(0, Number(data.minScale) || 0));
   const key = frameKey(v, base);
   if (key !== st.frameKey) { // a Step, back, a focus: frame what it marked, even after a pan
     st.frameKey = key;
