@@ -77,6 +77,8 @@ def record_entry(
             depth=search.max_depth,
             rate=lab.last_rate,
             view=tree_view_now(highlight, new_id, changed),
+            marks=(highlight, new_id, changed),
+            drawn_with=drawing_settings(),
             narration=narration,
             root_stats=root_stats(search),
             favourite=search.best_action() if st.session_state["exact"] and children else None,
@@ -104,6 +106,12 @@ def tree_view_now(
         max_children=int(s["tree_top_k"]),
         max_levels=int(s["tree_levels"]),
     )
+
+
+def drawing_settings() -> tuple[int | None, int, int]:
+    """What the browser drawing is drawn with now: the focus id, children per node, levels."""
+    s = st.session_state
+    return bounds_from_widgets().focus, int(s["tree_top_k"]), int(s["tree_levels"])
 
 
 def root_stats(search: Search) -> dict[Any, tuple[float, float]]:

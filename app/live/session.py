@@ -130,6 +130,10 @@ class HistoryEntry:
     root_stats: dict[Action, tuple[float, float]] = field(default_factory=dict)  # action: share, Q
     #: the root's best_action() then (recorded while ``exact`` is on)
     favourite: Action | None = None
+    #: what the tree drawing marked (the last path, the new node, the nodes the backup changed)
+    marks: tuple[set[int], int | None, set[int]] = (set(), None, set())
+    #: the drawing settings ``view`` was drawn with: (focus id, children per node, levels)
+    drawn_with: tuple[int | None, int, int] = (None, 0, 0)
 
 
 @dataclass

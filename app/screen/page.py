@@ -19,7 +19,6 @@ import streamlit as st
 from app.classroom import teacher
 from app.components import ui
 from app.components.tree_view import clicked_focus, render_tree
-from app.drawing.tree_dot import path_ids
 from app.drawing.tree_model import TreeView
 from app.inputs import widget_values
 from app.inputs.tabs import DETAIL_TABS
@@ -259,8 +258,13 @@ def _tree(entry: session.HistoryEntry | None) -> TreeView:
     focus = widget_values.bounds_from_widgets().focus
     with st.container(horizontal=True, vertical_alignment="center", gap="small"):
         with st.popover("Drawing", help="What the tree shows: children per node and levels"):
-            st.number_input("Children shown per expanded node", 1, 12, key="tree_top_k")
-            st.number_input("Levels", 2, 12, key="tree_levels")
+            # given their values: a popover mounts its widgets when it opens, and after a
+            # fragment rerun (a Step, a focus click) they came up at their minimum, 1 and 2,
+            # and sent that back (the last path and the new node went out of the drawing)
+            s = st.session_state
+            st.number_input("Children shown per expanded node", 1, 12,
+                            value=int(s["tree_top_k"]), key="tree_top_k")  # fmt: skip
+            st.number_input("Levels", 2, 12, value=int(s["tree_levels"]), key="tree_levels")
         # Not in the popover: callbacks clear the focus (a played move, Back to the root), and
         # a closed popover's widget keeps its old value in the browser, which the next click
         # would send back (Streamlit draws a popover's widgets only while it is open).
@@ -279,8 +283,14 @@ def _tree(entry: session.HistoryEntry | None) -> TreeView:
     if view is None:
         view = history.tree_view_now()
     latest = session.session().entries_written
-    if focus is not None and entry is not None and entry.number == latest:
-        view = history.tree_view_now(*_marks(entry))  # the focus moved since the entry was drawn
+    if (
+        entry is not None
+        and entry.number == latest
+        and (focus is not None or entry.drawn_with != history.drawing_settings())
+    ):
+        # the focus or the drawing settings changed since the entry was drawn (Back to the
+        # root after a Step made while focused left the focused drawing until the next Step)
+        view = history.tree_view_now(*entry.marks)
     typed = str(st.session_state["tree_focus"]).strip()
     if typed and focus is None:
         ui.notice_line("warning", "Focus: type a node id such as 12 (shown on hover).")
@@ -292,14 +302,6 @@ def _tree(entry: session.HistoryEntry | None) -> TreeView:
     render_tree(view, key="tree_view", height=height, scale=scale, below=below,
                 min_scale=PRESENTATION_MIN_ZOOM if present else 0.0)  # fmt: skip
     return view
-
-
-def _marks(entry: session.HistoryEntry) -> tuple[set[int], int | None, set[int]]:
-    trace = entry.trace
-    if trace is None:
-        return set(), None, set()
-    new_id = trace.expansion.node_id if trace.expansion is not None else None
-    return path_ids(trace), new_id, {u.node_id for u in trace.updates}
 
 
 # ----------------------------------------------------------------- narration

@@ -42,3 +42,72 @@ def test_the_played_move_stays_said_until_the_next_click(app_url: str, browser: 
     assert not any("MCTS played" in n for n in _notes(page))
     assert "MCTS played" not in _narration(page)
     page.close()
+
+
+def _focus_on_a_child(page: Any) -> None:
+    """Click the root's first child's box (a focus click) and wait for the focus box to say so."""
+    page.locator(".st-key-tree g.tv-node.tv-click").nth(1).click()
+    page.wait_for_function(
+        "() => (document.querySelector('.st-key-tree_focus input') || {}).value", timeout=10_000
+    )
+    wait_idle(page)
+
+
+def _up_boxes(page: Any) -> int:
+    return int(page.locator(".st-key-tree g.tv-node", has_text="▲ up").count())
+
+
+def test_back_to_the_root_draws_from_the_root(app_url: str, browser: Any) -> None:
+    """Steps: a focus click, Step (its entry drawn focused), Back to the root. The focus box was
+    empty but the drawing stayed focused (a "▲ up" box on top) until the next Step."""
+    page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=30")
+    _focus_on_a_child(page)
+    click(page, "step")
+    assert _up_boxes(page) == 1  # focused
+    page.locator(".st-key-tree_unfocus button").first.click()
+    page.wait_for_timeout(300)
+    wait_idle(page, 800)
+    _shot(page, "back_to_the_root")
+    assert page.locator(".st-key-tree_focus input").first.input_value() == ""
+    assert _up_boxes(page) == 0, "the drawing is still focused after Back to the root"
+    assert page.locator(".st-key-tree .tv-on-path").count() > 0  # the last path still marked
+    page.close()
+
+
+def _drawing_inputs(page: Any) -> tuple[str, str]:
+    return tuple(  # type: ignore[return-value]
+        page.locator(f".st-key-{key} input").first.input_value()
+        for key in ("tree_top_k", "tree_levels")
+    )
+
+
+def test_opening_the_drawing_popover_keeps_its_settings(app_url: str, browser: Any) -> None:
+    """Steps: Step, a focus click, open the Drawing popover. It showed Children 1 and Levels 2
+    (and sent them: the last path and the new node went out of the drawing); it shows the
+    settings in use, 3 and 6, and the drawing keeps its marks."""
+    page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=30")
+    click(page, "step")
+    _focus_on_a_child(page)
+    page.get_by_role("button", name="Drawing", exact=True).click()
+    page.locator(".st-key-tree_levels input").first.wait_for(timeout=10_000)
+    page.wait_for_timeout(300)
+    wait_idle(page, 800)
+    _shot(page, "drawing_popover")
+    assert _drawing_inputs(page) == ("3", "6")
+    page.keyboard.press("Escape")
+    page.locator(".st-key-tree_unfocus button").first.click()
+    page.wait_for_timeout(300)
+    wait_idle(page, 800)
+    assert page.locator(".st-key-tree .tv-on-path").count() > 0
+    assert page.locator(".st-key-tree .tv-new").count() == 1
+    # a real change of the settings still takes: Levels 3 redraws the newest entry at once
+    page.get_by_role("button", name="Drawing", exact=True).click()
+    levels = page.locator(".st-key-tree_levels input").first
+    levels.fill("3")
+    levels.press("Enter")
+    page.wait_for_timeout(300)
+    wait_idle(page, 800)
+    assert _drawing_inputs(page) == ("3", "3")
+    page.keyboard.press("Escape")
+    assert page.locator(".st-key-tree .tv-new").count() == 1  # the new node is on level 2
+    page.close()
