@@ -17,7 +17,7 @@ from app.components import ui
 from app.inputs import widget_values
 from app.inputs.links import lesson_link, link_steps
 from app.lessons import clicker
-from app.lessons.reading import Lesson, Page, load_lessons, press_text
+from app.lessons.reading import Lesson, Page, load_lessons, press_text, student_text
 from app.live import session, state
 from app.quiz import quiz_view
 
@@ -196,8 +196,9 @@ def lesson_sidebar() -> None:
 
 
 def page_text() -> dict[str, str] | None:
-    """The open lesson page as plain text (title, text, what to do), for the class's
-    screens; ``None`` without a lesson."""
+    """The open lesson page as plain text (title, text, what comes next), for the class's
+    screens: the page's words as a student reads them (``reading.student_text``: what the
+    teacher presses, the projector's tabs); ``None`` without a lesson."""
     s = st.session_state
     found, _ = lessons()
     lesson = found.get(s["lesson"]) if s["lesson"] else None
@@ -205,9 +206,10 @@ def page_text() -> dict[str, str] | None:
         return None
     number = min(max(1, int(s.get("lesson_page", 1))), len(lesson.pages))
     page = lesson.pages[number - 1]
-    text = "\n\n".join(" ".join(p.split()) for p in page.text.strip().split("\n\n") if p.strip())
+    paragraphs = (" ".join(p.split()) for p in page.text.strip().split("\n\n") if p.strip())
+    text = student_text("\n\n".join(paragraphs))  # (said to a student: no "press Step")
     if page.press:
-        text += "\n\nPress " + press_text(page.press) + "."
+        text += "\n\nNext on the projector: " + press_text(page.press) + "."
     return {"title": f"{lesson.title} · page {number}: {page.title}", "text": text}
 
 

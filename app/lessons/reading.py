@@ -44,6 +44,7 @@ __all__ = [
     "load_lesson",
     "load_lessons",
     "press_text",
+    "student_text",
 ]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -488,3 +489,28 @@ def press_text(press: Iterable[str]) -> str:
         else:
             groups.append((name, 1))
     return ", then ".join(f"{name} x{n}" if n > 1 else name for name, n in groups)
+
+
+#: What a student's page says instead of the lesson's instructions to whoever drives the screen
+#: (a student's page has no buttons, tabs or sidebar): "then press Step" -> "then the teacher
+#: presses Step", "the Board tab" -> "the Board tab on the projector".
+_FOR_STUDENTS = (
+    (re.compile(r"\b([Tt]hen|[Aa]nswer, then|and) press\b"), r"\1 the teacher presses"),
+    (re.compile(r"\bBefore you press\b"), "Before the teacher presses"),
+    (re.compile(r"\bPress\b"), "The teacher presses"),
+    (re.compile(r"\bOpen (the \w+ tab)\b"), r"Look at \1"),
+    (re.compile(r'\b([Tt]he tab "[^"]+")'), r"\1 on the projector"),
+    (
+        re.compile(r"\b([Tt]he (?:Board|Dice|Why this path|Backup|Arena) tab)\b"),
+        r"\1 on the projector",
+    ),
+    (re.compile(r"\b[Tt]he sidebar's\b"), "The teacher's setting"),
+)
+
+
+def student_text(text: str) -> str:
+    """A lesson page's text as a student's page shows it: the instructions to whoever drives
+    the screen said as what the teacher does (:data:`_FOR_STUDENTS`)."""
+    for pattern, words in _FOR_STUDENTS:
+        text = pattern.sub(words, text)
+    return text

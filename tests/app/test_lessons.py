@@ -329,3 +329,23 @@ def test_bad_lesson_links_warn_and_the_screen_works(query: dict[str, str], says:
     assert not at.exception and metric(at, "Iteration") != "0"
     if query["lesson"] == "traps":
         assert at.session_state["lesson_page"] == 1  # a bad page opens the first
+
+
+def test_what_a_student_reads_speaks_to_a_student() -> None:
+    """A lesson page on a student's phone says what the teacher presses, never "press Step"
+    or "open the Board tab" (a student's page has no buttons or tabs), and no page sends
+    anyone to the sidebar (Present mode hides it)."""
+    import re
+
+    from app.lessons.reading import load_lessons, student_text
+
+    found, _ = load_lessons()
+    pages = [p for lesson in found.values() for p in lesson.pages]
+    assert len(pages) >= 19
+    for page in pages:
+        assert "sidebar" not in page.text.lower(), page.title
+        said = student_text(" ".join(page.text.split()))
+        assert not re.search(r"(?<!teacher )\b[Pp]ress (Step|Phase|Run)", said), said
+        assert not re.search(r"\bOpen the \w+ tab", said), said
+        for tab in re.finditer(r"\btab\b[^.:]*", said):  # a tab is the projector's
+            assert "on the projector" in said[max(0, tab.start() - 40) : tab.end() + 20], said
