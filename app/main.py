@@ -42,6 +42,8 @@ if trace_view.active():
     trace_view.trace_screen()  # the open file instead of the live search, until closed
 elif lesson_view.text_slide():
     pass  # clicker mode: the lesson page's text alone on the projector (Page Down: the screen)
+elif (tab := lesson_view.tab_slide()) is not None:
+    page.tab_slide(tab)  # clicker mode: the tab the page names, alone on the projector
 else:
     page.classroom_screen()  # controls, numbers, tree, narration and details: one fragment
 teacher.keep_teacher_keys(st.sidebar)  # the teacher cookie: a reload finds the class

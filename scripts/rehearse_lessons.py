@@ -55,7 +55,7 @@ class PageRow:
     labels_px: float = 0.0
     labels_min_px: float = 0.0
     tab: str = ""
-    tab_in_view: bool = True
+    tab_in_view: bool = False
     keys: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -169,11 +169,22 @@ def rehearse_lesson(
         _idle(page)
         medians = [_label_px(page)]
         row.screen_problem = _screen_problem(page, width, height)
-        tab = page.locator(".st-key-detail_panels").first
         while True:
             label = page.inner_text(".st-key-clicker_next")
             if "Next page" in label or "End of the lesson" in label:
                 break
+            if "Show the" in label and "tab" in label:  # the tab slide: its first screen
+                row.keys.append("PgDn")
+                page.keyboard.press("PageDown")
+                if not _wait_changed(page, label):
+                    row.problems.append("Page Down did not show the tab")
+                    break
+                slide = page.locator(".st-key-lesson_tab_slide").first
+                top = slide.bounding_box() if slide.count() else None
+                row.tab_in_view = top is not None and top["y"] + 60 <= height
+                if out is not None:
+                    page.screenshot(path=str(out / f"{name}-{number}-tab.png"))
+                continue
             row.keys.append("PgDn")
             page.keyboard.press("PageDown")
             if not _wait_changed(page, label):
@@ -186,11 +197,9 @@ def rehearse_lesson(
             row.problems.append(f"screen: {row.screen_problem}")
         if row.labels_min_px < MIN_LABEL_PX:
             row.problems.append(f"labels: {row.labels_min_px:.1f} px")
-        named = tabs.get((name, number))
-        if named:
-            row.tab = named
-            top = tab.bounding_box() if tab.count() else None
-            row.tab_in_view = top is not None and top["y"] + 60 <= height
+        row.tab = tabs.get((name, number), "")
+        if row.tab and not row.tab_in_view:
+            row.problems.append(f"the {row.tab} tab starts below the window")
         if out is not None:
             page.screenshot(path=str(out / f"{name}-{number}-screen.png"))
         if number < pages:

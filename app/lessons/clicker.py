@@ -6,10 +6,12 @@ and its *screen* (the classroom screen, with the page's one line of what to do a
 
 - **Page Down** does the next thing, in order: from the text, the screen; on the screen, the
   page's presses one by one (Step, Step N, Phase, Run arena, ...; a question the page asks is
-  revealed by the press it waits for, answered by the class or by nobody); then the next page's
-  text. The button that takes Page Down (``clicker_next``) names what it will do.
-- **Page Up** goes back one slide: from the screen to its text, from the text to the previous
-  page's text (set up afresh). It never undoes a press.
+  revealed by the press it waits for, answered by the class or by nobody); then, when the page
+  names a tab (Board, Dice, Arena, ...), that tab alone on the projector (its *tab* slide: the
+  detail tabs sit below a 720 px screen); then the next page's text. The button that takes
+  Page Down (``clicker_next``) names what it will do.
+- **Page Up** goes back one slide: from the tab to the screen, from the screen to its text,
+  from the text to the previous page's text (set up afresh). It never undoes a press.
 - **B** blanks the projector (black), and again brings it back (a slide deck's convention).
 
 This module holds the rules (what Page Down does next, the slide a page is on); the lesson view
@@ -38,6 +40,7 @@ __all__ = [
     "blanked",
     "next_label",
     "start_page",
+    "tab_slide",
     "text_slide",
     "toggle_blank",
 ]
@@ -51,7 +54,7 @@ SLIDE = "lesson_slide"
 DONE = "lesson_presses_done"
 BLANK = "lesson_blank"
 
-Slide = Literal["text", "screen"]
+Slide = Literal["text", "screen", "tab"]
 
 #: What each press a page may name does, run from the clicker (``reading.PRESSES`` names them).
 ACTIONS: dict[str, Callable[[], None]] = {
@@ -83,6 +86,18 @@ def text_slide() -> bool:
     return active() and st.session_state.get(SLIDE, "text") == "text"
 
 
+def tab_slide(page: Page) -> str | None:
+    """The tab the projector shows alone now (the page's named tab, on its tab slide), or
+    ``None``."""
+    if not active() or st.session_state.get(SLIDE) != "tab" or page.setup is None:
+        return None
+    return page.setup.tab
+
+
+def _named_tab(page: Page) -> str | None:
+    return page.setup.tab if page.setup is not None else None
+
+
 def _done() -> int:
     return int(st.session_state.get(DONE, 0))
 
@@ -96,6 +111,9 @@ def next_label(page: Page, last_page: bool) -> str:
     if done < len(page.press):
         name = page.press[done]
         return name if len(page.press) == 1 else f"{name} ({done + 1} of {len(page.press)})"
+    tab = _named_tab(page)
+    if tab and st.session_state.get(SLIDE) == "screen":
+        return f"Show the {tab} tab"
     return "End of the lesson" if last_page else "Next page"
 
 
@@ -111,14 +129,18 @@ def advance(page: Page) -> bool:
         s[DONE] = done + 1
         ACTIONS[page.press[done]]()
         return False
+    if _named_tab(page) and s.get(SLIDE) == "screen":
+        s[SLIDE] = "tab"
+        return False
     return True
 
 
 def back() -> bool:
-    """Page Up: from the screen back to its text (False); from the text, True: the previous
-    page should open."""
-    if active() and st.session_state.get(SLIDE) == "screen":
-        st.session_state[SLIDE] = "text"
+    """Page Up: from the tab back to the screen, from the screen back to its text (False);
+    from the text, True: the previous page should open."""
+    slide = st.session_state.get(SLIDE)
+    if active() and slide in ("screen", "tab"):
+        st.session_state[SLIDE] = "text" if slide == "screen" else "screen"
         return False
     return True
 

@@ -274,6 +274,15 @@ def text_slide() -> bool:
     return clicker.text_slide() and present_page_open()
 
 
+def tab_slide() -> str | None:
+    """The detail tab the projector shows alone now (clicker mode: the tab the open page
+    names, after its presses), or ``None``."""
+    lesson, number = _open_lesson()
+    if lesson is None or not present_page_open():
+        return None
+    return clicker.tab_slide(lesson.pages[number - 1])
+
+
 def present_page_open() -> bool:
     s = st.session_state
     found, _ = lessons()

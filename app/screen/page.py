@@ -375,6 +375,18 @@ if tuple(TAB_PANELS) != DETAIL_TABS:  # one tab list: app/inputs/tabs.py names t
     )
 
 
+def tab_slide(name: str) -> None:
+    """Clicker mode: the detail tab a lesson page names, alone under the lesson strip
+    (container ``lesson_tab_slide``), as wide as the screen: its first screen whole on the
+    projector (below the tree it starts past 720 px)."""
+    entry = history.current_entry()
+    with st.container(key="stats"):
+        _stats(entry)
+    with st.container(key="lesson_tab_slide"):  # (each tab's panels say their own title)
+        for panel in TAB_PANELS[name]:
+            panel(entry)
+
+
 def _details(entry: session.HistoryEntry | None, height: int) -> None:
     # ``height`` fits a 720 px window; a taller one gets a taller box by as much as the tree
     # grows (see TREE_BELOW), so the tabs end where the tree ends instead of half-way down

@@ -5,7 +5,6 @@ two downloads in a row both arrive with labels that tell JSON and DOT apart."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
@@ -164,66 +163,27 @@ def test_present_mode_reads_from_the_back_of_the_room(app_url: str, browser: Any
     page.close()
 
 
-def _whole_inside(page: Any, selector: str, height: int) -> None:
-    box = page.locator(selector).first.bounding_box()
-    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box)
-
-
 def test_a_lesson_runs_by_clicker_alone(app_url: str, browser: Any) -> None:
-    """Present mode with a lesson at 1280x720, by a clicker's keys alone (no mouse): each page
-    is its text slide, whole and in projector type (18 px or more), then its screen, inside the
-    window; Page Down does the page's presses, then the next page; Page Up goes back a slide;
-    B blanks the projector and brings it back. The whole lesson: every page reached."""
-    from tests.browser_helpers import assert_on_screen
+    """Present mode with a lesson at 1280x720, by a clicker's keys alone (no mouse):
+    scripts/rehearse_lessons.py's walk of one lesson (each page's text slide whole at 18 px or
+    more, its screen inside the window after every press with tree labels at 14 px or more,
+    the tab it names alone and in view, Page Up back a slide, then the next page); then B
+    blanks the projector and brings it back."""
+    from rehearse_lessons import MIN_LABEL_PX, rehearse_lesson
+
+    rows = rehearse_lesson(browser, app_url, "exploration", (1280, 720), out=None)
+    assert len(rows) == 3 and [r.page for r in rows] == [1, 2, 3]
+    for row in rows:
+        assert not row.problems, (row.page, row.problems)
+        assert row.labels_min_px >= MIN_LABEL_PX and row.text_min_px >= 18
+    assert rows[0].keys[:3] == ["PgDn", "PgUp", "PgDn"]
+    assert all(r.tab == "Board" and r.tab_in_view for r in rows)
 
     page = browser.new_page(viewport={"width": 1280, "height": 720})
-    page.goto(f"{app_url}/?lesson=exploration&page=1&presentation=1")
-    page.wait_for_selector(".st-key-lesson_text_slide", timeout=60_000)
+    page.goto(f"{app_url}/?lesson=exploration&page=3&presentation=1")
+    page.wait_for_selector(".st-key-lesson_text_slide .lab-slide", timeout=60_000)
     wait_idle(page)
     assert not page.locator("section[data-testid='stSidebar']").first.is_visible()
-    pages = int(re.search(r"page 1 of (\d+)", page.inner_text(".st-key-lesson_page")).group(1))
-    keys = 0
-    for number in range(1, pages + 1):
-        slide = page.locator(".st-key-lesson_text_slide").first
-        assert f"page {number} of {pages}" in slide.inner_text()
-        assert page.locator(".st-key-tree").count() == 0  # the text alone on the projector
-        _whole_inside(page, ".st-key-lesson_page", 720)  # the page's text whole, its buttons
-        sizes = slide.locator("p").evaluate_all(
-            "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))"
-        )
-        assert min(sizes) >= 18, sizes
-        page.keyboard.press("PageDown")  # the screen
-        keys += 1
-        page.wait_for_selector(".st-key-tree g.tv-node", timeout=30_000)
-        wait_idle(page)
-        assert_on_screen(page, f"page {number}'s screen")
-        if number == 1:  # Page Up: back to the text, Page Down: the screen again
-            page.keyboard.press("PageUp")
-            page.wait_for_selector(".st-key-lesson_text_slide", timeout=30_000)
-            page.keyboard.press("PageDown")
-            page.wait_for_selector(".st-key-tree g.tv-node", timeout=30_000)
-            wait_idle(page)
-            keys += 2
-        while "Next page" not in (label := page.inner_text(".st-key-clicker_next")):
-            if "End of the lesson" in label:
-                break
-            before = page.inner_text(".st-key-stats")
-            page.keyboard.press("PageDown")  # the page's next press
-            keys += 1
-            page.wait_for_function(
-                "b => document.querySelector('.st-key-stats')?.innerText !== b", arg=before,
-                timeout=30_000,
-            )  # fmt: skip
-            wait_idle(page)
-            assert_on_screen(page, f"page {number} after {label}")
-        if number < pages:
-            page.keyboard.press("PageDown")  # the next page's text
-            keys += 1
-            page.wait_for_function(
-                "n => document.querySelector('.st-key-lesson_text_slide')?.innerText"
-                ".includes('page ' + n + ' of')", arg=number + 1, timeout=30_000,
-            )  # fmt: skip
-            wait_idle(page)
     page.keyboard.press("b")  # blank, and back
     page.wait_for_selector(".lab-blank", timeout=10_000)
     box = page.locator(".lab-blank").first.bounding_box()
@@ -231,6 +191,4 @@ def test_a_lesson_runs_by_clicker_alone(app_url: str, browser: Any) -> None:
     page.keyboard.press("b")
     page.wait_for_selector(".lab-blank", state="detached", timeout=10_000)
     assert page.locator(".st-key-presentation input").first.is_checked()
-    page.screenshot(path="out/clicker_last_page.png")
-    print(f"clicker: {pages} pages by {keys} keys, 0 mouse clicks")
     page.close()
