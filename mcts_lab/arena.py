@@ -42,6 +42,8 @@ __all__ = [
     "OPPONENTS",
     "ROLLOUTS",
     "format_table",
+    "table_columns",
+    "table_notes",
     "play_arena",
     "rollout_config",
 ]
@@ -385,13 +387,15 @@ def _play_one(
     )
 
 
-def format_table(result: ArenaResult, rollouts: str = "", env: str = "") -> str:
-    """The tutorial's table as text: a header and one row, then a line on draws and losses.
+def table_columns(
+    result: ArenaResult, rollouts: str = "", env: str = ""
+) -> list[tuple[str, str, str]]:
+    """The tutorial's table's columns: (heading, cell, alignment), in its order.
 
     ``rollouts`` and ``env`` fill the tutorial's first two columns (e.g. "none", "1").
     """
     n = result.games_per_side
-    columns = [
+    return [
         ("Rollouts", rollouts or "-", "<"),
         ("Env", env or result.game, "<"),
         ("Home Wins", f"{result.home_wins}/{n}", ">"),
@@ -404,9 +408,10 @@ def format_table(result: ArenaResult, rollouts: str = "", env: str = "") -> str:
         ("AVG TDs", f"{result.total_tds / result.games:.2f}", ">"),
         ("Iterations", str(result.iterations_per_decision), ">"),
     ]
-    widths = [max(len(head), len(cell)) for head, cell, _ in columns]
-    head = "  ".join(f"{h:{a}{w}}" for (h, _, a), w in zip(columns, widths, strict=True))
-    row = "  ".join(f"{c:{a}{w}}" for (_, c, a), w in zip(columns, widths, strict=True))
+
+
+def table_notes(result: ArenaResult) -> list[str]:
+    """The lines under the table: draws and losses, decisions, time; no touchdowns."""
     opponent = result.opponent
     if result.opponent == "mcts":
         opponent += f" ({result.opponent_iterations} iterations)"
@@ -420,4 +425,16 @@ def format_table(result: ArenaResult, rollouts: str = "", env: str = "") -> str:
     ]
     if not result.has_score:
         notes.append(f"{result.game} has no touchdowns: the TD columns are 0")
-    return "\n".join([head, row, *notes])
+    return notes
+
+
+def format_table(result: ArenaResult, rollouts: str = "", env: str = "") -> str:
+    """The tutorial's table as text: a header and one row, then a line on draws and losses.
+
+    ``rollouts`` and ``env`` fill the tutorial's first two columns (e.g. "none", "1").
+    """
+    columns = table_columns(result, rollouts, env)
+    widths = [max(len(head), len(cell)) for head, cell, _ in columns]
+    head = "  ".join(f"{h:{a}{w}}" for (h, _, a), w in zip(columns, widths, strict=True))
+    row = "  ".join(f"{c:{a}{w}}" for (_, c, a), w in zip(columns, widths, strict=True))
+    return "\n".join([head, row, *table_notes(result)])

@@ -222,7 +222,9 @@ def arena_panel() -> None:
         return
     from mcts_lab.arena import OPPONENTS, ROLLOUTS
 
-    cols = st.columns(4)
+    # two rows of two: four columns in the right column at 1280 px cut the select boxes'
+    # values to "nor" and "ran" (issue 31)
+    cols = [*st.columns(2), *st.columns(2)]
     cols[0].number_input("Games per side", *ARENA_GAMES_RANGE, key="arena_games")
     cols[1].number_input(
         "Iterations per decision", *ARENA_ITERATIONS_RANGE, step=10, key="arena_iterations"
@@ -245,9 +247,16 @@ def arena_panel() -> None:
     result = session.session().arena
     if result is None:
         return
-    from mcts_lab.arena import format_table
+    from mcts_lab.arena import table_columns, table_notes
 
-    st.code(format_table(result, rollouts=st.session_state["arena_rollout"]), language=None)
+    # the tutorial's table turned on its side, one column a line, its notes as wrapped text:
+    # its 11 columns side by side (mcts-lab arena's table, 1,015 px) were cut at 320 px
+    columns = table_columns(result, rollouts=st.session_state["arena_rollout"])
+    width = max(len(head) for head, _, _ in columns)
+    lines = [f"{head:<{width}}  {cell}" for head, cell, _ in columns]
+    st.code("\n".join(lines), language=None)
+    for note in table_notes(result):
+        st.caption(note)
     st.plotly_chart(arena_figure(result), width="stretch", key="arena_chart")
 
 

@@ -111,3 +111,36 @@ def test_opening_the_drawing_popover_keeps_its_settings(app_url: str, browser: A
     page.keyboard.press("Escape")
     assert page.locator(".st-key-tree .tv-new").count() == 1  # the new node is on level 2
     page.close()
+
+
+def test_the_arena_fits_the_right_column_at_1280(app_url: str, browser: Any) -> None:
+    """Steps: 1280x720, the Arena tab, Show the arena, 1 game per side of 10 iterations, Run.
+    The select boxes read "nor" and "ran" (four inputs side by side in the 320 px column) and
+    the result table was cut (1,015 px of text in a 320 px box); both now fit."""
+    page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=1")
+    page.get_by_role("tab", name="Arena").click()
+    wait_idle(page)
+    page.locator(".st-key-show_arena label").first.click()
+    page.locator(".st-key-arena_run button").first.wait_for(timeout=10_000)
+    wait_idle(page)
+    for key, value in (("arena_iterations", "10"), ("arena_games", "1")):
+        field = page.locator(f".st-key-{key} input").first
+        field.fill(value)
+        field.press("Enter")
+        wait_idle(page)
+    page.locator(".st-key-arena_run button").first.click()
+    page.wait_for_selector(".st-key-detail_panels pre", timeout=60_000)
+    wait_idle(page, 500)
+    cut = page.evaluate(
+        """() => [...document.querySelectorAll(
+                '.st-key-arena_rollout input, .st-key-arena_opponent input,'
+                + ' .st-key-detail_panels pre')]
+            .map(e => [e.tagName, e.value || e.innerText.slice(0, 20), e.scrollWidth,
+                       e.clientWidth])"""
+    )
+    assert len(cut) == 3, cut
+    page.locator(".st-key-arena_rollout").first.scroll_into_view_if_needed()
+    _shot(page, "arena_1280")
+    for tag, text, needed, shown in cut:
+        assert needed <= shown, f"{tag} {text!r} needs {needed} px, shows {shown}"
+    page.close()
