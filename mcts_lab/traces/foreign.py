@@ -19,6 +19,8 @@ __all__ = ["from_openspiel", "from_mctx"]
 # OpenSpiel's pyspiel.PlayerId values (kept here so this module needs no pyspiel import)
 _OPENSPIEL_TERMINAL = -4
 _OPENSPIEL_CHANCE = -1
+# mctx arrays are float32: a reward of 0 or a discount of -1 within this is taken as exact
+_CLOSE = 1e-6
 
 
 def _player(state: Any) -> int:
@@ -125,6 +127,11 @@ def from_mctx(
     action_labels: Sequence[str] | Callable[[int], str] | None = None,
     settings: dict[str, Any] | None = None,
     seed: int | None = None,
+    game: str | None = None,
+    position: str | None = None,
+    game_options: dict[str, Any] | None = None,
+    terminal: Any = None,
+    finished_values: bool = True,
 ) -> dict[str, Any]:
     """One batch entry of an ``mctx.Tree`` (or anything with its array fields, a dict too).
 
@@ -135,12 +142,66 @@ def from_mctx(
 
     mctx values are "node" values: from the view of the agent acting at the node. With
     ``two_player`` (mctx's two-player convention, discount -1) the players alternate by depth
-    from player 0 at the root; otherwise one player acts everywhere. The backup is a plain
-    mean (``values.backup = "mean"``, so sums must add up) only when every reward is 0 and
-    every discount is -1 (two players) or 1 (one player); otherwise "other". A child's
-    ``prior`` is the softmax of its parent's prior logits; its visits and value are the
-    parent's edge statistics (``children_visits``, ``children_values``), the root's are
-    ``node_visits`` and ``node_values``. Unvisited actions are not listed.
+    from the root's player (player 0 unless ``game`` says otherwise); otherwise one player
+    acts everywhere. The backup is a plain mean (``values.backup = "mean"``, so sums must add
+    up) only when every reward is 0 and every discount is -1 (two players) or 1 (one player),
+    edges into finished games aside (below); otherwise "other". A child's ``prior`` is the
+    softmax of its parent's prior logits; its visits and value are the parent's edge
+    statistics (``children_visits``, ``children_values``), the root's are ``node_visits`` and
+    ``node_values``. Unvisited actions are not listed.
+
+    ``game`` and ``position`` name the searched game (a registered one or
+    ``openspiel:<game string>``, with ``game_options``) and the root's position (``None``: the
+    start); the file's header says them, so ``mcts-lab inspect`` checks every move against the
+    rules. The mctx actions are the game's action numbers (the cell, the column, the
+    OpenSpiel id); moves are labelled by the game unless ``action_labels`` is given.
+
+    **Finished games.** mctx searches past the end of a game (its tree has no terminal
+    states: the ``recurrent_fn`` is called below a finished game as anywhere else). A node is
+    a finished game when ``terminal`` (a bool array [B, N] or [N], e.g. your embeddings'
+    ``terminated``) says so, when the edge into it has discount 0 (mctx's end of an
+    episode), or when ``game`` is named and its rules say the game is over there. A finished
+    game is written as the format's end of a game: ``player`` -1, no children (the nodes mctx
+    expanded below it are left out; their visits stay in its own, which the format allows a
+    finished game), its mean the edge's ``reward + discount * value`` (turned to its node
+    view) so a reward paid on the last move counts, and, with ``game`` named and
+    ``finished_values``, ``proven`` its result from the view of the player who did not make
+    the last move (a win the range's high, a draw its middle, a loss its low), so
+    ``inspect`` flags a finished game scored wrong (``terminal``).
+
+    An mctx tree at ``XX.OO....`` (X to move): c1, action 2, wins (node 1), and mctx searched
+    once more below it (node 2); c2 is action 5 (node 3). Values from each node's mover:
+
+    >>> import numpy as np
+    >>> from mcts_lab.inspection import inspect_trace
+    >>> from mcts_lab.traces import from_mctx, parse
+    >>> tree = {"node_visits": np.array([[4, 2, 1, 1]]),
+    ...         "node_values": np.array([[0.5, -1.0, 1.0, 0.0]]),
+    ...         "parents": np.array([[-1, 0, 1, 0]]),
+    ...         "action_from_parent": np.array([[-1, 2, 0, 5]]),
+    ...         "children_index": np.full((1, 4, 9), -1),
+    ...         "children_visits": np.zeros((1, 4, 9), dtype=int),
+    ...         "children_values": np.zeros((1, 4, 9)),
+    ...         "children_prior_logits": np.zeros((1, 4, 9))}
+    >>> for node in (1, 2, 3):
+    ...     parent, action = tree["parents"][0, node], tree["action_from_parent"][0, node]
+    ...     tree["children_index"][0, parent, action] = node
+    ...     tree["children_visits"][0, parent, action] = tree["node_visits"][0, node]
+    ...     tree["children_values"][0, parent, action] = tree["node_values"][0, node]
+    >>> doc = from_mctx(tree, game="tic_tac_toe", position="XX.OO....")
+    >>> [(n["id"], n.get("move"), n["player"], n["visits"], n.get("proven"))
+    ...  for n in doc["nodes"]]
+    [(0, None, 0, 4, None), (1, 'c1', -1, 2, -1.0), (3, 'c2', 1, 1, None)]
+    >>> inspect_trace(parse(doc))["anomaly_counts"]
+    {}
+
+    Without ``game``, nothing says node 1 is finished; naming the game afterwards shows what
+    the rules make of the moves mctx played below it:
+
+    >>> unmarked = from_mctx(tree)
+    >>> unmarked["game"], unmarked["position"] = "tic_tac_toe", "XX.OO...."
+    >>> inspect_trace(parse(unmarked))["anomaly_counts"]
+    {'illegal_move': 2}
     """
     visits = _field(tree, "node_visits")[batch_index]
     values = _field(tree, "node_values")[batch_index]
@@ -150,38 +211,51 @@ def from_mctx(
     children_visits = _field(tree, "children_visits")[batch_index]
     children_values = _field(tree, "children_values")[batch_index]
     logits = _field(tree, "children_prior_logits")[batch_index]
-    plain = True
+    low, high = float(value_range[0]), float(value_range[1])
     discount = -1.0 if two_player else 1.0
-    for name, expected in (("children_rewards", 0.0), ("children_discounts", discount)):
+    edges: dict[str, np.ndarray] = {}
+    for name in ("children_rewards", "children_discounts"):
         try:
-            array = _field(tree, name)[batch_index]
+            edges[name] = _field(tree, name)[batch_index]
         except (AttributeError, KeyError):
             continue
-        used = children_index >= 0
-        if used.any() and not np.allclose(array[used], expected):
-            plain = False
+    rewards = edges.get("children_rewards", np.zeros(children_index.shape))
+    discounts = edges.get("children_discounts", np.full(children_index.shape, discount))
+    ended = _terminal_flags(terminal, batch_index, len(visits))
+    rules = _MctxRules(game, position, game_options) if game is not None else None
 
-    def label(action: int) -> str:
+    def label(action: int, state: Any) -> str:
         if action_labels is None:
+            if rules is not None and state is not None:
+                return rules.label(state, action)
             return str(action)
         if callable(action_labels):
             return str(action_labels(action))
         return str(action_labels[action])
 
-    nodes: list[dict[str, Any]] = [
-        {
-            "id": 0,
-            "parent": None,
-            "player": 0,
-            "visits": int(visits[0]),
-            "mean": float(values[0]),
-            "num_actions": int(logits.shape[-1]),
-        }
-    ]
-    depth = {0: 0}
-    stack = [0]
+    root_state = rules.root if rules is not None else None
+    root_player = rules.player(root_state) if rules is not None else 0
+    root_ended = bool(ended is not None and ended[0]) or (
+        rules is not None and rules.is_terminal(root_state)
+    )
+    root: dict[str, Any] = {
+        "id": 0,
+        "parent": None,
+        "player": -1 if root_ended else root_player,
+        "visits": int(visits[0]),
+        "mean": float(values[0]),
+        "num_actions": int(logits.shape[-1]),
+    }
+    if rules is not None and not root_ended:
+        root["num_actions"] = rules.num_actions(root_state)
+    if root_ended:
+        root["num_actions"] = 0
+    nodes: list[dict[str, Any]] = [root]
+    plain = True
+    # (node, its depth, its state: None when unknown); a finished game is not entered
+    stack: list[tuple[int, int, Any]] = [] if root_ended else [(0, 0, root_state)]
     while stack:
-        parent = stack.pop()
+        parent, depth, state = stack.pop()
         priors = _softmax(logits[parent])
         for action in range(children_index.shape[-1]):
             child = int(children_index[parent, action])
@@ -192,34 +266,56 @@ def from_mctx(
                     f"mctx tree: children_index[{parent}, {action}] = {child}, but node {child}'s "
                     f"parent is {int(parents[child])} and action {int(action_from_parent[child])}"
                 )
-            depth[child] = depth[parent] + 1
-            n = int(children_visits[parent, action])
-            mean = float(children_values[parent, action])
-            nodes.append(
-                {
-                    "id": child,
-                    "parent": parent,
-                    "player": depth[child] % 2 if two_player else 0,
-                    "move": label(action),
-                    "action": action,
-                    "prior": float(priors[action]),
-                    "visits": n,
-                    "mean": mean,
-                }
+            after = rules.step(state, action) if rules is not None and state is not None else None
+            reward, edge_discount = float(rewards[parent, action]), float(discounts[parent, action])
+            finished = (
+                bool(ended is not None and ended[child])
+                or ("children_discounts" in edges and edge_discount == 0.0)
+                or (rules is not None and after is not None and rules.is_terminal(after))
             )
-            stack.append(child)
-    return {
+            mean = float(children_values[parent, action])
+            plain_edge = abs(reward) <= _CLOSE and abs(edge_discount - discount) <= _CLOSE
+            if finished and not plain_edge:
+                # the parent's Q of the move, from the parent's mover's view, to the node view
+                q = reward + edge_discount * mean
+                mean = low + high - q if two_player else q
+            elif not plain_edge:
+                plain = False
+            item: dict[str, Any] = {
+                "id": child,
+                "parent": parent,
+                "player": -1 if finished else (root_player + depth + 1) % 2 if two_player else 0,
+                "move": label(action, state),
+                "action": action,
+                "prior": float(priors[action]),
+                "visits": int(children_visits[parent, action]),
+                "mean": mean,
+            }
+            if finished and finished_values and rules is not None and after is not None:
+                mover = rules.player(state)  # who made the last move
+                view = 1 - mover if two_player else 0
+                result = rules.result(after, view)
+                item["proven"] = low + (result + 1.0) / 2.0 * (high - low)
+            nodes.append(item)
+            if not finished:
+                stack.append((child, depth + 1, after))
+    header: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
-        "game": None,
-        "position": None,
+        "game": game,
+        "position": position,
+    }
+    if game_options is not None:
+        header["game_options"] = dict(game_options)
+    return {
+        **header,
         "settings": dict(settings or {}),
         "seed": seed,
         "iterations": max(int(visits[0]) - 1, 0),
         "writer": {"name": "mctx", "version": ""},
         "players": 2 if two_player else 1,
         "values": {
-            "range": [float(value_range[0]), float(value_range[1])],
+            "range": [low, high],
             "view": "node",
             "zero_sum": two_player,
             "backup": "mean" if plain else "other",
@@ -227,3 +323,69 @@ def from_mctx(
         "visit_rule": "leaf_visit",
         "nodes": nodes,
     }
+
+
+def _terminal_flags(terminal: Any, batch_index: int, count: int) -> np.ndarray | None:
+    """``from_mctx``'s ``terminal`` as one bool per node of the batch entry (``None``: not
+    given)."""
+    if terminal is None:
+        return None
+    flags = np.asarray(terminal, dtype=bool)
+    if flags.ndim == 2:
+        flags = flags[batch_index]
+    if flags.shape != (count,):
+        raise ValueError(
+            f"terminal: one flag per node ([B, {count}] or [{count}]), got shape {flags.shape}"
+        )
+    return flags
+
+
+class _MctxRules:
+    """The game ``from_mctx`` is told of: its root state and its moves by action number."""
+
+    def __init__(self, name: str, position: str | None, options: dict[str, Any] | None) -> None:
+        from games.registry import game_spec
+        from mcts_lab.common import build_game
+
+        size = (options or {}).get("size")
+        self.game = build_game(name, size if isinstance(size, int) else None)
+        self.indexed = bool(game_spec(name).indexed_by_action)
+        self.root = (
+            self.game.initial_state() if position is None else self.game.parse_state(position)
+        )
+
+    def is_terminal(self, state: Any) -> bool:
+        return bool(self.game.is_terminal(state))
+
+    def player(self, state: Any) -> int:
+        return -1 if self.is_terminal(state) else int(self.game.current_player(state))
+
+    def num_actions(self, state: Any) -> int:
+        return len(list(self.game.legal_actions(state)))
+
+    def _action(self, state: Any, number: int) -> Any | None:
+        """The game's action numbered ``number`` at ``state`` (``None``: not a legal move)."""
+        if self.is_terminal(state):
+            return None
+        legal = list(self.game.legal_actions(state))
+        if self.indexed:
+            return next((a for a in legal if int(a) == number), None)
+        return legal[number] if 0 <= number < len(legal) else None
+
+    def label(self, state: Any, number: int) -> str:
+        action = self._action(state, number)
+        return str(number) if action is None else str(self.game.action_label(state, action))
+
+    def step(self, state: Any, number: int) -> Any | None:
+        """The state after move ``number`` (``None``: not legal there, or it has dice)."""
+        action = self._action(state, number)
+        if action is None:
+            return None
+        outcomes = self.game.chance_outcomes(state, action)
+        if len(outcomes) != 1:
+            return None
+        return self.game.next_state(state, action, outcomes[0][0])
+
+    def result(self, state: Any, player: int) -> float:
+        """A finished game's result for ``player``: 1 win, 0 draw, -1 loss."""
+        return float(self.game.returns(state)[player])
