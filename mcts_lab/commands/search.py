@@ -5,15 +5,27 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from games.registry import game_spec, is_openspiel
 from mcts_core import Search
+from mcts_core.phases import RunStop
 from mcts_lab import traces
+from mcts_lab.breakpoints import (
+    BREAKPOINTS,
+    BreakpointError,
+    BreakpointStop,
+    Condition,
+    Context,
+    breakpoint_stop,
+    parse_condition,
+)
 from mcts_lab.commands.options import (
     DEFAULT_ITERATIONS,
     UsageError,
     config_from_args,
+    quote,
     search_options,
     seconds_budget,
     write_trace,
@@ -47,14 +59,29 @@ def add_parser(sub: Any) -> None:
         help="write the tree and every iteration in the mcts-trace format (docs/trace_format.md; "
         "FILE.jsonl: JSON Lines)",
     )
+    search.add_argument(
+        "--until",
+        action="append",
+        default=None,
+        metavar="CONDITION",
+        help="stop at the first iteration where CONDITION holds (at most the iteration budget; "
+        "repeat for several, the first to hold stops): "
+        + "; ".join(f"{k.syntax}: {k.doc}" for k in BREAKPOINTS.values()),
+    )
 
 
 def run_search(
-    args: argparse.Namespace, game: Any, position: str | None, trace_file: str | None = None
+    args: argparse.Namespace,
+    game: Any,
+    position: str | None,
+    trace_file: str | None = None,
+    until: list[Condition] | None = None,
 ) -> tuple[Search, Any]:
     """Search ``position`` with the command's settings; returns the search and its RunResult
     (``None`` when the position is already over). Given ``trace_file``, every iteration is
-    stepped and written there with the tree (the same tree as without)."""
+    stepped and written there with the tree (the same tree as without). Given ``until``
+    (breakpoints), the run ends after the first iteration where one holds: the RunResult is
+    then a :class:`UntilResult` that says which."""
     state = parse_position(game, position, args.seed)
     search = Search(game, state, config_from_args(args), seed=args.seed)
     if game.is_terminal(state):
@@ -64,7 +91,9 @@ def run_search(
     iterations = args.iterations
     if iterations is None and args.seconds is None:
         iterations = DEFAULT_ITERATIONS
-    if trace_file is None:
+    if until:
+        result: Any = _run_until(args, search, iterations, until, trace_file)
+    elif trace_file is None:
         result = search.run(iterations=iterations, seconds=args.seconds)
     else:
         result = write_trace(
@@ -75,7 +104,81 @@ def run_search(
             f"--seconds {args.seconds:g} was too short to finish one iteration; "
             "give more time or --iterations"
         )
+    if isinstance(result, UntilResult) and result.search is not None:
+        search = result.search  # the traced rerun: the same tree
     return search, result
+
+
+@dataclass(frozen=True)
+class UntilResult:
+    """``Search.run``'s result (its fields) with what the breakpoints say: ``stop`` (which
+    condition held, why, at which iteration) and ``search``, the rerun that wrote the trace
+    (``None`` without ``--trace``)."""
+
+    iterations: int
+    seconds: float
+    stopped: RunStop
+    message: str
+    stop: BreakpointStop
+    search: Search | None = None
+
+
+def _run_until(
+    args: argparse.Namespace,
+    search: Search,
+    iterations: int | None,
+    until: list[Condition],
+    trace_file: str | None,
+) -> UntilResult:
+    """Run ``search`` with the breakpoints asked after every iteration. With ``trace_file`` the
+    same seeded search is run again, stepped and written, for the iterations the first run
+    made (the same tree: a seeded search is deterministic)."""
+    try:
+        stop = breakpoint_stop(until, search, Context(exact_seconds=args.exact_seconds))
+    except BreakpointError as error:
+        raise UsageError(f"--until: {error}") from None
+    result = search.run(
+        iterations=iterations, seconds=args.seconds, should_stop=stop, progress_every=1
+    )
+    rerun = None
+    if trace_file is not None and result.iterations:
+        rerun = Search(search.game, search.root_state, search.config, seed=search.seed)
+        write_trace(lambda: write_run(rerun, trace_file, result.iterations), trace_file)
+    return UntilResult(
+        result.iterations, result.seconds, result.stopped, result.message, stop, rerun
+    )
+
+
+def _parse_until(args: argparse.Namespace, game: Any) -> list[Condition]:
+    """The ``--until`` conditions, checked against the game and the position (one line and
+    status 2 for a bad one)."""
+    if not args.until:
+        return []
+    state = parse_position(game, args.position, args.seed)
+    conditions = []
+    for text in args.until:
+        try:
+            conditions.append(parse_condition(text, game, state))
+        except BreakpointError as error:
+            raise UsageError(f"--until {quote(text)}: {error}") from None
+    return conditions
+
+
+def _until_fields(result: Any) -> dict[str, Any]:
+    """``stopped_at`` and ``stop_reason`` of a run with ``--until``."""
+    if result is None:
+        return {"stopped_at": None, "stop_reason": "the position is already over: nothing ran"}
+    stop = result.stop
+    if stop.held is not None:
+        return {"stopped_at": stop.iteration, "stop_reason": f"{stop.held.text}: {stop.reason}"}
+    within = f"{result.iterations:,} iterations"
+    why = {
+        RunStop.ITERATIONS: f"within the budget of {within}",
+        RunStop.SECONDS: f"within the --seconds budget ({within})",
+        RunStop.SOLVED: f"before the solver proved the root, after {within}",
+        RunStop.NODE_CAP: f"before the tree was full, after {within}",
+    }.get(result.stopped, f"in {within}")
+    return {"stopped_at": None, "stop_reason": f"no --until condition held {why}"}
 
 
 def _mover(game_name: str, player: int) -> str:
@@ -100,6 +203,13 @@ def _format_summary(data: dict[str, Any]) -> str:
     ]
     if data["note"]:
         lines.append(data["note"])
+    if "stop_reason" in data:  # --until
+        where = data["stopped_at"]
+        lines.append(
+            f"stopped at iteration {where:,}: {data['stop_reason']}"
+            if where is not None
+            else data["stop_reason"]
+        )
     if data["best_action"] is None:
         return "\n".join(lines)
     value = f"root mean {data['root_value']:+.3f}" if data["root_value"] is not None else ""
@@ -140,10 +250,14 @@ def _format_summary(data: dict[str, Any]) -> str:
 
 
 def _summary(args: argparse.Namespace, search: Search, result: Any) -> dict[str, Any]:
-    """The search's JSON summary, with the exact values when ``--exact`` asks for them."""
+    """The search's JSON summary, with the exact values when ``--exact`` asks for them and
+    where the breakpoints stopped it with ``--until``."""
     data = search_summary(search, result)
     if args.exact:
         add_exact(data, search.game, search.root_state, args.exact_seconds)
+    if args.until:
+        data["until"] = list(args.until)
+        data.update(_until_fields(result))
     return data
 
 
@@ -166,7 +280,8 @@ def _read_positions(path: str) -> list[tuple[int, str]]:
 def run(args: argparse.Namespace) -> int:
     game = build_game(args.game, args.size)
     if args.positions_file is None:
-        search, result = run_search(args, game, args.position, args.trace)
+        until = _parse_until(args, game)
+        search, result = run_search(args, game, args.position, args.trace, until)
         data = _summary(args, search, result)
         print(json.dumps(data) if args.json else _format_summary(data))
         return 0
@@ -174,6 +289,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give --position or --positions-file, not both")
     if args.trace:
         raise UsageError("--trace records one search: give --position, not --positions-file")
+    if args.until:
+        raise UsageError("--until stops one search: give --position, not --positions-file")
     config_from_args(args)  # a bad setting is a usage error, not a failure of every line
     status = 0
     for number, position in _read_positions(args.positions_file):
