@@ -14,6 +14,7 @@ import html
 import streamlit as st
 
 from app.components import ui
+from app.components.clicker_keys import free_the_keys
 from app.inputs import widget_values
 from app.inputs.links import lesson_link, link_steps
 from app.lessons import clicker
@@ -50,6 +51,9 @@ LESSON_CSS = """
 .lab-strip {font-size: 1.15rem; line-height: 1.5rem;}
 .lab-strip p {margin: 0; font-size: 1.15rem; line-height: 1.5rem;}
 .lab-strip .lab-do {background: #e0f2fe; padding: 0.1rem 0.4rem; border-radius: 0.3rem;}
+.st-key-clicker_next kbd {color: #ffffff !important; opacity: 1 !important;}
+.st-key-clicker_prev kbd, .st-key-clicker_blank kbd {color: #4b5563 !important;
+  opacity: 1 !important;}
 .lab-blank {position: fixed; inset: 0; background: #000; z-index: 1000000; color: #333;
   font-size: 0.9rem; display: flex; align-items: flex-end; justify-content: flex-end;
   padding: 1rem;}
@@ -258,6 +262,7 @@ def present_page() -> bool:
     if lesson is None:
         return False
     number = min(max(1, int(s.get("lesson_page", 1))), len(lesson.pages))
+    free_the_keys("clicker_keys")  # (a focused toggle would swallow the clicker's keys)
     if clicker.blanked():  # B: the projector goes black until B again
         st.html(LESSON_CSS + '<div class="lab-blank" role="presentation">B: back</div>')
     with st.container(key="lesson_page", border=True):

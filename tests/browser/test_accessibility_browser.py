@@ -75,8 +75,19 @@ def test_present_mode_and_a_lesson_page(app_url: str, browser: Any, axe_source: 
     _check(page, axe_source, "a lesson page")
     page.locator(".st-key-presentation label").first.click()
     wait_idle(page)
+    page.wait_for_selector(".st-key-lesson_text_slide .lab-slide", timeout=30_000)
+    _check(page, axe_source, "Present mode: the page's text slide")
+    page.keyboard.press("PageDown")  # clicker mode: the screen
+    page.wait_for_selector(".st-key-step button", timeout=30_000)
+    wait_idle(page)
     click(page, "step")
-    _check(page, axe_source, "Present mode")
+    _check(page, axe_source, "Present mode: the page's screen")
+    page.keyboard.press("PageDown")  # the page's press, then its tab alone
+    wait_idle(page)
+    page.keyboard.press("PageDown")
+    page.wait_for_selector(".st-key-lesson_tab_slide", timeout=30_000)
+    wait_idle(page)
+    _check(page, axe_source, "Present mode: the page's tab")
     page.close()
 
 
