@@ -70,6 +70,8 @@ DEFAULTS: dict[str, Any] = {
     "solver": False,
     "preset": "custom",
     "iterations_per_click": 100,
+    "run_until": "",  # a breakpoint's condition (app/live/stepping.py: on_run_until), and its
+    "run_until_arg": "",  # move (and count)
     "play_mode": PLAY_MODES[0],
     "tree_max_nodes": 50,
     "tree_top_k": 3,

@@ -155,12 +155,17 @@ def _step_once() -> None:
 
 
 @reported
-def run_batch(progress: Any = None, should_stop: Callable[[], bool] | None = None) -> None:
+def run_batch(
+    progress: Any = None,
+    should_stop: Callable[[], bool] | None = None,
+    until: Any = None,
+) -> None:
     """Step N: run ``iterations_per_click`` iterations; the last one records its trace.
 
     ``should_stop``, a breakpoint (a function of the session's search that says stop), is
-    asked as the run goes (:func:`app.live.ab.run`, then ``Search.run``); True ends the batch
-    there, records that iteration and says so."""
+    asked after every iteration (:func:`app.live.ab.run`, then ``Search.run``); True ends the
+    batch there: the entry is that iteration (no traced one after it) and a line says so, with
+    ``until``'s ``reason`` when it has one (``mcts_lab.breakpoints.BreakpointStop``)."""
     if cannot_grow():
         return
     say_if_from_history()
@@ -170,11 +175,12 @@ def run_batch(progress: Any = None, should_stop: Callable[[], bool] | None = Non
     n = int(st.session_state["iterations_per_click"])
     start = time.perf_counter()
     if n > 1:
-        every = max(1, (n - 1) // 50)
+        chart_every = max(1, (n - 1) // 50)
+        every = 1 if should_stop is not None else chart_every  # a breakpoint sees each one
 
         def report(done: int) -> None:
             # a chart point every 1/50 of the batch, so Step N draws a curve, not a jump
-            if search.root.children:
+            if search.root.children and done % chart_every == 0:
                 lab.series.append(series_point(search))
             if progress is not None:
                 progress(done / n, text=f"{done:,} / {n:,} iterations")
@@ -183,8 +189,13 @@ def run_batch(progress: Any = None, should_stop: Callable[[], bool] | None = Non
         if search.node_cap_reached:
             notify("warning", SESSION_FULL_MESSAGE)
         elif result.stopped is RunStop.CANCELLED:
-            n = result.iterations + 1
-            notify("info", f"Step N stopped at its breakpoint, after {n:,} iterations.")
+            # the condition held after this iteration: the entry is the tree as it is now
+            why = getattr(until, "reason", None)
+            said = f"Stopped at iteration {search.iterations:,}: {why or 'its breakpoint'}"
+            notify("info", said + f", after {result.iterations:,} of {n:,} iterations.")
+            lab.last_rate = result.iterations / max(1e-9, time.perf_counter() - start)
+            record_entry(f"until: {result.iterations:,}", None, narration=said + ".")
+            return
         elif result.iterations < n - 1:
             notify(
                 "info",
@@ -199,6 +210,42 @@ def run_batch(progress: Any = None, should_stop: Callable[[], bool] | None = Non
     elapsed = time.perf_counter() - start
     lab.last_rate = n / elapsed if elapsed else 0.0
     record_entry(f"step {n:,}", trace)
+    if until is not None:  # the last, traced iteration: did the condition hold there?
+        if should_stop is not None and should_stop():
+            notify("info", f"Stopped at iteration {search.iterations:,}: {until.reason}.")
+        else:
+            notify("info", f"The condition did not hold within {n:,} iterations.")
+
+
+#: Session keys: the breakpoint's condition (a name of ``mcts_lab.breakpoints.BREAKPOINTS``, or
+#: ``""``: none) and its argument (a root move, ``MOVE>=K`` for ``visits``).
+UNTIL, UNTIL_ARG = "run_until", "run_until_arg"
+
+
+@safe
+def on_run_until() -> None:
+    """**Run until** (``run_until_go``): Step N, stopped at the first iteration where the chosen
+    condition holds (``mcts_lab.breakpoints``: the CLI's ``--until``), at most N; the history
+    entry and a line say where it stopped and why, or that it did not hold within N."""
+    from mcts_lab.breakpoints import BreakpointError, Context, breakpoint_stop, parse_condition
+
+    name = str(st.session_state.get(UNTIL) or "")
+    if not name:
+        notify("info", "Choose a condition to run until.")
+        return
+    argument = str(st.session_state.get(UNTIL_ARG) or "").strip()[:80]
+    search = session().search
+    try:
+        condition = parse_condition(f"{name}:{argument}" if argument else name, search.game,
+                                    search.root_state)  # fmt: skip
+        stop = breakpoint_stop([condition], search, Context(exact_seconds=2.0))
+    except BreakpointError as error:
+        notify("warning", f"Not run: {error}.")
+        return
+    if stop():  # (it holds already: nothing to run)
+        notify("info", f"{condition.text} holds already: {stop.reason}.")
+        return
+    run_batch(should_stop=stop, until=stop)
 
 
 def _rates(iterations: int, seconds: float) -> None:

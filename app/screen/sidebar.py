@@ -13,7 +13,7 @@ import streamlit as st
 from app.components import ui
 from app.inputs import widget_values
 from app.inputs.links import SEED_RANGE
-from app.live import session, state
+from app.live import session, state, stepping
 from app.words.exact import EXACT_SECONDS
 from games.registry import game_choices, game_spec
 from games.spec import GameOption
@@ -236,6 +236,23 @@ def sidebar_controls() -> None:
         step=1,
         key="iterations_per_click",
     )
+    _run_until(sb)
+
+
+def _run_until(sb: Any) -> None:
+    """**Run until** (a breakpoint): Step N that stops at the first iteration where a
+    condition holds (``run_until``, its argument ``run_until_arg``, button ``run_until_go``)."""
+    from mcts_lab.breakpoints import BREAKPOINTS
+
+    with sb.expander("Run until (a breakpoint)"):
+        st.selectbox("Condition", ("", *BREAKPOINTS), key=stepping.UNTIL,
+                     format_func=lambda name: BREAKPOINTS[name].syntax if name else "—",
+                     help="Step N stops at the first iteration where this holds: "
+                     + "; ".join(f"{k.syntax}: {k.doc}" for k in BREAKPOINTS.values()))  # fmt: skip
+        st.text_input("Its move (and count)", key=stepping.UNTIL_ARG, max_chars=80,
+                      placeholder="b2, or b2>=50 for visits")  # fmt: skip
+        st.button("Run until", key="run_until_go", on_click=stepping.on_run_until,
+                  help="At most Step N's iterations (Iterations per click)")  # fmt: skip
 
 
 def _game_label(name: str) -> str:
