@@ -146,7 +146,28 @@ def replay_params() -> dict[str, str]:
     """The link parameters that rebuild this screen's tree elsewhere (a shared link, a
     student's "Explore on my own"): the shareable state without Present mode (the teacher's
     projector setting)."""
-    return {k: v for k, v in shared_params().items() if k != "presentation"}
+    params = {k: v for k, v in shared_params().items() if k != "presentation"}
+    steps = _shown_steps()
+    if steps:
+        params["steps"] = str(steps)
+    else:
+        params.pop("steps", None)
+    return params
+
+
+def _shown_steps() -> int:
+    """The iterations that rebuild the tree of the history entry on screen from this root:
+    Back shows an older entry (the link rebuilds that one, not the newest), and a tree kept
+    across a played move has had fewer iterations from this root than the search counted
+    from the game's start (its root's visits, not the count)."""
+    from app.live.history import current_entry
+
+    search = session().search
+    since_root = min(search.iterations, search.root.visits)  # iterations from this root
+    entry = current_entry()
+    if entry is None or entry.position != session().position:
+        return since_root
+    return max(0, since_root - (search.iterations - entry.iteration))
 
 
 #: Session key: URL parameters kept in the address beside the shareable state (a student
