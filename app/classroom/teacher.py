@@ -74,12 +74,15 @@ CLASS_CSS = """
 .lab-class-url {font-size: 1.1rem; word-break: break-all; margin: 0.2rem 0;}
 .lab-class-line {font-size: 1rem; margin: 0;}
 .lab-class-title {font-size: 1.5rem; font-weight: 700; margin: 0 0 0.2rem 0;}
-.lab-bars-box {max-height: 8.5rem; overflow-y: auto;}
+.lab-bars-box {max-height: 14rem; overflow-y: auto;}
 .lab-bars {width: 100%; border-collapse: collapse; font-size: 0.9rem; line-height: 1.1rem;}
 .lab-bars td {padding: 0 0.3rem; vertical-align: middle;}
 .lab-bars td.lab-bar-label {white-space: nowrap; max-width: 9rem; overflow: hidden;
   text-overflow: ellipsis;}
-.lab-bar {height: 0.9rem; background: #1d4ed8; display: inline-block; vertical-align: middle;}
+.lab-bar {height: 0.9rem; background: #1d4ed8; display: inline-block; vertical-align: middle;
+  max-width: calc(100% - 2.2rem);}
+.lab-bars td {white-space: nowrap;}
+.st-key-class_room button {padding: 0.15rem 0.55rem; min-height: 2rem;}
 .lab-bar.lab-round-2 {background: #7c3aed; background-image: repeating-linear-gradient(45deg,
   transparent 0 4px, rgba(255,255,255,0.45) 4px 7px);}
 .lab-bars tr.lab-right td.lab-bar-label {font-weight: 700; color: #166534;}
@@ -458,7 +461,8 @@ def room_box(click: Any) -> None:
                 if last:
                     rounds = [p for p in r.rounds(found.code, last) if p.revealed]
                     if rounds:
-                        st.html(CLASS_CSS + bars_html(r, found.code, rounds, found.secret))
+                        st.html(CLASS_CSS + bars_html(r, found.code, rounds, found.secret,
+                                                      summary=False))  # fmt: skip
             except OSError as error:  # the store went away mid-box: one line, no traceback
                 st.caption(f"The class store did not answer: {error}")
             _live_names()  # its own fragment too: a late join shows without the teacher's click
@@ -718,9 +722,12 @@ def _publish(frame: Frame) -> None:
     st.session_state["class_published"] = frame.changed_key()
 
 
-def bars_html(r: Room, code: str, rounds: list[Poll], secret: str | None = None) -> str:
+def bars_html(
+    r: Room, code: str, rounds: list[Poll], secret: str | None = None, summary: bool = True
+) -> str:
     """The class's answers as bars, one bar per round side by side, the right answer marked
-    with ✓ and bold (never colour alone); plain text escaped."""
+    with ✓ and bold (never colour alone); plain text escaped. ``summary``: the numbers that
+    decided the answer below the bars (the teacher's screen has them in the quiz already)."""
     tallies = [r.tally(code, p, secret) for p in rounds]
     choices = rounds[-1].choices
     right = set(rounds[-1].right)
@@ -748,9 +755,9 @@ def bars_html(r: Room, code: str, rounds: list[Poll], secret: str | None = None)
             + ", ".join(f"then round {p.round}" for p in rounds[1:])
             + " (striped).</p>"
         )
-    summary = rounds[-1].summary
+    said = rounds[-1].summary if summary else ""
     return (
         f'<p class="lab-class-line"><b>Class answers:</b> {html.escape(rounds[-1].text)}</p>'
         f'<div class="lab-bars-box"><table class="lab-bars">{"".join(rows)}</table></div>{legend}'
-        + (f'<p class="lab-class-line">{html.escape(summary)}</p>' if summary else "")
+        + (f'<p class="lab-class-line">{html.escape(said)}</p>' if said else "")
     )
