@@ -20,15 +20,13 @@ from streamlit.testing.v1 import AppTest
 import app.classroom.teacher as class_view
 from app.classroom import codes
 from tests.app_helpers import MAIN, blocks, fresh, metric, notes
+from tests.class_fixtures import own_class_store
 
 
 @pytest.fixture(autouse=True)
 def class_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Every test its own store file (the room is a process resource: cleared around it)."""
-    monkeypatch.setenv("MCTS_LAB_STORE", f"sqlite:///{tmp_path / 'classes.db'}")
-    class_view.room.clear()
-    yield
-    class_view.room.clear()
+    """Every test its own store file."""
+    yield from own_class_store(tmp_path, monkeypatch)
 
 
 def _text(at: AppTest) -> str:

@@ -12,7 +12,6 @@ import csv
 import io
 import math
 import os
-import shutil
 import socket
 import sqlite3
 import stat
@@ -39,8 +38,7 @@ from app.classroom.room import (
     Teacher,
 )
 from app.classroom.store import RETENTION_SECONDS, ClassStore, StoreError, open_store
-
-REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
+from tests.class_fixtures import REDIS, need_redis
 
 
 def _free_port() -> int:
@@ -52,10 +50,7 @@ def _free_port() -> int:
 @pytest.fixture(scope="module")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A real redis-server on loopback for this module (no persistence)."""
-    if not os.access(REDIS, os.X_OK):
-        if os.environ.get("CI"):
-            pytest.fail("redis-server is missing: .ci/run installs Debian's redis-server")
-        pytest.skip("no redis-server (apt-get install redis-server): Redis store not tested")
+    need_redis("the Redis store not tested")
     port = _free_port()
     folder = tmp_path_factory.mktemp("redis")
     server = subprocess.Popen(

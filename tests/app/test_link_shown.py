@@ -15,14 +15,12 @@ pytest.importorskip("streamlit")
 
 import app.classroom.teacher as class_view
 from tests.app_helpers import fresh
+from tests.class_fixtures import own_class_store
 
 
 @pytest.fixture(autouse=True)
 def class_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("MCTS_LAB_STORE", f"sqlite:///{tmp_path / 'classes.db'}")
-    class_view.room.clear()
-    yield
-    class_view.room.clear()
+    yield from own_class_store(tmp_path, monkeypatch)
 
 
 def _link(at: object, code: str) -> dict[str, str]:

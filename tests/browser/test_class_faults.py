@@ -39,11 +39,10 @@ from app_server import running_app
 
 from app.classroom.store import ClassStore, open_store
 from tests.browser_helpers import BROWSER_TEST, click, open_page, wait_idle
+from tests.class_fixtures import REDIS, need_redis
 from tests.class_pages import join, wait_text
 
 pytestmark = BROWSER_TEST
-
-REDIS = "/usr/bin/redis-server"
 
 
 class RedisServer:
@@ -87,10 +86,7 @@ class RedisServer:
 
 @pytest.fixture(scope="module")
 def redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
-    if not os.access(REDIS, os.X_OK):
-        if os.environ.get("CI"):
-            pytest.fail("redis-server is missing: .ci/run installs Debian's redis-server")
-        pytest.skip("no redis-server (apt-get install redis-server): the drill needs it")
+    need_redis("the fault drill needs it")
     server = RedisServer(tmp_path_factory.mktemp("redis"))
     server.start()
     try:
