@@ -379,6 +379,9 @@ def _question(r: Room, me: _Me, frame: Frame | None, version: int) -> None:
                 args=(poll.id, poll.round, poll.choices),
                 format_func=functools.partial(_choice_label, tag=round_tag(poll)),
                 help="You can change your answer until the teacher reveals it.",
+                # side by side, wrapping: nine moves take three rows, not nine, so the tree
+                # the question asks about starts on the same phone screen as the answers
+                horizontal=True,
             )
             if st.session_state.get("class_answer") is not None:
                 st.caption("Answer sent. You can change it until the reveal.")

@@ -266,3 +266,32 @@ def test_the_teacher_s_reload_gets_the_class_back(class_url: str, browser: Any) 
     forged.close()
     teacher.close()
     student.close()
+
+
+def test_a_phone_shows_the_question_and_its_tree_on_one_screen(
+    class_url: str, browser: Any
+) -> None:
+    """A nine-choice question on a 390x844 phone: the answers side by side (three rows, not
+    nine: the card was 618 px tall), so the tree the question asks about starts on the same
+    screen as the answers (it started at y 887)."""
+    teacher = open_page(browser, f"{class_url}/?game=tic_tac_toe&seed=1&steps=30")
+    teacher.locator(".st-key-class_start button").first.click()
+    wait_idle(teacher)
+    code = teacher.locator(".lab-class-code").first.inner_text().strip()
+    phone = _student(browser, f"{class_url}/?class={code}", 390, 844)
+    _join(phone, code, "Pho")
+    _wait_text(phone, ".st-key-class_question", "Question")
+    phone.wait_for_selector(".st-key-class_tree g.tv-node", timeout=15_000)
+    wait_idle(phone)
+    labels = phone.locator(".st-key-class_answer [role='radiogroup'] label")
+    assert labels.count() == 9
+    card = phone.locator(".st-key-class_question").first.bounding_box()
+    tree = phone.locator(".st-key-class_tree").first.bounding_box()
+    assert card is not None and tree is not None
+    assert card["height"] <= 330, card
+    assert tree["y"] + 120 <= 844, tree  # the root and its moves in view with the answers
+    heights = labels.evaluate_all("els => els.map(e => e.getBoundingClientRect().height)")
+    assert min(heights) >= 40, heights  # still a thumb's target
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    for page in (teacher, phone):
+        page.close()
