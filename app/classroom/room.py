@@ -86,8 +86,9 @@ _NOT_TEACHER_KEY = "That is not the PIN of a class this store keeps."
 class Teacher:
     """A class this browser teaches: its code (public), the teacher's secret (kept in the
     teacher's browser session and teacher cookie only) and the teacher PIN (shown in the
-    teacher's sidebar only; ``""`` when the class was taken back with the PIN, which is then
-    the secret)."""
+    teacher's sidebar only; ``""`` when this key does not know it: a class started before
+    PINs. A class taken back by PIN has the PIN as its secret, and the page keeps it as its
+    PIN too)."""
 
     code: str
     secret: str

@@ -295,15 +295,16 @@ def present_page_open() -> bool:
 
 
 def _todo(page: Page, *, clicker_words: bool = False) -> str:
-    """What the page asks for, in one line: its presses, and its question first."""
+    """What the page asks for, in one line: its presses, and its question first
+    (``clicker_words``: said as the clicker's Page Down)."""
+    if clicker_words and page.press:
+        after = ", after the class answers the question." if page.questions else "."
+        return f"Page Down: {press_text(page.press)}{after}"
     todo = []
     if page.press:
         todo.append("Press " + press_text(page.press) + ".")
     if page.questions:
         todo.append("First answer the question under the narration (the quiz), then press.")
-    if clicker_words and page.press:
-        todo = [f"Page Down: {press_text(page.press)}" + (
-            ", after the class answers the question." if page.questions else ".")]  # fmt: skip
     return " ".join(todo)
 
 

@@ -227,7 +227,7 @@ def on_run_until() -> None:
     """**Run until** (``run_until_go``): Step N, stopped at the first iteration where the chosen
     condition holds (``mcts_lab.breakpoints``: the CLI's ``--until``), at most N; the history
     entry and a line say where it stopped and why, or that it did not hold within N."""
-    from mcts_lab.breakpoints import BreakpointError, Context, breakpoint_stop, parse_condition
+    from mcts_lab.breakpoints import BreakpointError, breakpoint_stop, parse_condition
 
     name = str(st.session_state.get(UNTIL) or "")
     if not name:
@@ -238,7 +238,7 @@ def on_run_until() -> None:
     try:
         condition = parse_condition(f"{name}:{argument}" if argument else name, search.game,
                                     search.root_state)  # fmt: skip
-        stop = breakpoint_stop([condition], search, Context(exact_seconds=2.0))
+        stop = breakpoint_stop([condition], search)
     except BreakpointError as error:
         notify("warning", f"Not run: {error}.")
         return
