@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import html
 import logging
+import re
 from typing import Any, cast
 
 import streamlit as st
@@ -118,6 +119,7 @@ def opened(name: str, replay: FileReplay, report: dict[str, Any]) -> None:
     st.session_state["trace_error"] = None
     st.session_state["trace_iteration"] = replay.position_index
     st.session_state["trace_focus"] = None
+    st.session_state["trace_anomaly_shown"] = None
 
 
 def _short(text: str, chars: int = 60) -> str:
@@ -125,7 +127,14 @@ def _short(text: str, chars: int = 60) -> str:
 
 
 def _close() -> None:
-    for key in ("trace_replay", "trace_report", "trace_name", "trace_error", "trace_focus"):
+    for key in (
+        "trace_replay",
+        "trace_report",
+        "trace_name",
+        "trace_error",
+        "trace_focus",
+        "trace_anomaly_shown",
+    ):
         st.session_state[key] = None
 
 
@@ -170,12 +179,69 @@ def on_unfocus() -> None:
     st.session_state["trace_focus"] = None
 
 
+#: The anomalies listed with a Show button each (inspect lists at most 1,000; the counts say
+#: how many each check found).
+ANOMALY_ROWS = 100
+_NAMED_ITERATION = re.compile(r"\biteration ([0-9]+)\b")
+
+
+def anomaly_position(replay: FileReplay, item: dict[str, Any]) -> int | None:
+    """The position (records applied) that shows anomaly ``item``: the record of the first
+    iteration its words name (the checks of iteration records say "iteration N ..."), or
+    ``None`` for a finding about the final tree (a tree-only check) or a file that cannot be
+    stepped: the end shows it."""
+    if not replay.steppable:
+        return None
+    named = _NAMED_ITERATION.search(str(item.get("detail", "")))
+    if named is None:
+        return None
+    number = int(named.group(1))
+    records = replay.trace.records
+    # records start at 1 and usually count up one by one: record number - 1 first
+    guess = number - 1
+    if 0 <= guess < len(records) and records[guess]["iteration"] == number:
+        return guess + 1
+    for r, record in enumerate(records):
+        if record["iteration"] == number:
+            return r + 1
+    return None
+
+
+def on_anomaly(i: int) -> None:
+    """Show anomaly ``i`` of the report: its iteration (:func:`anomaly_position`; the end for
+    a finding about the final tree) with its node focused in the tree."""
+    items = (st.session_state.get("trace_report") or {}).get("anomalies") or []
+    if not 0 <= i < len(items):
+        return
+    replay = _replay()
+    item = items[i]
+    position = anomaly_position(replay, item)
+    _go(replay.end if position is None else position)
+    node = item.get("node")
+    root = replay.trace.nodes[replay.trace.root]["id"]
+    st.session_state["trace_focus"] = None if node is None or node == root else int(node)
+    st.session_state["trace_anomaly_shown"] = i
+
+
 # ------------------------------------------------------------------ the screen
+
+
+#: The file view's own style: an anomaly's words wrap whole beside its Show button.
+STYLE = """<style>
+.lab-anomaly {font-size: 0.85rem; line-height: 1.2rem; overflow-wrap: anywhere;
+  padding: 0.1rem 0.25rem; border-radius: 0.25rem;}
+.lab-anomaly-shown {background: #fef3c7;}
+div[class*="st-key-trace_anomaly_row_"] {flex-wrap: nowrap !important;}
+div[class*="st-key-trace_anomaly_row_"] > div:first-child {flex: 1 1 0 !important;
+  min-width: 0 !important;}
+.lab-stop {font-size: 0.9rem; margin: 0 0 0.3rem 0; color: #1e3a8a;}
+</style>"""
 
 
 def trace_screen() -> None:
     replay = _replay()
     report = st.session_state.get("trace_report") or {}
+    st.html(STYLE)
     with st.container(key="trace_controls", horizontal=True, vertical_alignment="center"):
         can_step = replay.steppable
         st.button(
@@ -363,11 +429,36 @@ def _anomalies(report: dict[str, Any]) -> None:
         st.caption("mcts-lab inspect found no anomaly in this file.")
         return
     counts = report.get("anomaly_counts") or {}
+    listed = min(len(items), ANOMALY_ROWS)
+    more = sum(counts.values()) - listed
     st.caption(
         "Found by the checks of docs/trace_format.md (also marked ⚠ on the tree): "
         + ", ".join(f"{kind} {n:,}" for kind, n in counts.items())
+        + ". A button shows the anomaly's iteration with its node focused"
+        + (f"; the first {listed:,} are listed." if more > 0 else ".")
     )
-    st.dataframe(items, hide_index=True)
+    replay = _replay()
+    shown = st.session_state.get("trace_anomaly_shown")
+    for i, item in enumerate(items[:ANOMALY_ROWS]):
+        iteration = anomaly_position(replay, item)
+        node = item.get("node")
+        where = "the final tree" if iteration is None else f"iteration {iteration:,}"
+        with st.container(key=f"trace_anomaly_row_{i}", horizontal=True, gap="small",
+                          vertical_alignment="top"):  # fmt: skip
+            css = "lab-anomaly lab-anomaly-shown" if i == shown else "lab-anomaly"
+            st.html(
+                f'<div class="{css}"><b>{html.escape(str(item.get("kind")))}</b>'
+                f"{'' if node is None else f' · node {int(node)}'} · "
+                f"{html.escape(str(item.get('detail', '')))}</div>",
+                width="stretch",
+            )
+            st.button(
+                "Show",
+                key=f"trace_anomaly_{i}",
+                on_click=on_anomaly,
+                args=(i,),
+                help=f"Show {where}" + ("" if node is None else f" with node {int(node)} focused"),
+            )
 
 
 def _board(replay: FileReplay) -> None:

@@ -1,0 +1,78 @@
+"""The file view as a debugger (AppTest; issue 32): each anomaly listed whole with a Show button
+that moves the file to its iteration and focuses its node, and Run until on an open file."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("streamlit")
+from streamlit.testing.v1 import AppTest
+
+from mcts_core import Search
+from mcts_lab import traces
+from mcts_lab.common import build_config, build_game
+from mcts_lab.traces.lab import run_recorded
+
+MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
+
+
+def lab_lines(game: str = "tic_tac_toe", iterations: int = 40, seed: int = 4) -> list[dict]:
+    g = build_game(game)
+    search = Search(g, g.initial_state(), build_config({}), seed=seed)
+    _, steps = run_recorded(search, iterations)
+    text = traces.dumps(traces.from_search(search, steps), json_lines=True)
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def wrong_view_file() -> bytes:
+    """Tic-tac-toe, 40 iterations, seed 4, with iteration 20's backup at node 8 from the
+    other player's view: inspect finds ``wrong_view`` (iteration 20, node 8) and, on the final
+    tree, ``iteration`` (node 8's value sum against the records')."""
+    items = lab_lines()
+    for item in items:
+        if item.get("iteration") == 20 and "path" in item:
+            assert item["path"][:2] == [0, 8] and item["backup"][1]["node"] == 8
+            item["backup"][1]["add"] = -item["backup"][1]["add"]
+    return "\n".join(json.dumps(item) for item in items).encode()
+
+
+def opened(data: bytes, name: str = "run.jsonl") -> AppTest:
+    at = AppTest.from_file(MAIN, default_timeout=60)
+    at.run()
+    at.file_uploader(key="trace_file").upload(name, data, "application/json")
+    at.run()
+    assert not at.exception
+    return at
+
+
+def anomaly_rows(at: AppTest) -> list[str]:
+    rows = [str(h.value) for h in at.html if 'class="lab-anomaly' in str(h.value)]
+    return [html.unescape(re.sub(r"<[^>]+>", "", row)) for row in rows]
+
+
+def test_an_anomaly_is_listed_whole_and_shows_its_iteration_and_node() -> None:
+    at = opened(wrong_view_file())
+    at.session_state["trace_tabs"] = "Anomalies"
+    at.run()
+    rows = anomaly_rows(at)
+    assert rows == [
+        "wrong_view · node 8 · iteration 20 added -1 here: the leaf's value for the other "
+        "player; from player 0's view it is 1",
+        "iteration · node 8 · value sum 0, but the records' backups add up to -2",
+    ]
+    assert not at.dataframe  # words in rows that wrap, not a table's cut cells
+    at.button(key="trace_anomaly_0").click().run()
+    assert not at.exception
+    assert at.session_state["trace_iteration"] == 20  # the record the anomaly names
+    assert at.slider(key="trace_iteration").value == 20
+    assert at.session_state["trace_focus"] == 8
+    assert at.button(key="trace_unfocus") is not None  # the tree is drawn from node 8
+    assert "iteration 20 of 40" in " ".join(str(h.value) for h in at.html)
+    at.button(key="trace_anomaly_1").click().run()  # a finding about the final tree
+    assert at.session_state["trace_iteration"] == 40
+    assert at.session_state["trace_focus"] == 8

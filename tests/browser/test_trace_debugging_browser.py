@@ -1,0 +1,68 @@
+"""The file view as a debugger in headless Chromium at 1280x720 (issue 32): an anomaly's words
+whole on the page, its Show button moving the file to its iteration with its node focused, and
+Run until on an open file. Skipped when Debian's chromium is missing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.app.test_trace_debugging import wrong_view_file
+from tests.browser_helpers import BROWSER_TEST, OUT, open_page, wait_idle
+
+pytestmark = BROWSER_TEST
+
+
+def _open(browser: Any, app_url: str, path: Path) -> Any:
+    page = open_page(browser, app_url)
+    page.locator(".st-key-trace_file input[type=file]").set_input_files(str(path))
+    page.wait_for_selector(".st-key-trace_narration", timeout=60_000)
+    wait_idle(page, 300)
+    return page
+
+
+def _stats(page: Any) -> str:
+    return page.locator(".lab-stats").first.inner_text()
+
+
+def _wait_stats(page: Any, text: str) -> str:
+    page.wait_for_function(
+        "([t]) => { const s = document.querySelector('.lab-stats');"
+        " return s !== null && s.innerText.includes(t); }",
+        arg=[text],
+        timeout=30_000,
+    )
+    wait_idle(page, 400)
+    return _stats(page)
+
+
+def test_an_anomaly_reads_whole_and_its_button_shows_it(
+    app_url: str, browser: Any, tmp_path: Path
+) -> None:
+    path = tmp_path / "wrong-view.jsonl"
+    path.write_bytes(wrong_view_file())
+    page = _open(browser, app_url, path)
+    page.get_by_role("tab", name="Anomalies").click()
+    page.wait_for_selector(".st-key-trace_anomaly_row_0 .lab-anomaly", timeout=30_000)
+    wait_idle(page)
+    message = (
+        "iteration 20 added -1 here: the leaf's value for the other player; from player 0's "
+        "view it is 1"
+    )
+    row = page.locator(".st-key-trace_anomaly_row_0 .lab-anomaly").first
+    assert message in row.inner_text().replace("\n", " ")
+    # whole: nothing clipped sideways, every line inside the window
+    box = row.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 1280 and box["height"] > 20
+    clipped = row.evaluate("e => e.scrollWidth > e.clientWidth + 1")
+    assert not clipped
+    page.locator(".st-key-trace_anomaly_0 button:visible").first.click()
+    stats = _wait_stats(page, "iteration 20 of 40")
+    assert "iteration 20 of 40" in stats
+    focused = page.locator('.st-key-trace_tree g.tv-node[data-id="8"] rect[stroke-dasharray]')
+    page.wait_for_selector('.st-key-trace_tree g.tv-node[data-id="8"]', timeout=30_000)
+    assert focused.count() == 1  # node 8 drawn with the focus's dashed frame
+    assert page.locator(".st-key-trace_unfocus button").count() >= 1
+    OUT.mkdir(exist_ok=True)
+    page.screenshot(path=str(OUT / "trace-anomaly-shown.png"))
+    page.close()
