@@ -20,7 +20,7 @@ A probe is made when the run starts and compares with what it saw then: a change
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,8 +35,12 @@ __all__ = [
     "BreakpointStop",
     "Condition",
     "Context",
+    "RootMove",
     "breakpoint_stop",
+    "find_move",
+    "moves_listed",
     "parse_condition",
+    "root_moves",
 ]
 
 #: The largest K of ``visits:MOVE>=K`` (the search's own cap on iterations).
@@ -94,7 +98,8 @@ class RootMove:
     index: int
 
 
-def _root_moves(game: Any, state: Any) -> list[RootMove]:
+def root_moves(game: Any, state: Any) -> list[RootMove]:
+    """The legal moves of ``state`` in the game's order (none when the game is over)."""
     if game.is_terminal(state):
         return []
     return [
@@ -103,15 +108,11 @@ def _root_moves(game: Any, state: Any) -> list[RootMove]:
     ]
 
 
-def _move(text: str, game: Any, state: Any) -> RootMove:
-    """The root move ``text`` names: its label (as ``search`` prints it; case ignored when
-    that is unambiguous) or, all digits, its index (``action_index``)."""
-    moves = _root_moves(game, state)
-    if not moves:
-        raise BreakpointError("the position is over: it has no moves")
+def find_move(text: str, moves: Sequence[RootMove]) -> RootMove | None:
+    """The move of ``moves`` that ``text`` names: its label (as ``search`` prints it; case
+    ignored when that is unambiguous) or, all digits, its index; ``None`` when none does.
+    (Also used by :mod:`mcts_lab.watch` for the moves of an expression.)"""
     text = text.strip()
-    if not text:
-        raise BreakpointError("a move is missing after ':'")
     for move in moves:
         if move.label == text:
             return move
@@ -122,11 +123,29 @@ def _move(text: str, game: Any, state: Any) -> RootMove:
         for move in moves:
             if move.index == int(text):
                 return move
-    listed = ", ".join(f"{m.label} ({m.index})" for m in moves[:20])
-    more = f", ... ({len(moves)} moves)" if len(moves) > 20 else ""
-    raise BreakpointError(
-        f"{text!r} is not a legal move here (a label or an index): {listed}{more}"
-    )
+    return None
+
+
+def moves_listed(moves: Sequence[RootMove], most: int = 20) -> str:
+    """The moves as ``label (index)``, the first ``most`` of them."""
+    listed = ", ".join(f"{m.label} ({m.index})" for m in moves[:most])
+    return listed + (f", ... ({len(moves)} moves)" if len(moves) > most else "")
+
+
+def _move(text: str, game: Any, state: Any) -> RootMove:
+    """The root move ``text`` names (:func:`find_move`)."""
+    moves = root_moves(game, state)
+    if not moves:
+        raise BreakpointError("the position is over: it has no moves")
+    text = text.strip()
+    if not text:
+        raise BreakpointError("a move is missing after ':'")
+    found = find_move(text, moves)
+    if found is None:
+        raise BreakpointError(
+            f"{text!r} is not a legal move here (a label or an index): {moves_listed(moves)}"
+        )
+    return found
 
 
 def _child(search: Search, action: Any) -> Any:

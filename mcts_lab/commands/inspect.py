@@ -7,7 +7,7 @@ import argparse
 import json
 from typing import Any
 
-from mcts_lab import inspection, traces
+from mcts_lab import inspection, traces, watch
 from mcts_lab.anomalies import MAX_LISTED
 from mcts_lab.commands.options import emit, seconds_budget, whole_number
 
@@ -41,6 +41,14 @@ def add_parser(sub: Any) -> None:
         help=f'list at most N anomalies (all are counted; "truncated" says some were left '
         f"out; default {MAX_LISTED:,})",
     )
+    p.add_argument(
+        "--watch",
+        action="append",
+        metavar="EXPR",
+        help="an expression over the root's statistics (N(a1), Q(b2), U(c3), N(a1)/N(root)), "
+        "evaluated after every iteration record: CSV instead of the report (with --json: the "
+        f'field "watch"); repeatable, at most {watch.MAX_WATCHES} (docs/cli.md)',
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
     status does not depend on who reads the output: a reader that leaves early (``| head``)
     changes nothing."""
     trace = traces.load(args.file, max_bytes=INSPECT_MAX_BYTES)
+    # the watches first: a bad expression is exit 2 before any check runs
+    watched = watch.watch_table(trace, args.watch) if args.watch else None
     data = inspection.inspect_trace(
         trace,
         exact=args.exact,
@@ -55,6 +65,11 @@ def run(args: argparse.Namespace) -> int:
         max_anomalies=args.max_anomalies,
     )
     status = 1 if data["anomaly_counts"] else 0
+    if watched is not None:
+        if not args.json:
+            emit(watched.csv())  # the exit status stays the checks' own
+            return status
+        data["watch"] = watched.json()
     # allow_nan=False: valid JSON always (the reader refuses non-finite numbers on the way in)
     emit(json.dumps(data, allow_nan=False) if args.json else inspection.format_report(data))
     return status
