@@ -9,6 +9,7 @@ from typing import Any
 
 from mcts_lab import inspection, traces, watch
 from mcts_lab.anomalies import MAX_LISTED
+from mcts_lab.commands import inspect_diff
 from mcts_lab.commands.options import emit, seconds_budget, whole_number
 
 #: ``--max-anomalies`` at most (a list longer than this is no longer read by anyone).
@@ -49,12 +50,15 @@ def add_parser(sub: Any) -> None:
         "evaluated after every iteration record: CSV instead of the report (with --json: the "
         f'field "watch"); repeatable, at most {watch.MAX_WATCHES} (docs/cli.md)',
     )
+    inspect_diff.add_options(p)  # --diff B, --tolerance, --junit (a diff of two files)
 
 
 def run(args: argparse.Namespace) -> int:
     """Exit 0: no anomalies; 1: anomalies found; 2: unreadable or not of the format. The
     status does not depend on who reads the output: a reader that leaves early (``| head``)
     changes nothing."""
+    if inspect_diff.wanted(args):
+        return inspect_diff.run(args, INSPECT_MAX_BYTES)
     trace = traces.load(args.file, max_bytes=INSPECT_MAX_BYTES)
     # the watches first: a bad expression is exit 2 before any check runs
     watched = watch.watch_table(trace, args.watch) if args.watch else None
