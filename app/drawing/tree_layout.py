@@ -363,10 +363,18 @@ def _action_width(search: Search, rows: list[list[_Box]], names: tuple[str, str]
 
 def _lines(search: Search, node: Move, view: int) -> tuple[str, str]:
     """A box's numbers: its N and its Q from ``view``: a proven node's proven value (as the
-    board, the tables and the quiz give it), else the mean of its visits."""
+    board, the tables and the quiz give it), else the mean of its visits. A proven node whose
+    mean (at the box's two decimals) is not its proven value shows its mean, labelled, beside
+    the proof's W / L / D badge: ``mean -1.00`` on a proven win is the value the search's
+    visits gave it (a finished game scored two ways, a solver's late proof), which the proven
+    value alone would hide. The tooltip gives both in words."""
     if not node.visits:
         return ("N 0", "–")
-    return (f"N {format_visits(node.visits)}", f"{_q(search, node, view):+.2f}")
+    q = _q(search, node, view)
+    mean = node.mean(view)
+    if node.proven is not None and f"{mean:+.2f}" != f"{q:+.2f}":
+        return (f"N {format_visits(node.visits)}", f"mean {mean:+.2f}")
+    return (f"N {format_visits(node.visits)}", f"{q:+.2f}")
 
 
 def _q(search: Search, node: Move, view: int) -> float:

@@ -76,3 +76,37 @@ def test_an_anomaly_is_listed_whole_and_shows_its_iteration_and_node() -> None:
     at.button(key="trace_anomaly_1").click().run()  # a finding about the final tree
     assert at.session_state["trace_iteration"] == 40
     assert at.session_state["trace_focus"] == 8
+
+
+def _proven_boxes(search: object) -> dict[str, tuple[tuple[str, ...], str | None]]:
+    from app.drawing.tree_layout import build_view
+
+    view = build_view(
+        search,  # type: ignore[arg-type]
+        path_ids=set(), new_id=None, changed_ids=set(), focus_id=None, player_names=("X", "O"),
+    )  # fmt: skip
+    return {node.label: (node.lines, node.proven) for node in view.nodes if node.proven}
+
+
+def test_a_box_whose_proof_is_not_its_mean_shows_the_mean() -> None:
+    from mcts_lab.traces.replay import FileReplay
+    from tests.mcts_lab.textbook_uct import textbook_uct
+
+    # a textbook UCT that scores a finished game from the wrong side: X's winning c1 at
+    # XX.OO.... is a finished game proven +1 for X whose 3 visits gave -1 each
+    planted = textbook_uct("tic_tac_toe", "XX.OO....", seed=1, iterations=60, bug="terminal_wrong")
+    boxes = _proven_boxes(FileReplay(traces.parse(planted)).search())
+    assert boxes["c1"] == (("N 3", "mean -1.00"), "win")  # the box said "+1.00" before
+    correct = textbook_uct("tic_tac_toe", "XX.OO....", seed=1, iterations=60)
+    boxes = _proven_boxes(FileReplay(traces.parse(correct)).search())
+    assert boxes["c1"] == (("N 43", "+1.00"), "win")  # proof and mean agree: the value alone
+    # the live tree draws its boxes with the same code: a solver's proven draw whose visits
+    # averaged +0.23 for X shows that mean beside its D badge
+    g = build_game("tic_tac_toe")
+    search = Search(g, g.parse_state("X...O...."), build_config({"solver": True}), seed=1)
+    search.run(iterations=400)
+    b1 = next(
+        c for c in search.root.children if g.action_label(search.root_state, c.action) == "b1"
+    )
+    assert b1.proven == (0.0, 0.0) and abs(b1.mean(0) - 0.229) < 0.001
+    assert _proven_boxes(search)["b1"] == (("N 48", "mean +0.23"), "draw")
