@@ -218,10 +218,10 @@ class _Parser:
             tree = _Binary(operator, tree, self.factor())
         return tree
 
-    def nested(self) -> None:
+    def nested(self, start: int) -> None:
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise self.fail(f"nested more than {MAX_DEPTH} deep")
+            raise self.fail(f"nested more than {MAX_DEPTH} deep", start)
 
     def factor(self) -> _Node:
         char = self.peek()
@@ -230,13 +230,13 @@ class _Parser:
             raise self.fail("expected a number, N(move), Q(move), U(move) or '('")
         if char == "-":
             self.at += 1
-            self.nested()
+            self.nested(start)
             operand = self.factor()
             self.depth -= 1
             return _Negate(operand)
         if char == "(":
             self.at += 1
-            self.nested()
+            self.nested(start)
             tree = self.expression()
             self.expect(")")
             self.depth -= 1
