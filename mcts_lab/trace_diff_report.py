@@ -144,7 +144,8 @@ def _node_words(d: NodeDifference) -> str:
     if d.a is None or d.b is None:
         side, stats = ("B", d.b) if d.a is None else ("A", d.a)
         assert stats is not None
-        return f"only in {side} ({stats['visits']:,} visits, mean {_value(stats['mean'])})"
+        n = stats["visits"]
+        return f"only in {side} ({n:,} visit{'s' * (n != 1)}, mean {_value(stats['mean'])})"
     parts = []
     for name in d.fields:
         x, y = d.a[name], d.b[name]
