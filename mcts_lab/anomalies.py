@@ -205,7 +205,15 @@ def check_nodes(facts: FileFacts, r: AnomalyLog) -> None:
                 r.add("prior", node_id, f"its children's {key} values sum to {total:.6g} (> 1)")
         # value sums add up (player by player), or add up with the children's views swapped
         if mean_backup and surplus >= 0 and rule != "none":
-            _check_sums(i, kids, surplus, sums, count, low, high, width, r, node_id)
+            note = ""
+            if i == trace.root and visits and all(total == 0 for total in sums[i]):
+                # visits counted on the way down, values added by a backup loop that stops
+                # below the root (``while node.parent is not None``)
+                note = (
+                    f": the root has {visits} visits but no value was ever added to it (a "
+                    "backup that stops below the root?)"
+                )
+            _check_sums(i, kids, surplus, sums, count, low, high, width, r, node_id, note)
 
 
 def _check_sums(
@@ -219,7 +227,11 @@ def _check_sums(
     width: float,
     r: AnomalyLog,
     node_id: int,
+    note: str = "",
 ) -> None:
+    """``wrong_view`` or ``value_sum`` at node ``i`` (``note``: added to a ``value_sum``'s
+    detail)."""
+
     def fits(player: int, child_player: int) -> tuple[bool, float] | None:
         parent_sum = sums[i][player]
         parts = [sums[k][child_player] for k in kids]
@@ -249,7 +261,7 @@ def _check_sums(
                 "value_sum",
                 node_id,
                 f"player {player}'s value sum {parent_sum:.6g} is not its children's "
-                f"{straight[1]:.6g} plus {surplus} leaf value(s) in [{low:g}, {high:g}]",
+                f"{straight[1]:.6g} plus {surplus} leaf value(s) in [{low:g}, {high:g}]{note}",
             )
         return
 

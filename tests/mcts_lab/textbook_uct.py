@@ -11,6 +11,22 @@ search stored; the bugs are in what it stores and how it chooses:
 - ``"first_child"``: the selection always takes the first child.
 - ``"terminal_wrong"``: a finished game is scored from the wrong side (a win backed up as a
   loss).
+- ``"root_unbacked"``: the root's value is never added: visits are counted on the way down
+  (every node of the path, the root too), values in a backup loop ``while node.parent is not
+  None`` that stops below the root (the root keeps its visits and a value sum of 0).
+- ``"leaf_wrong_view"``: the new node's value is stored for the wrong player: in the iteration
+  that adds a node, the node itself gets the leaf's value from the other player's view (its
+  parent and the rest of the path get theirs right); later visits store it right.
+- ``"solver_no_negation"`` (with ``solver=True``): the solver copies a proven child's value to
+  its parent without the sign flip: a node whose mover has a proven win is stored as proven
+  +1 in the view of the player who moved into it, who in fact loses.
+
+``solver=True`` adds a small MCTS-Solver (Winands et al. 2008): a node whose mover has a child
+proven a win is proven a win for them; a node whose moves are all tried and proven is proven
+the best of them; selection stops at a proven node and backs up its proven value, and the run
+stops when the root is proven. Values and proofs are stored in the "edge" view (the player who
+chose the move into the node; the root: its own player), so a proof passes to the parent
+negated when the parent's mover is the other player.
 
 Children are added in a seeded random order, as most hand-written searches pop a random
 untried move.
@@ -24,7 +40,16 @@ from typing import Any
 
 from mcts_lab.common import action_index, build_game
 
-BUGS = ("none", "no_sign_flip", "log_child", "first_child", "terminal_wrong")
+BUGS = (
+    "none",
+    "no_sign_flip",
+    "log_child",
+    "first_child",
+    "terminal_wrong",
+    "root_unbacked",
+    "leaf_wrong_view",
+    "solver_no_negation",
+)
 
 
 def textbook_uct(
@@ -38,17 +63,20 @@ def textbook_uct(
     records: bool = False,
     terms: bool = True,
     proven: bool = True,
+    solver: bool = False,
     settings: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The search as an mcts-trace document (``records``: with iteration records, their
     decisions with each child's terms when ``terms``; ``proven``: finished games carry their
-    value as ``proven``)."""
+    value as ``proven``; ``solver``: the module's MCTS-Solver, its proofs in the file)."""
     assert bug in BUGS, bug
+    assert solver or bug != "solver_no_negation", "the solver's bug needs solver=True"
     rng = random.Random(seed)
     game = build_game(game_name)
     start = game.initial_state() if position is None else game.parse_state(position)
     # per node: state, parent, move label, action number, player to move, children,
-    # untried actions, visits, value sums per player
+    # untried actions, number of legal moves, visits, value sums per player, proven value
+    # (the edge view: the player who chose the move into it; None: unproven)
     nodes: list[dict[str, Any]] = []
 
     def new_node(state: Any, parent: int | None, before: Any, action: Any) -> int:
@@ -64,17 +92,28 @@ def textbook_uct(
                 "player": -1 if terminal else game.current_player(state),
                 "kids": [],
                 "untried": untried,
+                "actions": len(untried),
                 "visits": 0,
                 "sums": [0.0, 0.0],
+                "proven": None,
             }
         )
-        return len(nodes) - 1
+        i = len(nodes) - 1
+        if solver and terminal:
+            nodes[i]["proven"] = float(game.returns(state)[_edge(nodes, i, 0)])
+        return i
 
     root = new_node(start, None, None, None)
     trace: list[dict[str, Any]] = []
+    done = 0
     for iteration in range(1, iterations + 1):
+        if nodes[root]["proven"] is not None:
+            break  # a proven root: more iterations could not change it
+        done = iteration
         node, path, decisions, expanded = root, [root], [], []
-        while not nodes[node]["untried"] and nodes[node]["kids"]:
+        if bug == "root_unbacked":
+            nodes[root]["visits"] += 1  # counted on the way down
+        while not nodes[node]["untried"] and nodes[node]["kids"] and not _stops(nodes, node):
             here = nodes[node]
             mover = 0 if bug == "no_sign_flip" else here["player"]
             scored = []
@@ -91,8 +130,10 @@ def textbook_uct(
             decisions.append(decision)
             node = chosen["node"]
             path.append(node)
+            if bug == "root_unbacked":
+                nodes[node]["visits"] += 1
         here = nodes[node]
-        if here["untried"]:
+        if here["untried"] and not _stops(nodes, node):
             action = here["untried"].pop()
             state = here["state"]
             after = game.next_state(state, action, game.chance_outcomes(state, action)[0][0])
@@ -101,20 +142,35 @@ def textbook_uct(
             expanded.append(child)
             node = child
             path.append(node)
+            if bug == "root_unbacked":
+                nodes[node]["visits"] += 1
         state = nodes[node]["state"]
         finished = game.is_terminal(state)
-        while not game.is_terminal(state):
-            action = rng.choice(list(game.legal_actions(state)))
-            state = game.next_state(state, action, game.chance_outcomes(state, action)[0][0])
-        returns = [float(v) for v in game.returns(state)]
+        proof = nodes[node]["proven"]
+        if proof is not None:  # a proven node (a finished game under the solver): its value
+            edge = _edge(nodes, node, root)
+            returns = [proof if p == edge else -proof for p in (0, 1)]
+        else:
+            while not game.is_terminal(state):
+                action = rng.choice(list(game.legal_actions(state)))
+                state = game.next_state(state, action, game.chance_outcomes(state, action)[0][0])
+            returns = [float(v) for v in game.returns(state)]
         if finished and bug == "terminal_wrong":
             returns = [-returns[0], -returns[1]]
-        adds = []
+        backup = []
         for n in path:
-            nodes[n]["visits"] += 1
+            if bug == "root_unbacked" and n == root:
+                continue  # the backup loop stops below the root (its visit was counted)
+            if bug != "root_unbacked":
+                nodes[n]["visits"] += 1
+            values = returns
+            if bug == "leaf_wrong_view" and n in expanded:
+                values = [returns[1], returns[0]]  # stored for the other player
             for p in (0, 1):
-                nodes[n]["sums"][p] += returns[p]
-            adds.append(n)
+                nodes[n]["sums"][p] += values[p]
+            backup.append({"node": n, "add": values[_edge(nodes, n, root)]})
+        if solver:
+            _prove(nodes, path, root, bug)
         if records:
             trace.append(
                 {
@@ -124,8 +180,10 @@ def textbook_uct(
                     "expanded": expanded,
                     "leaf": node,
                     "leaf_values": returns,
-                    "evaluation": "terminal" if finished else "rollout",
-                    "backup": [{"node": n, "add": returns[_edge(nodes, n, root)]} for n in adds],
+                    "evaluation": "terminal"
+                    if finished
+                    else ("proven" if proof is not None else "rollout"),
+                    "backup": backup,
                 }
             )
     out_nodes = []
@@ -140,16 +198,20 @@ def textbook_uct(
         if item["move"] is not None:
             entry["move"] = item["move"]
             entry["action"] = item["action"]
-        if item["player"] < 0 and proven:
+        if item["player"] >= 0:
+            entry["num_actions"] = item["actions"]
+        if item["proven"] is not None:
+            entry["proven"] = item["proven"]
+        elif item["player"] < 0 and proven:
             entry["proven"] = float(game.returns(item["state"])[_edge(nodes, i, root)])
         out_nodes.append(entry)
     doc: dict[str, Any] = {
         "format": "mcts-trace",
         "version": 1,
         "game": game_name,
-        "settings": {"c": c, "tree_policy": "uct", "solver": False, **(settings or {})},
+        "settings": {"c": c, "tree_policy": "uct", "solver": solver, **(settings or {})},
         "seed": seed,
-        "iterations": iterations,
+        "iterations": done,
         "writer": {"name": "textbook-uct", "version": bug},
         "players": 2,
         "values": {"range": [-1, 1], "view": "edge", "zero_sum": True, "backup": "mean"},
@@ -161,6 +223,37 @@ def textbook_uct(
     if trace:
         doc["trace"] = trace
     return doc
+
+
+def _stops(nodes: list[dict[str, Any]], i: int) -> bool:
+    """Selection stops at a proven node (the solver's; a finished game has no moves anyway)."""
+    return nodes[i]["proven"] is not None
+
+
+def _prove(nodes: list[dict[str, Any]], path: list[int], root: int, bug: str) -> None:
+    """MCTS-Solver's backup of proofs, from the leaf up the path: a node is proven a win for
+    its mover when a child is proven a win for them, or proven the best of its children when
+    every move was tried and is proven; it stops at the first node that stays unproven."""
+    for n in reversed(path):
+        here = nodes[n]
+        if here["proven"] is not None:
+            continue
+        if here["player"] < 0:
+            return
+        # a child's proven value is in the edge view: the view of this node's mover
+        values = [nodes[k]["proven"] for k in here["kids"]]
+        known = [v for v in values if v is not None]
+        if known and max(known) >= 1.0:
+            best = 1.0
+        elif not here["untried"] and len(known) == len(values) and known:
+            best = max(known)
+        else:
+            return
+        edge = _edge(nodes, n, root)
+        if bug == "solver_no_negation" or edge == here["player"]:
+            here["proven"] = best  # the bug copies it whoever's view the node's value is in
+        else:
+            here["proven"] = -best
 
 
 def _edge(nodes: list[dict[str, Any]], i: int, root: int) -> int:
