@@ -32,6 +32,7 @@ from app.drawing.boards import board_svg
 from app.drawing.tree_layout import build_view
 from app.drawing.tree_model import TreeView
 from app.live.session import DEFAULTS
+from app.tracefile.diff_view import diff_panel
 from app.words.c_sensitivity import flip_c
 from app.words.c_sentence import flip_sentence
 from app.words.narration import narrate_iteration
@@ -278,6 +279,7 @@ def trace_screen() -> None:
                 )
             )
         _tabs(replay, report)
+    diff_panel(replay.trace, st.session_state.get("trace_name") or "A")  # diff_view.py
 
 
 def narration_lines(replay: FileReplay) -> list[tuple[str, str]]:
