@@ -17,6 +17,7 @@ from mcts_core import Decision, IterationTrace, Search
 from mcts_core.nodes import ChanceNode
 from mcts_core.policies import FORMULAS, visit_entropy
 from mcts_lab.anomaly_statistics import chi_square_sf  # the one chi-square tail: inspect's
+from mcts_lab.watch import Watch, search_stats
 
 __all__ = [
     "uct_rows",
@@ -29,6 +30,7 @@ __all__ = [
     "chance_rows",
     "chi_square_p",
     "series_point",
+    "watch_figure",
     "history_figure",
     "arena_figure",
     "chance_figure",
@@ -229,7 +231,8 @@ def chance_figure(rows: list[dict[str, Any]]) -> go.Figure:
 
 def series_point(search: Search) -> dict[str, Any]:
     """The root's children at this moment: {move label: (visits, Q)} and the move the search
-    would play (``best``, its label; ``best_action``, the action: the regret line's input)."""
+    would play (``best``, its label; ``best_action``, the action: the regret line's input);
+    ``root``, the root's statistics the watch expressions read (:func:`watch_figure`)."""
     children = search.children_summary()
     best = search.best_child() if children else None
     return {
@@ -237,7 +240,34 @@ def series_point(search: Search) -> dict[str, Any]:
         "children": {c.label: (c.visits, c.q) for c in children},
         "best": best.label if best is not None else None,
         "best_action": best.action if best is not None else None,
+        "root": search_stats(search),
     }
+
+
+def watch_figure(watches: Sequence[Watch], series: Sequence[dict[str, Any]]) -> go.Figure:
+    """One line per watch expression over the kept points of the history (``series``, each
+    with its ``root`` statistics), named by the expression; an undefined value is a gap."""
+    palette = ("#2563eb", "#dc2626", "#16a34a", "#f59e0b", "#7c3aed", "#0891b2", "#db2777",
+               "#65a30d", "#ea580c", "#111827")  # fmt: skip
+    points = [p for p in series if "root" in p]
+    xs = [p["iteration"] for p in points]
+    traces = [
+        go.Scatter(
+            x=xs,
+            y=[w.value(p["root"]) for p in points],
+            name=w.text,
+            mode="lines",
+            line_color=palette[i % len(palette)],
+            connectgaps=False,
+        )
+        for i, w in enumerate(watches)
+    ]
+    fig = go.Figure(traces)
+    fig.update_layout(
+        height=300, margin=dict(l=10, r=10, t=30, b=10), xaxis=dict(title="iteration"),
+        legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0),
+    )  # fmt: skip
+    return fig
 
 
 def _by_move(

@@ -82,6 +82,7 @@ DEFAULTS: dict[str, Any] = {
     "print_children": 8,
     "show_printed": False,
     "show_arena": False,
+    "watch": "",  # the Charts tab's watch expressions, ';' between them (mcts_lab.watch)
     "autoplay": False,
     "autoplay_batch": False,
     "presentation": False,

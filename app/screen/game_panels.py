@@ -25,10 +25,12 @@ from app.drawing.figures import (
     history_figure,
     html_table,
     sweep_figure,
+    watch_figure,
 )
 from app.inputs.links import ARENA_GAMES_RANGE, ARENA_ITERATIONS_RANGE
 from app.live import exact_cache, history, jobs, play, session
 from app.words.exact import ExactAnswer, kept_sentence, regret_points
+from mcts_lab import watch
 
 # -------------------------------------------------------------------- board
 
@@ -196,18 +198,51 @@ def charts_panel() -> None:
     )
     if len(series) < 2:
         st.caption("Step a few times to draw the charts.")
+    else:
+        exact = exact_cache.exact_answer()
+        regret = None if exact is None else regret_points(series, exact)
+        if regret is not None:
+            ui.help_text(
+                "Regret (bottom panel): what the favourite gives away under perfect play, the "
+                "best move's exact value minus its own; 0: a best move. " + kept_sentence(regret)
+            )
+            note = exact.budget_note() if exact is not None else None
+            if note is not None:
+                ui.notice_line("warning", note)
+        st.plotly_chart(history_figure(series, regret), width="stretch", key="chart_history")
+    _watch_chart(series)
+
+
+#: The watch box's length: ten expressions of the longest kind and their separators.
+WATCH_INPUT_CHARS = watch.MAX_WATCHES * (watch.MAX_CHARS + 2)
+
+
+def _watch_chart(series: list[dict[str, Any]]) -> None:
+    """The watch expressions (text input ``watch``): each one's value at every point the
+    charts keep, one line each (chart ``chart_watch``); a bad expression is one sentence."""
+    text = st.text_input(
+        "Watch",
+        key="watch",
+        max_chars=WATCH_INPUT_CHARS,
+        placeholder="N(a1)/N(root); Q(a1) - Q(c3)",
+        help="Expressions over the root's statistics, separated by ';': N(move) its visits, "
+        "Q(move) its mean value for the player to move at the root, U(move) the score the "
+        "selection gives it (Q + the exploration bonus with this C), root for the root (N, "
+        "Q); numbers, + - * / and parentheses. A move is its label or its number.",
+    )
+    texts = watch.split_watches(text)
+    if not texts:
         return
-    exact = exact_cache.exact_answer()
-    regret = None if exact is None else regret_points(series, exact)
-    if regret is not None:
-        ui.help_text(
-            "Regret (bottom panel): what the favourite gives away under perfect play, the "
-            "best move's exact value minus its own; 0: a best move. " + kept_sentence(regret)
-        )
-        note = exact.budget_note() if exact is not None else None
-        if note is not None:
-            ui.notice_line("warning", note)
-    st.plotly_chart(history_figure(series, regret), width="stretch", key="chart_history")
+    search = session.session().search
+    try:
+        watches = watch.parse_watches(texts, watch.search_moves(search))
+    except watch.WatchError as error:
+        ui.notice_line("error", f"The watch cannot be drawn: {error}.")
+        return
+    if not any("root" in point for point in series):
+        st.caption("Step to draw the watch.")
+        return
+    st.plotly_chart(watch_figure(watches, series), width="stretch", key="chart_watch")
 
 
 @ui.guarded
