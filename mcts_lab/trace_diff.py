@@ -4,7 +4,8 @@ trees differ? (``mcts-lab inspect A --diff B``, the app's file view.)
 :mod:`mcts_lab.compare` runs two live searches in lockstep; this module compares two runs
 already written to mcts-trace files (docs/trace_format.md), from any writer. It reuses the
 lockstep's words for how paths part (:data:`~mcts_lab.compare_records.DivergenceKind`:
-"selection", "chance", "expansion", "stop").
+"selection", "chance", "expansion", "stop"); its records are in
+:mod:`mcts_lab.trace_diff_records`, its text and JUnit XML in :mod:`mcts_lab.trace_diff_report`.
 
 **Matching.** A node of A and a node of B are the same node when their **action paths** from
 the root are the same: the labels (``move``; a file without one: ``action N``, else ``#id``)
@@ -41,10 +42,10 @@ import dataclasses
 import math
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from mcts_lab.compare_records import DivergenceKind, show_value
+from mcts_lab.trace_diff_records import FirstDifference, NodeDifference, TraceDiff
 from mcts_lab.traces.format import Trace
 from mcts_lab.traces.rules import game_moves
 from mcts_lab.traces.values import node_sums, node_views, value_range
@@ -65,161 +66,11 @@ DEFAULT_TOLERANCE = 1e-9
 #: Node differences listed by default (all are counted; ``truncated`` says some were left out).
 MAX_LISTED = 1_000
 
-#: What a first difference is about: the records' paths ("path"; its ``divergence`` says how
-#: they part), their iteration numbers ("iteration") or counts ("records"), a recorded decision's
-#: terms ("decision"), the leaf ("leaf") or a backup add ("backup").
-DifferenceKind = Literal["path", "iteration", "records", "decision", "leaf", "backup"]
-#: A node of both trees whose statistics differ ("changed"), or a node of one tree only.
-NodeDifferenceKind = Literal["changed", "only_a", "only_b"]
-
 _TERMS = ("q", "bonus", "prior", "score")
 
 
 class DiffInputError(ValueError):
     """The two files are not two runs of one game from one position (the message says how)."""
-
-
-@dataclass(frozen=True)
-class FirstDifference:
-    """The first iteration record where the two files part.
-
-    Attributes:
-        record: the records' place in both files (1 = the first record).
-        iteration: A's record's ``iteration`` (B's is in ``b`` when it differs).
-        kind: :data:`DifferenceKind`.
-        divergence: for a "path" difference, how the paths part (:data:`DivergenceKind`), else
-            ``None``.
-        depth: the level of the node where they part (0 = the root), or ``None``.
-        node: the action path of that node (a "decision" or "backup": the node whose numbers
-            differ; a "path": the node whose choice differs), or ``None``.
-        a, b: each file's side, JSON-ready: ``path`` (the record's action path), and by kind
-            ``choice`` and ``rule`` and ``terms`` (the children's recorded terms at the
-            parting node: ``action``, ``visits``, ``q``, ``bonus``, ``prior``, ``score``),
-            ``field`` / ``child`` / ``value``, ``leaf`` / ``leaf_value`` / ``evaluation``,
-            ``iteration``, ``records``.
-        explanation: the same in a sentence or two, with the deciding numbers.
-    """
-
-    record: int
-    iteration: int | None
-    kind: DifferenceKind
-    divergence: DivergenceKind | None
-    depth: int | None
-    node: tuple[str, ...] | None
-    a: dict[str, Any]
-    b: dict[str, Any]
-    explanation: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "record": self.record,
-            "iteration": self.iteration,
-            "kind": self.kind,
-            "divergence": self.divergence,
-            "depth": self.depth,
-            "node": None if self.node is None else list(self.node),
-            "a": self.a,
-            "b": self.b,
-            "explanation": self.explanation,
-        }
-
-
-@dataclass(frozen=True)
-class NodeDifference:
-    """One node of the final trees that differs.
-
-    Attributes:
-        path: its action path from the root (``()``: the root).
-        kind: :data:`NodeDifferenceKind`.
-        fields: the statistics that differ ("visits", "mean", "proven"); empty for a node of
-            one tree only.
-        a, b: that node's ``visits``, ``mean`` and ``proven`` (edge view, [-1, 1]; ``None``
-            where the file does not say) in each file; ``None`` where the file has no such node.
-    """
-
-    path: tuple[str, ...]
-    kind: NodeDifferenceKind
-    fields: tuple[str, ...]
-    a: dict[str, Any] | None
-    b: dict[str, Any] | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "path": list(self.path),
-            "kind": self.kind,
-            "fields": list(self.fields),
-            "a": self.a,
-            "b": self.b,
-        }
-
-
-@dataclass(frozen=True)
-class TraceDiff:
-    """The comparison of two trace files (:func:`diff_traces`); ``to_dict()`` is the
-    ``inspect --diff --json`` object (docs/cli.md).
-
-    Attributes:
-        a, b: each file's summary (``file``, ``game``, ``position``, ``writer``, ``seed``,
-            ``records``, ``nodes``).
-        tolerance: the largest value difference that counts as the same.
-        records_compared: record pairs walked (0 when either file has none).
-        records_note: ``""``, or why the records were not compared (a tree-only document).
-        first_difference: the earliest difference in the records, or ``None``.
-        first_path_difference: the first record whose path (or iteration number, or the record
-            count) differs, or ``None``; the same as ``first_difference`` unless statistics
-            parted earlier.
-        node_differences: the listed :class:`NodeDifference` (at most ``max_listed``).
-        node_counts: how many nodes differ, by kind (all of them, listed or not).
-        settings_differences: the headers' ``seed`` and ``settings`` entries that differ,
-            ``{name: (a's, b's)}`` (context for a person; not a difference by itself).
-    """
-
-    a: dict[str, Any]
-    b: dict[str, Any]
-    tolerance: float
-    records_compared: int
-    records_note: str
-    first_difference: FirstDifference | None
-    first_path_difference: FirstDifference | None
-    node_differences: tuple[NodeDifference, ...]
-    node_counts: dict[str, int]
-    settings_differences: dict[str, tuple[Any, Any]]
-
-    @property
-    def truncated(self) -> bool:
-        """Some node differences were counted but not listed."""
-        return sum(self.node_counts.values()) > len(self.node_differences)
-
-    @property
-    def identical(self) -> bool:
-        """No difference beyond the tolerance in the records or the final trees."""
-        return self.first_difference is None and not any(self.node_counts.values())
-
-    @property
-    def statistics_difference(self) -> FirstDifference | None:
-        """The first statistics difference, found before any path difference, or ``None``."""
-        first = self.first_difference
-        return first if first is not None and first is not self.first_path_difference else None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "a": self.a,
-            "b": self.b,
-            "identical": self.identical,
-            "tolerance": self.tolerance,
-            "records_compared": self.records_compared,
-            "records_note": self.records_note,
-            "first_difference": _dict(self.first_difference),
-            "first_path_difference": _dict(self.first_path_difference),
-            "node_differences": [d.to_dict() for d in self.node_differences],
-            "node_difference_counts": dict(self.node_counts),
-            "truncated": self.truncated,
-            "settings_differences": {k: list(v) for k, v in self.settings_differences.items()},
-        }
-
-
-def _dict(item: FirstDifference | None) -> dict[str, Any] | None:
-    return None if item is None else item.to_dict()
 
 
 # ------------------------------------------------------------------ one file's side
@@ -257,7 +108,19 @@ class _Side:
         self.by_key = {key: i for i, key in enumerate(self.keys)}
 
     def i(self, node_id: int) -> int:
+        """The place of a node the loader checked exists (path, expanded, backup, decision)."""
         return self.trace.index[node_id]
+
+    def key(self, node_id: Any) -> tuple[str, ...]:
+        """A node's action path; an id the loader does not check (a record's ``leaf``, a
+        decision child's ``node``) that is no node reads ``("#id (no such node)",)``."""
+        i = self.trace.index.get(node_id)
+        return (f"#{node_id} (no such node)",) if i is None else self.keys[i]
+
+    def label(self, node_id: Any) -> str:
+        """The label of the move into a node (``"(root)"`` for the root)."""
+        key = self.key(node_id)
+        return key[-1] if key else "(root)"
 
     def scaled(self, value: float) -> float:
         """A value of the file's range in [-1, 1]."""
@@ -527,8 +390,7 @@ class _RecordWalk:
         return item
 
     def _terms(self, side: _Side, terms: dict[str, Any]) -> dict[str, Any]:
-        key = side.keys[side.i(terms["node"])]
-        row: dict[str, Any] = {"action": key[-1] if key else "(root)"}
+        row: dict[str, Any] = {"action": side.label(terms["node"])}
         for name in ("visits", *_TERMS):
             row[name] = terms.get(name)
         return row
@@ -594,8 +456,8 @@ class _RecordWalk:
         """(field, child label, A's, B's) of the first difference in one decision."""
         if None not in (da.get("rule"), db.get("rule")) and da["rule"] != db["rule"]:
             return "rule", None, da["rule"], db["rule"]
-        kids_a = {self.a.keys[self.a.i(t["node"])][-1]: t for t in da.get("children", ())}
-        kids_b = {self.b.keys[self.b.i(t["node"])][-1]: t for t in db.get("children", ())}
+        kids_a = {self.a.label(t["node"]): t for t in da.get("children", ())}
+        kids_b = {self.b.label(t["node"]): t for t in db.get("children", ())}
         if kids_a and kids_b and set(kids_a) != set(kids_b):
             return "children", None, sorted(kids_a), sorted(kids_b)
         for label, ta in kids_a.items():
@@ -639,11 +501,13 @@ class _RecordWalk:
         )
 
     def _leaf_of(self, side: _Side, record: dict[str, Any]) -> tuple[str, ...]:
-        return side.keys[side.i(record.get("leaf", record["path"][-1]))]
+        return side.key(record.get("leaf", record["path"][-1]))
 
     def _leaf_value(self, side: _Side, record: dict[str, Any]) -> float | None:
         """The leaf's value from its edge view in [-1, 1], or ``None`` (not recorded)."""
-        i = side.i(record.get("leaf", record["path"][-1]))
+        i = side.trace.index.get(record.get("leaf", record["path"][-1]))
+        if i is None:
+            return None
         per_player = record.get("leaf_values")
         player = side.edge[i]
         if isinstance(per_player, list) and 0 <= player < len(per_player):

@@ -252,3 +252,20 @@ def test_different_games_raise_the_diff_input_error() -> None:
     b = traces.parse(lab_doc("connect_four", 10, 1)[2])
     with pytest.raises(DiffInputError):
         diff_traces(a, b)
+
+
+def test_ids_the_loader_does_not_check_are_named_not_a_crash() -> None:
+    a = _lab(iterations=40)
+    k = next(i for i, r in enumerate(a["trace"]) if r["decisions"])
+    b = copy.deepcopy(a)
+    b["trace"][k]["decisions"][0]["children"][0]["node"] = 9998  # no such node
+    diff = diff_traces(traces.parse(a), traces.parse(b))
+    first = diff.first_difference
+    assert first is not None and first.kind == "decision" and first.record == k + 1
+    assert first.a["field"] == "children" and "#9998 (no such node)" in first.b["value"]
+    c = copy.deepcopy(a)
+    c["trace"][k]["leaf"] = 9999
+    first = diff_traces(traces.parse(a), traces.parse(c)).first_difference
+    assert (
+        first is not None and first.kind == "leaf" and first.b["leaf"] == ["#9999 (no such node)"]
+    )
