@@ -288,22 +288,11 @@ def _regret_zero(search: Search, _: None, context: Context) -> Probe:
 
 
 def _anomaly(search: Search, _: None, context: Context) -> Probe:
-    from mcts_lab.anomalies import FileFacts
-    from mcts_lab.anomaly_checks import run_checks
-    from mcts_lab.traces.format import parse
-    from mcts_lab.traces.lab import from_search
-    from mcts_lab.traces.values import node_sums, node_views
+    from mcts_lab.anomaly_incremental import AnomalyWatch
 
-    def probe() -> str | None:
-        trace = parse(from_search(search))
-        views = node_views(trace)
-        log = run_checks(FileFacts(trace, views, node_sums(trace, views)), limit=1)
-        if not log.listed:
-            return None
-        first = log.listed[0]
-        return f"inspect's {first['kind']} check fired at node {first['node']}: {first['detail']}"
-
-    return probe
+    # only what each iteration changed is checked (the path's nodes and their children), with
+    # the same stops as a whole re-check: mcts_lab/anomaly_incremental.py says why
+    return AnomalyWatch(search)
 
 
 def _parse_visits(text: str | None, game: Any, state: Any) -> tuple[RootMove, int]:
@@ -397,7 +386,7 @@ BREAKPOINTS: dict[str, BreakpointKind] = {
             _no_argument("anomaly"),
             _anomaly,
             "one of inspect's checks fires on the tree (every check that needs no iteration "
-            "records, run after every iteration: costs a whole inspect of the tree each time)",
+            "records, after every iteration; only the nodes the iteration changed are re-checked)",
         ),
         BreakpointKind(
             "visits",

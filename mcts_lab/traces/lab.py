@@ -34,6 +34,7 @@ __all__ = [
     "WRITER",
     "header",
     "from_search",
+    "node_item",
     "iteration_record",
     "run_fields",
     "run_recorded",
@@ -96,6 +97,55 @@ def _view(node: ActionNode | ChanceNode, root_player: int) -> int:
     return root_player if decider is None else decider.player
 
 
+def node_item(
+    search: Search,
+    node: ActionNode | ChanceNode,
+    parent_id: int | None,
+    before: Any,
+    state: Any,
+    root_player: int,
+    *,
+    positions: bool = False,
+) -> dict[str, Any]:
+    """One node of the search as a node of the document: ``parent_id`` its parent's id (the
+    root: ``None``), ``before`` the state where the move into it was chosen (the root: any),
+    ``state`` the state at it (read only for ``positions``), ``root_player`` the root's player
+    (``max(search.root.player, 0)``). Values in the "edge" view (the module's docstring)."""
+    game = search.game
+    view = _view(node, root_player)
+    sums = node.value_sums
+    item: dict[str, Any] = {"id": node.id, "parent": parent_id}
+    if isinstance(node, ChanceNode):
+        item["kind"] = "chance"
+        item["player"] = node.player
+        item["move"] = game.action_label(before, node.action)
+        item["action"] = action_index(game, before, node.action)
+    else:
+        item["player"] = node.player
+        if parent_id is not None:
+            if isinstance(node.parent, ChanceNode):
+                chance = node.parent
+                item["move"] = game.outcome_label(before, chance.action, node.outcome)
+                item["probability"] = dict(game.chance_outcomes(before, chance.action))[
+                    node.outcome
+                ]
+            else:
+                item["move"] = game.action_label(before, node.action)
+                item["action"] = action_index(game, before, node.action)
+        if node.actions is not None:
+            item["num_actions"] = len(node.actions)
+        if positions:
+            item["position"] = game.format_state(state)
+    visits = node.visits
+    item["visits"] = visits
+    item["value_sums"] = [sums[0], sums[1]]
+    item["mean"] = sums[view] / visits if visits else 0.0
+    proven = node.proven
+    if proven is not None:
+        item["proven"] = search.value_of_raw(proven[view])
+    return item
+
+
 def from_search(
     search: Search, traces: Iterable[IterationTrace] = (), *, positions: bool = False
 ) -> dict[str, Any]:
@@ -106,43 +156,12 @@ def from_search(
     """
     game = search.game
     root_player = max(search.root.player, 0)
-    value_of_raw = search.value_of_raw
     nodes: list[dict[str, Any]] = []
     # (node, parent id, state where the move into it was chosen, state at the node)
     stack: list[tuple[Any, int | None, Any, Any]] = [(search.root, None, None, search.root_state)]
     while stack:
         node, parent_id, before, state = stack.pop()
-        view = _view(node, root_player)
-        sums = node.value_sums
-        item: dict[str, Any] = {"id": node.id, "parent": parent_id}
-        if isinstance(node, ChanceNode):
-            item["kind"] = "chance"
-            item["player"] = node.player
-            item["move"] = game.action_label(before, node.action)
-            item["action"] = action_index(game, before, node.action)
-        else:
-            item["player"] = node.player
-            if parent_id is not None:
-                if isinstance(node.parent, ChanceNode):
-                    chance = node.parent
-                    item["move"] = game.outcome_label(before, chance.action, node.outcome)
-                    item["probability"] = dict(game.chance_outcomes(before, chance.action))[
-                        node.outcome
-                    ]
-                else:
-                    item["move"] = game.action_label(before, node.action)
-                    item["action"] = action_index(game, before, node.action)
-            if node.actions is not None:
-                item["num_actions"] = len(node.actions)
-            if positions:
-                item["position"] = game.format_state(state)
-        visits = node.visits
-        item["visits"] = visits
-        item["value_sums"] = [sums[0], sums[1]]
-        item["mean"] = sums[view] / visits if visits else 0.0
-        proven = node.proven
-        if proven is not None:
-            item["proven"] = value_of_raw(proven[view])
+        item = node_item(search, node, parent_id, before, state, root_player, positions=positions)
         nodes.append(item)
         if isinstance(node, ChanceNode):
             for child in reversed(node.children):
