@@ -26,6 +26,7 @@ if teacher.is_student_page() and student.exploring() is None:
 student.explore_bar()  # a student exploring on their own: Back to the class
 state.init()
 session.apply_outside_writes()  # before the sidebar: values the screen's callbacks gave it
+trace_view.open_chosen_file()  # a file just chosen: read here, with a progress bar
 trace_view.keep_live_widgets()  # while a file is shown instead of the live screen
 lesson_view.open_link_once()  # ?lesson=NAME&page=N
 teacher.resume_once()  # a reload: this browser's class comes back (its teacher cookie)

@@ -22,7 +22,8 @@ import dataclasses
 import html
 import logging
 import re
-from typing import Any, cast
+from collections.abc import Callable
+from typing import IO, Any, cast
 
 import streamlit as st
 
@@ -41,7 +42,14 @@ from mcts_lab import traces
 from mcts_lab.inspection import inspect_trace
 from mcts_lab.traces.replay import FileReplay
 
-__all__ = ["active", "keep_live_widgets", "narration_lines", "trace_sidebar", "trace_screen"]
+__all__ = [
+    "active",
+    "keep_live_widgets",
+    "narration_lines",
+    "open_chosen_file",
+    "trace_sidebar",
+    "trace_screen",
+]
 
 TREE_HEIGHT = 450
 TREE_BELOW = 270
@@ -68,7 +76,18 @@ def keep_live_widgets() -> None:
 # ------------------------------------------------------------------ the sidebar
 
 
+def open_chosen_file() -> None:
+    """In the run after a file was chosen in the uploader, before any widget is drawn: read,
+    check (``inspect``) and replay it under a progress bar at the top of the page, then show
+    it, or leave one sentence (in the sidebar) saying why it was not opened. (Before the
+    widgets, so :func:`keep_live_widgets` keeps the live screen's values from this run on.)"""
+    if st.session_state.get("trace_pending"):
+        st.session_state["trace_pending"] = False
+        _open_upload(st)
+
+
 def trace_sidebar() -> None:
+    """The uploader, the size it opens, and why the last file chosen was not opened."""
     sb = st.sidebar
     sb.header("Debug your own MCTS")
     sb.file_uploader(
@@ -76,11 +95,11 @@ def trace_sidebar() -> None:
         type=["json", "jsonl"],
         key="trace_file",
         on_change=_on_upload,
-        help="An mcts-trace file (.json or .jsonl, at most "
-        f"{traces.MAX_FILE_BYTES // MB} MB) from any MCTS: mcts-lab search --trace, "
+        help="An mcts-trace file (.json or .jsonl) from any MCTS: mcts-lab search --trace, "
         "OpenSpiel or mctx converted with mcts_lab.traces, your own writer. See "
         "docs/trace_format.md.",
     )
+    sb.caption(f"Files up to {traces.MAX_FILE_BYTES // MB} MB are opened.")
     error = st.session_state.get("trace_error")
     if error:
         with sb:
@@ -88,20 +107,58 @@ def trace_sidebar() -> None:
 
 
 def _on_upload() -> None:
-    upload = st.session_state.get("trace_file")
-    if upload is None:  # the file was removed from the uploader
+    if st.session_state.get("trace_file") is None:  # the file was removed from the uploader
         _close()
         return
+    # read in the script's run, where a progress bar can be drawn (open_chosen_file)
+    st.session_state["trace_pending"] = True
+
+
+#: The share of the progress bar for reading the file; checking and replaying take the rest.
+_READ_SHARE = 0.75
+
+
+def read_file(
+    stream: IO[bytes], name: str, progress: Callable[[float, str], None]
+) -> tuple[FileReplay, dict[str, Any]]:
+    """What opening a file costs, in the app and in ``scripts/trace_open_benchmark.py``: the
+    file read from ``stream`` as it is parsed (:func:`mcts_lab.traces.read`), checked
+    (``inspect``) and replayed. ``progress(fraction, words)`` is told how far it is. Raises
+    :class:`~mcts_lab.traces.TraceError` for a file that cannot be opened."""
+
+    def reading(fraction: float) -> None:
+        progress(_READ_SHARE * fraction, f"Reading {_short(name, 40)}: {fraction:.0%}")
+
+    progress(0.0, f"Reading {_short(name, 40)}")
+    trace = traces.read(stream, json_lines=True if name.endswith(".jsonl") else None,
+                        progress=reading)  # fmt: skip
+    progress(_READ_SHARE, f"Checking {len(trace.nodes):,} nodes (inspect)")
+    report = inspect_trace(trace)
+    progress(0.95, "Building the tree")
+    return FileReplay(trace), report
+
+
+def _open_upload(where: Any) -> None:
+    """Read, check and replay the uploaded file with a progress bar in ``where``; open it, or
+    leave one sentence (``trace_error``) and the previous state."""
+    upload = st.session_state.get("trace_file")
+    if upload is None:
+        return
     name = str(getattr(upload, "name", "file"))
+    bar = where.progress(0.0, text=f"Reading {_short(name, 40)}")
     try:
-        if int(getattr(upload, "size", 0)) > traces.MAX_FILE_BYTES:
+        size = int(getattr(upload, "size", 0))
+        if size > traces.MAX_FILE_BYTES:
             raise traces.TraceError(
-                f"the file has {upload.size:,} bytes; at most {traces.MAX_FILE_BYTES:,} are read"
+                f"it has {size / MB:,.1f} MB; the app opens files up to "
+                f"{traces.MAX_FILE_BYTES // MB} MB ({traces.MAX_FILE_BYTES:,} bytes)"
             )
-        data = upload.getvalue()
-        trace = traces.loads(data, json_lines=True if name.endswith(".jsonl") else None)
-        report = inspect_trace(trace)
-        replay = FileReplay(trace)
+        upload.seek(0)
+
+        def progress(fraction: float, words: str) -> None:
+            bar.progress(fraction, text=words)
+
+        replay, report = read_file(upload, name, progress)
     except traces.TraceError as error:
         st.session_state["trace_error"] = f"{_short(name)} was not opened: {error}"
         return
@@ -109,6 +166,8 @@ def _on_upload() -> None:
         _LOG.exception("opening a trace file failed")
         st.session_state["trace_error"] = f"{_short(name)} could not be opened (see the log)."
         return
+    finally:
+        bar.empty()
     opened(name, replay, report)
 
 

@@ -1,6 +1,7 @@
 """Search trees and traces from any MCTS, in one documented format (docs/trace_format.md).
 
-- :func:`load` / :func:`write`: read (and check) or write an mcts-trace file.
+- :func:`load` / :func:`write`: read (and check) or write an mcts-trace file; :func:`read`
+  reads an open stream as it parses it (the app's upload, with its progress).
 - :func:`from_search`: the lab's own search; :func:`header`: the fields every run's JSON
   output shares.
 - :func:`from_openspiel`: the tree OpenSpiel's ``MCTSBot.mcts_search(state)`` returns.
@@ -23,6 +24,7 @@ from mcts_lab.traces.format import (
     load,
     loads,
     parse,
+    read,
     schema,
     write,
 )
@@ -46,6 +48,7 @@ __all__ = [
     "load",
     "loads",
     "parse",
+    "read",
     "schema",
     "write",
 ]

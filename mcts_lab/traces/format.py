@@ -21,14 +21,16 @@ the hundreds of thousands, are checked against the same schema's ``$defs`` by
 
 from __future__ import annotations
 
+import io
+import itertools
 import json
 import math
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import IO, Any
 
 __all__ = [
     "FORMAT",
@@ -42,6 +44,7 @@ __all__ = [
     "load",
     "loads",
     "parse",
+    "read",
     "schema",
     "write",
     "dumps",
@@ -49,8 +52,9 @@ __all__ = [
 
 FORMAT = "mcts-trace"
 VERSION = 1
-#: The largest file read (bytes): the app's upload limit (``server.maxUploadSize``).
-MAX_FILE_BYTES = 20 * 1024 * 1024
+#: The largest file read (bytes): 100 MB, what the app opens (its own check; Streamlit's
+#: ``server.maxUploadSize`` is set above it so a bigger file reaches that check and its sentence).
+MAX_FILE_BYTES = 100 * 1024 * 1024
 #: The most nodes a file may hold.
 MAX_NODES = 1_000_000
 #: The most iteration records a file may hold.
@@ -349,10 +353,87 @@ def load(path: str | os.PathLike[str], *, max_bytes: int = MAX_FILE_BYTES) -> Tr
         if size > max_bytes:
             raise TraceError(f"the file has {size:,} bytes; at most {max_bytes:,} are read")
         with open(path, "rb") as handle:
-            data = handle.read(max_bytes + 1)
+            return read(handle, json_lines=os.fspath(path).endswith(".jsonl"),
+                        max_bytes=max_bytes)  # fmt: skip
     except OSError as error:
         raise TraceError(f"cannot read {os.fspath(path)!r}: {error.strerror}") from None
-    return loads(data, json_lines=os.fspath(path).endswith(".jsonl"), max_bytes=max_bytes)
+
+
+#: How often :func:`read` reports its progress: every this many lines of a JSON Lines file.
+PROGRESS_LINES = 2_000
+
+
+def read(
+    stream: IO[bytes],
+    *,
+    json_lines: bool | None = None,
+    max_bytes: int = MAX_FILE_BYTES,
+    progress: Callable[[float], None] | None = None,
+) -> Trace:
+    """:func:`load` for an open binary stream (a file, an upload), read as it is parsed: a
+    JSON Lines file line by line, never held as one text (its objects are what stays in
+    memory), one JSON object whole. ``progress(fraction)`` (0 to 1, the share of the bytes
+    parsed) is called every :data:`PROGRESS_LINES` lines of a JSON Lines file, and before and
+    after the parse of one object. ``json_lines=None`` guesses as :func:`loads` does. The
+    stream is read from its current position to its end, at most ``max_bytes``."""
+    start = stream.tell() if stream.seekable() else 0
+    if stream.seekable():
+        size = stream.seek(0, os.SEEK_END) - start
+        stream.seek(start)
+        if size > max_bytes:
+            raise TraceError(f"the file has {size:,} bytes; at most {max_bytes:,} are read")
+    else:
+        size = max_bytes
+    report = progress or (lambda fraction: None)
+    text = io.TextIOWrapper(stream, encoding="utf-8-sig", newline=None)
+    try:
+        # the first line with text (and the blank lines before it), then, to guess the
+        # kind, the next line with text: JSON Lines when the first is a whole object
+        head: list[str] = []
+        firsts: list[str] = []
+        while len(firsts) < (1 if json_lines is False else 2):
+            line = text.readline(max_bytes + 1)
+            head.append(line)
+            if not line:
+                break
+            if line.strip():
+                firsts.append(line)
+        if json_lines is None:
+            json_lines = len(firsts) == 2 and _whole_object(firsts[0])
+        if not json_lines:
+            report(0.0)
+            whole = "".join(head) + text.read(max_bytes + 1)
+            if len(whole) > max_bytes:
+                raise TraceError(
+                    f"the file has over {max_bytes:,} bytes; at most {max_bytes:,} are read"
+                )
+            doc = _json(whole, None)
+            del whole
+            report(0.5)
+            if not isinstance(doc, dict):
+                raise TraceError("line 1: the file is not a JSON object")
+            trace = parse(doc)
+            report(1.0)
+            return trace
+        read_chars = 0
+
+        def lines() -> Iterator[str]:
+            nonlocal read_chars
+            for number, line in enumerate(itertools.chain(head, text), start=1):
+                read_chars += len(line)
+                if read_chars > max_bytes:
+                    raise TraceError(f"line {number}: the file has more than {max_bytes:,} bytes")
+                if number % PROGRESS_LINES == 0:
+                    report(min(1.0, read_chars / max(size, 1)))
+                yield line
+
+        trace = _parse_lines(lines())
+        report(1.0)
+        return trace
+    except UnicodeDecodeError as error:
+        raise TraceError(f"not UTF-8 text ({error.reason})") from None
+    finally:
+        text.detach()  # the caller's stream stays open
 
 
 def loads(
@@ -375,7 +456,7 @@ def loads(
         if not isinstance(doc, dict):
             raise TraceError("line 1: the file is not a JSON object")
         return parse(doc)
-    return _parse_lines(data)
+    return _parse_lines(data.splitlines())
 
 
 def _whole_object(line: str) -> bool:
@@ -385,13 +466,14 @@ def _whole_object(line: str) -> bool:
         return False
 
 
-def _parse_lines(text: str) -> Trace:
+def _parse_lines(text: Iterable[str]) -> Trace:
+    """A JSON Lines file's lines (with or without their line ends), one at a time."""
     header: dict[str, Any] | None = None
     nodes: list[dict[str, Any]] = []
     records: list[dict[str, Any]] = []
     lines: dict[tuple[str, int], int] = {}
     defs = schema()["$defs"]
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text, start=1):
         if not line.strip():
             continue
         item = _json(line, number)

@@ -110,3 +110,20 @@ def test_a_box_whose_proof_is_not_its_mean_shows_the_mean() -> None:
     )
     assert b1.proven == (0.0, 0.0) and abs(b1.mean(0) - 0.229) < 0.001
     assert _proven_boxes(search)["b1"] == (("N 48", "mean +0.23"), "draw")
+
+
+def test_a_file_over_the_limit_is_refused_in_a_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the app's own check (100 MB; here 1 MB, so the test need not send 100 MB): a sentence in
+    # the page saying the size and the limit, and the file open before stays open
+    monkeypatch.setattr(traces, "MAX_FILE_BYTES", 1024 * 1024)
+    at = opened(wrong_view_file())
+    at.button(key="trace_step").click().run()
+    big = wrong_view_file() + b"\n" * (1536 * 1024)  # blank lines: still a valid file
+    at.file_uploader(key="trace_file").upload("big.jsonl", big, "application/json")
+    at.run()
+    assert not at.exception
+    warnings = [str(h.value) for h in at.html if "lab-warning" in str(h.value)]
+    assert len(warnings) == 1
+    assert "big.jsonl was not opened: it has 1.5 MB; the app opens files up to 1 MB" in warnings[0]
+    assert at.session_state["trace_iteration"] == 1  # the open file is kept as it was
+    assert any("Files up to 1 MB are opened." in c.value for c in at.caption)

@@ -603,7 +603,7 @@ def test_huge_files_are_refused_before_reading(tmp_path: Path) -> None:
         handle.write('{"format":"mcts-trace","version":1,"position":"')
         handle.truncate(1 << 30)
     for path in (nodes, string):
-        assert "at most 20,971,520 are read" in refusal(path)
+        assert "at most 104,857,600 are read" in refusal(path)  # 100 MB
     with pytest.raises(traces.TraceError, match="at most"):
         traces.loads(b" " * (traces.MAX_FILE_BYTES + 1))
 
@@ -693,3 +693,26 @@ def test_the_javascript_writer_writes_a_clean_trace(tmp_path: Path) -> None:
     report = inspect_trace(trace)
     assert report["anomaly_counts"] == {} and report["iterations"] == 200
     assert not full_schema_errors(json.loads(out))
+
+
+def test_a_stream_is_read_as_it_is_parsed_with_its_progress() -> None:
+    """traces.read (the app's upload): the same trace as loads, JSON Lines or one object, the
+    kind guessed past blank lines, the progress rising to 1, a size over the limit refused."""
+    import io
+
+    g = build_game("tic_tac_toe")
+    search = Search(g, g.initial_state(), seed=3)
+    _, steps = run_recorded(search, 3_000)
+    doc = traces.from_search(search, steps)
+    for json_lines in (True, False):
+        text = traces.dumps(doc, json_lines=json_lines).encode()
+        said: list[float] = []
+        trace = traces.read(io.BytesIO(b"\n\n" + text), progress=said.append)
+        assert trace.document() == traces.loads(text).document()
+        assert said == sorted(said) and said[-1] == 1.0
+        if json_lines:  # every 2,000 lines: 3,000 records and their nodes
+            assert len(said) >= 3 and 0 < said[0] < 1
+    with pytest.raises(traces.TraceError, match="at most 1,000 are read"):
+        traces.read(io.BytesIO(traces.dumps(doc).encode()), max_bytes=1_000)
+    with pytest.raises(traces.TraceError, match="not UTF-8"):
+        traces.read(io.BytesIO(b'{"format": "\xff"}'))
