@@ -347,3 +347,36 @@ def test_a_position_where_the_game_is_over_has_no_moves() -> None:
     with pytest.raises(watch.WatchError, match="none: the game is over"):
         watch.parse_watch("N(a1)", moves)
     assert watch.parse_watch("N(root)", moves).moves == ()
+
+
+def test_records_that_do_not_say_what_was_backed_up_leave_q_blank() -> None:
+    """Records with paths only: the visits are counted, the values are not made up (a
+    replay would add 0 and show a Q of 0)."""
+    doc = {
+        "format": "mcts-trace",
+        "version": 1,
+        "settings": {"c": 1.0},
+        "nodes": [
+            {"id": 0, "parent": None, "visits": 3, "value_sum": 1.0},
+            {"id": 1, "parent": 0, "move": "x", "visits": 2, "value_sum": 1.0},
+            {"id": 2, "parent": 0, "move": "y", "visits": 1, "value_sum": -1.0},
+        ],
+        "trace": [
+            {"iteration": 1, "path": [0, 1], "expanded": [1]},
+            {"iteration": 2, "path": [0, 2], "expanded": [2]},
+            {"iteration": 3, "path": [0, 1]},
+        ],
+    }
+    table = watch.watch_table(traces.parse(doc), ["N(x)", "N(root)", "Q(x)", "Q(y)", "U(y)"])
+    assert table.rows == [
+        [1, 1.0, 1.0, None, None, None],
+        [2, 1.0, 2.0, None, None, None],
+        [3, 2.0, 3.0, None, None, None],
+    ]
+    doc["trace"][1]["leaf_value"] = -1.0  # now iteration 2 says it (y: -1 for the root mover)
+    table = watch.watch_table(traces.parse(doc), ["Q(y)", "U(y)"])
+    # U needs only y's own numbers and N: y's Q is known, x's and the root's are not
+    assert table.rows[1:] == [
+        [2, -1.0, -1.0 + math.sqrt(math.log(2))],
+        [3, -1.0, -1.0 + math.sqrt(math.log(3))],
+    ]
