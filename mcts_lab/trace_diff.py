@@ -462,7 +462,7 @@ class _RecordWalk:
             return "children", None, sorted(kids_a), sorted(kids_b)
         for label, ta in kids_a.items():
             tb = kids_b.get(label)
-            if tb is None:
+            if tb is None or ta == tb:  # the same numbers (the common case): nothing to weigh
                 continue
             if None not in (ta.get("visits"), tb.get("visits")) and ta["visits"] != tb["visits"]:
                 return "visits", label, ta["visits"], tb["visits"]
