@@ -269,3 +269,41 @@ def test_ids_the_loader_does_not_check_are_named_not_a_crash() -> None:
     assert (
         first is not None and first.kind == "leaf" and first.b["leaf"] == ["#9999 (no such node)"]
     )
+
+
+def _in_node_view(doc: dict[str, Any]) -> dict[str, Any]:
+    """The lab's file rewritten as mctx writes values: each node's one value sum from the view
+    of the player to move there (a finished game: the player who did not move last), the
+    backups the same way; no per-player sums."""
+    out = copy.deepcopy(doc)
+    out["values"]["view"] = "node"
+    player = {node["id"]: node["player"] for node in out["nodes"]}
+    parent = {node["id"]: node["parent"] for node in out["nodes"]}
+
+    def edge(i: int) -> int:
+        return player[i] if parent[i] is None else player[parent[i]]
+
+    def node_view(i: int) -> int:
+        return player[i] if player[i] >= 0 else 1 - edge(i)
+
+    for node in out["nodes"]:
+        i = node["id"]
+        node["value_sum"] = node.pop("value_sums")[node_view(i)]
+        del node["mean"]
+        if "proven" in node and node_view(i) != edge(i):
+            node["proven"] = -node["proven"]
+    for record in out["trace"]:
+        for item in record["backup"]:
+            if node_view(item["node"]) != edge(item["node"]):
+                item["add"] = -item["add"]
+    return out
+
+
+def test_a_file_in_another_view_compares_equal() -> None:
+    a = _lab(iterations=80, solver=True)
+    b = _in_node_view(a)
+    assert any(n["value_sum"] != 0 for n in b["nodes"]) and b["values"]["view"] == "node"
+    assert diff_traces(traces.parse(a), traces.parse(b)).identical
+    b["trace"][40]["backup"][1]["add"] += 0.5  # one add changed: found, at iteration 41
+    first = diff_traces(traces.parse(a), traces.parse(b)).first_difference
+    assert first is not None and (first.kind, first.iteration) == ("backup", 41)
