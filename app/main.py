@@ -35,7 +35,7 @@ lesson_view.lesson_sidebar()  # the lesson picker and the open page, atop the si
 if not st.session_state["presentation"]:  # (Present mode has it in the header)
     teacher.start_button(st.sidebar)  # a class joins by code and answers the quiz together
 teacher.pin_box(st.sidebar)  # closed: the PIN that takes the class back in another browser
-sidebar.sidebar_controls()
+sidebar.sidebar_controls(trace_view.on_run_until if trace_view.active() else None)
 trace_view.trace_sidebar()  # open a tree or trace from any MCTS
 page.header()
 page.lesson_strip(lesson_view.present_page())  # Present mode: the lesson page on screen

@@ -107,7 +107,10 @@ def page_style() -> None:
 
 
 @ui.guarded
-def sidebar_controls() -> None:
+def sidebar_controls(on_run_until: Callable[[], None] | None = None) -> None:
+    """The sidebar's settings. ``on_run_until``: what **Run until** does (the live search's
+    :func:`app.live.stepping.on_run_until` by default; an open trace file's own while one is
+    shown, given by ``app/main.py``)."""
     sb = st.sidebar
     sb.header("Position")
     sb.selectbox(
@@ -236,12 +239,13 @@ def sidebar_controls() -> None:
         step=1,
         key="iterations_per_click",
     )
-    _run_until(sb)
+    _run_until(sb, on_run_until or stepping.on_run_until)
 
 
-def _run_until(sb: Any) -> None:
+def _run_until(sb: Any, on_click: Callable[[], None]) -> None:
     """**Run until** (a breakpoint): Step N that stops at the first iteration where a
-    condition holds (``run_until``, its argument ``run_until_arg``, button ``run_until_go``)."""
+    condition holds (``run_until``, its argument ``run_until_arg``, button ``run_until_go``,
+    which calls ``on_click``: on the live search, or on an open file's iterations)."""
     from mcts_lab.breakpoints import BREAKPOINTS
 
     with sb.expander("Run until (a breakpoint)"):
@@ -251,7 +255,7 @@ def _run_until(sb: Any) -> None:
                      + "; ".join(f"{k.syntax}: {k.doc}" for k in BREAKPOINTS.values()))  # fmt: skip
         st.text_input("Its move (and count)", key=stepping.UNTIL_ARG, max_chars=80,
                       placeholder="b2, or b2>=50 for visits")  # fmt: skip
-        st.button("Run until", key="run_until_go", on_click=stepping.on_run_until,
+        st.button("Run until", key="run_until_go", on_click=on_click,
                   help="At most Step N's iterations (Iterations per click)")  # fmt: skip
 
 

@@ -11,7 +11,9 @@ in the file) and File (the header). **Close the file** (``trace_close``) returns
 search, which the file never touched.
 
 Like the quiz and the lessons, this module writes its own session keys (``trace_*``); the file
-is checked in the upload's callback, and a bad file leaves one message and the previous state.
+is read and checked in the run after it is chosen (:func:`open_chosen_file`, with a progress
+bar), and a bad file leaves one message and the previous state. The sidebar's **Run until**
+calls :func:`on_run_until` while a file is open (``app/main.py`` hands it to the sidebar).
 Nothing from the file is rendered as Markdown or HTML: labels go to the tree component as data
 (``textContent``), tables as data frames, sentences escaped.
 """
@@ -21,7 +23,6 @@ from __future__ import annotations
 import dataclasses
 import html
 import logging
-import re
 from collections.abc import Callable
 from typing import IO, Any, cast
 
@@ -39,6 +40,7 @@ from app.words.c_sentence import flip_sentence
 from app.words.narration import narrate_iteration
 from app.words.record_words import narrate_record
 from mcts_lab import traces
+from mcts_lab.file_breakpoints import anomaly_position
 from mcts_lab.inspection import inspect_trace
 from mcts_lab.traces.replay import FileReplay
 
@@ -46,6 +48,7 @@ __all__ = [
     "active",
     "keep_live_widgets",
     "narration_lines",
+    "on_run_until",
     "open_chosen_file",
     "trace_sidebar",
     "trace_screen",
@@ -180,6 +183,7 @@ def opened(name: str, replay: FileReplay, report: dict[str, Any]) -> None:
     st.session_state["trace_iteration"] = replay.position_index
     st.session_state["trace_focus"] = None
     st.session_state["trace_anomaly_shown"] = None
+    st.session_state["trace_stop"] = None
 
 
 def _short(text: str, chars: int = 60) -> str:
@@ -211,6 +215,50 @@ def _go(target: int) -> None:
     replay = _replay()
     replay.goto(target)
     st.session_state["trace_iteration"] = replay.position_index
+    st.session_state["trace_stop"] = None
+
+
+def on_run_until() -> None:
+    """The sidebar's **Run until** (``run_until_go``) while a file is open: the file moves on
+    record by record, at most Step N's count (``iterations_per_click``), to the first
+    iteration where the condition (``run_until``, ``run_until_arg``) holds over the file's
+    recorded iterations (:func:`mcts_lab.file_breakpoints.run_until`; ``anomaly`` uses the
+    file's own findings); a line (``trace_stop``) says where and why it stopped, or that it
+    did not stop within N or the file."""
+    from mcts_lab.breakpoints import BreakpointError
+    from mcts_lab.file_breakpoints import run_until
+
+    name = str(st.session_state.get("run_until") or "")
+    if not name:
+        st.session_state["trace_stop"] = "Choose a condition to run until."
+        return
+    argument = str(st.session_state.get("run_until_arg") or "").strip()[:80]
+    text = f"{name}:{argument}" if argument else name
+    n = max(1, int(st.session_state.get("iterations_per_click") or 1))
+    replay = _replay()
+    anomalies = (st.session_state.get("trace_report") or {}).get("anomalies") or []
+    try:
+        stop = run_until(replay, text, n, anomalies)
+    except BreakpointError as error:
+        st.session_state["trace_stop"] = f"Not run: {error}."
+        return
+    except Exception:  # a bug of ours: one line here, the traceback in the log
+        _LOG.exception("run until on a trace file failed")
+        st.session_state["trace_iteration"] = replay.position_index
+        st.session_state["trace_stop"] = "Run until could not finish (see the log)."
+        return
+    st.session_state["trace_iteration"] = replay.position_index
+    if stop.already:
+        line = f"{text} holds already at iteration {stop.position:,}: {stop.reason}."
+    elif stop.reason is not None:
+        line = f"Stopped at iteration {stop.position:,}: {text}: {stop.reason}."
+    elif stop.position >= replay.end:
+        line = (
+            f"{text} did not hold by the file's last iteration ({replay.end:,}; {stop.ran:,} run)."
+        )
+    else:
+        line = f"{text} did not hold within {n:,} iterations (now at {stop.position:,})."
+    st.session_state["trace_stop"] = line
 
 
 def on_step() -> None:
@@ -242,29 +290,6 @@ def on_unfocus() -> None:
 #: The anomalies listed with a Show button each (inspect lists at most 1,000; the counts say
 #: how many each check found).
 ANOMALY_ROWS = 100
-_NAMED_ITERATION = re.compile(r"\biteration ([0-9]+)\b")
-
-
-def anomaly_position(replay: FileReplay, item: dict[str, Any]) -> int | None:
-    """The position (records applied) that shows anomaly ``item``: the record of the first
-    iteration its words name (the checks of iteration records say "iteration N ..."), or
-    ``None`` for a finding about the final tree (a tree-only check) or a file that cannot be
-    stepped: the end shows it."""
-    if not replay.steppable:
-        return None
-    named = _NAMED_ITERATION.search(str(item.get("detail", "")))
-    if named is None:
-        return None
-    number = int(named.group(1))
-    records = replay.trace.records
-    # records start at 1 and usually count up one by one: record number - 1 first
-    guess = number - 1
-    if 0 <= guess < len(records) and records[guess]["iteration"] == number:
-        return guess + 1
-    for r, record in enumerate(records):
-        if record["iteration"] == number:
-            return r + 1
-    return None
 
 
 def on_anomaly(i: int) -> None:
@@ -331,10 +356,12 @@ def trace_screen() -> None:
         _tree(replay, report)
     with right:
         with st.container(key="trace_narration"):
+            stop = st.session_state.get("trace_stop")
+            lines = [("lab-stop", str(stop))] if stop else []
             st.html(
                 "".join(
                     f'<p class="{css}">{html.escape(line)}</p>'
-                    for css, line in narration_lines(replay)
+                    for css, line in [*lines, *narration_lines(replay)]
                 )
             )
         _tabs(replay, report)

@@ -127,3 +127,32 @@ def test_a_file_over_the_limit_is_refused_in_a_sentence(monkeypatch: pytest.Monk
     assert "big.jsonl was not opened: it has 1.5 MB; the app opens files up to 1 MB" in warnings[0]
     assert at.session_state["trace_iteration"] == 1  # the open file is kept as it was
     assert any("Files up to 1 MB are opened." in c.value for c in at.caption)
+
+
+def test_run_until_on_an_open_file_stops_where_the_live_search_did() -> None:
+    from tests.mcts_lab.test_file_breakpoints import _live_stop
+
+    live = _live_stop("tic_tac_toe", None, "visits:b2>=5", 40, seed=4)  # lab_lines' run
+    assert live is not None and 5 < live < 40
+    at = opened(("\n".join(json.dumps(item) for item in lab_lines())).encode())
+    at.selectbox(key="run_until").set_value("visits").run()
+    at.text_input(key="run_until_arg").set_value("b2>=5").run()
+    at.number_input(key="iterations_per_click").set_value(40).run()
+    at.button(key="run_until_go").click().run()
+    assert not at.exception
+    assert at.session_state["trace_iteration"] == live
+    stop = next(str(h.value) for h in at.html if 'class="lab-stop"' in str(h.value))
+    assert f"Stopped at iteration {live}: visits:b2&gt;=5: b2 reached 5 visits" in stop
+    assert "step" not in [b.key for b in at.button]  # the file's screen, not the live search's
+    at.button(key="run_until_go").click().run()  # again: it holds already
+    assert at.session_state["trace_iteration"] == live
+    assert "holds already" in next(
+        str(h.value) for h in at.html if 'class="lab-stop"' in str(h.value)
+    )
+    at.selectbox(key="run_until").set_value("proven").run()
+    at.text_input(key="run_until_arg").set_value("").run()
+    at.button(key="run_until_go").click().run()
+    said = next(str(h.value) for h in at.html if 'class="lab-stop"' in str(h.value))
+    assert "Not run: proven needs --solver" in said and at.session_state["trace_iteration"] == live
+    at.button(key="trace_step").click().run()  # a move clears the line
+    assert not [h for h in at.html if 'class="lab-stop"' in str(h.value)]

@@ -66,3 +66,36 @@ def test_an_anomaly_reads_whole_and_its_button_shows_it(
     OUT.mkdir(exist_ok=True)
     page.screenshot(path=str(OUT / "trace-anomaly-shown.png"))
     page.close()
+
+
+def test_run_until_on_an_open_file(app_url: str, browser: Any, tmp_path: Path) -> None:
+    import json
+
+    from tests.app.test_trace_debugging import lab_lines
+    from tests.mcts_lab.test_file_breakpoints import _live_stop
+
+    live = _live_stop("tic_tac_toe", None, "visits:b2>=5", 40, seed=4)  # the file's own run
+    assert live is not None
+    path = tmp_path / "run.jsonl"
+    path.write_text("\n".join(json.dumps(item) for item in lab_lines()))
+    page = _open(browser, app_url, path)
+    page.get_by_text("Run until (a breakpoint)").first.click()
+    wait_idle(page)
+    box = page.locator(".st-key-run_until").get_by_role("combobox").first
+    box.scroll_into_view_if_needed()
+    box.click()
+    page.get_by_role("option", name="visits:MOVE>=K").first.click()
+    wait_idle(page)
+    field = page.locator(".st-key-run_until_arg input").first
+    field.fill("b2>=5")
+    field.press("Enter")
+    wait_idle(page)
+    page.locator(".st-key-run_until_go button:visible").first.click()
+    stats = _wait_stats(page, f"iteration {live} of 40")
+    assert f"iteration {live} of 40" in stats
+    said = page.locator(".st-key-trace_narration .lab-stop").first.inner_text()
+    assert said == (f"Stopped at iteration {live}: visits:b2>=5: b2 reached 5 visits (>= 5)."), said
+    assert page.locator(".st-key-trace_iteration").count() == 1  # the file's slider, shown
+    OUT.mkdir(exist_ok=True)
+    page.screenshot(path=str(OUT / "trace-run-until.png"))
+    page.close()
