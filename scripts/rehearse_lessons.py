@@ -1,7 +1,7 @@
 """Rehearse every lesson as a teacher with a clicker would: Present mode, Page Down alone.
 
     python scripts/rehearse_lessons.py --size 1280x720 [--lesson NAME ...] [--out DIR]
-                                       [--strict-labels]
+                                       [--strict-labels] [--class N]
 
 Starts the app, opens each lesson's first page in Present mode in headless Chromium at the given
 window size, and runs it by the clicker's keys only (Page Down; once per lesson Page Up and Page
@@ -21,6 +21,17 @@ press) and a row of the table it prints:
 
 Exits 1 when a page fails: its text not whole or under 18 px, a screen box outside the window,
 a key that changed nothing, or (``--strict-labels``) tree labels under 14 px.
+
+``--class N`` rehearses the lessons with a class instead: the teacher's page starts a class (the
+one mouse click, before the lesson), N phones (390x844) join by its code, and the lesson runs by
+Page Down alone; before each press a phone answers the open question (phone k takes answer k,
+so the class splits), the press reveals it. After each reveal the table has a row: the press,
+the answers the projector counted against those the phones gave, whether the projector shows
+the reveal's table and the next question whole inside the window (and the narration's top), and
+on every phone the question with its answers and the tree it asks about on one screen.
+Screenshots: ``DIR/class-<lesson>-<page>-<press>.png`` (projector) and ``-phone<k>.png``.
+Exits 1 when a reveal or a question is outside the window, a phone's answers and tree are not
+on one screen, or the counts differ.
 """
 
 from __future__ import annotations
@@ -218,6 +229,138 @@ def rehearse_lesson(
     return rows
 
 
+@dataclass
+class RevealRow:
+    """One reveal of a class rehearsal (``--class``): see the module's docstring."""
+
+    lesson: str
+    page: int
+    press: str
+    given: int = 0
+    counted: str = ""
+    projector: str = ""
+    narration_top: float = 0.0
+    phones: str = ""
+    problems: list[str] = field(default_factory=list)
+
+    def cells(self) -> list[str]:
+        return [self.lesson, str(self.page), self.press, str(self.given), self.counted,
+                self.projector, f"{self.narration_top:.0f}", self.phones]  # fmt: skip
+
+
+def _bottom(page: Any, selector: str) -> float | None:
+    loc = page.locator(selector)
+    box = loc.last.bounding_box() if loc.count() else None
+    return None if box is None else box["y"] + box["height"]
+
+
+def _phone_problem(phone: Any, height: int) -> str:
+    """Whether the phone shows its open question's answers and the tree on one screen."""
+    phone.wait_for_selector(".st-key-class_tree g.tv-node", timeout=30_000)
+    card = phone.locator(".st-key-class_question").first.bounding_box()
+    tree = phone.locator(".st-key-class_tree").first.bounding_box()
+    if card is None or tree is None:
+        return "no question or no tree"
+    if card["y"] + card["height"] > height:
+        return f"answers end at y {card['y'] + card['height']:.0f}"
+    if tree["y"] + 120 > height:  # the root and its moves (120 px) on the same screen
+        return f"tree starts at y {tree['y']:.0f}"
+    return ""
+
+
+def rehearse_class(
+    browser: Any, url: str, name: str, size: tuple[int, int], phones: int, out: Path | None
+) -> list[RevealRow]:
+    """Run lesson ``name`` by Page Down with a class of ``phones`` phones; a row per reveal."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.class_pages import answer, join, student_page, wait_text
+
+    width, height = size
+    teacher = browser.new_page(viewport={"width": width, "height": height})
+    teacher.goto(f"{url}/?lesson={name}&page=1&presentation=1")
+    teacher.wait_for_selector(".st-key-class_start button", timeout=90_000)
+    _idle(teacher)
+    teacher.locator(".st-key-class_start button").first.click()  # (before the lesson)
+    _idle(teacher)
+    teacher.keyboard.press("PageDown")  # the screen, with the join box
+    _idle(teacher)
+    code = teacher.locator(".lab-class-code").first.inner_text().strip()
+    pages = [student_page(browser, f"{url}/?class={code}", 390, 844) for _ in range(phones)]
+    for k, phone in enumerate(pages):
+        join(phone, code, f"Phone {k + 1}")
+    wait_text(teacher, ".lab-class-count", f"{phones} connected", timeout=30_000)
+    rows: list[RevealRow] = []
+    number = 1
+    while True:
+        label = teacher.inner_text(".st-key-clicker_next").strip().removeprefix("▶").strip()
+        label = label.removesuffix("PageDown").strip()
+        if label.startswith("End of the lesson"):
+            break
+        count = teacher.locator(".lab-class-count")  # (not on a text or tab slide)
+        asked = count.first.inner_text() if count.count() else ""
+        row = None
+        if "answered" in asked and not label.startswith(("Show the", "Next page")):
+            row = RevealRow(name, number, label, given=phones)
+            for k, phone in enumerate(pages):
+                wait_text(phone, ".st-key-class_question", "Question", timeout=30_000)
+                problem = _phone_problem(phone, 844)
+                if problem:
+                    row.problems.append(f"phone {k + 1}: {problem}")
+                if out is not None:
+                    phone.screenshot(path=str(out / f"class-{name}-{number}-phone{k + 1}.png"))
+                choices = phone.locator(".st-key-class_answer [role='radiogroup'] label").count()
+                answer(phone, k % max(1, choices))
+            wait_text(teacher, ".lab-class-count", f"{phones} of {phones} answered",
+                      timeout=30_000)  # fmt: skip
+        before = teacher.inner_text(".st-key-clicker_next")
+        teacher.keyboard.press("PageDown")
+        if not _wait_changed(teacher, before):
+            rows.append(row or RevealRow(name, number, label))
+            rows[-1].problems.append(f"Page Down ({label}) changed nothing")
+            break
+        if label.startswith("Next page"):
+            number += 1
+            continue
+        if row is None:
+            continue
+        rows.append(row)
+        _idle(teacher)
+        teacher.wait_for_timeout(800)  # the count line's next second
+        table = teacher.locator(".lab-quiz-numbers .lab-class-cell")
+        row.counted = str(
+            sum(int(t.split()[-1]) for t in table.all_inner_texts()) if table.count() else "bars"
+        )
+        if row.counted not in (str(phones), "bars"):
+            row.problems.append(f"the projector counted {row.counted} of {phones} answers")
+        reveal_end = _bottom(teacher, ".lab-quiz-numbers table")
+        ask_end = _bottom(teacher, ".lab-quiz .lab-ask")
+        parts = []
+        for what, end in (("reveal", reveal_end), ("question", ask_end)):
+            if end is None:
+                parts.append(f"{what}: none")
+            elif end > height:
+                parts.append(f"{what} ends at y {end:.0f}")
+                row.problems.append(f"the {what} ends at y {end:.0f}")
+        row.projector = "; ".join(parts) or "reveal and question in view"
+        narration = teacher.locator(".st-key-narration").first.bounding_box()
+        row.narration_top = narration["y"] if narration else 0.0
+        if out is not None:
+            teacher.screenshot(path=str(out / f"class-{name}-{number}-{len(rows)}.png"))
+        shown = []
+        for k, phone in enumerate(pages):
+            try:
+                wait_text(phone, "[data-testid='stMain']", "Last question: ",
+                          timeout=30_000)  # fmt: skip
+                shown.append("reveal")
+            except AssertionError:
+                row.problems.append(f"phone {k + 1} did not show the reveal")
+        row.phones = f"{len(shown)} of {phones} saw the reveal"
+    for phone in pages:
+        phone.close()
+    teacher.close()
+    return rows
+
+
 def lesson_names() -> list[str]:
     from app.lessons.reading import load_lessons
 
@@ -225,8 +368,11 @@ def lesson_names() -> list[str]:
     return sorted(found, key=lambda name: found[name].order)
 
 
-def table(rows: list[PageRow]) -> str:
+def table(rows: list[PageRow] | list[RevealRow]) -> str:
     head = ["lesson", "page", "text", "screen", "labels px", "tab", "keys", "mouse"]
+    if rows and isinstance(rows[0], RevealRow):
+        head = ["lesson", "page", "press", "answers given", "counted", "projector",
+                "narration top", "phones"]  # fmt: skip
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(row.cells()) + " |" for row in rows]
     return "\n".join(lines)
@@ -242,7 +388,16 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help=f"fail a page whose tree labels fall under {MIN_LABEL_PX:g} px",
     )
+    parser.add_argument(
+        "--class",
+        dest="phones",
+        type=int,
+        default=0,
+        help="rehearse with a class of N phones (1-8): default lesson: exploration",
+    )
     args = parser.parse_args(argv)
+    if not 0 <= args.phones <= 8:
+        parser.error("--class: 1 to 8 phones")
     try:
         width, height = (int(n) for n in args.size.lower().split("x"))
     except ValueError:
@@ -251,14 +406,19 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--size: 320 to 4000 wide, 320 to 3000 high")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    names = args.lesson or lesson_names()
+    names = args.lesson or (["exploration"] if args.phones else lesson_names())
     from playwright.sync_api import sync_playwright
 
-    rows: list[PageRow] = []
-    with running_app() as url, sync_playwright() as pw:
+    rows: list[Any] = []
+    store = {"MCTS_LAB_STORE": f"sqlite:///{(out / 'class.db').resolve()}"}
+    (out / "class.db").unlink(missing_ok=True)
+    with running_app(env=store) as url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for name in names:
-            rows += rehearse_lesson(browser, url, name, (width, height), out)
+            if args.phones:
+                rows += rehearse_class(browser, url, name, (width, height), args.phones, out)
+            else:
+                rows += rehearse_lesson(browser, url, name, (width, height), out)
         browser.close()
     print(table(rows))
     failed = [
@@ -269,8 +429,12 @@ def main(argv: list[str] | None = None) -> int:
     ]
     for row, problem in failed:
         print(f"FAIL {row.lesson} page {row.page}: {problem}", file=sys.stderr)
-    print(f"{len(rows)} pages, {sum(len(r.keys) for r in rows)} keys, 0 mouse clicks; "
-          f"{len(failed)} failures; screenshots in {out}", file=sys.stderr)  # fmt: skip
+    if args.phones:
+        print(f"{len(rows)} reveals, {args.phones} phones, 1 mouse click (Start a class); "
+              f"{len(failed)} failures; screenshots in {out}", file=sys.stderr)  # fmt: skip
+    else:
+        print(f"{len(rows)} pages, {sum(len(r.keys) for r in rows)} keys, 0 mouse clicks; "
+              f"{len(failed)} failures; screenshots in {out}", file=sys.stderr)  # fmt: skip
     return 1 if failed else 0
 
 

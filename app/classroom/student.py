@@ -225,14 +225,17 @@ def _live(me: _Me) -> None:
             st.rerun(scope="app")
         version, frame = _shown(r, me.code)
         st.session_state["class_seen"] = version
-        _question(r, me, frame, version)
+        asking = _question(r, me, frame, version)
+        if asking and frame is not None:  # the tree the question is about, under its answers
+            _frame_tree(frame)
+        _last_reveal(r, me, frame, version)
     except OSError as error:  # (the watcher pushes again when the store answers)
         _store_away(error)
         return
     if frame is None:
         st.info("Waiting for the teacher's screen…")
     else:
-        _frame(frame)
+        _frame(frame, tree=not asking)
     push, sid = watcher(), session_id()
     if push is not None and sid is not None:
         push.drawn(sid, me.code, me.id, version, current_fragment())
@@ -356,9 +359,8 @@ def _on_rename() -> None:
         st.session_state["class_notice"] = str(error)
 
 
-def _question(r: Room, me: _Me, frame: Frame | None, version: int) -> None:
-    """The open question with its answers (key ``class_answer``), and after a reveal whether
-    this student was right and the class's chart."""
+def _question(r: Room, me: _Me, frame: Frame | None, version: int) -> bool:
+    """The open question with its answers (key ``class_answer``); whether one is open."""
     notice = st.session_state.pop("class_notice", "")
     if notice:
         st.warning(notice)
@@ -385,7 +387,8 @@ def _question(r: Room, me: _Me, frame: Frame | None, version: int) -> None:
             )
             if st.session_state.get("class_answer") is not None:
                 st.caption("Answer sent. You can change it until the reveal.")
-    _last_reveal(r, me, frame, version)
+        return True
+    return False
 
 
 def _last_reveal(r: Room, me: _Me, frame: Frame | None, version: int) -> None:
@@ -499,9 +502,17 @@ def _on_answer(poll_id: str, round_: int, choices: tuple[str, ...] = ()) -> None
         st.session_state["class_answer"] = None
 
 
-def _frame(frame: Frame) -> None:
-    """The teacher's screen as published: statistics, tree, narration, lesson page."""
+def _frame_tree(frame: Frame) -> None:
+    """The teacher's tree as published (nothing when it has no nodes to draw)."""
     from app.components.tree_view import render_tree_data
+
+    if frame.tree is not None:  # (a tree with nodes to draw: Frame.from_dict)
+        render_tree_data(frame.tree, key="class_tree", height=360, fit=True)
+
+
+def _frame(frame: Frame, tree: bool = True) -> None:
+    """The teacher's screen as published: statistics, lesson page, tree (``tree``: not drawn
+    already under an open question), narration."""
 
     # one element for the statistics and the lesson page, one for the narration: each element
     # is work for the server on every student's page at every Step
@@ -514,8 +525,8 @@ def _frame(frame: Frame) -> None:
             f"{html.escape(lesson.title)}</p>{text}</div>"
         )
     st.html(top)
-    if frame.tree is not None:  # (a tree with nodes to draw: Frame.from_dict)
-        render_tree_data(frame.tree, key="class_tree", height=360, fit=True)
+    if tree:
+        _frame_tree(frame)
     if frame.narration:
         st.html(
             "".join(f'<p class="lab-narration">{html.escape(line)}</p>' for line in frame.narration)

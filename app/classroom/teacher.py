@@ -34,12 +34,13 @@ from app.classroom.store import RETENTION_SECONDS
 from app.components.cookie import read_cookie, write_cookie
 from app.inputs.public_url import public_base
 from app.live.session import notify, redraw_sidebar, safe, session
-from app.quiz import QuizState, Reveal
+from app.quiz import ClassCounts, QuizState, Reveal
 
 __all__ = [
     "CLASS_CSS",
     "EXPLORING",
     "bars_html",
+    "class_counts",
     "client_address",
     "frame_of",
     "is_student_page",
@@ -64,6 +65,11 @@ __all__ = [
 POLL_SECONDS = 1.0
 #: Session key: the class a student left to explore on their own (app/classroom/student.py).
 EXPLORING = "class_exploring"
+#: A question with more answers than this shows, after its reveal, the answers nobody chose in
+#: one line instead of a bar each (the class's answers and the right one stay whole).
+FOLD_CHOICES = 5
+#: The key that shows and hides the join box (a clicker has none: Page Down hides it).
+JOIN_KEY = "j"
 #: How often the teacher's room box counts again (seconds).
 COUNT_SECONDS = 1.0
 
@@ -439,8 +445,12 @@ def room_box(click: Any) -> None:
                       "reveal shows both rounds side by side.")  # fmt: skip
             shown = st.session_state.get("class_join_shown", False)
             st.button("Hide join box" if shown else "Join box", key="class_join_toggle",
-                      on_click=_on_toggle_join)  # fmt: skip
-            st.download_button("Results (CSV)", data=lambda: _results(found),
+                      on_click=_on_toggle_join, shortcut=JOIN_KEY,
+                      help="The join box (code, address and QR code) in the tree's place, "
+                      "and back (key: J). A clicker's Page Down hides it.")  # fmt: skip
+            presenting = st.session_state.get("presentation", False)
+            st.download_button("CSV" if presenting else "Results (CSV)",
+                               data=lambda: _results(found), help="The class's results as CSV",
                                file_name=f"class-{found.code}.csv", mime="text/csv",
                                key="class_results", on_click="ignore")  # fmt: skip
             st.button("End", key="class_end", on_click=_on_end_ask,
@@ -458,14 +468,15 @@ def room_box(click: Any) -> None:
         with st.container():
             try:
                 last = st.session_state.get("class_last_reveal")
-                if last:
+                if last and last != st.session_state.get(COUNTS_IN_QUIZ):
                     rounds = [p for p in r.rounds(found.code, last) if p.revealed]
                     if rounds:
                         st.html(CLASS_CSS + bars_html(r, found.code, rounds, found.secret,
                                                       summary=False))  # fmt: skip
             except OSError as error:  # the store went away mid-box: one line, no traceback
                 st.caption(f"The class store did not answer: {error}")
-            _live_names()  # its own fragment too: a late join shows without the teacher's click
+            if not st.session_state.get("presentation", False):  # names are not projected
+                _live_names()  # its own fragment too: a late join shows without a click
 
 
 def _count_line() -> None:
@@ -584,6 +595,41 @@ def sync_poll(quiz: QuizState | None) -> None:
         st.caption(f"Not sent to the class: {error}. It is sent again when the store answers.")
 
 
+#: Session key: (the id of the quiz question, the class's poll id) of the last reveal the quiz
+#: graded for the class: its counts go in the quiz's table (:func:`class_counts`).
+REVEALED_FOR = "class_revealed_for"
+#: Session key: the poll whose counts this run's quiz table showed (the room box then leaves
+#: out its own bars: one list of the answers on screen, not two).
+COUNTS_IN_QUIZ = "class_counts_in_quiz"
+
+
+def class_counts(quiz: QuizState | None) -> ClassCounts | None:
+    """The class's answers (every round) to the question the quiz revealed now, for the
+    quiz's table (the room box then leaves out its bars); ``None`` without a class, without a
+    reveal, for another question, or when the answers are not the table's rows."""
+    st.session_state[COUNTS_IN_QUIZ] = None
+    found = teacher()
+    revealed = st.session_state.get(REVEALED_FOR)
+    if found is None or quiz is None or quiz.reveal is None or not revealed:
+        return None
+    if revealed[0] != id(quiz.reveal.question):
+        return None
+    try:
+        r = room()
+        rounds = [p for p in r.rounds(found.code, revealed[1]) if p.revealed]
+        tallies = [r.tally(found.code, p, found.secret) for p in rounds]
+    except (ClassError, OSError):
+        return None  # the room box says the store is away; the quiz draws without counts
+    if not rounds:
+        return None
+    counts = {c: tuple(t.get(c, 0) for t in tallies) for c in rounds[-1].choices}
+    found_counts = ClassCounts(tuple(p.round for p in rounds), counts)
+    if not found_counts.fit(quiz.reveal):
+        return None  # not the table's rows: the room box draws its bars
+    st.session_state[COUNTS_IN_QUIZ] = revealed[1]
+    return found_counts
+
+
 def _resync() -> None:
     """After an outage (the count line got an answer from the store): the reveal or question
     and the screen that did not reach the class are sent now, and the whole page is drawn
@@ -618,6 +664,7 @@ def _sync_poll(quiz: QuizState | None) -> None:
             right = reveal.correct if reveal.verdict != "dropped" else ()
             r.reveal(found.code, found.secret, right, reveal.summary, rows)
             st.session_state["class_last_reveal"] = poll.id
+            st.session_state[REVEALED_FOR] = (id(reveal.question), poll.id)
             st.session_state["class_published"] = ""
     question = quiz.pending
     if question is not None and (current is None or current[0] != id(question)):
@@ -733,7 +780,12 @@ def bars_html(
     right = set(rounds[-1].right)
     most = max([1, *(n for t in tallies for n in t.values())])
     rows = []
+    nobody = []
     for choice in choices:
+        chosen = any(t.get(choice, 0) for t in tallies)
+        if len(choices) > FOLD_CHOICES and choice not in right and not chosen:
+            nobody.append(choice)  # one line names them: the class's own answers whole
+            continue
         mark = "✓ " if choice in right else ""
         cells = []
         for n, (poll, tally) in enumerate(zip(rounds, tallies, strict=True)):
@@ -748,6 +800,8 @@ def bars_html(
             f'<td class="lab-bar-label">{html.escape(mark + choice)}</td>'
             f'<td style="width:70%">{"<br>".join(cells)}</td></tr>'
         )
+    if nobody:
+        rows.append(f'<tr><td colspan="2">Nobody chose {html.escape(", ".join(nobody))}</td></tr>')
     legend = ""
     if len(rounds) > 1:
         legend = (

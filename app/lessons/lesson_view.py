@@ -377,6 +377,8 @@ def _on_clicker_next() -> None:
     lesson, number = _open_lesson()
     if lesson is None:
         return
+    if not clicker.text_slide():  # a press on the screen: the class has joined, the tree's turn
+        st.session_state["class_join_shown"] = False
     if clicker.advance(lesson.pages[number - 1]) and number < len(lesson.pages):
         open_page(lesson, number + 1)
 

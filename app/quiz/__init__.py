@@ -42,6 +42,7 @@ from app.quiz.reading import predicted_path
 from app.quiz.records import (
     ArenaSetup,
     AskContext,
+    ClassCounts,
     GradeContext,
     Progress,
     Question,
@@ -59,6 +60,7 @@ __all__ = [
     "QUIZ_KINDS",
     "WAIT_HINTS",
     "ArenaSetup",
+    "ClassCounts",
     "Progress",
     "Question",
     "QuizKind",

@@ -20,6 +20,7 @@ from app.quiz import (
     QUIZ_EXACT_SECONDS,
     WAIT_HINTS,
     ArenaSetup,
+    ClassCounts,
     Progress,
     QuizState,
     Reveal,
@@ -31,6 +32,9 @@ from app.quiz import (
 from mcts_core import Evaluation, Expansion, Search
 from mcts_core.phases import Phase
 
+#: A class's reveal table with more rows than this leaves out the answers nobody chose (one
+#: line names them): the class's own answers and the right one stay whole on a projector.
+FOLD_ROWS = 5
 LINE_CHARS = 46  # characters per line of the quiz's smaller type in the narrowest column
 #: The quiz's own styles (one block, scoped by its classes).
 QUIZ_CSS = """
@@ -50,6 +54,10 @@ QUIZ_CSS = """
 .lab-quiz-numbers {border-top: none; padding-top: 0;}
 .lab-quiz details summary {cursor: pointer; color: #1d4ed8;}
 .lab-quiz .lab-ask {font-weight: 600;}
+.lab-quiz .lab-rows.lab-rows-whole {max-height: none;}
+.lab-quiz td.lab-class-cell {text-align: left;}
+.lab-qbar {display: inline-block; height: 0.6rem; background: #1d4ed8; vertical-align: middle;}
+.lab-qbar-2 {background: repeating-linear-gradient(45deg, #1d4ed8 0 3px, #93c5fd 3px 6px);}
 </style>
 """
 
@@ -71,22 +79,21 @@ def quiz() -> QuizState:
     return lab.quiz
 
 
-def quiz_panel() -> int:
-    """Settle the open question, ask the next, draw both; returns about how many lines it
-    took (0 when the quiz is off)."""
+def prepare() -> bool:
+    """Settle the open question against what the last click did and ask the next one (both
+    at most once per click: a second call changes nothing); whether the quiz asks now (on,
+    and autoplay off). Called before :func:`quiz_panel` by a screen that must act on the
+    reveal first (a class's poll is revealed before the panel draws its counts)."""
     if not st.session_state["quiz"]:
         if session.session().quiz is not None:
             quiz().pending = None  # a question left open while the quiz is off: forgotten
-        return 0
-    lab = session.session()
-    search = lab.search
-    names = session.player_names()
+        return False
     box = quiz()
     if st.session_state["autoplay"]:  # no time to answer: the quiz waits, nothing counts
         box.pending = None
-        text = "The quiz waits while autoplay runs: stop it to get a question."
-        st.html(QUIZ_CSS + f'<div class="lab-quiz"><p class="lab-plain">{text}</p></div>')
-        return _lines(text)
+        return False
+    search = session.session().search
+    names = session.player_names()
     _settle(box, search, names)
     if box.pending is None:
         question = ask(
@@ -104,7 +111,21 @@ def quiz_panel() -> int:
             box.counter += 1
             remember_search(box, search)
             st.session_state["quiz_answer"] = None  # a new question starts unanswered
-    return _draw(box, search)
+    return True
+
+
+def quiz_panel(class_counts: ClassCounts | None = None, in_class: bool = False) -> int:
+    """Settle the open question, ask the next (:func:`prepare`), draw both; returns about how
+    many lines it took (0 when the quiz is off). ``class_counts``: a class's answers to the
+    question revealed now, shown in its table of deciding numbers; ``in_class``: the teacher's
+    screen of a class (in Present mode the class answers: no pills of the teacher's own)."""
+    if not prepare():
+        if not st.session_state["quiz"]:
+            return 0
+        text = "The quiz waits while autoplay runs: stop it to get a question."
+        st.html(QUIZ_CSS + f'<div class="lab-quiz"><p class="lab-plain">{text}</p></div>')
+        return _lines(text)
+    return _draw(quiz(), session.session().search, class_counts, in_class)
 
 
 def _settle(box: QuizState, search: Search, names: tuple[str, str]) -> None:
@@ -175,19 +196,27 @@ def _exact() -> dict[Any, float | None] | None:
 # ----------------------------------------------------------------------------- drawing
 
 
-def _draw(box: QuizState, search: Search) -> int:
+def _draw(box: QuizState, search: Search, class_counts: ClassCounts | None, in_class: bool) -> int:
     """Top to bottom: the score and the last answer's verdict, the open question, its answers
     (pills), then what happened with the deciding numbers and "Why?". The question and its
-    answers come before the numbers so that they stay on screen when space is short."""
-    css = QUIZ_CSS + (PRESENTATION_QUIZ_CSS if st.session_state["presentation"] else "")
+    answers come before the numbers so that they stay on screen when space is short.
+
+    With ``class_counts`` (a class answered the revealed question) the verdict is the class's
+    share right and the table gains the class's counts beside each answer and shows whole; in
+    a class in Present mode the teacher's own pills are left out: the class answers."""
+    presenting = st.session_state["presentation"]
+    css = QUIZ_CSS + (PRESENTATION_QUIZ_CSS if presenting else "")
     parts = [css, '<div class="lab-quiz">']
     score = ""
-    if box.answered or box.unanswered:
-        score = f'<span class="lab-score">{html.escape(box.score_text)} · </span>'
     reveal = box.reveal
+    counts = class_counts
+    if counts is not None and (reveal is None or not counts.fit(reveal)):
+        counts = None
+    if (box.answered or box.unanswered) and counts is None:
+        score = f'<span class="lab-score">{html.escape(box.score_text)} · </span>'
     lines = 0
     if reveal is not None:
-        verdict = _verdict_html(reveal)
+        verdict = _verdict_html(reveal) if counts is None else _class_verdict_html(reveal, counts)
         parts.append(f"<p>{score}{verdict}</p>")
         lines += _lines(box.score_text + re.sub(r"<[^>]+>", "", verdict))
         score = ""
@@ -210,7 +239,7 @@ def _draw(box: QuizState, search: Search) -> int:
         lines += _lines(text)
     parts.append("</div>")
     st.html("".join(parts))
-    if question is not None:
+    if question is not None and not (presenting and in_class):
         locked = question.trigger != "arena" and (
             str(search.next_phase) != question.phase or search.iterations != question.iteration
         )
@@ -228,8 +257,11 @@ def _draw(box: QuizState, search: Search) -> int:
         )
         lines += 2 + sum(len(o) + 4 for o in question.options) // LINE_CHARS
     if reveal is not None and reveal.verdict != "dropped":
-        st.html(css + f'<div class="lab-quiz lab-quiz-numbers">{_numbers_html(reveal)}</div>')
-        lines += _lines(reveal.summary) + 2 + min(4, len(reveal.rows))
+        st.html(
+            css + f'<div class="lab-quiz lab-quiz-numbers">{_numbers_html(reveal, counts)}</div>'
+        )
+        rows = len(reveal.rows) if counts is not None else min(4, len(reveal.rows))
+        lines += _lines(reveal.summary) + 2 + rows
     return lines
 
 
@@ -258,21 +290,66 @@ def _verdict_html(reveal: Reveal) -> str:
     return f'<span class="lab-plain">{html.escape(reveal.summary)}</span>'
 
 
-def _numbers_html(reveal: Reveal) -> str:
-    """What happened, the table of deciding numbers, and the explanation under "Why?"."""
+def _class_verdict_html(reveal: Reveal, counts: ClassCounts) -> str:
+    """The class's share right and the answer, in one line (the teacher's screen)."""
+    right, answered = counts.right(reveal.correct)
+    correct = html.escape(" or ".join(reveal.correct))
+    share = f" ({100 * right / answered:.0f}%)" if answered else ""
+    return (
+        f'<span class="lab-plain">Class: {right} of {answered} right{share}; the answer was '
+        f"{correct}.</span>"
+    )
+
+
+def _class_td(counts: tuple[int, ...], most: int) -> str:
+    """One answer's class counts: a bar per round (round 2 striped) and the numbers."""
+    bars = "".join(
+        f'<span class="lab-qbar lab-qbar-{min(n + 1, 2)}" style="width:{3 * c / most:.2f}rem">'
+        "</span>"
+        for n, c in enumerate(counts)
+    )
+    return f'<td class="lab-class-cell">{bars} {" → ".join(str(c) for c in counts)}</td>'
+
+
+def _numbers_html(reveal: Reveal, counts: ClassCounts | None = None) -> str:
+    """What happened, the table of deciding numbers (with the class's counts, whole, when
+    given), and the explanation under "Why?"."""
     body = f'<p><span class="lab-score">Last question: </span>{html.escape(reveal.summary)}</p>'
     if reveal.rows:
         header, *rows = reveal.rows
-        cells = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+        most = max([1, *(c for n in (counts.counts.values() if counts else ()) for c in n)])
+        heads = [html.escape(h) for h in header]
+        if counts is not None:
+            rounds = " → ".join(f"r{n}" for n in counts.rounds) if len(counts.rounds) > 1 else ""
+            heads.append(f"class {rounds}".strip())
+        cells = "".join(f"<th>{h}</th>" for h in heads)
+        shown = list(enumerate(rows))
+        folded: list[str] = []
+        if counts is not None and len(rows) > FOLD_ROWS:  # a class's reveal: what it said
+            keep = [
+                i == reveal.marked or row[0] in reveal.correct or any(counts.counts.get(row[0], ()))
+                for i, row in shown
+            ]
+            folded = [row[0] for (_, row), k in zip(shown, keep, strict=True) if not k]
+            shown = [item for item, k in zip(shown, keep, strict=True) if k]
         body_rows = "".join(
             ('<tr class="lab-mark">' if i == reveal.marked else "<tr>")
             + "".join(f"<td>{html.escape(c)}</td>" for c in row)
+            + (_class_td(counts.counts.get(row[0], ()), most) if counts is not None else "")
             + "</tr>"
-            for i, row in enumerate(rows)
+            for i, row in shown
         )
-        # a scroll box a keyboard can reach (tabindex), named for a screen reader
+        if folded:
+            body_rows += (
+                f'<tr><td colspan="{len(heads)}">Nobody chose {html.escape(", ".join(folded))}'
+                "</td></tr>"
+            )
+        # a scroll box a keyboard can reach (tabindex), named for a screen reader; whole when
+        # it carries the class's answers (a reveal that hid the right answer misleads a class)
+        whole = " lab-rows-whole" if counts is not None else ""
         body += (
-            '<div class="lab-rows" tabindex="0" role="region" aria-label="the deciding numbers">'
+            f'<div class="lab-rows{whole}" tabindex="0" role="region" '
+            f'aria-label="the deciding numbers">'
             f"<table><tr>{cells}</tr>{body_rows}</table></div>"
         )
     if reveal.why:

@@ -16,6 +16,7 @@ from mcts_core.trace import PathStep
 __all__ = [
     "ArenaSetup",
     "AskContext",
+    "ClassCounts",
     "GradeContext",
     "Progress",
     "Question",
@@ -30,6 +31,34 @@ __all__ = [
 
 Trigger = Literal["iteration", "click", "arena"]
 Verdict = Literal["right", "wrong", "unanswered", "dropped"]
+
+
+@dataclass(frozen=True)
+class ClassCounts:
+    """A class's answers to one revealed question, for the teacher's reveal table.
+
+    Attributes:
+        rounds: the rounds' numbers, first first (``(1,)``, or ``(1, 2)`` after Vote again).
+        counts: per answer (the question's options), how many chose it in each round, in the
+            order of ``rounds``.
+    """
+
+    rounds: tuple[int, ...]
+    counts: dict[str, tuple[int, ...]]
+
+    def fit(self, reveal: Reveal) -> bool:
+        """Whether these counts go in ``reveal``'s table: every answer the class could give is
+        a row of it (the moves of a selection question); otherwise they are drawn as bars of
+        their own."""
+        if not reveal.rows or reveal.verdict == "dropped" or not self.counts:
+            return False
+        labels = {row[0] for row in reveal.rows[1:]}
+        return all(choice in labels for choice in self.counts)
+
+    def right(self, correct: Sequence[str]) -> tuple[int, int]:
+        """(how many chose a right answer, how many answered) in the last round."""
+        last = [n[-1] for n in self.counts.values()]
+        return sum(self.counts[c][-1] for c in correct if c in self.counts), sum(last)
 
 
 @dataclass(frozen=True)

@@ -127,12 +127,19 @@ def _draw_screen() -> None:
         # screen run and its clean-up marks every box around the line as its own): a quiz
         # line that went, straight in the column, would stay on screen.
         rest = st.container()
+        # a class on the projector: the reveal and the next question first, then the narration
+        quiz_box = rest.container() if in_class and st.session_state["presentation"] else rest
         with rest, st.container(key="narration"):
             lines, said = _narration(entry)
-        with rest:
-            lines += quiz_view.quiz_panel()  # the quiz's question and last answer, when on
+        with quiz_box:
+            counts = None
+            if in_class is not None:  # the class's poll follows the quiz before it is drawn
+                quiz_view.prepare()  # (settled and asked: the quiz panel does it only once)
+                teacher.sync_poll(session.session().quiz)
+                counts = teacher.class_counts(session.session().quiz)
+            # the quiz's question and last answer, when on; a class's counts in its table
+            lines += quiz_view.quiz_panel(counts, in_class=in_class is not None)
         if in_class is not None and room is not None:
-            teacher.sync_poll(session.session().quiz)  # after the quiz settled and asked
             with room:
                 teacher.room_box(stepping.on_step)
             lines += 5

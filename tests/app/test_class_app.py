@@ -485,3 +485,59 @@ def test_two_tabs_of_one_student_show_what_the_store_holds() -> None:
     assert first.radio(key="class_answer").value == labels[1]
     poll = class_view.room().store.current_poll(code)
     assert poll is not None and class_view.room().my_answer(code, me.id, poll) == labels[1]
+
+
+def test_the_reveal_table_carries_the_class_s_counts_and_folds_what_nobody_chose() -> None:
+    """After a reveal the teacher's quiz table has a class column (one list of the answers,
+    not a table and a chart of bars below the room's buttons), whole: every answer a student
+    gave and the right one are rows, the answers nobody chose are named in one line; the
+    verdict is the class's share right. On the phone the open question comes before the tree
+    it asks about and the last reveal after it, its bars folded the same way."""
+    teacher = fresh(lesson="exploration", page="1")  # "which move will selection take?"
+    teacher.button(key="class_start").click().run()
+    code = teacher.session_state["class_teacher"].code
+    poll = class_view.room().store.current_poll(code)
+    assert poll is not None and len(poll.choices) > 5
+    ada, bob = _student(code, "Ada"), _student(code, "Bob")
+    picked = [_labels(ada.radio(key="class_answer"))[n] for n in (0, 1)]
+    for page, label in zip((ada, bob), picked, strict=True):
+        page.radio(key="class_answer").set_value(label).run()
+    teacher.button(key="step").click().run()
+    assert not teacher.exception
+    text = _text(teacher)
+    [revealed] = class_view.room().rounds(code, poll.id)
+    right = revealed.right[0]
+    n_right = sum(1 for p in picked if p == right)
+    assert f"Class: {n_right} of 2 right ({100 * n_right / 2:.0f}%); the answer was {right}." in text
+    table = re.search(r'lab-quiz-numbers">(.*?)</table>', text, re.S)
+    assert table is not None
+    cells = re.findall(r'<tr[^>]*><td>([^<]*)</td>.*?lab-class-cell">.*? (\d+)</td>', table[1])
+    counted = {label: int(n) for label, n in cells}
+    assert all(counted[p] >= 1 for p in picked) and right in counted
+    assert sum(counted.values()) == 2
+    folded = re.search(r"Nobody chose ([^<]*)</td>", table[1])
+    assert folded is not None
+    assert set(folded[1].split(", ")) == set(poll.choices) - set(counted)
+    assert "lab-rows-whole" in text  # no scroll box that could hide a row
+    assert "Class answers:" not in text  # the room box leaves its bars out
+    # the phone: the next question, then its tree, then the last reveal (folded bars)
+    ada.run()
+    phone = _text(ada)
+    assert phone.index("Question") < phone.index("Last question:")
+    assert "Nobody chose" in phone
+
+
+def test_in_present_mode_the_room_box_is_one_row_and_projects_no_names() -> None:
+    """On a projector the room box is the count line and one row of buttons: the names of
+    the class are not projected (the expander is left out), the CSV button is short, the
+    join box has the key J; the teacher's own answer pills are left out (the class answers)."""
+    teacher, code = _teacher()
+    _student(code, "Ada")
+    teacher.toggle(key="quiz").set_value(True).run()
+    assert "Names (1)" in [e.label for e in teacher.expander]
+    assert teacher.session_state["quiz_answer"] is None
+    teacher.toggle(key="presentation").set_value(True).run()
+    assert not teacher.exception
+    assert not any(e.label.startswith("Names") for e in teacher.expander)
+    assert "CSV" in [b.label for b in teacher.get("download_button")]
+    assert not [p for p in teacher.get("button_group") if getattr(p, "key", "") == "quiz_answer"]
