@@ -193,6 +193,10 @@ def rehearse_lesson(
                 slide = page.locator(".st-key-lesson_tab_slide").first
                 top = slide.bounding_box() if slide.count() else None
                 row.tab_in_view = top is not None and top["y"] + 60 <= height
+                # the arena's result table (after its Run) whole beside its settings
+                result = _bottom(page, ".st-key-lesson_tab_slide [data-testid='stCode']")
+                if result is not None and result > height:
+                    row.problems.append(f"the tab's result table ends at y {result:.0f}")
                 if out is not None:
                     page.screenshot(path=str(out / f"{name}-{number}-tab.png"))
                 continue

@@ -246,7 +246,10 @@ def _watch_chart(series: list[dict[str, Any]]) -> None:
 
 
 @ui.guarded
-def arena_panel() -> None:
+def arena_panel(wide: bool = False) -> None:
+    """The arena: its settings, Run arena, and the last result. ``wide`` (a lesson's tab
+    slide, the screen's whole width): the result beside the settings, so both fit a
+    projector (under them the table started at y 680 of 720)."""
     st.subheader("Arena")
     ui.help_text(
         "MCTS with the sidebar's settings plays whole games against an opponent, as home "
@@ -255,6 +258,14 @@ def arena_panel() -> None:
     )
     if not st.toggle("Show the arena", key="show_arena"):
         return
+    left, right = st.columns(2, gap="medium") if wide else (st.container(), st.container())
+    with left:
+        _arena_settings()
+    with right:
+        _arena_result()
+
+
+def _arena_settings() -> None:
     from mcts_lab.arena import OPPONENTS, ROLLOUTS
 
     # two rows of two: four columns in the right column at 1280 px cut the select boxes'
@@ -279,6 +290,9 @@ def arena_panel() -> None:
         result = session.session().arena
         if result is not None and not result.stopped:
             st.success(f"Arena finished in {result.seconds:.1f} s.")
+
+
+def _arena_result() -> None:
     result = session.session().arena
     if result is None:
         return

@@ -390,8 +390,14 @@ def tab_slide(name: str) -> None:
     with st.container(key="stats"):
         _stats(entry)
     with st.container(key="lesson_tab_slide"):  # (each tab's panels say their own title)
-        for panel in TAB_PANELS[name]:
+        for panel in SLIDE_PANELS.get(name, TAB_PANELS[name]):
             panel(entry)
+
+
+#: A tab slide's panels where they differ from the tab's: the arena's result beside its settings.
+SLIDE_PANELS: dict[str, tuple[Panel, ...]] = {
+    "Arena": (lambda _: game_panels.arena_panel(wide=True), lambda _: game_panels.sweep_panel()),
+}
 
 
 def _details(entry: session.HistoryEntry | None, height: int) -> None:
