@@ -255,7 +255,7 @@ def explore_link(frame: Frame | None) -> dict[str, str] | None:
     ``None`` when the frame has none."""
     from app.inputs.links import LINK_PARAMS, MAX_VALUE_CHARS
 
-    names = {*LINK_PARAMS, "steps", "lesson", "page"} - {"presentation"}
+    names = {*LINK_PARAMS, "steps", "phase", "lesson", "page"} - {"presentation"}
     link = {k: v[:MAX_VALUE_CHARS] for k, v in (frame.link if frame else {}).items() if k in names}
     return link or None
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.registry import game_choices
+from mcts_core.phases import PHASES, Phase
 from mcts_lab.settings import SETTINGS, Setting
 
 #: Longest link value read at all (a 5 v 5 gridiron position is about 110 characters).
@@ -152,6 +153,21 @@ def link_steps(raw: str | None) -> tuple[int, str | None]:
         return whole(str(raw), 0, MAX_LINK_STEPS), None
     except ValueError as error:
         return 0, f"ignored steps={echo(raw)} from the link: use {error}"
+
+
+#: A link's ``phase``: the phases of the next iteration the sender had run with Phase (the
+#: last one named), by the names a person reads; a finished iteration is a step.
+LINK_PHASES: dict[str, Phase] = {p.label: p for p in PHASES[:-1]}
+
+
+def link_phase(raw: str | None) -> tuple[Phase | None, str | None]:
+    """The link's ``phase`` (``None`` when absent) and a message if refused."""
+    if raw is None:
+        return None, None
+    phase = LINK_PHASES.get(str(raw))
+    if phase is None:
+        return None, f"ignored phase={echo(str(raw))} from the link: use {', '.join(LINK_PHASES)}"
+    return phase, None
 
 
 def lesson_link(

@@ -86,8 +86,7 @@ def open_link_once() -> None:
     for text in refused:
         session.notify("warning", text)
     steps, _ = link_steps(st.query_params.get("steps"))  # (a refused value: init said so)
-    if steps:  # the sender's tree: the page's, grown by the clicks they made on it
-        state.replay_link_steps(steps)
+    state.replay_link(steps)  # the sender's tree: the page's, grown by the clicks made on it
 
 
 def open_page(lesson: Lesson, number: int) -> None:

@@ -13,7 +13,7 @@ from app.drawing.tree_layout import build_view
 from app.drawing.tree_model import TreeView
 from app.inputs.widget_values import bounds_from_widgets
 from app.live.session import SERIES_LIMIT, HistoryEntry, multi_action, player_names, safe, session
-from app.words.narration import narrate_iteration, narrate_phase
+from app.words.narration import narrate_iteration, narrate_phase, selection_end
 from mcts_core import IterationTrace, Search
 from mcts_core.nodes import ActionNode
 from mcts_core.phases import Phase
@@ -73,6 +73,7 @@ def record_entry(
             phase=phase,
             phase_result=result,
             position=lab.position,
+            root_visits=min(search.iterations, search.root.visits),
             nodes=search.node_count,
             depth=search.max_depth,
             rate=lab.last_rate,
@@ -89,6 +90,26 @@ def record_entry(
         lab.series.append(series_point(search))
         if len(lab.series) > SERIES_LIMIT:  # keep every other old point: bounded, still spans
             lab.series[:] = lab.series[: SERIES_LIMIT // 2 : 2] + lab.series[SERIES_LIMIT // 2 :]
+
+
+def run_phase() -> None:
+    """Run the search's next phase and write its history entry (the Phase button, and a
+    link that was sent in the middle of an iteration)."""
+    lab = session()
+    search = lab.search
+    phase = search.next_phase
+    if phase is Phase.SELECT:
+        path = search.select()
+        lab.phase_context = selection_end(search, path)
+        record_entry("phase: select", None, phase, path)
+    elif phase is Phase.EXPAND:
+        record_entry("phase: expand", None, phase, search.expand())
+    elif phase is Phase.EVALUATE:
+        record_entry("phase: simulate", None, phase, search.evaluate())
+    else:
+        trace = search.backpropagate()
+        lab.phase_context = None
+        record_entry("phase: backpropagate", trace, Phase.BACKPROPAGATE, trace)
 
 
 def tree_view_now(

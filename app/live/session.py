@@ -125,6 +125,9 @@ class HistoryEntry:
     drawn: int = 0
     hidden: int = 0
     position: str = ""
+    #: the iterations from this entry's root (``position``) when it was written: a link to
+    #: this entry rebuilds that many (a tree kept across a played move counted more)
+    root_visits: int = 0
     nodes: int = 0  # the tree's size, depth and last click's speed when the entry was written
     depth: int = 0
     rate: float = 0.0

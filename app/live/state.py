@@ -22,6 +22,7 @@ from app.inputs.links import (
     LINKED_SETTINGS,
     MAX_VALUE_CHARS,
     echo,
+    link_phase,
     link_steps,
     read_link,
     setting_link_text,
@@ -32,6 +33,7 @@ from app.live.history import record_entry
 from app.live.session import DEFAULTS, LIVE_SEARCHES, Session, notify, safe, session
 from games.registry import all_specs, game_spec, make_game, opening_state
 from mcts_core import ConfigError, NodeCapReached, PositionError, Search, SearchConfig
+from mcts_core.phases import PHASES, Phase
 from mcts_lab.presets import PRESET_NAMES, preset_overrides
 
 #: Every registered game's option widgets (``gridiron_size``, the gridiron weights ``w_*``).
@@ -83,8 +85,32 @@ def init() -> None:
     warnings += [refused] if refused else []
     for text in warnings:
         notify("warning", text)
-    if steps and "lesson" not in st.query_params:  # (a lesson link replays after its page)
+    if "lesson" not in st.query_params:  # (a lesson link replays after its page)
+        replay_link(steps)
+
+
+def replay_link(steps: int) -> None:
+    """Rebuild a link's tree: its ``steps`` iterations, then the phases of the next one that
+    its ``phase`` names (the sender was in the middle of an iteration)."""
+    phase, refused = link_phase(st.query_params.get("phase"))
+    if refused:
+        notify("warning", refused)
+    if steps:
         replay_link_steps(steps)
+    if phase is not None:
+        replay_link_phases(phase)
+
+
+def replay_link_phases(last: Phase) -> None:
+    """Run the next iteration's phases up to ``last`` (each written to the history as the
+    Phase button writes it): the screen shows the sender's half-done iteration."""
+    from app.live.history import run_phase
+
+    search = session().search
+    if search.game.is_terminal(search.root_state) or search.tree_full:
+        return
+    for _ in PHASES[: PHASES.index(last) + 1]:
+        run_phase()
 
 
 def replay_link_steps(steps: int) -> None:
@@ -146,12 +172,19 @@ def replay_params() -> dict[str, str]:
     """The link parameters that rebuild this screen's tree elsewhere (a shared link, a
     student's "Explore on my own"): the shareable state without Present mode (the teacher's
     projector setting)."""
-    params = {k: v for k, v in shared_params().items() if k != "presentation"}
+    from app.live.history import current_entry
+
+    params = {k: v for k, v in shared_params().items() if k not in ("presentation", "phase")}
+    entry = current_entry()
+    if entry is not None and entry.position != session().position and entry.position:
+        params["position"] = entry.position  # an entry from before a played move: its root
     steps = _shown_steps()
     if steps:
         params["steps"] = str(steps)
     else:
         params.pop("steps", None)
+    if entry is not None and entry.phase is not None and entry.phase is not Phase.BACKPROPAGATE:
+        params["phase"] = entry.phase.label  # in the middle of an iteration
     return params
 
 
@@ -165,8 +198,10 @@ def _shown_steps() -> int:
     search = session().search
     since_root = min(search.iterations, search.root.visits)  # iterations from this root
     entry = current_entry()
-    if entry is None or entry.position != session().position:
+    if entry is None:
         return since_root
+    if entry.position != session().position:  # before a played move: that root's count
+        return entry.root_visits
     return max(0, since_root - (search.iterations - entry.iteration))
 
 
@@ -215,9 +250,12 @@ def shared_params() -> dict[str, str]:
     if s["lesson"]:  # the open lesson page (app/lessons/lesson_view.py): a link reopens it
         wanted["lesson"] = s["lesson"]
         wanted["page"] = str(s.get("lesson_page", 1))
-    iterations = session().search.iterations
-    if iterations:
-        wanted["steps"] = str(iterations)  # the link rebuilds this tree (see init)
+    search = session().search
+    if search.iterations:
+        wanted["steps"] = str(search.iterations)  # the link rebuilds this tree (see init)
+    done = PHASES.index(search.next_phase)
+    if done:  # in the middle of an iteration: the phases run of the next one (the last named)
+        wanted["phase"] = PHASES[done - 1].label
     return wanted
 
 

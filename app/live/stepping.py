@@ -11,7 +11,7 @@ import streamlit as st
 from app.drawing.figures import series_point
 from app.inputs.widget_values import SESSION_FULL_MESSAGE
 from app.live import ab, clicks
-from app.live.history import record_entry
+from app.live.history import record_entry, run_phase
 from app.live.session import (
     autoplay_speed,
     notify,
@@ -21,8 +21,7 @@ from app.live.session import (
     session,
 )
 from app.live.state import rebuild
-from app.words.narration import selection_end
-from mcts_core import NodeCapReached, Phase
+from mcts_core import NodeCapReached
 from mcts_core.phases import RunStop
 
 #: Every session's live tree together at most (about 220 bytes a node: ~330 MB). Past it, no
@@ -258,21 +257,7 @@ def on_phase_step() -> None:
     if cannot_grow():
         return
     say_if_from_history()
-    search = session().search
-    phase = search.next_phase
-    lab = session()
-    if phase is Phase.SELECT:
-        path = search.select()
-        lab.phase_context = selection_end(search, path)
-        record_entry("phase: select", None, phase, path)
-    elif phase is Phase.EXPAND:
-        record_entry("phase: expand", None, phase, search.expand())
-    elif phase is Phase.EVALUATE:
-        record_entry("phase: simulate", None, phase, search.evaluate())
-    else:
-        trace = search.backpropagate()
-        lab.phase_context = None
-        record_entry("phase: backpropagate", trace, Phase.BACKPROPAGATE, trace)
+    run_phase()
 
 
 @safe
