@@ -27,6 +27,10 @@ hint, ask, grade; the names are what lesson files use):
 - ``dice``: which outcome of a chance node is the most likely?
 - ``dice_count``: how often should that outcome have come up by now?
 - ``arena``: will MCTS win more arena games at home or away?
+
+Each kind's wrong answers name the misconception they show, where the question's facts make
+them that mistake (``misconceptions.py``: the misconceptions, their lesson pages, one detector
+per kind); the reveal carries them.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from typing import Any
 
 from app.quiz.kinds import QUIZ_KINDS
 from app.quiz.kinds.exact_best import QUIZ_EXACT_SECONDS
+from app.quiz.misconceptions import MISCONCEPTIONS, Misconception, classify
 from app.quiz.reading import predicted_path
 from app.quiz.records import (
     ArenaSetup,
@@ -56,11 +61,13 @@ from mcts_core import IterationTrace, Search
 __all__ = [
     "FREE_KINDS",
     "KINDS",
+    "MISCONCEPTIONS",
     "QUIZ_EXACT_SECONDS",
     "QUIZ_KINDS",
     "WAIT_HINTS",
     "ArenaSetup",
     "ClassCounts",
+    "Misconception",
     "Progress",
     "Question",
     "QuizKind",
@@ -160,8 +167,12 @@ def settle(
                 "and the question was about one",
             )
     kind = QUIZ_KINDS[question.kind]
-    reveal = kind.grade(GradeContext(question, search, tuple(names), answer, trace, arena_result))
-    return reveal if reveal.verdict == "dropped" else replace(reveal, why=kind.why)
+    context = GradeContext(question, search, tuple(names), answer, trace, arena_result)
+    reveal = kind.grade(context)
+    if reveal.verdict == "dropped":
+        return reveal
+    reveal = replace(reveal, why=kind.why)
+    return replace(reveal, misconceptions=classify(context, reveal))
 
 
 def same_search(state: QuizState, search: Search) -> bool:

@@ -17,6 +17,7 @@ import streamlit as st
 
 from app.live import exact_cache, session
 from app.quiz import (
+    MISCONCEPTIONS,
     QUIZ_EXACT_SECONDS,
     WAIT_HINTS,
     ArenaSetup,
@@ -283,11 +284,24 @@ def _verdict_html(reveal: Reveal) -> str:
         said = html.escape(reveal.answer or "")
         return (
             f'<span class="lab-wrong">✗ Not this time: you said {said}, the answer was '
-            f"{correct}.</span>"
+            f"{correct}.</span>" + mistake_html(reveal.misconception_of(reveal.answer))
         )
     if reveal.verdict == "unanswered":
         return f'<span class="lab-plain">No answer given: it was {correct}.</span>'
     return f'<span class="lab-plain">{html.escape(reveal.summary)}</span>'
+
+
+def mistake_html(mistake: str | None) -> str:
+    """One short line naming a wrong answer's misconception and its lesson page (as words: a
+    link would leave this tree), or nothing."""
+    found = MISCONCEPTIONS.get(mistake or "")
+    if found is None:
+        return ""
+    return (
+        f'<br><span class="lab-plain lab-mistake" data-misconception="{html.escape(found.id)}">'
+        f"A common mistake: {html.escape(found.name)} (lesson "
+        f"{html.escape(found.pointer.words)}).</span>"
+    )
 
 
 def _class_verdict_html(reveal: Reveal, counts: ClassCounts) -> str:

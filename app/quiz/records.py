@@ -102,6 +102,8 @@ class Reveal:
             :attr:`QuizKind.why`, filled in by ``app.quiz.settle``; empty when dropped).
         rows: a small table of the deciding numbers: a header row, then one row per item.
         marked: the index of the row to highlight (the move taken, ...), or ``None``.
+        misconceptions: (option, misconception id) for each wrong option that shows a known
+            mistake (``app.quiz.misconceptions``, filled in by ``app.quiz.settle``).
     """
 
     question: Question
@@ -112,6 +114,11 @@ class Reveal:
     why: str = ""
     rows: tuple[tuple[str, ...], ...] = ()
     marked: int | None = None
+    misconceptions: tuple[tuple[str, str], ...] = ()
+
+    def misconception_of(self, option: str | None) -> str | None:
+        """The id of the misconception choosing ``option`` shows (``None``: none, or right)."""
+        return next((m for o, m in self.misconceptions if o == option), None)
 
 
 @dataclass
