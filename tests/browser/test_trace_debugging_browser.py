@@ -99,3 +99,40 @@ def test_run_until_on_an_open_file(app_url: str, browser: Any, tmp_path: Path) -
     OUT.mkdir(exist_ok=True)
     page.screenshot(path=str(OUT / "trace-run-until.png"))
     page.close()
+
+
+def test_run_until_on_the_live_search(app_url: str, browser: Any) -> None:
+    """The sidebar's Run until on the live search (a click in the sidebar whose result is
+    drawn by the screen's fragment): visits:b2>=12 on tic-tac-toe seed 3 stops in the browser
+    at the iteration the same run stops at without a browser (AppTest), the screen shows that
+    iteration and its line says why."""
+    from tests.app_helpers import fresh, metric
+
+    alone = fresh(game="tic_tac_toe", seed="3")
+    alone.selectbox(key="run_until").set_value("visits")
+    alone.text_input(key="run_until_arg").input("b2>=12")
+    alone.button(key="run_until_go").click().run()
+    stop = int(metric(alone, "Iteration").replace(",", ""))
+    assert 12 <= stop < 100
+    page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=3")
+    page.get_by_text("Run until (a breakpoint)").first.click()
+    wait_idle(page)
+    box = page.locator(".st-key-run_until").get_by_role("combobox").first
+    box.scroll_into_view_if_needed()
+    box.click()
+    page.get_by_role("option", name="visits:MOVE>=K").first.click()
+    wait_idle(page)
+    field = page.locator(".st-key-run_until_arg input").first
+    field.fill("b2>=12")
+    field.press("Enter")
+    wait_idle(page)
+    page.locator(".st-key-run_until_go button:visible").first.click()
+    page.wait_for_function(
+        "n => /Iteration\\s*" + str(stop) + "\\b/.test(document.querySelector"
+        "('.st-key-stats')?.innerText ?? '')",
+        arg=stop,
+        timeout=30_000,
+    )
+    wait_idle(page, 400)
+    assert f"Stopped at iteration {stop}" in page.inner_text("[data-testid='stMain']")
+    page.close()
