@@ -79,6 +79,8 @@ class Poll:
         right: the right choice(s), known at the reveal.
         summary: what decided it, with the numbers (plain text), known at the reveal.
         rows: a small table of the deciding numbers (a header row, then one row per item).
+        closed: the teacher closed the vote (**Close the vote**) before the reveal: no more
+            answers or confidences; the phones say so. A record from before reads ``False``.
     """
 
     id: str
@@ -90,6 +92,7 @@ class Poll:
     right: tuple[str, ...] = ()
     summary: str = ""
     rows: tuple[tuple[str, ...], ...] = field(default=())
+    closed: bool = False
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))

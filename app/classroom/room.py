@@ -11,6 +11,7 @@ answer (to a round that closed) is dropped quietly, as a clicker would.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import time
@@ -19,7 +20,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from app.classroom import codes
+from app.classroom import codes, peer
 from app.classroom.records import ClassError, ClassInfo, Poll, Student
 from app.classroom.store import RETENTION_SECONDS, ClassStore
 
@@ -38,6 +39,7 @@ __all__ = [
     "Room",
     "RoomCount",
     "Teacher",
+    "screen_key",
 ]
 
 #: A class whose teacher did nothing for this long takes no new students or answers.
@@ -70,6 +72,8 @@ CONNECTED_SECONDS = 3 * HERE_SECONDS
 MAX_CHOICES = 12
 MAX_CHOICE_CHARS = 80
 MAX_QUESTION_CHARS = 600
+#: "I'm lost" taps per student per window: (taps, seconds), as answers.
+LOST_LIMIT = ANSWER_LIMIT
 #: The largest frame the teacher's page publishes (its JSON text, bytes).
 MAX_FRAME_BYTES = 2_000_000
 #: What a student's page hears once the teacher removed the name (or never knew it).
@@ -106,12 +110,24 @@ class RoomCount:
         joined: students (not removed) who ever joined.
         answered: answers to the current round by students not removed (0 without a round).
         poll: the current round, or ``None``.
+        lost: students (not removed) who said "I'm lost" on the teacher's screen now (0 when
+            the count was not asked for a screen).
     """
 
     connected: int
     joined: int
     answered: int
     poll: Poll | None
+    lost: int = 0
+
+
+def screen_key(frame: dict[str, Any]) -> str:
+    """What tells one teacher's screen from the next for "I'm lost": the statistics, the
+    narration and the lesson page of a published frame (a Step, a Phase, a new page make a new
+    key; a question opened, closed or revealed, or a new round, keep it)."""
+    shown = {k: frame.get(k) for k in ("stats", "narration", "lesson")}
+    text = json.dumps(shown, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 class Room:
@@ -171,17 +187,19 @@ class Room:
             return found[0], None
         return found[0], (data if isinstance(data, dict) else None)
 
-    def count(self, code: str) -> RoomCount:
-        """The room box's numbers."""
+    def count(self, code: str, screen: str | None = None) -> RoomCount:
+        """The room box's numbers; ``screen`` (:func:`screen_key` of the teacher's screen now):
+        also how many are lost on it."""
         now = self.clock()
         present = [s for s in self.store.students(code) if not s.removed]
         connected = sum(1 for s in present if now - s.seen <= CONNECTED_SECONDS)
         poll = self.store.current_poll(code)
+        ids = {s.id for s in present}
         answered = 0
         if poll is not None:
-            ids = {s.id for s in present}
             answered = sum(1 for sid in self.store.answers(code, poll.id, poll.round) if sid in ids)
-        return RoomCount(connected, len(present), answered, poll)
+        lost = len(self.store.lost(code, screen) & ids) if screen else 0
+        return RoomCount(connected, len(present), answered, poll, lost)
 
     def tally(self, code: str, poll: Poll, secret: str | None = None) -> dict[str, int]:
         """How many chose each choice of ``poll`` (every choice listed, in order). Before the
@@ -300,6 +318,26 @@ class Room:
         self.store.touch(code, again.opened)
         return again
 
+    def close_vote(self, code: str, secret: str) -> Poll:
+        """Close the open round without revealing it (Peer Instruction's "pencils down"): no
+        more answers or confidences; the phones say the vote is closed. The teacher may then
+        reveal it or open another round (:meth:`vote_again`)."""
+        self._teacher(code, secret)
+        poll = self.store.current_poll(code)
+        if poll is None or poll.revealed:
+            raise ClassError("There is no open vote to close.")
+        closed = replace(poll, closed=True)
+        self.store.put_poll(code, closed)
+        self.store.touch(code, self.clock())
+        return closed
+
+    def confidences(self, code: str, poll: Poll, secret: str | None = None) -> dict[str, str]:
+        """Student id -> confidence of one round; before the reveal only the teacher may read
+        them (as :meth:`tally`)."""
+        if not poll.revealed:
+            self._teacher(code, secret)
+        return self.store.confidences(code, poll.id, poll.round)
+
     def reveal(
         self,
         code: str,
@@ -348,18 +386,26 @@ class Room:
         self._teacher(code, secret)
         self.store.end_class(code, self.clock())
 
-    def results_csv(self, code: str, secret: str) -> str:
+    def results_csv(self, code: str, secret: str, anonymous: bool = False) -> str:
         """One row per question and round: when it opened (UTC), the question, the round, the
-        right answer(s), how many answered, each choice and its count, and last how many of
-        the answers came from names the teacher removed since (they stay counted)."""
+        right answer(s), how many answered, each choice and its count, how many of the answers
+        came from names the teacher removed since (they stay counted) and ``record`` "round".
+
+        Then one row per student and question (``record`` "student"; ``round`` and the counts
+        empty): the student (their name, or with ``anonymous`` a stable "Student N" by joining
+        order), their round-1 answer, confidence and whether it was right, the same for the
+        question's last round after round 1 (``round_2_*``: a question voted three times gives
+        its third), and the switch ("wrong->right", ...; empty without both rounds or before
+        the reveal). Right is "yes"/"no" once revealed and graded, else empty."""
         self._teacher(code, secret)
         out = io.StringIO()
         writer = csv.writer(out)
         header = ["opened_utc", "question", "round", "right", "answered"]
         for n in range(1, MAX_CHOICES + 1):
             header += [f"choice_{n}", f"count_{n}"]
-        writer.writerow([*header, "from_removed"])
-        removed = {s.id for s in self.store.students(code) if s.removed}
+        writer.writerow([*header, "from_removed", *_STUDENT_COLUMNS])
+        students = self.store.students(code)
+        removed = {s.id for s in students if s.removed}
         for poll in self.store.polls(code):
             counts = self.tally(code, poll, secret)
             opened = datetime.fromtimestamp(poll.opened, UTC).strftime("%Y-%m-%d %H:%M:%S")
@@ -370,8 +416,63 @@ class Room:
             row += [""] * (len(header) - len(row))  # the unused choices' columns, empty
             answers = self.store.answers(code, poll.id, poll.round)
             row.append(sum(1 for student in answers if student in removed))
-            writer.writerow(row)
+            writer.writerow([*row, "round"] + [""] * (len(_STUDENT_COLUMNS) - 1))
+        for first, last in self._questions(code):
+            opened = datetime.fromtimestamp(first.opened, UTC).strftime("%Y-%m-%d %H:%M:%S")
+            right = " | ".join((last or first).right)
+            # the round's columns empty (and from_removed): this row is a student's
+            lead = [opened, first.text, "", right, *[""] * (len(header) - 4), ""]
+            for student, cells in self._student_rows(code, students, first, last, anonymous):
+                writer.writerow([*lead, "student", student, *cells])
         return out.getvalue()
+
+    def _questions(self, code: str) -> list[tuple[Poll, Poll | None]]:
+        """Each question's round 1 and its last round after it (``None``: one round only)."""
+        rounds: dict[str, list[Poll]] = {}
+        for poll in self.store.polls(code):
+            rounds.setdefault(poll.id, []).append(poll)
+        found = []
+        for polls in rounds.values():
+            polls.sort(key=lambda p: p.round)
+            found.append((polls[0], polls[-1] if len(polls) > 1 else None))
+        return found
+
+    def _student_rows(
+        self,
+        code: str,
+        students: list[Student],
+        first: Poll,
+        last: Poll | None,
+        anonymous: bool,
+    ) -> list[tuple[str, list[str]]]:
+        """(student, the CSV's student cells) for each student who answered ``first`` or
+        ``last``, in joining order."""
+        order = [s.id for s in students]
+        names = {s.id: s.name for s in students}
+        rounds: list[Poll] = [first] if last is None else [first, last]
+        answers = [self.store.answers(code, p.id, p.round) for p in rounds]
+        levels = [self.store.confidences(code, p.id, p.round) for p in rounds]
+        graded = rounds[-1].revealed and bool(rounds[-1].right)
+        right = set(rounds[-1].right)
+        rows = []
+        for sid in order:
+            if not any(sid in a for a in answers):
+                continue
+            cells: list[str] = []
+            marks = []
+            for given, level in zip(answers, levels, strict=True):
+                choice = given.get(sid, "")
+                mark = "" if not graded or not choice else ("yes" if choice in right else "no")
+                cells += [choice, level.get(sid, "") if choice else "", mark]
+                marks.append(mark)
+            if last is None:
+                cells += ["", "", ""]
+            moved = ""
+            if len(marks) == 2 and all(marks):
+                moved = "->".join("right" if m == "yes" else "wrong" for m in marks)
+            who = peer.pseudonym(order, sid) if anonymous else names[sid]
+            rows.append((who, [*cells, moved]))
+        return rows
 
     # ----------------------------------------------------------------- student
 
@@ -450,8 +551,9 @@ class Room:
         self.info(code)
         student = self._student(code, student_id)
         poll = self.store.current_poll(code)
-        if poll is None or poll.revealed or poll.id != poll_id or poll.round != round_:
+        if not _open(poll, poll_id, round_):
             return False
+        assert poll is not None
         if choice not in poll.choices:
             raise ClassError("That answer is not one of this question's choices.")
         limit, window = ANSWER_LIMIT
@@ -464,6 +566,54 @@ class Room:
         """The student's answer to ``poll`` (``None``: not answered)."""
         return self.store.answers(code, poll.id, poll.round).get(student_id)
 
+    def confidence(
+        self, code: str, student_id: str, poll_id: str, round_: int, level: str | None
+    ) -> bool:
+        """A student's confidence in their answer to the open round (one of
+        ``peer.CONFIDENCE``; ``None`` or "" takes it back); changeable until the round closes.
+        False, quietly, for a round that closed; :class:`ClassError` for another level, an
+        unknown student, or too many changes (counted with the answers: :data:`ANSWER_LIMIT`)."""
+        self.info(code)
+        student = self._student(code, student_id)
+        level = level or ""
+        if level and level not in peer.CONFIDENCE:
+            raise ClassError("That is not one of the confidence levels.")
+        poll = self.store.current_poll(code)
+        if not _open(poll, poll_id, round_):
+            return False
+        limit, window = ANSWER_LIMIT
+        if not self.store.hit(f"answer:{code}:{student.id}", limit, window, self.clock()):
+            raise ClassError("Too many answers at once. Wait a few seconds.")
+        self.store.put_confidence(code, poll_id, round_, student.id, level)
+        return True
+
+    def my_confidence(self, code: str, student_id: str, poll: Poll) -> str | None:
+        """The student's confidence in their answer to ``poll`` (``None``: none given)."""
+        return self.store.confidences(code, poll.id, poll.round).get(student_id)
+
+    def lost(self, code: str, student_id: str, lost: bool = True) -> str:
+        """A student says they are lost on the teacher's screen now (``lost`` False: not any
+        more); the teacher sees how many, never who. Returns the screen's key (the page shows
+        the button pressed while the screen stays). Rate-limited as answers
+        (:data:`LOST_LIMIT`)."""
+        self.info(code)
+        student = self._student(code, student_id)
+        limit, window = LOST_LIMIT
+        if not self.store.hit(f"lost:{code}:{student.id}", limit, window, self.clock()):
+            raise ClassError("Too many taps at once. Wait a few seconds.")
+        found = self.store.frame(code)
+        try:
+            data = json.loads(found[1]) if found and found[1] else {}
+        except ValueError:
+            data = {}
+        key = screen_key(data if isinstance(data, dict) else {})
+        self.store.put_lost(code, key, student.id, lost)
+        return key
+
+    def is_lost(self, code: str, student_id: str, screen: str) -> bool:
+        """Whether this student said they are lost on ``screen``."""
+        return student_id in self.store.lost(code, screen)
+
     def _student(self, code: str, student_id: str) -> Student:
         student = self.student(code, student_id)
         if student is None:
@@ -471,9 +621,35 @@ class Room:
         return student
 
 
+#: The results CSV's columns after ``from_removed`` (:meth:`Room.results_csv`).
+_STUDENT_COLUMNS = (
+    "record",
+    "student",
+    "round_1_answer",
+    "round_1_confidence",
+    "round_1_right",
+    "round_2_answer",
+    "round_2_confidence",
+    "round_2_right",
+    "switch",
+)
+
+
 def _choices(choices: Sequence[str]) -> tuple[str, ...]:
     """A question's choices as the room keeps them: each cut to its length, duplicates out."""
     return tuple(dict.fromkeys(str(c)[:MAX_CHOICE_CHARS] for c in choices))
+
+
+def _open(poll: Poll | None, poll_id: str, round_: int) -> bool:
+    """Whether ``poll`` (the class's current round) is round ``round_`` of ``poll_id`` and
+    still takes answers (not closed, not revealed)."""
+    return (
+        poll is not None
+        and not poll.revealed
+        and not poll.closed
+        and poll.id == poll_id
+        and poll.round == round_
+    )
 
 
 def _question_text(text: str) -> str:

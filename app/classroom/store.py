@@ -136,6 +136,24 @@ class ClassStore(Protocol):
 
     def answer_count(self, code: str, poll_id: str, round_: int) -> int: ...
 
+    def put_confidence(
+        self, code: str, poll_id: str, round_: int, student_id: str, level: str
+    ) -> None:
+        """A student's confidence in their answer to a round ("" takes it back), kept beside
+        the answer under the same (round, student) (a store from before confidence has none:
+        :meth:`confidences` reads it as empty)."""
+
+    def confidences(self, code: str, poll_id: str, round_: int) -> dict[str, str]:
+        """Student id -> confidence level, for one round (students who gave one)."""
+
+    def put_lost(self, code: str, screen: str, student_id: str, lost: bool) -> None:
+        """A student says they are lost on the teacher's screen ``screen`` (a key of what it
+        shows: :func:`app.classroom.room.screen_key`), or takes it back (``lost`` False)."""
+
+    def lost(self, code: str, screen: str) -> set[str]:
+        """The students lost on screen ``screen`` (ids: only counted where a teacher sees
+        them)."""
+
     def hit(self, key: str, limit: int, window: float, now: float, add: int = 1) -> bool:
         """Count ``add`` attempts (one; 0 only looks) under ``key`` in the current
         ``window``-second slot; False when that makes more than ``limit`` (a rate limit every
@@ -216,6 +234,12 @@ CREATE TABLE IF NOT EXISTS answers (
     choice TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (code, poll, round, student));
 CREATE TABLE IF NOT EXISTS hits (key TEXT PRIMARY KEY, slot INTEGER NOT NULL,
     count INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS confidences (
+    code TEXT NOT NULL, poll TEXT NOT NULL, round INTEGER NOT NULL, student TEXT NOT NULL,
+    level TEXT NOT NULL, PRIMARY KEY (code, poll, round, student));
+CREATE TABLE IF NOT EXISTS lost (
+    code TEXT NOT NULL, screen TEXT NOT NULL, student TEXT NOT NULL,
+    PRIMARY KEY (code, screen, student));
 """
 
 
@@ -422,6 +446,48 @@ class SQLiteStore:
         )  # fmt: skip
         return int(row[0])
 
+    def put_confidence(
+        self, code: str, poll_id: str, round_: int, student_id: str, level: str
+    ) -> None:
+        with self._write() as db:
+            if level:
+                db.execute(
+                    "INSERT INTO confidences (code, poll, round, student, level) VALUES "
+                    "(?, ?, ?, ?, ?) ON CONFLICT (code, poll, round, student) "
+                    "DO UPDATE SET level = excluded.level",
+                    (code, poll_id, round_, student_id, level),
+                )
+            else:
+                db.execute(
+                    "DELETE FROM confidences WHERE code = ? AND poll = ? AND round = ? "
+                    "AND student = ?",
+                    (code, poll_id, round_, student_id),
+                )
+
+    def confidences(self, code: str, poll_id: str, round_: int) -> dict[str, str]:
+        rows = self._all(
+            "SELECT student, level FROM confidences WHERE code = ? AND poll = ? AND round = ?",
+            code, poll_id, round_,
+        )  # fmt: skip
+        return {str(student): str(level) for student, level in rows}
+
+    def put_lost(self, code: str, screen: str, student_id: str, lost: bool) -> None:
+        with self._write() as db:
+            if lost:
+                db.execute(
+                    "INSERT OR IGNORE INTO lost (code, screen, student) VALUES (?, ?, ?)",
+                    (code, screen, student_id),
+                )
+            else:
+                db.execute(
+                    "DELETE FROM lost WHERE code = ? AND screen = ? AND student = ?",
+                    (code, screen, student_id),
+                )
+
+    def lost(self, code: str, screen: str) -> set[str]:
+        rows = self._all("SELECT student FROM lost WHERE code = ? AND screen = ?", code, screen)
+        return {str(row[0]) for row in rows}
+
     def hit(self, key: str, limit: int, window: float, now: float, add: int = 1) -> bool:
         slot = int(now // window)
         with self._write() as db:
@@ -439,7 +505,7 @@ class SQLiteStore:
             codes = [row[0] for row in db.execute(
                 "SELECT code FROM classes WHERE active < ?", (before,)
             ).fetchall()]  # fmt: skip
-            for table in ("answers", "polls", "students", "classes"):
+            for table in ("answers", "confidences", "lost", "polls", "students", "classes"):
                 db.executemany(f"DELETE FROM {table} WHERE code = ?", [(c,) for c in codes])
             # rate-limit slots older than a day count nothing any more
             db.execute("DELETE FROM hits WHERE slot < ?", (int(before // 60),))
@@ -605,6 +671,34 @@ class RedisStore:
 
     def answer_count(self, code: str, poll_id: str, round_: int) -> int:
         return int(self._redis.hlen(self._key(code, f"answers:{poll_id}|{round_}")))
+
+    def put_confidence(
+        self, code: str, poll_id: str, round_: int, student_id: str, level: str
+    ) -> None:
+        part = f"confidence:{poll_id}|{round_}"
+        if not level:
+            self._redis.hdel(self._key(code, part), student_id)
+            return
+        pipe = self._redis.pipeline()
+        pipe.hset(self._key(code, part), student_id, level)
+        self._keep(pipe, code, part)
+        pipe.execute()
+
+    def confidences(self, code: str, poll_id: str, round_: int) -> dict[str, str]:
+        return dict(self._redis.hgetall(self._key(code, f"confidence:{poll_id}|{round_}")))
+
+    def put_lost(self, code: str, screen: str, student_id: str, lost: bool) -> None:
+        part = f"lost:{screen}"
+        if not lost:
+            self._redis.srem(self._key(code, part), student_id)
+            return
+        pipe = self._redis.pipeline()
+        pipe.sadd(self._key(code, part), student_id)
+        self._keep(pipe, code, part)
+        pipe.execute()
+
+    def lost(self, code: str, screen: str) -> set[str]:
+        return {str(sid) for sid in self._redis.smembers(self._key(code, f"lost:{screen}"))}
 
     def hit(self, key: str, limit: int, window: float, now: float, add: int = 1) -> bool:
         slot_key = f"mcl-rate:{key}:{int(now // window)}"
