@@ -79,6 +79,9 @@ class Poll:
         right: the right choice(s), known at the reveal.
         summary: what decided it, with the numbers (plain text), known at the reveal.
         rows: a small table of the deciding numbers (a header row, then one row per item).
+        misconceptions: (choice, misconception id) for each wrong choice that shows a known
+            mistake (``app.quiz.misconceptions``), known at the reveal. A record from before
+            reads ``()``.
         closed: the teacher closed the vote (**Close the vote**) before the reveal: no more
             answers or confidences; the phones say so. A record from before reads ``False``.
     """
@@ -92,6 +95,7 @@ class Poll:
     right: tuple[str, ...] = ()
     summary: str = ""
     rows: tuple[tuple[str, ...], ...] = field(default=())
+    misconceptions: tuple[tuple[str, str], ...] = ()
     closed: bool = False
 
     def to_json(self) -> str:
@@ -103,4 +107,7 @@ class Poll:
         data["choices"] = tuple(data["choices"])
         data["right"] = tuple(data["right"])
         data["rows"] = tuple(tuple(row) for row in data["rows"])
+        data["misconceptions"] = tuple(
+            (str(choice), str(mistake)) for choice, mistake in data.get("misconceptions", ())
+        )
         return Poll(**data)

@@ -15,7 +15,7 @@ import hashlib
 import io
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -345,8 +345,11 @@ class Room:
         right: Sequence[str],
         summary: str = "",
         rows: Sequence[Sequence[str]] = (),
+        misconceptions: Mapping[str, str] | None = None,
     ) -> Poll:
-        """Close the current round and show the answer with the numbers that decided it."""
+        """Close the current round and show the answer with the numbers that decided it;
+        ``misconceptions``: choice -> the id of the mistake choosing it shows (kept with every
+        round for the class's summary: wrong choices of the question only)."""
         self._teacher(code, secret)
         poll = self.store.current_poll(code)
         if poll is None:
@@ -359,6 +362,11 @@ class Room:
                 right=tuple(r for r in right if r in round_.choices),
                 summary=str(summary)[:2000],
                 rows=tuple(tuple(str(cell) for cell in row) for row in rows),
+                misconceptions=tuple(
+                    (choice, str(mistake)[:40])
+                    for choice, mistake in (misconceptions or {}).items()
+                    if choice in round_.choices and choice not in right
+                ),
             )
 
         # the earlier rounds of the question too (a vote again before the reveal): the reveal

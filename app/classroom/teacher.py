@@ -662,7 +662,8 @@ def _sync_poll(quiz: QuizState | None) -> None:
         if poll is not None and poll.id == current[1] and not poll.revealed:
             rows = reveal.rows if reveal.verdict != "dropped" else ()
             right = reveal.correct if reveal.verdict != "dropped" else ()
-            r.reveal(found.code, found.secret, right, reveal.summary, rows)
+            mistakes = dict(reveal.misconceptions) if reveal.verdict != "dropped" else None
+            r.reveal(found.code, found.secret, right, reveal.summary, rows, mistakes)
             st.session_state["class_last_reveal"] = poll.id
             st.session_state[REVEALED_FOR] = (id(reveal.question), poll.id)
             st.session_state["class_published"] = ""
