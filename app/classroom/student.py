@@ -29,6 +29,7 @@ from app.classroom.codes import NAME_MAX
 from app.classroom.frame import Frame
 from app.classroom.push import current_fragment
 from app.classroom.room import HERE_SECONDS
+from app.classroom.summary import student_view
 from app.classroom.teacher import (
     CLASS_CSS,
     EXPLORING,
@@ -424,7 +425,9 @@ def _verdict(r: Room, me: _Me, rounds: tuple[Poll, ...]) -> str:
 
 def _ended(r: Room) -> None:
     """Atop the join form after the class this page was in ended: it says so and keeps the
-    last reveal (the store keeps an ended class until it expires)."""
+    last reveal, then the student's own answers, score and misconceptions with the lesson
+    page about each (container ``class_my_summary``; the store keeps an ended class until it
+    expires)."""
     me = st.session_state.get(ENDED)
     if not isinstance(me, _Me):
         return
@@ -433,6 +436,10 @@ def _ended(r: Room) -> None:
         try:
             version, frame = _shown(r, me.code)
             _last_reveal(r, me, frame, version)
+            mine = student_view(r, me.code, me.id)
+            if mine:
+                with st.container(key="class_my_summary"):
+                    st.html(CLASS_CSS + mine)
         except (ClassError, OSError):
             pass  # expired, or the store away: the sentence alone
 

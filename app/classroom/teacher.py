@@ -31,6 +31,7 @@ from app.classroom import ClassError, Poll, Room, Teacher, codes, open_store
 from app.classroom.frame import Frame, LessonPage
 from app.classroom.push import Watcher, runtime_sessions
 from app.classroom.store import RETENTION_SECONDS
+from app.classroom.summary import teacher_view
 from app.components.cookie import read_cookie, write_cookie
 from app.inputs.public_url import public_base
 from app.live.session import notify, redraw_sidebar, safe, session
@@ -182,6 +183,12 @@ def _past_classes(where: Any) -> None:
                 key=f"class_past_{found.code}",
                 on_click="ignore",
             )
+            try:  # the end-of-class summary, as the screen showed it at the end
+                shown = _summary_of(found, ended=True)
+            except OSError:
+                shown = None  # (the store away: the CSV's button says so when pressed)
+            if shown:
+                st.html(shown)
 
 
 @safe
@@ -207,6 +214,7 @@ def _teach(found: Teacher, poll: str | None, last_reveal: str | None, quiz: bool
     st.session_state["class_last_reveal"] = last_reveal
     st.session_state["class_published"] = ""
     st.session_state["class_end_ask"] = False
+    st.session_state.pop(ENDED_SUMMARY, None)  # (the last class's summary goes)
     if quiz:
         st.session_state["quiz"] = True  # the class answers the quiz's questions
     _add_past(found, drop=True)
@@ -241,8 +249,53 @@ def _on_end() -> None:
             notify("warning", f"The class did not end: {error}. Try End again.")
             return
         _add_past(found)  # its results stay downloadable
+        st.session_state[ENDED_SUMMARY] = found  # the screen shows the class's summary
     st.session_state["class_teacher"] = None
     redraw_sidebar()  # (End is a click in the screen's fragment; Past classes are the sidebar's)
+
+
+#: Session key: the class this session ended last; the screen shows its summary (container
+#: ``class_summary``, in the room box's place) until **Close summary** or a new class.
+ENDED_SUMMARY = "class_summary_of"
+
+
+def ended_summary() -> Teacher | None:
+    """The class whose end-of-class summary the screen shows (``None``: none, or a class
+    is taught now)."""
+    found = st.session_state.get(ENDED_SUMMARY)
+    return found if isinstance(found, Teacher) and teacher() is None else None
+
+
+def _summary_of(found: Teacher, ended: bool = False) -> str | None:
+    """The class's summary (``app.classroom.summary``) as HTML; ``None`` when the store no
+    longer keeps it, it is not this key's (or, with ``ended``, it has not ended)."""
+    r = room()
+    if ended:
+        info = r.store.class_info(found.code)
+        if info is None or not info.ended:
+            return None
+    return teacher_view(r, found.code, found.secret)
+
+
+def summary_box(found: Teacher) -> None:
+    """The end-of-class summary (container ``class_summary``): the class's score and, per
+    misconception its wrong answers showed, how many students and times, with the lesson page
+    about it (no names: it may be projected); **Close summary** (``class_summary_close``)."""
+    with st.container(key="class_summary", border=True):
+        try:
+            shown = _summary_of(found)
+        except OSError as error:
+            shown = None
+            st.caption(f"The class store did not answer: {error}")
+        if shown is not None:
+            st.html(CLASS_CSS + shown)
+        st.button("Close summary", key="class_summary_close", on_click=_on_summary_close,
+                  help="The summary stays under Past classes in the sidebar.")  # fmt: skip
+
+
+@safe
+def _on_summary_close() -> None:
+    st.session_state.pop(ENDED_SUMMARY, None)
 
 
 # ----------------------------------------------------- the teacher's keys: a reload comes back

@@ -120,7 +120,9 @@ def _draw_screen() -> None:
             teacher.join_box(in_class)  # in the tree's place until the teacher hides it
         view = _tree(entry)
     with right:
-        room = st.container() if in_class is not None else None  # the class: on top, filled last
+        ended = teacher.ended_summary() if in_class is None else None  # a class just ended
+        # the class (or the summary of the one that just ended): on top, filled last
+        room = st.container() if in_class is not None or ended is not None else None
         # Everything else of the column in one box of its own: the room's count line is a
         # timed fragment inside this screen's fragment, and the browser drops what a screen
         # run left out only in boxes that are not around that line (a count run between the
@@ -143,6 +145,10 @@ def _draw_screen() -> None:
             with room:
                 teacher.room_box(stepping.on_step)
             lines += 5
+        elif ended is not None and room is not None:
+            with room:
+                teacher.summary_box(ended)
+            lines += 6
         # the tabs fill what the narration leaves of the tree's height (lines at 320 px wide)
         tree_height = _tree_height()[0]
         with rest:

@@ -1,0 +1,298 @@
+"""The end-of-class summary: every student's answers and score, and the misconceptions the
+class's wrong answers showed, each with the lesson page about it.
+
+Pure Python (no Streamlit) over the class store: :func:`summarise` reads every revealed round
+and its answers once (:func:`cached_summary` keeps it per frame version: an ended class's
+version no longer changes, so its students' phones and the teacher's page share one reading).
+A wrong answer counts for the misconception its poll names for that choice
+(``Poll.misconceptions``, from ``app.quiz.misconceptions`` at the reveal); every round counts (a
+student wrong the same way in round 1 and round 2 shows it twice). :func:`class_html` is the
+teacher's table (counts only: no names, it may be projected); :func:`student_html` a student's
+own answers, score and misconceptions. Every string in them is escaped.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+from collections import Counter
+from dataclasses import dataclass
+
+from app.classroom.room import Room
+from app.classroom.store import ClassStore
+from app.quiz.misconceptions import MISCONCEPTIONS, Misconception
+
+__all__ = [
+    "ClassSummary",
+    "Given",
+    "MisconceptionCount",
+    "StudentSummary",
+    "cached_summary",
+    "class_html",
+    "student_html",
+    "student_view",
+    "summarise",
+    "teacher_view",
+]
+
+#: A question's text is cut to this many characters in a student's list of answers.
+QUESTION_CHARS = 90
+
+
+@dataclass(frozen=True)
+class Given:
+    """One answer a student gave to one revealed round.
+
+    Attributes:
+        poll: the question's id; ``question`` its text; ``round`` the round.
+        choice: the answer given.
+        right: whether it was right; ``None`` for a round revealed ungraded.
+        misconception: the id of the misconception a wrong answer showed, or ``None``.
+    """
+
+    poll: str
+    question: str
+    round: int
+    choice: str
+    right: bool | None
+    misconception: str | None
+
+
+@dataclass(frozen=True)
+class StudentSummary:
+    """One student's class.
+
+    Attributes:
+        id: the student's id; ``name`` their nickname (plain text, escape it).
+        answers: every answer to a revealed round, in the order the rounds opened.
+        right: questions whose last answered round was right; ``graded``: questions answered
+            and graded (the score is ``right`` of ``graded``).
+        misconceptions: (misconception id, times shown), most shown first.
+    """
+
+    id: str
+    name: str
+    answers: tuple[Given, ...]
+    right: int
+    graded: int
+    misconceptions: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class MisconceptionCount:
+    """One misconception in a class: how many ``students`` showed it (each once) and how many
+    ``times`` (answers) in all."""
+
+    id: str
+    students: int
+    times: int
+
+
+@dataclass(frozen=True)
+class ClassSummary:
+    """A class's summary.
+
+    Attributes:
+        code: the class.
+        questions: questions revealed.
+        students: every student who answered a revealed round (removed ones too: their
+            answers stay counted, as in the results), in joining order.
+        misconceptions: per misconception shown, most students first (then most times, then
+            the order of ``app.quiz.misconceptions.MISCONCEPTIONS``).
+    """
+
+    code: str
+    questions: int
+    students: tuple[StudentSummary, ...]
+    misconceptions: tuple[MisconceptionCount, ...]
+
+    def of(self, student_id: str) -> StudentSummary | None:
+        """That student's summary (``None``: they answered no revealed round)."""
+        return next((s for s in self.students if s.id == student_id), None)
+
+    @property
+    def right(self) -> int:
+        """Questions answered right (each student's last answered round), over the class."""
+        return sum(s.right for s in self.students)
+
+    @property
+    def graded(self) -> int:
+        """Questions answered and graded, over the class."""
+        return sum(s.graded for s in self.students)
+
+
+def summarise(store: ClassStore, code: str) -> ClassSummary:
+    """The summary of class ``code`` as the store holds it now."""
+    rounds = [p for p in store.polls(code) if p.revealed]
+    students = store.students(code)
+    given: dict[str, list[Given]] = {s.id: [] for s in students}
+    for poll in rounds:
+        mistakes = dict(poll.misconceptions)
+        graded = bool(poll.right)
+        for sid, choice in store.answers(code, poll.id, poll.round).items():
+            right = (choice in poll.right) if graded else None
+            mistake = mistakes.get(choice) if right is False else None
+            given.setdefault(sid, []).append(
+                Given(poll.id, poll.text, poll.round, choice, right, mistake)
+            )
+    names = {s.id: s.name for s in students}
+    order = list(names) + [sid for sid in given if sid not in names]
+    summaries = [_student(sid, names.get(sid, "?"), given[sid]) for sid in order if given[sid]]
+    order_of = {mid: n for n, mid in enumerate(MISCONCEPTIONS)}
+    shown: Counter[str] = Counter()
+    times: Counter[str] = Counter()
+    for student in summaries:
+        for mid, n in student.misconceptions:
+            shown[mid] += 1
+            times[mid] += n
+    counts = sorted(
+        (MisconceptionCount(mid, shown[mid], times[mid]) for mid in shown),
+        key=lambda c: (-c.students, -c.times, order_of.get(c.id, len(order_of)), c.id),
+    )
+    return ClassSummary(code, len({p.id for p in rounds}), tuple(summaries), tuple(counts))
+
+
+def _student(sid: str, name: str, answers: list[Given]) -> StudentSummary:
+    last: dict[str, Given] = {}
+    for answer in answers:
+        last[answer.poll] = answer  # (rounds in the order they opened: the last one stays)
+    graded = [a for a in last.values() if a.right is not None]
+    mistakes = Counter(a.misconception for a in answers if a.misconception)
+    return StudentSummary(
+        sid,
+        name,
+        tuple(answers),
+        sum(1 for a in graded if a.right),
+        len(graded),
+        tuple(mistakes.most_common()),
+    )
+
+
+@functools.lru_cache(maxsize=32)
+def cached_summary(room: Room, code: str, version: int) -> ClassSummary:
+    """:func:`summarise`, once per class and frame version in this process (an ended class's
+    version stays: every phone of it reads the store once between them)."""
+    return summarise(room.store, code)
+
+
+def teacher_view(room: Room, code: str, secret: str) -> str | None:
+    """The teacher's summary of class ``code`` (:func:`class_html`), or ``None`` when
+    ``secret`` is not its teacher's or the store no longer keeps it."""
+    if not room.is_teacher(code, secret):
+        return None
+    info = room.store.class_info(code)
+    return None if info is None else class_html(cached_summary(room, code, info.version))
+
+
+def student_view(room: Room, code: str, student_id: str) -> str:
+    """A student's own summary of class ``code`` (:func:`student_html`; ``""`` when the store
+    no longer keeps the class)."""
+    info = room.store.class_info(code)
+    if info is None:
+        return ""
+    return student_html(cached_summary(room, code, info.version), student_id)
+
+
+# ----------------------------------------------------------------------------- words
+
+
+def _known(mid: str) -> Misconception | None:
+    return MISCONCEPTIONS.get(mid)
+
+
+def _link(mistake: Misconception) -> str:
+    """A link that opens the lesson page (same tab: the class is over)."""
+    pointer = mistake.pointer
+    return (
+        f'<a class="lab-lesson-link" href="{html.escape(pointer.query)}">'
+        f"{html.escape(pointer.words)}</a>"
+    )
+
+
+def class_html(summary: ClassSummary) -> str:
+    """The teacher's summary: questions, students, the class's score, and per misconception
+    the students who showed it, how many times, and the lesson page about it. No names."""
+    share = f" ({100 * summary.right / summary.graded:.0f}%)" if summary.graded else ""
+    head = (
+        f"<b>Class {html.escape(summary.code)}: summary.</b> {summary.questions} question"
+        f"{'' if summary.questions == 1 else 's'} revealed, {len(summary.students)} student"
+        f"{'' if len(summary.students) == 1 else 's'} answered; {summary.right} of "
+        f"{summary.graded} answers right{share}."
+    )
+    rows = []
+    for count in summary.misconceptions:
+        mistake = _known(count.id)
+        name = html.escape(mistake.name if mistake else count.id)
+        page = _link(mistake) if mistake else ""
+        rows.append(
+            f'<tr data-misconception="{html.escape(count.id)}"><td>{name}</td>'
+            f'<td class="lab-num">{count.students}</td><td class="lab-num">{count.times}</td>'
+            f"<td>{page}</td></tr>"
+        )
+    if rows:
+        table = (
+            '<table class="lab-summary-table"><tr><th>misconception</th><th>students</th>'
+            "<th>times</th><th>lesson page</th></tr>" + "".join(rows) + "</table>"
+        )
+    else:
+        table = '<p class="lab-class-line">No wrong answer showed a known misconception.</p>'
+    return (
+        SUMMARY_CSS + f'<div class="lab-summary"><p class="lab-class-line">{head}</p>{table}</div>'
+    )
+
+
+def student_html(summary: ClassSummary, student_id: str) -> str:
+    """A student's own summary: their answers (each round's, right or wrong), their score,
+    and their misconceptions with what is true instead and the lesson page."""
+    mine = summary.of(student_id)
+    if mine is None:
+        return (
+            SUMMARY_CSS + '<div class="lab-my-summary"><p class="lab-class-line">You answered '
+            "no question that was revealed.</p></div>"
+        )
+    items = []
+    for answer in mine.answers:
+        text = answer.question
+        if len(text) > QUESTION_CHARS:
+            text = text[: QUESTION_CHARS - 1] + "…"
+        mark = "" if answer.right is None else " ✓" if answer.right else " ✗"
+        which = f" (round {answer.round})" if answer.round > 1 else ""
+        items.append(
+            f"<li>{html.escape(text)} <b>{html.escape(answer.choice)}</b>{which}{mark}</li>"
+        )
+    parts = [
+        f'<p class="lab-class-line"><b>Your answers</b> · Score {mine.right} of {mine.graded}</p>',
+        f'<ol class="lab-my-answers">{"".join(items)}</ol>',
+    ]
+    if mine.misconceptions:
+        found = []
+        for mid, times in mine.misconceptions:
+            mistake = _known(mid)
+            if mistake is None:
+                continue
+            found.append(
+                f'<li data-misconception="{html.escape(mid)}"><b>{html.escape(mistake.name)}'
+                f"</b> ({times} time{'' if times == 1 else 's'}): "
+                f"{html.escape(mistake.explanation)} Read: {_link(mistake)}</li>"
+            )
+        parts.append('<p class="lab-class-line"><b>Your misconceptions</b></p>')
+        parts.append(f'<ul class="lab-my-mistakes">{"".join(found)}</ul>')
+    else:
+        parts.append(
+            '<p class="lab-class-line">None of your answers showed a known misconception.</p>'
+        )
+    return SUMMARY_CSS + '<div class="lab-my-summary">' + "".join(parts) + "</div>"
+
+
+#: The summaries' styles (one block, scoped by their classes).
+SUMMARY_CSS = """
+<style>
+.lab-summary-table {border-collapse: collapse; font-size: 0.95rem; margin: 0.2rem 0;}
+.lab-summary-table td, .lab-summary-table th {padding: 0.1rem 0.5rem; text-align: left;
+  border-bottom: 1px solid #e5e7eb;}
+.lab-summary-table td.lab-num {text-align: right;}
+.lab-my-answers, .lab-my-mistakes {margin: 0.1rem 0 0.3rem 1.1rem; padding: 0;
+  font-size: 0.95rem;}
+.lab-lesson-link {color: #1d4ed8; text-decoration: underline;}
+</style>
+"""
