@@ -52,6 +52,10 @@ class Frame:
             ``poll``: the student's page shows whether they were right and the class's bars.
         at: when the teacher's page published it (seconds since the epoch; ``0.0`` when
             missing); not part of what changed (:meth:`changed_key`).
+        moves: the open question's answers as moves (``app.classroom.moves.MoveMap.to_dict``:
+            the tree's boxes and the board's cells a phone taps to answer), or ``None`` (not a
+            question about a move); read as ``None`` unless it is an object, and checked again
+            by ``MoveMap.from_dict`` when used.
     """
 
     stats: str = ""
@@ -62,10 +66,12 @@ class Frame:
     poll: str | None = None
     last_reveal: str | None = None
     at: float = 0.0
+    moves: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """The wire format: plain JSON data, the keys as every replica reads them."""
-        return {
+        """The wire format: plain JSON data, the keys as every replica reads them (``moves``
+        only when there are some: a frame without them is stored as an older version's)."""
+        data = {
             "stats": self.stats,
             "tree": self.tree,
             "narration": list(self.narration),
@@ -77,6 +83,9 @@ class Frame:
             "last_reveal": self.last_reveal,
             "at": self.at,
         }
+        if self.moves is not None:
+            data["moves"] = self.moves
+        return data
 
     def changed_key(self) -> str:
         """What tells one screen from another: everything but the time it was published."""
@@ -105,6 +114,7 @@ class Frame:
             poll=_id(data.get("poll")),
             last_reveal=_id(data.get("last_reveal")),
             at=_time(data.get("at")),
+            moves=data.get("moves") if isinstance(data.get("moves"), dict) else None,
         )
 
 

@@ -24,7 +24,7 @@ import streamlit.components.v2 as components
 
 from app.drawing.tree_model import TreeView
 
-__all__ = ["clicked_focus", "render_tree", "render_tree_data"]
+__all__ = ["clicked_focus", "render_tree", "render_tree_data", "tapped_answer"]
 
 STATIC = Path(__file__).resolve().parent / "static"
 _CSS = (STATIC / "tree_view.css").read_text(encoding="utf-8")
@@ -59,11 +59,40 @@ def render_tree(
     return _as_id(result.get("focus") if hasattr(result, "get") else None)
 
 
-def render_tree_data(data: dict[str, Any], *, key: str, height: int, fit: bool = False) -> None:
+def render_tree_data(
+    data: dict[str, Any],
+    *,
+    key: str,
+    height: int,
+    fit: bool = False,
+    answer: dict[str, Any] | None = None,
+    on_answer: Callable[[], None] | None = None,
+) -> None:
     """Draw a tree view published as plain data (:meth:`TreeView.to_dict`, a class's frame);
-    ``fit``: the first view fits the drawing to the component's width (a phone)."""
-    _COMPONENT(key=key, data={"view": data, "height": int(height), "scale": 1.0, "fit": fit},
-               on_focus_change=_no_op)  # fmt: skip
+    ``fit``: the first view fits the drawing to the component's width (a phone).
+
+    ``answer`` makes the boxes of a question's moves answer it when tapped (a phone):
+    ``{"poll": id, "round": n, "nodes": {node id: answer index}, "chosen": index or None}``;
+    a tap sends ``{"poll", "round", "choice"}`` back as the trigger ``answer`` (read it with
+    :func:`tapped_answer`) and calls ``on_answer``."""
+    payload: dict[str, Any] = {"view": data, "height": int(height), "scale": 1.0, "fit": fit}
+    if answer is not None:
+        payload["answer"] = answer
+    _COMPONENT(key=key, data=payload, on_focus_change=_no_op,
+               on_answer_change=on_answer or _no_op)  # fmt: skip
+
+
+def tapped_answer(key: str) -> tuple[str, int, int] | None:
+    """The answer a tap on the tree component ``key`` just sent, as (poll id, round, answer
+    index), or ``None`` (no tap, or a value that is not one: it came from a browser)."""
+    value = st.session_state.get(key)
+    tap = value.get("answer") if value is not None and hasattr(value, "get") else None
+    if not isinstance(tap, dict):
+        return None
+    poll, round_, choice = tap.get("poll"), _as_id(tap.get("round")), _as_id(tap.get("choice"))
+    if not isinstance(poll, str) or round_ is None or choice is None or choice < 0:
+        return None
+    return poll[:80], round_, choice
 
 
 def clicked_focus(key: str) -> int | None:

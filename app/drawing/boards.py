@@ -17,10 +17,11 @@ buttons' layout comes from the registration too (``GameSpec.buttons``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from app.drawing.palette import BLUE, RED, YELLOW
+from app.drawing.palette import BLUE, CLASS, RED, RIGHT, YELLOW
+from app.drawing.tree_model import Heat
 from app.words.exact import ExactAnswer
 from games.registry import game_spec
 
@@ -40,6 +41,8 @@ __all__ = [
 ]
 
 Stats = dict[Any, tuple[float, float]]
+#: The class's answers per root move (``class_heat``: app/drawing/tree_heat.py).
+ClassHeat = Mapping[Any, Heat]
 Line = Sequence[tuple[int, Any]]  # the PV's decisions: (player who moves, action)
 PV_LENGTH = 6  # numbered discs on a board: more would hide the statistics under them
 
@@ -95,6 +98,35 @@ def _wrong(exact: ExactAnswer | None, favourite: Any) -> bool:
     return exact is not None and favourite is not None and exact.wrong(favourite)
 
 
+def _class_mark(x: float, y: float, width: float, heat: Heat) -> str:
+    """The class's answers on a move (``class_heat``): a teal bar as long as its share of the
+    class over ``width``, the count in a badge at its left end and, after the reveal, a ✓ for
+    a right move: the number and the mark say it, not the colour alone."""
+    bar = max(0.0, min(1.0, heat.share)) * (width - 26)
+    parts = [
+        f'<rect x="{x + 24}" y="{y - 4}" width="{bar:.1f}" height="8" rx="2" fill="{CLASS}" '
+        f'class="class-heat-bar"/>',
+        f'<rect x="{x}" y="{y - 9}" width="22" height="18" rx="9" fill="{CLASS}" '
+        'stroke="#ffffff" stroke-width="1.5"/>',
+        f'<text x="{x + 11}" y="{y + 4.5}" font-size="12" font-weight="bold" '
+        f'text-anchor="middle" fill="#ffffff" class="class-heat-count">{heat.count}</text>',
+    ]
+    if heat.right:
+        parts.append(
+            f'<text x="{x + width - 4}" y="{y + 6}" font-size="16" font-weight="bold" '
+            f'text-anchor="end" fill="{RIGHT}" class="class-heat-right">✓</text>'
+        )
+    return "".join(parts)
+
+
+def _right_ring(x: float, y: float, width: float, height: float) -> str:
+    """A revealed right move's ring (with its ✓: :func:`_class_mark`)."""
+    return (
+        f'<rect x="{x}" y="{y}" width="{width}" height="{height}" rx="4" fill="none" '
+        f'stroke="{RIGHT}" stroke-width="4" class="class-heat-ring"/>'
+    )
+
+
 def _outline(x: float, y: float, width: float, height: float) -> str:
     """The wrong favourite's mark: a thick red outline on a white halo (seen on any board)."""
     box = f'x="{x}" y="{y}" width="{width}" height="{height}" fill="none" rx="3"'
@@ -112,9 +144,11 @@ def tic_tac_toe_svg(
     *,
     exact: ExactAnswer | None = None,
     favourite: Any = None,
+    heat: ClassHeat | None = None,
 ) -> str:
     """3x3 board; every empty cell with a move shows its visit share and Q (and its exact value);
-    the PV's cells carry their move numbers."""
+    the PV's cells carry their move numbers; ``heat``: the class's answers on each move's cell
+    (:func:`_class_mark` along its foot)."""
     size = 90
     lift = 4 if exact is not None else 0  # room for the exact value's line
     wrong = _wrong(exact, favourite)
@@ -157,6 +191,12 @@ def tic_tac_toe_svg(
     for number, (player, cell) in enumerate(pv[:PV_LENGTH], start=1):
         x, y = (cell % 3) * size, (cell // 3) * size
         parts.append(_pv_disc(x + size - 14, y + 14, number, _X if player == 0 else _O))
+    for cell, mark in (heat or {}).items():
+        if isinstance(cell, int) and 0 <= cell < 9:
+            x, y = (cell % 3) * size, (cell // 3) * size
+            if mark.right:
+                parts.append(_right_ring(x + 3, y + 3, size - 6, size - 6))
+            parts.append(_class_mark(x + 5, y + size - 12, size - 10, mark))
     parts.append("</svg>")
     return "".join(parts)
 
@@ -169,14 +209,17 @@ def connect_four_svg(
     *,
     exact: ExactAnswer | None = None,
     favourite: Any = None,
+    heat: ClassHeat | None = None,
 ) -> str:
     """7x6 board; under each column the visit share and Q of dropping a stone there (and its
-    exact value); the PV's stones where they would land, numbered."""
+    exact value); the PV's stones where they would land, numbered; ``heat``: a row under that
+    with the class's answers on each column (:func:`_class_mark`)."""
     cell = 52
     rows = game.render(state).splitlines()  # top row first
     n_rows, n_cols = len(rows), len(rows[0].split())
     below = 46 if exact is None else 64  # the shares' strip (one more line for exact values)
-    width, height = n_cols * cell, n_rows * cell + below
+    strip = n_rows * cell + below  # where the class's row starts (``heat``)
+    width, height = n_cols * cell, strip + (26 if heat else 0)
     parts = [
         _open(width, height),
         f'<rect x="0" y="0" width="{width}" height="{n_rows * cell}" fill="#1e3a8a" rx="6"/>',
@@ -218,6 +261,11 @@ def connect_four_svg(
             parts.append(_exact_text(x, n_rows * cell + 56, exact, c, 12))
     if _wrong(exact, favourite):
         parts.append(_outline(favourite * cell + 4, 4, cell - 8, height - 8))
+    for column, mark in (heat or {}).items():
+        if isinstance(column, int) and 0 <= column < n_cols:
+            if mark.right:
+                parts.append(_right_ring(column * cell + 2, 2, cell - 4, height - 4))
+            parts.append(_class_mark(column * cell + 3, strip + 13, cell - 6, mark))
     parts.append("</svg>")
     return "".join(parts)
 
@@ -230,8 +278,10 @@ def gridiron_svg(
     *,
     exact: ExactAnswer | None = None,
     favourite: Any = None,
+    heat: ClassHeat | None = None,
 ) -> str:
-    """The pitch: endzones shaded, tackle zones tinted (blue home, red away), players as
+    """The pitch (``heat`` is not drawn: a move here is several actions, the tree shows the
+    class's answers): endzones shaded, tackle zones tinted (blue home, red away), players as
     numbered discs (hollow when down, faded when used), the ball, and for the root's move
     actions the visit share (and exact value) on the destination square. Other root actions
     are listed below."""
@@ -387,15 +437,18 @@ def board_svg(
     *,
     exact: ExactAnswer | None = None,
     favourite: Any = None,
+    heat: ClassHeat | None = None,
 ) -> str | None:
     """The game's board picture, or ``None`` when its registration names no view (then show
     :func:`board_text` and :func:`stats_rows`). ``exact`` adds each move's exact value and
-    ``favourite`` is outlined in red when it is worse than a best move."""
+    ``favourite`` is outlined in red when it is worse than a best move; ``heat`` (root move ->
+    the class's answers, ``class_heat``) draws each move's count and share and a revealed
+    right move's ✓."""
     spec = _spec(game)
     renderer = BOARDS.get(spec.board_view) if spec is not None and spec.board_view else None
     if renderer is None:
         return None
-    return renderer(game, state, stats, pv, exact=exact, favourite=favourite)
+    return renderer(game, state, stats, pv, exact=exact, favourite=favourite, heat=heat or None)
 
 
 def board_legend(game: Any, exact: bool = False) -> str:

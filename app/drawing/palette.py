@@ -13,6 +13,8 @@ A colour says one thing everywhere (the tree, the boards, the A/B tab, the legen
 - **purple**: the principal variation's numbered badges in the tree (the most visited line;
   A's and B's trees alike);
 - **amber**: a chance node (also a diamond) and its outcomes' probabilities;
+- **teal**: the class's answers drawn on the tree and the board (``class_heat``: a move's
+  share of the class as its shade, with the count in a badge: never the colour alone);
 - **grey**: the game is over (a terminal position), folded boxes, proven results (a dark badge
   whose letter, W / D / L, says the result).
 """
@@ -39,6 +41,8 @@ __all__ = [
     "TERMINAL_STROKE",
     "PROVEN",
     "TEXT",
+    "CLASS",
+    "RIGHT",
 ]
 
 
@@ -75,6 +79,8 @@ TERMINAL_FILL = "#e5e7eb"
 TERMINAL_STROKE = "#6b7280"
 PROVEN = "#374151"
 TEXT = "#111827"
+CLASS = "#0e7490"  # white text on it: 5.4:1
+RIGHT = "#166534"  # a revealed right answer's ✓ (white on it: 7.1:1), as in the class's bars
 
 
 def player_colours(game: Any) -> tuple[PlayerColour, PlayerColour]:

@@ -14,7 +14,7 @@ from typing import Any
 
 from app.drawing import palette
 
-__all__ = ["Marks", "ViewNode", "ViewEdge", "TreeView", "PALETTE", "palette_for"]
+__all__ = ["Heat", "Marks", "ViewNode", "ViewEdge", "TreeView", "PALETTE", "palette_for"]
 
 
 #: Colours sent to the browser (:mod:`app.drawing.palette`: one meaning each); a game's players'
@@ -38,6 +38,8 @@ PALETTE: dict[str, str] = {
     "pv": palette.PV,
     "proven": palette.PROVEN,
     "text": palette.TEXT,
+    "heat": palette.CLASS,
+    "right": palette.RIGHT,
 }
 
 
@@ -79,6 +81,26 @@ class Marks:
 
 
 @dataclass(frozen=True, slots=True)
+class Heat:
+    """The class's answers on one move's box (``class_heat``: app/drawing/tree_heat.py).
+
+    Attributes:
+        count: students whose answer in the round is this move (0 or more).
+        share: ``count`` over the round's answers, in [0, 1] (0 when nobody answered): the
+            box's shade.
+        right: after the reveal, whether this move is a right answer (drawn ✓); ``None``
+            before it (nothing marked).
+    """
+
+    count: int
+    share: float
+    right: bool | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"count": self.count, "share": round(self.share, 4), "right": self.right}
+
+
+@dataclass(frozen=True, slots=True)
 class ViewNode:
     """One box of the drawing.
 
@@ -104,6 +126,7 @@ class ViewNode:
         proven: with the solver, "win" / "draw" / "loss" for the player whose view Q is in.
         mover: the player whose view Q is from (0 / 1; drawn as the box's shape: square
             corners for player 0, round for player 1), ``None`` for "+n" and "▲ up".
+        heat: the class's answers on this move (``class_heat`` on), ``None`` otherwise.
     """
 
     key: str
@@ -124,6 +147,7 @@ class ViewNode:
     click: int | None
     proven: str | None = None
     mover: int | None = None
+    heat: Heat | None = None
 
     def to_dict(self) -> dict[str, Any]:
         m = self.marks
@@ -152,6 +176,7 @@ class ViewNode:
             "click": self.click,
             "proven": self.proven,
             "mover": self.mover,
+            "heat": None if self.heat is None else self.heat.to_dict(),
         }
 
 
@@ -222,6 +247,14 @@ class TreeView:
             )
         path = sorted((n for n in self.nodes if n.marks.path and n.key != top.key),
                       key=lambda n: n.level)  # fmt: skip
+        heated = [n for n in self.nodes if n.heat is not None]
+        if heated:
+            said.append(
+                "The class chose: "
+                + "; ".join(f"{n.label} {n.heat.count}" + (" (right)" if n.heat.right else "")
+                            for n in heated if n.heat is not None)
+                + "."
+            )  # fmt: skip
         if path:
             new = [n.label for n in self.nodes if n.marks.new]
             said.append(

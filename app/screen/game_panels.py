@@ -35,6 +35,17 @@ from mcts_lab import watch
 # -------------------------------------------------------------------- board
 
 
+def _class_heat() -> dict[Any, Any]:
+    """The class's answers per root move when this session teaches a class with **Class on
+    tree** on and the question asks about the root (``app.classroom.class_heat``); else {}."""
+    from app.classroom import class_heat, teacher
+
+    found = teacher.teacher()
+    if found is None:
+        return {}
+    return class_heat.heat_by_action(found, teacher.room(), session.session().search)
+
+
 @ui.guarded
 def board_panel() -> None:
     lab = session.session()
@@ -62,7 +73,16 @@ def board_panel() -> None:
     line = history.pv_decisions(search)
     exact = exact_cache.exact_answer()  # None while the toggle is off (nothing computed)
     favourite = search.best_action() if exact is not None and children else None
-    svg = board_svg(game, root, stats, line, exact=exact, favourite=favourite)
+    heat = _class_heat()
+    svg = board_svg(game, root, stats, line, exact=exact, favourite=favourite, heat=heat)
+    if heat:  # the class's answers in words too (the picture's badges say the counts)
+        st.caption(
+            "The class chose: "
+            + ", ".join(
+                f"{game.action_label(root, a)} {h.count}" + (" ✓" if h.right else "")
+                for a, h in heat.items()
+            )  # fmt: skip
+        )
     if svg is not None:
         # an <img> of the SVG: cheap for the browser (Markdown would parse it on every click,
         # and st.html's sanitiser drops SVG); its text alternative says the same in words

@@ -150,9 +150,29 @@ function nodeGroup(target) {
   return target && target.closest ? target.closest("g.tv-node") : null;
 }
 
+// A phone answering a question about a move (data.answer): the index of the answer a box
+// stands for, or null.
+function answerOf(st, n) {
+  const a = st.answer;
+  if (!a || !a.nodes || n.id === null || n.id === undefined) return null;
+  const i = a.nodes[String(n.id)];
+  return Number.isInteger(i) && i >= 0 ? i : null;
+}
+
 function click(st, key) {
   const n = st.byKey.get(key);
-  if (!n || n.click === null || n.click === undefined) return;
+  if (!n) return;
+  const choice = answerOf(st, n);
+  if (choice !== null) { // a tap answers: the round it was drawn for goes with it
+    if (st.setTrigger) {
+      st.setTrigger("answer", { poll: st.answer.poll, round: st.answer.round, choice: choice });
+    }
+    // shown at once; the page's next run draws what the store kept
+    const answer = Object.assign({}, st.data.answer, { chosen: choice });
+    render(st, Object.assign({}, st.data, { answer: answer }));
+    return;
+  }
+  if (n.click === null || n.click === undefined) return;
   if (key === st.view.top) return; // already the top
   if (st.setTrigger) st.setTrigger("focus", n.click);
 }
@@ -362,11 +382,20 @@ function drawNode(st, n, pal) {
   }, st.nodesG);
   if (n.id !== null && n.id !== undefined) g.setAttribute("data-id", String(n.id));
   if (n.parent) g.setAttribute("data-parent", String(n.parent));
-  const clickable = n.click !== null && n.click !== undefined && n.key !== v.top;
+  const choice = answerOf(st, n);
+  const clickable = choice !== null || (n.click !== null && n.click !== undefined && n.key !== v.top);
   if (clickable) {
     g.setAttribute("tabindex", "0");
     g.setAttribute("role", "button");
     g.classList.add("tv-click");
+  }
+  if (choice !== null) {
+    g.classList.add("tv-answer");
+    g.setAttribute("aria-label", "answer " + n.label);
+    if (st.answer.chosen === choice) {
+      g.classList.add("tv-my-answer");
+      g.setAttribute("aria-pressed", "true");
+    }
   }
   const role = ROLES.has(n.role) ? n.role : "more";
   const m = n.marks || {};
@@ -392,6 +421,7 @@ function drawNode(st, n, pal) {
     const t = svgText(g, cx, 2 * r + 15, n.label, "tv-label tv-chance-label");
     fitText(t, n.w - 4);
     if (m.pv) badge(g, cx + 20, 8, m.pv, pal.pv, "tv-pv");
+    drawHeat(st, g, n, pal, false);
     return;
   }
   if (m.focus) {
@@ -412,6 +442,13 @@ function drawNode(st, n, pal) {
   };
   if (n.kind === "more") box["stroke-dasharray"] = "4 3";
   svgEl("rect", box, g);
+  if (n.heat) { // the class's share: a shade under the texts (the count's badge says the number)
+    const share = Math.max(0, Math.min(1, Number(n.heat.share) || 0));
+    svgEl("rect", {
+      x: 0, y: 0, width: n.w, height: n.h, rx: rx, fill: pal.heat || "#0e7490",
+      "fill-opacity": (0.06 + 0.5 * share).toFixed(3), class: "tv-heat-shade",
+    }, g);
+  }
   if (n.kind === "action") {
     const t = svgText(g, n.w / 2, PAD_Y + 13, n.label, "tv-label");
     fitText(t, n.w - 2 * PAD_X);
@@ -427,6 +464,43 @@ function drawNode(st, n, pal) {
   if (n.proven) { // bottom left: clear of the PV badge (top right) and of the neighbours'
     const letter = n.proven === "win" ? "W" : n.proven === "loss" ? "L" : "D";
     badge(g, 2, n.h - 1, letter, pal.proven, "tv-proven");
+  }
+  drawHeat(st, g, n, pal, true);
+  if (choice !== null && st.answer.chosen === choice) { // this phone's answer: a thick ring
+    svgEl("rect", {
+      x: -5, y: -5, width: n.w + 10, height: n.h + 10, rx: rx + 4, fill: "none",
+      stroke: pal.text || "#111827", "stroke-width": 3.5, class: "tv-my-answer-ring",
+    }, g);
+  }
+}
+
+// The class's answers on a move (class_heat): the count in a badge at the bottom right (the
+// shade is drawn under the texts), and after the reveal a right move's ✓ badge (top left) and
+// ring: never colour alone.
+function drawHeat(st, g, n, pal, box) {
+  const h = n.heat;
+  if (!h) return;
+  const count = Math.max(0, Math.floor(Number(h.count) || 0));
+  const text = String(count);
+  const x = box ? n.w - 2 : n.w / 2 + 20;
+  const y = box ? n.h - 1 : 26;
+  const half = Math.max(9, 4 + 3.6 * text.length);
+  const hg = svgEl("g", { class: "tv-heat" }, g);
+  svgEl("rect", {
+    x: x - half, y: y - 9, width: 2 * half, height: 18, rx: 9, fill: pal.heat || "#0e7490",
+    stroke: "#ffffff", "stroke-width": 1.5,
+  }, hg);
+  svgText(hg, x, y + 4, text, "tv-badge tv-heat-count");
+  if (h.right === true) {
+    if (box) {
+      svgEl("rect", {
+        x: -4, y: -4, width: n.w + 8, height: n.h + 8, rx: 6, fill: "none",
+        stroke: pal.right || "#166534", "stroke-width": 3, class: "tv-heat-ring",
+      }, g);
+    }
+    const cx = box ? 2 : n.w / 2 - 20;
+    const cy = box ? 1 : 8;
+    badge(g, cx, cy, "✓", pal.right || "#166534", "tv-heat-right");
   }
 }
 
@@ -461,6 +535,16 @@ function drawLegend(st, pal) {
     + "player whose move it was; its Q is the proven value", "tv-swatch-badge");
   row(["#ffffff", pal.more_stroke], "+n, dashed: moves folded away (click to show them)",
     "tv-swatch-dashed");
+  if (st.view.nodes.some((n) => n.heat)) {
+    row([pal.heat, pal.heat], "teal shade and number: how many of the class chose that move "
+      + "(the darker, the larger their share)", "tv-swatch-badge");
+    row([pal.right, pal.right], "✓ and a dark green ring: the right answer, after the reveal",
+      "tv-swatch-badge");
+  }
+  if (st.answer) {
+    row(["#ffffff", pal.text], "tap a move's box to answer with it; a thick dark ring: your "
+      + "answer", "tv-swatch-thick");
+  }
   htmlEl("div", "tv-legend-text", lg,
     "N: visits. Q: the mean value for the player who chose the move into the box. "
     + "Grey numbers in a pale box: few visits. Hover a box for details, click to focus on it. "
@@ -484,6 +568,12 @@ function render(st, data) {
     st.scale = base;
   }
   st.fitWidth = Boolean(data.fit);
+  st.data = data;
+  const a = data.answer;
+  st.answer = a && typeof a === "object" && a.nodes && typeof a.nodes === "object"
+    ? { poll: String(a.poll), round: Number(a.round) || 0, nodes: a.nodes,
+      chosen: Number.isInteger(a.chosen) ? a.chosen : null }
+    : null;
   st.minScale = Math.min(4, Math.max(0, Number(data.minScale) || 0));
   const key = frameKey(v, base);
   if (key !== st.frameKey) { // a Step, back, a focus: frame what it marked, even after a pan

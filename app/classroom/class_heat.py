@@ -1,0 +1,169 @@
+"""The class's predictions on the projected tree and board (``class_heat``), and the moves a
+phone taps to answer a question about a move.
+
+The teacher's room box has a toggle **Class on tree** (key ``class_heat``, off by default). On,
+each move of the question's node (the root's moves for "which move will selection take") is
+drawn on the teacher's tree with its share of the class's answers in the open round (or, between
+questions, the last revealed one) as a shade and its count in a badge; after the reveal the
+right move gets a ✓ and a ring (:mod:`app.drawing.tree_heat`, drawn by the tree component).
+The board tab does the same on the root's moves (``heat_by_action``). Off, nothing is drawn and
+nothing is read. The phones never get the shading before the reveal: the frame carries the
+tree without it (:func:`published`).
+
+A question is about a move when :func:`app.classroom.moves.move_map` finds its answers among
+its node's moves; the teacher's page keeps each question the class was asked by its poll id
+(:data:`MOVE_QUESTIONS`), so the map is made again against the tree drawn now (a node the
+reveal's Step added gets its box's ✓).
+
+Streamlit side of the teacher; it imports the class's core and the pure drawing, never the
+teacher's page module (``app.classroom.teacher`` imports this one).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from app.classroom import ClassError, Poll, Room, Teacher
+from app.classroom.moves import MoveMap, move_map
+from app.drawing.tree_heat import heat_of, with_heat
+from app.drawing.tree_model import Heat, TreeView
+
+__all__ = [
+    "HEAT_KEY",
+    "MOVE_QUESTIONS",
+    "follow_answers",
+    "heat_by_action",
+    "heat_toggle",
+    "open_moves",
+    "published",
+    "remember",
+    "tree_heat",
+]
+
+#: The toggle's key (off by default).
+HEAT_KEY = "class_heat"
+#: Session key: poll id -> the quiz question it was opened for (the newest :data:`KEEP`).
+MOVE_QUESTIONS = "class_move_questions"
+#: Session key: (poll id, round) of the round whose heat the tree drew last.
+DRAWN = "class_heat_drawn"
+#: Session key: the answers the count line last saw for that round (``None``: not yet).
+FOLLOWED = "class_heat_followed"
+#: Questions kept by poll id (the open one and the last revealed one are what is read).
+KEEP = 8
+
+
+def heat_toggle() -> None:
+    """**Class on tree** (key ``class_heat``): shade the question's moves by the class's
+    answers, with counts, on the teacher's tree and board."""
+    st.toggle(
+        "Class on tree",
+        key=HEAT_KEY,
+        help="Draw on the tree and the board how many students chose each move (the share as "
+        "a shade, the count in a badge; the right move gets ✓ after Reveal). Off: nothing "
+        "is drawn. Phones never see it before the reveal.",
+    )
+
+
+def remember(poll_id: str, question: Any) -> None:
+    """Keep the quiz ``question`` the class's poll ``poll_id`` was opened for."""
+    kept = dict(st.session_state.get(MOVE_QUESTIONS) or {})
+    kept[poll_id] = question
+    st.session_state[MOVE_QUESTIONS] = dict(list(kept.items())[-KEEP:])
+
+
+def _map(search: Any, poll_id: str | None) -> MoveMap | None:
+    question = (st.session_state.get(MOVE_QUESTIONS) or {}).get(poll_id) if poll_id else None
+    if question is None or search is None:
+        return None
+    try:
+        return move_map(search, question, poll_id or "")
+    except (KeyError, ValueError, IndexError):  # (a tree that changed under the question)
+        return None
+
+
+def open_moves(search: Any, poll_id: str | None) -> dict[str, Any] | None:
+    """What the frame carries for the phones while ``poll_id`` is open (``Frame.moves``):
+    its answers' tree nodes and board cells, or ``None`` (not a question about a move)."""
+    found = _map(search, poll_id)
+    return None if found is None else found.to_dict()
+
+
+def _subject(found: Teacher, r: Room) -> tuple[Poll, tuple[str, ...] | None] | None:
+    """The round the heat shows: the open one (``right`` ``None``), else the last revealed
+    round of the last question revealed (its right answers); ``None`` when there is none."""
+    poll = r.store.current_poll(found.code)
+    if poll is not None and not poll.revealed:
+        return poll, None
+    last = st.session_state.get("class_last_reveal")
+    rounds = [p for p in r.rounds(found.code, last) if p.revealed] if last else []
+    if not rounds:
+        return None
+    shown = rounds[-1]
+    return shown, (tuple(shown.right) if shown.right else None)
+
+
+_Shown = tuple[MoveMap, dict[str, int], tuple[str, ...] | None]
+
+
+def _heat(found: Teacher | None, r: Room, search: Any) -> _Shown | None:
+    """The shown round's map, tally and right answers (``None``: nothing to draw); notes
+    which round the tree drew (:func:`follow_answers`)."""
+    if found is None or not st.session_state.get(HEAT_KEY):
+        return None
+    try:
+        subject = _subject(found, r)
+        if subject is None:
+            return None
+        poll, right = subject
+        where = _map(search, poll.id)
+        if where is None:
+            return None
+        tally = r.tally(found.code, poll, found.secret)
+    except (ClassError, OSError):
+        return None  # (the room box says the store is away)
+    st.session_state[DRAWN] = (poll.id, poll.round)
+    st.session_state[FOLLOWED] = None  # the count line's next look is the base
+    return where, tally, right
+
+
+def tree_heat(found: Teacher | None, r: Room, search: Any) -> dict[int, Heat]:
+    """Per tree node id, the class's answers on that move (empty: the toggle off, no class,
+    no question about a move, or the store away)."""
+    got = _heat(found, r, search)
+    if got is None:
+        return {}
+    where, tally, right = got
+    return heat_of(tally, where.nodes, right)
+
+
+def heat_by_action(found: Teacher | None, r: Room, search: Any) -> dict[Any, Heat]:
+    """Per root move (the game's action), the class's answers, for the board tab: empty
+    unless :func:`tree_heat` would draw and the question asks about the root."""
+    got = _heat(found, r, search)
+    if got is None or not got[0].at_root:
+        return {}
+    where, tally, right = got
+    return heat_of(tally, where.actions, right)
+
+
+def published(view: TreeView, heat: dict[int, Heat]) -> TreeView:
+    """The tree the class's phones get: with the heat only once its round is revealed."""
+    if heat and all(h.right is not None for h in heat.values()):
+        return with_heat(view, heat)
+    return view
+
+
+def follow_answers(poll: Poll | None, answered: int) -> None:
+    """From the room box's count line (every second): with the heat on and an open round
+    whose answers changed since the tree drew them, draw the page again (the counts on the
+    tree follow the class without a click)."""
+    if not st.session_state.get(HEAT_KEY) or poll is None or poll.revealed:
+        return
+    if st.session_state.get(DRAWN) != (poll.id, poll.round):
+        return
+    seen = st.session_state.get(FOLLOWED)
+    st.session_state[FOLLOWED] = answered
+    if seen is not None and seen != answered:
+        st.rerun(scope="app")
