@@ -225,14 +225,14 @@ def class_html(summary: ClassSummary) -> str:
         name = html.escape(mistake.name if mistake else count.id)
         page = _link(mistake) if mistake else ""
         rows.append(
-            f'<tr data-misconception="{html.escape(count.id)}"><td>{name}</td>'
-            f'<td class="lab-num">{count.students}</td><td class="lab-num">{count.times}</td>'
-            f"<td>{page}</td></tr>"
+            f'<tr data-misconception="{html.escape(count.id)}"><td>{name}'
+            f"{'<br>' + page if page else ''}</td>"
+            f'<td class="lab-num">{count.students}</td><td class="lab-num">{count.times}</td></tr>'
         )
     if rows:
         table = (
-            '<table class="lab-summary-table"><tr><th>misconception</th><th>students</th>'
-            "<th>times</th><th>lesson page</th></tr>" + "".join(rows) + "</table>"
+            '<table class="lab-summary-table"><tr><th>misconception · lesson page</th>'
+            "<th>students</th><th>times</th></tr>" + "".join(rows) + "</table>"
         )
     else:
         table = '<p class="lab-class-line">No wrong answer showed a known misconception.</p>'
