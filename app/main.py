@@ -12,7 +12,7 @@ if ROOT not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from app.classroom import student, teacher  # noqa: E402
+from app.classroom import student, teacher, vote  # noqa: E402
 from app.lessons import lesson_view  # noqa: E402
 from app.live import clicks, session, state  # noqa: E402
 from app.screen import page, sidebar  # noqa: E402
@@ -35,6 +35,7 @@ lesson_view.lesson_sidebar()  # the lesson picker and the open page, atop the si
 if not st.session_state["presentation"]:  # (Present mode has it in the header)
     teacher.start_button(st.sidebar)  # a class joins by code and answers the quiz together
 teacher.pin_box(st.sidebar)  # closed: the PIN that takes the class back in another browser
+vote.anonymous_toggle(st.sidebar)  # a class's results CSV with names or "Student N"
 sidebar.sidebar_controls(trace_view.on_run_until if trace_view.active() else None)
 trace_view.trace_sidebar()  # open a tree or trace from any MCTS
 page.header()

@@ -24,7 +24,7 @@ from typing import Any
 
 import streamlit as st
 
-from app.classroom import ClassError, Poll, Room, Student, codes
+from app.classroom import ClassError, Poll, Room, Student, codes, peer
 from app.classroom.codes import NAME_MAX
 from app.classroom.frame import Frame
 from app.classroom.push import current_fragment
@@ -191,6 +191,17 @@ def _follow(r: Room, me: _Me) -> None:
             help="A copy of this tree on your own device, to step yourself. The class goes on; "
             "Back to the class returns.",
         )
+        top.button(
+            "I'm lost",
+            key="class_lost",
+            on_click=_on_lost,
+            args=(me,),
+            help="Tell the teacher you are lost on this screen: the teacher sees how many, "
+            "never who. It counts until the teacher's next step.",
+        )
+        said = st.session_state.pop("class_lost_said", "")
+        if said:
+            st.caption(said)
         _live(me)
     if watcher() is None:  # no watcher to push the teacher's changes: the page asks itself
         _poll_fragment()
@@ -371,6 +382,7 @@ def _question(r: Room, me: _Me, frame: Frame | None, version: int) -> bool:
         # or an answer given in another tab of this student
         st.session_state["class_answer"] = r.my_answer(me.code, me.id, poll)
         with st.container(key="class_question", border=True):
+            _round_banner(r, me, poll)  # round 2: talk to a neighbour, your round-1 answer
             round_words = f" (round {poll.round})" if poll.round > 1 else ""
             st.html(f'<p class="lab-student-q">Question{round_words}: {html.escape(poll.text)}</p>')
             st.radio(
@@ -385,11 +397,98 @@ def _question(r: Room, me: _Me, frame: Frame | None, version: int) -> bool:
                 # side by side, wrapping: nine moves take three rows, not nine, so the tree
                 # the question asks about starts on the same phone screen as the answers
                 horizontal=True,
+                disabled=poll.closed,
             )
-            if st.session_state.get("class_answer") is not None:
-                st.caption("Answer sent. You can change it until the reveal.")
+            _confidence(r, me, poll)  # how sure; or that the vote is closed
         return True
     return False
+
+
+_PI_CSS = """<style>
+.lab-round-banner {background: #ede9fe; border-left: 0.35rem solid #7c3aed; padding: 0.3rem 0.5rem;
+  margin: 0 0 0.3rem 0; font-size: 1rem; line-height: 1.3;}
+.lab-vote-closed {background: #fef3c7; border-left: 0.35rem solid #b45309; padding: 0.3rem 0.5rem;}
+.st-key-class_confidence label {min-height: 2.4rem; align-items: center;}
+</style>"""
+
+
+def _round_banner(r: Room, me: _Me, poll: Poll) -> None:
+    """Round 2 (or later) of a question, said plainly (container ``class_round_banner``): talk
+    to a neighbour who answered differently, what this student said in the round before, and
+    that the answer below starts empty (nothing is cleared without a word)."""
+    if poll.round < 2:
+        return
+    before = next((p for p in r.rounds(me.code, poll.id) if p.round == poll.round - 1), None)
+    mine = None if before is None else r.my_answer(me.code, me.id, before)
+    said = (f"You said {mine} in round {poll.round - 1}." if mine is not None
+            else f"You did not answer in round {poll.round - 1}.")  # fmt: skip
+    again = "" if r.my_answer(me.code, me.id, poll) is not None else (
+        " Your answer below starts empty: choose again.")  # fmt: skip
+    with st.container(key="class_round_banner"):
+        st.html(
+            f'{_PI_CSS}<div class="lab-round-banner" role="status"><b>Round {poll.round}: vote '
+            "again.</b> Talk to a neighbour who answered differently, then answer. "
+            f"{html.escape(said + again)}</div>"
+        )
+
+
+def _confidence(r: Room, me: _Me, poll: Poll) -> None:
+    """Under the answers: how sure the student is (key ``class_confidence``: sure, fairly
+    sure, guessing; optional, changeable until the vote closes), or, once the teacher closed
+    the vote, that it is closed and what they answered."""
+    mine = st.session_state.get("class_answer")
+    if poll.closed:
+        said = f"You answered {mine}." if mine is not None else "You did not answer."
+        st.html(f'{_PI_CSS}<p class="lab-class-line lab-vote-closed"><b>The vote is closed.'
+                f"</b> {html.escape(said)} Wait for the teacher.</p>")  # fmt: skip
+        return
+    st.session_state["class_confidence"] = r.my_confidence(me.code, me.id, poll)
+    st.html(_PI_CSS)
+    st.radio(
+        "How sure are you?",
+        peer.CONFIDENCE,
+        key="class_confidence",
+        index=None,
+        horizontal=True,
+        on_change=_on_confidence,
+        args=(poll.id, poll.round),
+        format_func=functools.partial(_choice_label, tag=round_tag(poll)),
+        help="Optional. The teacher sees how many were sure and right or wrong, never who.",
+    )
+    if mine is not None:
+        st.caption("Answer sent. You can change it until the vote closes.")
+
+
+@_guarded
+def _on_confidence(poll_id: str, round_: int) -> None:
+    """Send the picked confidence to the round it was drawn for (as :func:`_on_answer`)."""
+    me = _me()
+    level = st.session_state.get("class_confidence")
+    if me is None:
+        return
+    r = room()
+    try:
+        if (level is None or level in peer.CONFIDENCE) and r.confidence(
+            me.code, me.id, poll_id, round_, level
+        ):
+            return
+        st.session_state["class_notice"] = "That vote has closed; the open one is below."
+    except (ClassError, OSError) as error:
+        st.session_state["class_notice"] = f"Not sent: {error}"
+    st.session_state["class_confidence"] = None
+
+
+@_guarded
+def _on_lost(me: _Me) -> None:
+    """I'm lost: counted on the teacher's screen now (how many, never who)."""
+    try:
+        room().lost(me.code, me.id)
+    except (ClassError, OSError) as error:
+        st.session_state["class_lost_said"] = f"Not sent: {error}"
+        return
+    st.session_state["class_lost_said"] = (
+        "Sent: the teacher sees how many are lost (not who) until the next step."
+    )
 
 
 def _last_reveal(r: Room, me: _Me, frame: Frame | None, version: int) -> None:

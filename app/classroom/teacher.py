@@ -473,6 +473,8 @@ def room_box(click: Any) -> None:
     """The room (container ``class_room``): students connected, answers to the open round
     (never the distribution before the reveal), the teacher's buttons, and the last reveal's
     chart. ``click`` is the callback that makes the click a question waits for (Step)."""
+    from app.classroom import vote  # (it imports this module)
+
     found = teacher()
     if found is None:
         return
@@ -492,6 +494,7 @@ def room_box(click: Any) -> None:
             st.button("Reveal", key="class_reveal", on_click=click, disabled=not open_round,
                       help="Make the click the question is about and show the class's "
                       "answers with the numbers that decided it.")  # fmt: skip
+            vote.close_button(open_round, st.session_state.get("presentation", False))
             st.button("Vote again", key="class_again", on_click=_on_again,
                       disabled=not open_round,
                       help="After discussion: a second round of the same question; the "
@@ -520,6 +523,7 @@ def room_box(click: Any) -> None:
         # does for every box around the count line (app/screen/page.py says the same of the column)
         with st.container():
             try:
+                vote.after_vote(r, found)  # the share right, the next step, the switch
                 last = st.session_state.get("class_last_reveal")
                 if last and last != st.session_state.get(COUNTS_IN_QUIZ):
                     rounds = [p for p in r.rounds(found.code, last) if p.revealed]
@@ -534,11 +538,13 @@ def room_box(click: Any) -> None:
 
 def _count_line() -> None:
     """Students connected and, for the open round, how many answered (the counts only)."""
+    from app.classroom import vote
+
     found = teacher()
     if found is None:
         return
     try:
-        count = room().count(found.code)
+        count = room().count(found.code, vote.screen())
     except (ClassError, OSError) as error:
         st.caption(f"The class store did not answer: {error}")
         return
@@ -547,9 +553,10 @@ def _count_line() -> None:
     words = f"Class {found.code} · {count.connected} connected"
     poll = count.poll
     if poll is not None and not poll.revealed:
-        words += f" · round {poll.round}: {count.answered} of {count.joined} answered"
+        words += vote.count_words(poll, count.answered, count.joined, 0)
     elif count.joined != count.connected:
         words += f" ({count.joined} joined)"
+    words += vote.count_words(None, 0, 0, count.lost)  # "2 lost" (never who)
     st.html(
         CLASS_CSS + f'<p class="lab-class-line lab-class-count"><b>{html.escape(words)}</b></p>'
     )
@@ -625,7 +632,9 @@ def _on_again() -> None:
 
 
 def _results(found: Teacher) -> str:
-    return room().results_csv(found.code, found.secret)
+    from app.classroom import vote
+
+    return room().results_csv(found.code, found.secret, vote.anonymous())
 
 
 #: Session key: something did not reach the class (the store was away): a reveal, a new
@@ -819,7 +828,11 @@ def _publish(frame: Frame) -> None:
     found = teacher()
     if found is None:
         return
-    room().publish(found.code, found.secret, frame.to_dict())
+    from app.classroom import vote
+
+    data = frame.to_dict()
+    room().publish(found.code, found.secret, data)
+    vote.remember_screen(data)  # "I'm lost" counts on this screen
     st.session_state["class_published"] = frame.changed_key()
 
 

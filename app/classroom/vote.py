@@ -1,0 +1,249 @@
+"""Peer Instruction on the teacher's screen: **Close the vote**, the share right with the next
+step, correctness by confidence, the switch after a second round, and the class's "I'm lost"
+count.
+
+**Close the vote** (``class_close``, the room box) closes the open round: the phones say the
+vote is closed and take no more answers, and the room box shows the share right of the round
+(never the distribution) with Peer Instruction's suggestion (``app.classroom.peer``). The
+answer is known before the click that reveals it by making that click on a copy of the search
+(:func:`predicted_right`: the seeded search copied, one iteration run and graded by the quiz
+itself, the same iteration the Reveal's Step will run); a question answered only by the arena,
+or a tree over :data:`PREDICT_MAX_NODES`, says the share comes with the reveal. After the reveal
+the room box says the share, the suggestion and the answers by confidence; after a second round,
+the switch (container ``class_switch``).
+
+The Streamlit side of :mod:`app.classroom.peer`; imports the teacher's module, the session and
+the quiz's core.
+"""
+
+from __future__ import annotations
+
+import copy
+import html
+from typing import Any
+
+import streamlit as st
+
+from app.classroom import ClassError, Poll, Room, Teacher, peer
+from app.classroom.room import screen_key
+from app.classroom.teacher import room, teacher
+from app.live.session import notify, safe, session
+from app.quiz import settle
+
+__all__ = [
+    "ANONYMOUS",
+    "PREDICT_MAX_NODES",
+    "after_vote",
+    "anonymous",
+    "anonymous_toggle",
+    "close_button",
+    "count_words",
+    "predicted_right",
+    "remember_screen",
+    "screen",
+]
+
+#: Session key: what Close the vote found (:class:`_Closed` as a tuple: poll id, round, the
+#: right answers or ``None`` when not known before the reveal).
+CLOSED = "class_closed"
+#: Session key: the screen key of the teacher's screen last published (``room.screen_key``).
+SCREEN = "class_screen"
+#: Session key (a toggle in the sidebar): the results CSV names students "Student N".
+ANONYMOUS = "class_anonymous"
+#: The largest tree Close the vote copies to learn the answer (a copy of 20,000 nodes took
+#: about 0.3 s on the 2-core test machine); over it the share comes with the reveal.
+PREDICT_MAX_NODES = 20_000
+
+_PI_CSS = """
+<style>
+.lab-pi {font-size: 0.95rem; margin: 0.1rem 0;}
+.lab-switch {border-collapse: collapse; font-size: 0.9rem; margin: 0.1rem 0;}
+.lab-switch td, .lab-switch th {border: 1px solid #cbd5e1; padding: 0 0.4rem; text-align: right;}
+.lab-switch th {font-weight: 600;}
+</style>
+"""
+
+
+def screen() -> str | None:
+    """The key of the teacher's screen last published (``None`` before the first)."""
+    found = st.session_state.get(SCREEN)
+    return found if isinstance(found, str) else None
+
+
+def remember_screen(frame: dict[str, Any]) -> None:
+    """The teacher published ``frame``: "I'm lost" now counts on its screen."""
+    st.session_state[SCREEN] = screen_key(frame)
+
+
+def anonymous() -> bool:
+    """Whether the results CSV names each student "Student N" (the class setting)."""
+    return bool(st.session_state.get(ANONYMOUS, False))
+
+
+def anonymous_toggle(where: Any = st) -> None:
+    """**Results without names** (key ``class_anonymous``): the results CSV gives each student
+    a stable "Student N" (by joining order) instead of their name. Shown before a class starts
+    and while it runs (the sidebar)."""
+    where.toggle(
+        "Results without names",
+        key=ANONYMOUS,
+        help="The class's results CSV names each student 'Student 1', 'Student 2', ... "
+        "(by joining order) instead of their nickname.",
+    )
+
+
+def predicted_right(poll: Poll) -> tuple[str, ...] | None:
+    """The right answer(s) of ``poll`` before its reveal: the quiz's open question graded on a
+    copy of the live search after one iteration (the seeded copy runs the iteration the Reveal
+    will run). ``None`` when not known before the reveal: the open question is not this poll's,
+    it waits for the arena, the tree is over :data:`PREDICT_MAX_NODES`, or the copy failed."""
+    lab = session()
+    quiz = lab.quiz
+    current = st.session_state.get("class_poll")
+    if quiz is None or quiz.pending is None or current is None:
+        return None
+    question = quiz.pending
+    if current != (id(question), poll.id) or question.trigger == "arena":
+        return None
+    search = lab.search
+    if search.node_count > PREDICT_MAX_NODES:
+        return None
+    try:
+        # the game is shared (rules, no state of a search's); the tree and the seeded random
+        # generator are copied, so the live search is untouched
+        twin = copy.deepcopy(search, memo={id(search.game): search.game})
+        trace = twin.step()
+        from app.live.session import player_names
+
+        reveal = settle(question, twin, player_names(), answer=None, trace=trace,
+                        arena_result=lab.arena)  # fmt: skip
+    except Exception:  # (a game whose states cannot be copied: the reveal will say)
+        return None
+    if reveal is None or reveal.verdict == "dropped":
+        return None
+    return tuple(reveal.correct)
+
+
+def close_button(open_round: bool, presenting: bool) -> None:
+    """**Close the vote** (``class_close``): enabled while the round takes answers."""
+    poll_closed = _closed_here() is not None
+    st.button(
+        "Close" if presenting else "Close the vote",
+        key="class_close",
+        on_click=_on_close,
+        disabled=not open_round or poll_closed,
+        help="No more answers: the phones say the vote is closed, and this box shows the "
+        "share right (not the answers) with Peer Instruction's next step.",
+    )
+
+
+def _closed_here() -> tuple[str, int, tuple[str, ...] | None] | None:
+    """What Close the vote found for the class's current round, if it was closed."""
+    found = teacher()
+    closed = st.session_state.get(CLOSED)
+    if found is None or not closed:
+        return None
+    try:
+        poll = room().store.current_poll(found.code)
+    except OSError:
+        return None
+    if poll is None or not poll.closed or (poll.id, poll.round) != closed[:2]:
+        return None
+    return closed  # type: ignore[no-any-return]
+
+
+@safe
+def _on_close() -> None:
+    found = teacher()
+    if found is None:
+        return
+    try:
+        poll = room().close_vote(found.code, found.secret)
+    except (ClassError, OSError) as error:
+        notify("warning", f"The vote was not closed: {error}")
+        return
+    st.session_state[CLOSED] = (poll.id, poll.round, predicted_right(poll))
+    st.session_state["class_published"] = ""  # the phones are told (a new version)
+
+
+def count_words(poll: Poll | None, answered: int, joined: int, lost: int) -> str:
+    """The count line's words about the round and the pace: "round 1: 3 of 5 answered" (or
+    "round 1 closed: ..."), then "2 lost"."""
+    words = ""
+    if poll is not None and not poll.revealed:
+        state = " closed" if poll.closed else ""
+        words += f" · round {poll.round}{state}: {answered} of {joined} answered"
+    if lost:
+        words += f" · {lost} lost"
+    return words
+
+
+def _share_words(right: int, answered: int, round_: int) -> str:
+    percent = round(100 * right / answered) if answered else 0
+    step = peer.suggest(right, answered)
+    return f"Round {round_}: {right} of {answered} right ({percent}%) → {step}"
+
+
+def after_vote(r: Room, found: Teacher) -> None:
+    """The room box's Peer Instruction lines: after Close the vote, the share right and the
+    suggestion (no distribution); after a reveal, the same with the answers by confidence, and
+    after a second round the switch (container ``class_switch``)."""
+    poll = r.store.current_poll(found.code)
+    closed = _closed_here()
+    if poll is not None and not poll.revealed and closed is not None:
+        answers = r.store.answers(found.code, poll.id, poll.round)
+        if closed[2] is None:
+            words = (f"Vote closed · {len(answers)} answered; the share right comes with the "
+                     "reveal (this question's answer is known only after the click).")  # fmt: skip
+        else:
+            right, answered = peer.share_right(answers, closed[2])
+            words = "Vote closed · " + _share_words(right, answered, poll.round)
+        st.html(f'{_PI_CSS}<p class="lab-pi"><b>{html.escape(words)}</b></p>')
+        return
+    # the last question revealed (its Step opened the next question at once)
+    last = st.session_state.get("class_last_reveal")
+    rounds = [p for p in r.rounds(found.code, last) if p.revealed] if last else []
+    if not rounds:
+        return
+    poll = rounds[-1]
+    if not poll.right:
+        return  # (revealed ungraded)
+    answers = r.store.answers(found.code, poll.id, poll.round)
+    levels = r.store.confidences(found.code, poll.id, poll.round)
+    right, answered = peer.share_right(answers, poll.right)
+    line = _share_words(right, answered, poll.round)
+    table = peer.by_confidence(answers, levels, poll.right)
+    st.html(
+        f'{_PI_CSS}<p class="lab-pi"><b>{html.escape(line)}</b> · {html.escape(table.line())}</p>'
+    )
+    if len(rounds) > 1:
+        _switch_table(r, found, rounds[0], poll)
+
+
+def _switch_table(r: Room, found: Teacher, first: Poll, last: Poll) -> None:
+    """How many went right->right, wrong->right, right->wrong, wrong->wrong between round 1
+    and the last round, and their confidence before and after (container ``class_switch``)."""
+    moved = peer.switch(
+        r.store.answers(found.code, first.id, first.round),
+        r.store.answers(found.code, last.id, last.round),
+        last.right,
+        r.store.confidences(found.code, first.id, first.round),
+        r.store.confidences(found.code, last.id, last.round),
+    )
+    heads = ["right→right", "wrong→right", "right→wrong", "wrong→wrong"]
+    counts = [moved.right_right, moved.wrong_right, moved.right_wrong, moved.wrong_wrong]
+    levels = [*peer.CONFIDENCE, "none"]
+
+    def confidence(counts_: tuple[int, ...]) -> str:
+        return ", ".join(f"{n} {lv}" for lv, n in zip(levels, counts_, strict=True) if n) or "-"
+
+    before, after = confidence(moved.confidence_before), confidence(moved.confidence_after)
+    cells = "".join(f"<th>{h}</th>" for h in heads)
+    values = "".join(f'<td data-switch="{h}">{n}</td>' for h, n in zip(heads, counts, strict=True))
+    with st.container(key="class_switch"):
+        st.html(
+            f'{_PI_CSS}<table class="lab-switch"><tr><th>round 1 → {last.round}</th>{cells}'
+            f"</tr><tr><th>students</th>{values}</tr></table>"
+            f'<p class="lab-pi">Confidence before: {html.escape(before)}'
+            f" · after: {html.escape(after)}</p>"
+        )
