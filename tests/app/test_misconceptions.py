@@ -140,3 +140,33 @@ def test_the_reveal_names_a_wrong_answer_s_misconception_in_one_line() -> None:
     plain = _verdict_html(settle(question, search, NAMES, answer="b1", trace=trace))  # type: ignore[arg-type]
     assert "common mistake" not in plain
     assert mistake_html(None) == "" and mistake_html("no_such") == ""
+
+
+def test_expand_the_heuristic_s_favourite_under_listed_order() -> None:
+    """The empty board, listed order: a1 is added; b2 (the centre) is the one move the
+    heuristic likes best, so choosing it is 'the most promising first'; a2 is nothing."""
+    search = search_of()
+    question = asked(search, "expand")
+    trace = search.step()
+    reveal = settle(question, search, NAMES, answer="b2", trace=trace)
+    assert reveal is not None and reveal.correct == ("a1",)
+    assert reveal.misconception_of("b2") == "expand_best_first"
+    assert reveal.misconception_of("a2") is None
+    heuristic = search_of(expansion_order="heuristic")  # that order does take it first
+    question = asked(heuristic, "expand")
+    trace = heuristic.step()
+    reveal = settle(question, heuristic, NAMES, answer="a1", trace=trace)
+    assert reveal is not None and "expand_best_first" not in dict(reveal.misconceptions).values()
+
+
+def test_favourite_said_to_change_while_another_move_has_a_higher_q() -> None:
+    """22 iterations: the favourite stays after one Step while another tried move has a
+    higher Q than it."""
+    search = search_of(steps=22)
+    question = asked(search, "favourite")
+    search.step()
+    reveal = settle(question, search, NAMES, answer=question.options[1], trace=None)
+    assert reveal is not None and reveal.verdict == "wrong"
+    fav = search.best_child()
+    assert any(c.q > fav.q for c in search.children_summary() if c.label != fav.label)
+    assert reveal.misconception_of(question.options[1]) == "most_visited_highest_q"
