@@ -24,7 +24,7 @@ from typing import Any
 
 import streamlit as st
 
-from app.classroom import ClassError, Poll, Room, Student, codes, peer
+from app.classroom import ClassError, Poll, Room, Student, codes, peer, tap
 from app.classroom.codes import NAME_MAX
 from app.classroom.frame import Frame
 from app.classroom.push import current_fragment
@@ -239,7 +239,7 @@ def _live(me: _Me) -> None:
         st.session_state["class_seen"] = version
         asking = _question(r, me, frame, version)
         if asking and frame is not None:  # the tree the question is about, under its answers
-            _frame_tree(frame)
+            _frame_tree(frame, asking)
         _last_reveal(r, me, frame, version)
     except OSError as error:  # (the watcher pushes again when the store answers)
         _store_away(error)
@@ -371,8 +371,9 @@ def _on_rename() -> None:
         st.session_state["class_notice"] = str(error)
 
 
-def _question(r: Room, me: _Me, frame: Frame | None, version: int) -> bool:
-    """The open question with its answers (key ``class_answer``); whether one is open."""
+def _question(r: Room, me: _Me, frame: Frame | None, version: int) -> Poll | None:
+    """The open question with its answers (key ``class_answer``) and, for a question about a
+    move, the board to tap it on (:mod:`app.classroom.tap`); the open round, or ``None``."""
     notice = st.session_state.pop("class_notice", "")
     if notice:
         st.warning(notice)
@@ -400,8 +401,21 @@ def _question(r: Room, me: _Me, frame: Frame | None, version: int) -> bool:
                 disabled=poll.closed,
             )
             _confidence(r, me, poll)  # how sure; or that the vote is closed
-        return True
-    return False
+        _tap_board(frame, poll)
+        return poll
+    return None
+
+
+def _tap_board(frame: Frame | None, poll: Poll) -> None:
+    """Under a question about a move: the position asked about, a tap on a move answers."""
+    from app.components.board_tap import render_board_tap
+
+    data = tap.board_data(tap.subject(frame.moves if frame else None, poll), poll,
+                          st.session_state.get("class_answer"))  # fmt: skip
+    if data is not None:
+        tapped = _guarded(tap.on_tap(tap.BOARD_KEY, poll, _on_answer))
+        with st.container(key="class_board_box"):
+            render_board_tap(data, key=tap.BOARD_KEY, on_answer=tapped)
 
 
 _PI_CSS = """<style>
@@ -608,12 +622,20 @@ def _on_answer(poll_id: str, round_: int, choices: tuple[str, ...] = ()) -> None
         st.session_state["class_answer"] = None
 
 
-def _frame_tree(frame: Frame) -> None:
-    """The teacher's tree as published (nothing when it has no nodes to draw)."""
+def _frame_tree(frame: Frame, poll: Poll | None = None) -> None:
+    """The teacher's tree as published (nothing when it has no nodes to draw); with the open
+    ``poll`` about a move, a tap on a move's box answers it (:mod:`app.classroom.tap`)."""
     from app.components.tree_view import render_tree_data
 
-    if frame.tree is not None:  # (a tree with nodes to draw: Frame.from_dict)
-        render_tree_data(frame.tree, key="class_tree", height=360, fit=True)
+    if frame.tree is None:  # (a tree with nodes to draw: Frame.from_dict)
+        return
+    answer = None
+    if poll is not None:
+        found = tap.subject(frame.moves, poll)
+        answer = tap.tree_answer(found, poll, st.session_state.get("class_answer"))
+    on_answer = _guarded(tap.on_tap(tap.TREE_KEY, poll, _on_answer)) if answer and poll else None
+    render_tree_data(frame.tree, key=tap.TREE_KEY, height=360, fit=True, answer=answer,
+                     on_answer=on_answer)  # fmt: skip
 
 
 def _frame(frame: Frame, tree: bool = True) -> None:

@@ -27,7 +27,7 @@ import segno
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from app.classroom import ClassError, Poll, Room, Teacher, codes, open_store
+from app.classroom import ClassError, Poll, Room, Teacher, class_heat, codes, open_store
 from app.classroom.frame import Frame, LessonPage
 from app.classroom.push import Watcher, runtime_sessions
 from app.classroom.store import RETENTION_SECONDS
@@ -499,6 +499,7 @@ def room_box(click: Any) -> None:
                       disabled=not open_round,
                       help="After discussion: a second round of the same question; the "
                       "reveal shows both rounds side by side.")  # fmt: skip
+            class_heat.heat_toggle()
             shown = st.session_state.get("class_join_shown", False)
             st.button("Hide join box" if shown else "Join box", key="class_join_toggle",
                       on_click=_on_toggle_join, shortcut=JOIN_KEY,
@@ -554,6 +555,7 @@ def _count_line() -> None:
     poll = count.poll
     if poll is not None and not poll.revealed:
         words += vote.count_words(poll, count.answered, count.joined, 0)
+        class_heat.follow_answers(poll, count.answered)  # the tree's counts follow the class
     elif count.joined != count.connected:
         words += f" ({count.joined} joined)"
     words += vote.count_words(None, 0, 0, count.lost)  # "2 lost" (never who)
@@ -734,6 +736,7 @@ def _sync_poll(quiz: QuizState | None) -> None:
         # unique in the class (a page taken back asks with the same counter in the same second)
         poll_id = f"q{quiz.counter}-{int(time.time())}-{secrets.token_hex(3)}"
         r.open_question(found.code, found.secret, poll_id, question.text, question.options)
+        class_heat.remember(poll_id, question)  # a question about a move: tapped, shaded
         st.session_state["class_poll"] = (id(question), poll_id)
         st.session_state["class_published"] = ""
 
@@ -804,6 +807,7 @@ def frame_of(
         poll=poll[1] if poll else None,
         last_reveal=st.session_state.get("class_last_reveal"),
         at=round(time.time(), 3),
+        moves=class_heat.open_moves(session().search, poll[1]) if poll else None,
     )
 
 

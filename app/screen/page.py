@@ -15,11 +15,13 @@ import time
 from collections.abc import Callable
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
-from app.classroom import teacher
+from app.classroom import class_heat, teacher
 from app.components import ui
 from app.components.tree_view import clicked_focus, render_tree
-from app.drawing.tree_model import TreeView
+from app.drawing.tree_heat import with_heat
+from app.drawing.tree_model import Heat, TreeView
 from app.inputs import widget_values
 from app.inputs.tabs import DETAIL_TABS
 from app.lessons import clicker, lesson_view
@@ -118,7 +120,7 @@ def _draw_screen() -> None:
     with left, st.container(key="tree"):
         if in_class is not None and st.session_state.get("class_join_shown"):
             teacher.join_box(in_class)  # in the tree's place until the teacher hides it
-        view = _tree(entry)
+        view, tree_slot = _tree(entry)
     with right:
         ended = teacher.ended_summary() if in_class is None else None  # a class just ended
         # the class (or the summary of the one that just ended): on top, filled last
@@ -149,6 +151,12 @@ def _draw_screen() -> None:
             with room:
                 teacher.summary_box(ended)
             lines += 6
+        # the tree is drawn in its place now, after the class's poll followed this click (a
+        # Reveal's ✓ on the class's choices is on the tree drawn with it, not one click late)
+        heat: dict[int, Heat] = {}
+        if in_class is not None:  # (the class's answers as data on the boxes: class_heat on)
+            heat = class_heat.tree_heat(in_class, teacher.room(), session.session().search)
+        _draw_tree(tree_slot, with_heat(view, heat))
         # the tabs fill what the narration leaves of the tree's height (lines at 320 px wide)
         tree_height = _tree_height()[0]
         with rest:
@@ -157,7 +165,11 @@ def _draw_screen() -> None:
     state.sync_query_params()
     if in_class is not None:  # what the class sees: this screen, as plain data
         frame = teacher.frame_of(
-            stats, view.to_dict(), said, lesson_view.page_text(), state.replay_params()
+            stats,
+            class_heat.published(view, heat).to_dict(),
+            said,
+            lesson_view.page_text(),
+            state.replay_params(),
         )
         teacher.publish(frame)
     if session.outside_writes_waiting():
@@ -263,8 +275,9 @@ def _stats(entry: session.HistoryEntry | None) -> str:
 # ---------------------------------------------------------------------- tree
 
 
-def _tree(entry: session.HistoryEntry | None) -> TreeView:
-    """Draw the tree; returns the drawing's data (for the class)."""
+def _tree(entry: session.HistoryEntry | None) -> tuple[TreeView, DeltaGenerator]:
+    """Draw the tree's controls; returns the drawing's data (for the class) and the place the
+    drawing goes (:func:`_draw_tree`)."""
     clicked = clicked_focus("tree_view")  # read before the focus box is drawn: it may write it
     if clicked is not None:
         st.session_state["tree_focus"] = str(clicked)
@@ -309,12 +322,17 @@ def _tree(entry: session.HistoryEntry | None) -> TreeView:
         ui.notice_line("warning", "Focus: type a node id such as 12 (shown on hover).")
     elif focus is not None and not view.focus_found:
         ui.notice_line("warning", f"Node #{focus} is not in the tree: drawn from the root.")
+    return view, st.container()
+
+
+def _draw_tree(slot: DeltaGenerator, view: TreeView) -> None:
+    """The tree in its place (``slot``, under its controls)."""
     present = st.session_state["presentation"]
     scale = PRESENTATION_ZOOM if present else 1.0
     height, below = _tree_height()
-    render_tree(view, key="tree_view", height=height, scale=scale, below=below,
-                min_scale=PRESENTATION_MIN_ZOOM if present else 0.0)  # fmt: skip
-    return view
+    with slot:
+        render_tree(view, key="tree_view", height=height, scale=scale, below=below,
+                    min_scale=PRESENTATION_MIN_ZOOM if present else 0.0)  # fmt: skip
 
 
 # ----------------------------------------------------------------- narration
