@@ -38,6 +38,7 @@ POLICY_NAMES = {name: policy.label for name, policy in TREE_POLICY_REGISTRY.item
 PAGE_CSS = """
 .block-container {padding-top: 0.6rem !important; padding-bottom: 1rem !important;}
 header[data-testid="stHeader"] {height: 0; min-height: 0;}
+.st-key-clicker_keys {display: none;}
 [data-stale="true"], .stale-element {opacity: 1 !important; transition: none !important;}
 .lab-title {font-size: 1.25rem; line-height: 1.6rem; white-space: nowrap; overflow: hidden;
   text-overflow: ellipsis;}
@@ -100,7 +101,9 @@ section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] {dis
 
 def page_style() -> None:
     css = PAGE_CSS + PHONE_CSS + (PRESENTATION_CSS if st.session_state["presentation"] else "")
-    st.markdown(f"<style>{css}</style>", unsafe_allow_html=True)
+    # st.html with only a style goes to the page's event container: no element, so no 16 px
+    # gap above the header (a markdown element of its own took one)
+    st.html(f"<style>{css}</style>")
 
 
 # ------------------------------------------------------------------ sidebar
