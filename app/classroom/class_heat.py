@@ -1,17 +1,18 @@
-"""The class's predictions on the projected tree and board (``class_heat``), and the moves a
-phone taps to answer a question about a move.
+"""The class's predictions on the projected tree and board (``class_heat``), and the moves a phone
+taps to answer a question about a move.
 
-The teacher's room box has a toggle **Class on tree** (key ``class_heat``, off by default). On,
-each move of the question's node (the root's moves for "which move will selection take") is
-drawn on the teacher's tree with its share of the class's answers in the open round (or, between
-questions, the last revealed one) as a shade and its count in a badge; after the reveal the
-right move gets a ✓ and a ring (:mod:`app.drawing.tree_heat`, drawn by the tree component).
-The board tab does the same on the root's moves (``heat_by_action``). Off, nothing is drawn and
-nothing is read. The phones never get the shading before the reveal: the frame carries the
-tree without it (:func:`published`).
+The teacher's tree has, beside its Drawing controls, a toggle **Class on tree** (key
+``class_heat``, off by default). On, each move of the question's node (the root's moves for
+"which move will selection take") is drawn on the teacher's tree with its share of the class's
+answers in the open round (or, after a reveal and until the next question's first answer, the
+round revealed) as a shade and its count in a badge (none for a move nobody chose); after the
+reveal the right move gets a ✓ and a ring (:mod:`app.drawing.tree_heat`, drawn by the tree
+component). The board tab does the same on the root's moves (``heat_by_action``). Off, nothing
+is drawn and nothing is read. The phones never get the shading before the reveal: the frame
+carries the tree without it (:func:`published`).
 
-A question is about a move when :func:`app.classroom.moves.move_map` finds its answers among
-its node's moves; the teacher's page keeps each question the class was asked by its poll id
+A question is about a move when :func:`app.classroom.moves.move_map` finds its answers among its
+node's moves; the teacher's page keeps each question the class was asked by its poll id
 (:data:`MOVE_QUESTIONS`), so the map is made again against the tree drawn now (a node the
 reveal's Step added gets its box's ✓).
 
@@ -90,12 +91,9 @@ def open_moves(search: Any, poll_id: str | None) -> dict[str, Any] | None:
     return None if found is None else found.to_dict()
 
 
-def _subject(found: Teacher, r: Room) -> tuple[Poll, tuple[str, ...] | None] | None:
-    """The round the heat shows: the open one (``right`` ``None``), else the last revealed
-    round of the last question revealed (its right answers); ``None`` when there is none."""
-    poll = r.store.current_poll(found.code)
-    if poll is not None and not poll.revealed:
-        return poll, None
+def _revealed(found: Teacher, r: Room) -> tuple[Poll, tuple[str, ...] | None] | None:
+    """The last revealed round of the last question revealed and its right answers (``None``
+    for an ungraded reveal), or ``None`` before the first reveal."""
     last = st.session_state.get("class_last_reveal")
     rounds = [p for p in r.rounds(found.code, last) if p.revealed] if last else []
     if not rounds:
@@ -109,23 +107,37 @@ _Shown = tuple[MoveMap, dict[str, int], tuple[str, ...] | None]
 
 def _heat(found: Teacher | None, r: Room, search: Any) -> _Shown | None:
     """The shown round's map, tally and right answers (``None``: nothing to draw); notes
-    which round the tree drew (:func:`follow_answers`)."""
+    which round the tree drew (:func:`follow_answers`).
+
+    The round shown is the open one once it has an answer; until then the last revealed one
+    (a Reveal's Step opens the next question at once: its ✓ stays on the tree until the class
+    answers anew), else the open one with its zeros."""
     if found is None or not st.session_state.get(HEAT_KEY):
         return None
     try:
-        subject = _subject(found, r)
-        if subject is None:
+        poll = r.store.current_poll(found.code)
+        shown: tuple[Poll, tuple[str, ...] | None, dict[str, int]] | None = None
+        if poll is not None and not poll.revealed:
+            tally = r.tally(found.code, poll, found.secret)
+            shown = (poll, None, tally)
+            if not any(tally.values()):
+                last = _revealed(found, r)
+                if last is not None and _map(search, last[0].id) is not None:
+                    shown = (*last, r.tally(found.code, last[0], found.secret))
+        else:
+            last = _revealed(found, r)
+            if last is not None:
+                shown = (*last, r.tally(found.code, last[0], found.secret))
+        if shown is None:
             return None
-        poll, right = subject
-        where = _map(search, poll.id)
-        if where is None:
-            return None
-        tally = r.tally(found.code, poll, found.secret)
+        round_, right, tally = shown
+        where = _map(search, round_.id)
     except (ClassError, OSError):
         return None  # (the room box says the store is away)
-    st.session_state[DRAWN] = (poll.id, poll.round)
-    st.session_state[FOLLOWED] = None  # the count line's next look is the base
-    return where, tally, right
+    if poll is not None and not poll.revealed:  # the count line follows the open round
+        st.session_state[DRAWN] = (poll.id, poll.round)
+        st.session_state[FOLLOWED] = None  # its next look is the base
+    return None if where is None else (where, tally, right)
 
 
 def tree_heat(found: Teacher | None, r: Room, search: Any) -> dict[int, Heat]:

@@ -499,7 +499,6 @@ def room_box(click: Any) -> None:
                       disabled=not open_round,
                       help="After discussion: a second round of the same question; the "
                       "reveal shows both rounds side by side.")  # fmt: skip
-            class_heat.heat_toggle()
             shown = st.session_state.get("class_join_shown", False)
             st.button("Hide join box" if shown else "Join box", key="class_join_toggle",
                       on_click=_on_toggle_join, shortcut=JOIN_KEY,

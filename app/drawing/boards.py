@@ -101,7 +101,10 @@ def _wrong(exact: ExactAnswer | None, favourite: Any) -> bool:
 def _class_mark(x: float, y: float, width: float, heat: Heat) -> str:
     """The class's answers on a move (``class_heat``): a teal bar as long as its share of the
     class over ``width``, the count in a badge at its left end and, after the reveal, a ✓ for
-    a right move: the number and the mark say it, not the colour alone."""
+    a right move: the number and the mark say it, not the colour alone. Nothing for a move
+    nobody chose (unless it was right)."""
+    if heat.count == 0 and not heat.right:
+        return ""  # nobody chose it: nothing to read (as on the tree)
     bar = max(0.0, min(1.0, heat.share)) * (width - 26)
     parts = [
         f'<rect x="{x + 24}" y="{y - 4}" width="{bar:.1f}" height="8" rx="2" fill="{CLASS}" '

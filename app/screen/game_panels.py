@@ -78,10 +78,14 @@ def board_panel() -> None:
     if heat:  # the class's answers in words too (the picture's badges say the counts)
         st.caption(
             "The class chose: "
-            + ", ".join(
-                f"{game.action_label(root, a)} {h.count}" + (" ✓" if h.right else "")
-                for a, h in heat.items()
-            )  # fmt: skip
+            + (
+                ", ".join(
+                    f"{game.action_label(root, a)} {h.count}" + (" ✓ right" if h.right else "")
+                    for a, h in heat.items()
+                    if h.count or h.right
+                )
+                or "nobody yet"
+            )
         )
     if svg is not None:
         # an <img> of the SVG: cheap for the browser (Markdown would parse it on every click,

@@ -304,6 +304,8 @@ def _tree(entry: session.HistoryEntry | None) -> tuple[TreeView, DeltaGenerator]
         )
         if focus is not None:
             st.button("Back to the root", key="tree_unfocus", on_click=stepping.on_unfocus)
+        if teacher.teacher() is not None:  # a class: its answers drawn on the tree's moves
+            class_heat.heat_toggle()
         st.html('<span class="lab-tree-help">hover: numbers · click: focus · ?: colours</span>')
     view = entry.view if entry is not None else None
     if view is None:

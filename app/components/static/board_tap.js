@@ -46,7 +46,7 @@ function draw(st) {
   const nRows = rows.length;
   const nCols = rows[0].length;
   const ttt = d.view === "tic_tac_toe";
-  const cell = ttt ? 46 : 30;
+  const cell = ttt ? 38 : 24; // compact: the tree's moves stay on the first screen
   const colours = COLOURS[d.view] || COLOURS.tic_tac_toe;
   const byAt = new Map();
   for (const t of d.taps) byAt.set(t.at, t);
@@ -72,7 +72,7 @@ function draw(st) {
         }, g);
         if (mark !== ".") {
           const t = el("text", {
-            x: x + cell / 2, y: y + cell / 2 + 10, "text-anchor": "middle", "font-size": 28,
+            x: x + cell / 2, y: y + cell / 2 + 10, "text-anchor": "middle", "font-size": 24,
             "font-weight": 700, fill: colours[mark] || "#111827",
           }, g);
           t.textContent = mark;

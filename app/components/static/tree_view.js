@@ -475,12 +475,13 @@ function drawNode(st, n, pal) {
 }
 
 // The class's answers on a move (class_heat): the count in a badge at the bottom right (the
-// shade is drawn under the texts), and after the reveal a right move's ✓ badge (top left) and
-// ring: never colour alone.
+// shade is drawn under the texts; a move nobody chose has neither unless it was right), and
+// after the reveal a right move's ✓ badge (top left) and ring: never colour alone.
 function drawHeat(st, g, n, pal, box) {
   const h = n.heat;
   if (!h) return;
   const count = Math.max(0, Math.floor(Number(h.count) || 0));
+  if (count === 0 && h.right !== true) return; // nobody chose it: no badge (less to read)
   const text = String(count);
   const x = box ? n.w - 2 : n.w / 2 + 20;
   const y = box ? n.h - 1 : 26;
