@@ -96,9 +96,14 @@ from load_test import (
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from app.classroom import open_store  # noqa: E402
+from app.classroom.peer import CONFIDENCE  # noqa: E402
 
 CYCLE_S, ANSWER_WINDOW_S, STEP_EVERY_S = 20.0, 8.0, 2.0
 ANSWER_DELAY_S = (1.0, 4.0)
+#: A student's confidence follows the answer by this many seconds (uniform), and this share of
+#: the answers is followed by an "I'm lost" press (issue 33).
+CONFIDENCE_DELAY_S = (0.5, 1.5)
+LOST_SHARE = 0.1
 #: An answer not kept, sent at most this long before the teacher closed its round, is "late"
 #: (it reached a busy replica after the close), not missing.
 LATE_S = 2.0
@@ -148,6 +153,7 @@ class ClassView(SessionView):
         self.counts: list[tuple[float, int, int]] = []  # (time, round, answered)
         self.stats: list[tuple[float, int]] = []  # (time, iteration) on a student's page
         self.choices: list[str] = []
+        self.levels: list[str] = []  # the confidence radio's labels as drawn (issue 33)
         self._now = 0.0
 
     def receive(self, data: bytes, at: float) -> None:
@@ -204,6 +210,8 @@ class ClassView(SessionView):
         self.ids[widget_id.rsplit("-", 1)[-1]] = (widget_id, delta.fragment_id)
         if kind == "radio" and widget_id.endswith("-class_answer"):
             self.choices = list(proto.options)
+        if kind == "radio" and widget_id.endswith("-class_confidence"):
+            self.levels = list(proto.options)
 
     def _html(self, body: str) -> None:
         now = self._now
@@ -567,6 +575,14 @@ class Answer:
 
 
 @dataclass
+class Confidence:
+    student: str  # the student's id in the class
+    level: int  # the index of the level in app.classroom.peer.CONFIDENCE
+    question: tuple[str, int]  # the question and round on the student's screen
+    sent: float  # epoch seconds
+
+
+@dataclass
 class ClassRun:
     students: int
     seconds: float
@@ -588,6 +604,9 @@ class ClassRun:
     restarts: list[dict[str, Any]] = field(default_factory=list)  # one per --restart-replica
     drops: list[Drop] = field(default_factory=list)  # every page whose connection dropped
     lost: list[str] = field(default_factory=list)  # students not in the class at the end
+    confidences: list[Confidence] = field(default_factory=list)  # sent with the answers
+    confidences_kept: int = 0  # of those, in the store with the answer's round
+    lost_taps: int = 0  # "I'm lost" presses sent
 
 
 @dataclass
@@ -707,6 +726,19 @@ async def _student(
             continue
         run.answers.append(Answer(me, choice, time.time(), view.question))
         await _until(lambda: not view.unanswered(), 5)
+        # how sure (issue 33): a level, a second after the answer, as a phone's second tap
+        await asyncio.sleep(rng.uniform(*CONFIDENCE_DELAY_S))
+        if view.levels and not lesson.over.is_set() and session.up.is_set():
+            level = rng.randrange(len(view.levels))
+            try:
+                await session.change("class_confidence", string_value=view.levels[level])
+            except PageGone:
+                continue
+            run.confidences.append(Confidence(me, level, view.question, time.time()))
+        if rng.random() < LOST_SHARE and "class_lost" in view.ids and session.up.is_set():
+            with contextlib.suppress(PageGone):
+                await session.press("class_lost")  # "I'm lost", on some questions
+                run.lost_taps += 1
     return session
 
 
@@ -778,6 +810,13 @@ def _compare_store(run: ClassRun, store_url: str) -> None:
                     f"{poll and (poll.id, poll.round, round(poll.opened, 2))}, the store has "
                     f"{kept.get(answer.student)!r}"
                 )
+        for given in run.confidences:  # each confidence with its answer's round
+            opened = [p for p in polls if p.opened <= given.sent]
+            shown = [p for p in opened if (p.text, p.round) == given.question]
+            if shown:
+                levels = store.confidences(run.code, shown[-1].id, shown[-1].round)
+                if levels.get(given.student) == CONFIDENCE[given.level]:
+                    run.confidences_kept += 1
     finally:
         store.close()
 
@@ -1090,6 +1129,9 @@ def summary(run: ClassRun) -> dict[str, Any]:
         "answers_recorded": run.recorded,
         "answers_late": run.late,
         "answers_missing": run.missing,
+        "confidences_sent": len(run.confidences),
+        "confidences_kept": run.confidences_kept,
+        "lost_taps": run.lost_taps,
         "recorded_pct": round(100.0 * run.recorded / max(1, run.recorded + run.missing), 2),
         "step_to_screen_s": {
             f"p{q}": round(percentile(run.step_latency, q), 3) for q in (50, 95, 100)

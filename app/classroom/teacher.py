@@ -89,7 +89,8 @@ CLASS_CSS = """
 .lab-bar {height: 0.9rem; background: #1d4ed8; display: inline-block; vertical-align: middle;
   max-width: calc(100% - 2.2rem);}
 .lab-bars td {white-space: nowrap;}
-.st-key-class_room button {padding: 0.15rem 0.55rem; min-height: 2rem;}
+.st-key-class_room button {padding: 0.15rem 0.4rem; min-height: 2rem;}
+.st-key-class_room_buttons {column-gap: 0.3rem !important;}
 .lab-bar.lab-round-2 {background: #7c3aed; background-image: repeating-linear-gradient(45deg,
   transparent 0 4px, rgba(255,255,255,0.45) 4px 7px);}
 .lab-bars tr.lab-right td.lab-bar-label {font-weight: 700; color: #166534;}
@@ -488,7 +489,7 @@ def room_box(click: Any) -> None:
         return
     with st.container(key="class_room", border=True):
         _live_count()  # its own fragment: the count follows the students every second
-        with st.container(horizontal=True, gap="small"):
+        with st.container(horizontal=True, gap="small", key="class_room_buttons"):
             open_round = poll is not None and not poll.revealed
             click = _on_reveal_unmatched if unmatched_poll() else click
             st.button("Reveal", key="class_reveal", on_click=click, disabled=not open_round,

@@ -60,6 +60,7 @@ _PI_CSS = """
 .lab-switch {border-collapse: collapse; font-size: 0.9rem; margin: 0.1rem 0;}
 .lab-switch td, .lab-switch th {border: 1px solid #cbd5e1; padding: 0 0.4rem; text-align: right;}
 .lab-switch th {font-weight: 600;}
+.lab-sr {position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);}
 </style>
 """
 
@@ -211,11 +212,19 @@ def after_vote(r: Room, found: Teacher) -> None:
     answers = r.store.answers(found.code, poll.id, poll.round)
     levels = r.store.confidences(found.code, poll.id, poll.round)
     right, answered = peer.share_right(answers, poll.right)
-    line = _share_words(right, answered, poll.round)
     table = peer.by_confidence(answers, levels, poll.right)
-    st.html(
-        f'{_PI_CSS}<p class="lab-pi"><b>{html.escape(line)}</b> · {html.escape(table.line())}</p>'
-    )
+    if st.session_state.get("presentation", False):
+        # the projector: the quiz's verdict gives the share already; one line, the signal first
+        step = peer.suggest(right, answered)
+        text = (f"Next: {step} · sure and wrong: {table.wrong[0]} · sure and right: "
+                f"{table.right[0]}")  # fmt: skip
+        st.html(f'{_PI_CSS}<p class="lab-pi"><b>{html.escape(text)}</b></p>')
+    else:
+        line = _share_words(right, answered, poll.round)
+        st.html(
+            f'{_PI_CSS}<p class="lab-pi"><b>{html.escape(line)}</b> · '
+            f"{html.escape(table.line())}</p>"
+        )
     if len(rounds) > 1:
         _switch_table(r, found, rounds[0], poll)
 
@@ -231,6 +240,8 @@ def _switch_table(r: Room, found: Teacher, first: Poll, last: Poll) -> None:
         r.store.confidences(found.code, last.id, last.round),
     )
     heads = ["right→right", "wrong→right", "right→wrong", "wrong→wrong"]
+    # short heads on the projector (✓ right, ✗ wrong), the words for a screen reader
+    marks = [h.replace("right", "✓").replace("wrong", "✗") for h in heads]
     counts = [moved.right_right, moved.wrong_right, moved.right_wrong, moved.wrong_wrong]
     levels = [*peer.CONFIDENCE, "none"]
 
@@ -238,12 +249,15 @@ def _switch_table(r: Room, found: Teacher, first: Poll, last: Poll) -> None:
         return ", ".join(f"{n} {lv}" for lv, n in zip(levels, counts_, strict=True) if n) or "-"
 
     before, after = confidence(moved.confidence_before), confidence(moved.confidence_after)
-    cells = "".join(f"<th>{h}</th>" for h in heads)
+    cells = "".join(
+        f'<th title="{h}"><span aria-hidden="true">{m}</span><span class="lab-sr">{h}</span></th>'
+        for h, m in zip(heads, marks, strict=True)
+    )
     values = "".join(f'<td data-switch="{h}">{n}</td>' for h, n in zip(heads, counts, strict=True))
     with st.container(key="class_switch"):
         st.html(
             f'{_PI_CSS}<table class="lab-switch"><tr><th>round 1 → {last.round}</th>{cells}'
             f"</tr><tr><th>students</th>{values}</tr></table>"
             f'<p class="lab-pi">Confidence before: {html.escape(before)}'
-            f" · after: {html.escape(after)}</p>"
+            f" · after: {html.escape(after)} (✓ right, ✗ wrong)</p>"
         )
