@@ -25,11 +25,10 @@ from typing import Any
 
 import segno
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from app.classroom import ClassError, Poll, Room, Teacher, class_heat, codes, open_store
+from app.classroom import ClassError, Poll, Room, Teacher, class_heat, codes
 from app.classroom.frame import Frame, LessonPage
-from app.classroom.push import Watcher, runtime_sessions
+from app.classroom.here import room, session_id, teacher, watcher
 from app.classroom.store import RETENTION_SECONDS
 from app.classroom.summary import teacher_view
 from app.components.cookie import read_cookie, write_cookie
@@ -101,33 +100,6 @@ CLASS_CSS = """
 .st-key-class_answer [role="radiogroup"] {gap: 0.4rem;}
 </style>
 """
-
-
-@st.cache_resource
-def room() -> Room:
-    """The process's room over the shared store (``MCTS_LAB_STORE``): every session and every
-    replica sees the same classes. A resource, not the search: it holds only a connection."""
-    return Room(open_store())
-
-
-@st.cache_resource
-def watcher() -> Watcher | None:
-    """The process's watcher that pushes the teacher's changes to the students' pages it holds
-    (``None`` without a Streamlit runtime: the pages poll every :data:`POLL_SECONDS`)."""
-    session_of = runtime_sessions()
-    return None if session_of is None else Watcher(room().version, room().here, session_of)
-
-
-def session_id() -> str | None:
-    """This browser session's id (``None`` outside a script run)."""
-    ctx = get_script_run_ctx()
-    return None if ctx is None else str(ctx.session_id)
-
-
-def teacher() -> Teacher | None:
-    """The class this browser session teaches, if any (its secret never leaves the session)."""
-    found = st.session_state.get("class_teacher")
-    return found if isinstance(found, Teacher) else None
 
 
 def join_url(code: str) -> str:

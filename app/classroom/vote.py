@@ -25,8 +25,8 @@ from typing import Any
 import streamlit as st
 
 from app.classroom import ClassError, Poll, Room, Teacher, peer
+from app.classroom.here import room, teacher
 from app.classroom.room import screen_key
-from app.classroom.teacher import room, teacher
 from app.live.session import notify, safe, session
 from app.quiz import settle
 

@@ -385,7 +385,7 @@ def test_presentation_mode_hides_the_sidebar() -> None:
     at = fresh()
     at.toggle(key="presentation").set_value(True).run()
     assert not at.exception
-    style = next(m.value for m in at.markdown if m.value.startswith("<style>"))
+    style = next(b for b in blocks(at) if b.startswith("<style>") and ".block-container" in b)
     assert 'section[data-testid="stSidebar"]' in style
 
 

@@ -154,7 +154,7 @@ def test_bad_files_get_one_message_and_change_nothing() -> None:
         at.file_uploader(key="trace_file").upload(name, data, "application/json")
         at.run()
         assert not at.exception
-        warnings = [str(h.value) for h in at.html if "lab-warning" in str(h.value)]
+        warnings = [str(h.value) for h in at.html if 'class="lab-note lab-warning"' in str(h.value)]
         assert len(warnings) == 1 and "was not opened" in warnings[0]
         assert "<b>bold</b>" not in warnings[0]  # escaped: shown as text, never HTML
         assert at.session_state["trace_iteration"] == 1  # the open file is kept as it was

@@ -508,7 +508,8 @@ def test_the_reveal_table_carries_the_class_s_counts_and_folds_what_nobody_chose
     [revealed] = class_view.room().rounds(code, poll.id)
     right = revealed.right[0]
     n_right = sum(1 for p in picked if p == right)
-    assert f"Class: {n_right} of 2 right ({100 * n_right / 2:.0f}%); the answer was {right}." in text
+    share = f"{100 * n_right / 2:.0f}%"
+    assert f"Class: {n_right} of 2 right ({share}); the answer was {right}." in text
     table = re.search(r'lab-quiz-numbers">(.*?)</table>', text, re.S)
     assert table is not None
     cells = re.findall(r'<tr[^>]*><td>([^<]*)</td>.*?lab-class-cell">.*? (\d+)</td>', table[1])

@@ -32,9 +32,13 @@ def _tree(at: AppTest) -> dict[str, Any]:
 
     def walk(node: object) -> None:
         proto = getattr(node, "proto", None)
-        if getattr(node, "type", None) == "bidi_component" and proto is not None:
-            if proto.component_name == "mcts_lab_tree_view" and proto.id.endswith("tree_view"):
-                found.append(json.loads(proto.json))
+        if (
+            getattr(node, "type", None) == "bidi_component"
+            and proto is not None
+            and proto.component_name == "mcts_lab_tree_view"
+            and proto.id.endswith("tree_view")
+        ):
+            found.append(json.loads(proto.json))
         for child in getattr(node, "children", {}).values():
             walk(child)
 

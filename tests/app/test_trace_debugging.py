@@ -122,7 +122,7 @@ def test_a_file_over_the_limit_is_refused_in_a_sentence(monkeypatch: pytest.Monk
     at.file_uploader(key="trace_file").upload("big.jsonl", big, "application/json")
     at.run()
     assert not at.exception
-    warnings = [str(h.value) for h in at.html if "lab-warning" in str(h.value)]
+    warnings = [str(h.value) for h in at.html if 'class="lab-note lab-warning"' in str(h.value)]
     assert len(warnings) == 1
     assert "big.jsonl was not opened: it has 1.5 MB; the app opens files up to 1 MB" in warnings[0]
     assert at.session_state["trace_iteration"] == 1  # the open file is kept as it was
