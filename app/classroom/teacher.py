@@ -26,7 +26,7 @@ from typing import Any
 import segno
 import streamlit as st
 
-from app.classroom import ClassError, Poll, Room, Teacher, class_heat, codes
+from app.classroom import ClassError, Poll, Room, Teacher, class_heat, codes, vote
 from app.classroom.frame import Frame, LessonPage
 from app.classroom.here import room, session_id, teacher, watcher
 from app.classroom.store import RETENTION_SECONDS
@@ -446,7 +446,6 @@ def room_box(click: Any) -> None:
     """The room (container ``class_room``): students connected, answers to the open round
     (never the distribution before the reveal), the teacher's buttons, and the last reveal's
     chart. ``click`` is the callback that makes the click a question waits for (Step)."""
-    from app.classroom import vote  # (it imports this module)
 
     found = teacher()
     if found is None:
@@ -469,9 +468,9 @@ def room_box(click: Any) -> None:
                       "answers with the numbers that decided it.")  # fmt: skip
             vote.close_button(open_round, st.session_state.get("presentation", False))
             st.button("Vote again", key="class_again", on_click=_on_again,
-                      disabled=not open_round,
+                      disabled=not open_round, shortcut=vote.AGAIN_KEY,
                       help="After discussion: a second round of the same question; the "
-                      "reveal shows both rounds side by side.")  # fmt: skip
+                      "reveal shows both rounds side by side (key: V).")  # fmt: skip
             shown = st.session_state.get("class_join_shown", False)
             st.button("Hide join box" if shown else "Join box", key="class_join_toggle",
                       on_click=_on_toggle_join, shortcut=JOIN_KEY,
@@ -511,7 +510,6 @@ def room_box(click: Any) -> None:
 
 def _count_line() -> None:
     """Students connected and, for the open round, how many answered (the counts only)."""
-    from app.classroom import vote
 
     found = teacher()
     if found is None:
@@ -606,7 +604,6 @@ def _on_again() -> None:
 
 
 def _results(found: Teacher) -> str:
-    from app.classroom import vote
 
     return room().results_csv(found.code, found.secret, vote.anonymous())
 
@@ -804,7 +801,6 @@ def _publish(frame: Frame) -> None:
     found = teacher()
     if found is None:
         return
-    from app.classroom import vote
 
     data = frame.to_dict()
     room().publish(found.code, found.secret, data)

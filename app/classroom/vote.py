@@ -125,6 +125,11 @@ def predicted_right(poll: Poll) -> tuple[str, ...] | None:
     return tuple(reveal.correct)
 
 
+#: The keys of the vote on the teacher's page (beside the clicker's Page Down, Page Up and B).
+CLOSE_KEY = "x"  # (Streamlit keeps C and R for itself)
+AGAIN_KEY = "v"
+
+
 def close_button(open_round: bool, presenting: bool) -> None:
     """**Close the vote** (``class_close``): enabled while the round takes answers."""
     poll_closed = _closed_here() is not None
@@ -133,8 +138,9 @@ def close_button(open_round: bool, presenting: bool) -> None:
         key="class_close",
         on_click=_on_close,
         disabled=not open_round or poll_closed,
+        shortcut=CLOSE_KEY,
         help="No more answers: the phones say the vote is closed, and this box shows the "
-        "share right (not the answers) with Peer Instruction's next step.",
+        "share right (not the answers) with Peer Instruction's next step (key: X).",
     )
 
 
