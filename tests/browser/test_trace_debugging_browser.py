@@ -36,6 +36,22 @@ def _wait_stats(page: Any, text: str) -> str:
     return _stats(page)
 
 
+def _run_until(page: Any, condition: str, argument: str) -> None:
+    """Choose ``condition`` in the sidebar's Run until, type ``argument``, press Run until."""
+    page.get_by_text("Run until (a breakpoint)").first.click()
+    wait_idle(page)
+    box = page.locator(".st-key-run_until").get_by_role("combobox").first
+    box.scroll_into_view_if_needed()
+    box.click()
+    page.get_by_role("option", name=condition).first.click()
+    wait_idle(page)
+    field = page.locator(".st-key-run_until_arg input").first
+    field.fill(argument)
+    field.press("Enter")
+    wait_idle(page)
+    page.locator(".st-key-run_until_go button:visible").first.click()
+
+
 def test_an_anomaly_reads_whole_and_its_button_shows_it(
     app_url: str, browser: Any, tmp_path: Path
 ) -> None:
@@ -79,18 +95,7 @@ def test_run_until_on_an_open_file(app_url: str, browser: Any, tmp_path: Path) -
     path = tmp_path / "run.jsonl"
     path.write_text("\n".join(json.dumps(item) for item in lab_lines()))
     page = _open(browser, app_url, path)
-    page.get_by_text("Run until (a breakpoint)").first.click()
-    wait_idle(page)
-    box = page.locator(".st-key-run_until").get_by_role("combobox").first
-    box.scroll_into_view_if_needed()
-    box.click()
-    page.get_by_role("option", name="visits:MOVE>=K").first.click()
-    wait_idle(page)
-    field = page.locator(".st-key-run_until_arg input").first
-    field.fill("b2>=5")
-    field.press("Enter")
-    wait_idle(page)
-    page.locator(".st-key-run_until_go button:visible").first.click()
+    _run_until(page, "visits:MOVE>=K", "b2>=5")
     stats = _wait_stats(page, f"iteration {live} of 40")
     assert f"iteration {live} of 40" in stats
     said = page.locator(".st-key-trace_narration .lab-stop").first.inner_text()
@@ -115,18 +120,7 @@ def test_run_until_on_the_live_search(app_url: str, browser: Any) -> None:
     stop = int(metric(alone, "Iteration").replace(",", ""))
     assert 12 <= stop < 100
     page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=3")
-    page.get_by_text("Run until (a breakpoint)").first.click()
-    wait_idle(page)
-    box = page.locator(".st-key-run_until").get_by_role("combobox").first
-    box.scroll_into_view_if_needed()
-    box.click()
-    page.get_by_role("option", name="visits:MOVE>=K").first.click()
-    wait_idle(page)
-    field = page.locator(".st-key-run_until_arg input").first
-    field.fill("b2>=12")
-    field.press("Enter")
-    wait_idle(page)
-    page.locator(".st-key-run_until_go button:visible").first.click()
+    _run_until(page, "visits:MOVE>=K", "b2>=12")
     page.wait_for_function(
         "n => /Iteration\\s*" + str(stop) + "\\b/.test(document.querySelector"
         "('.st-key-stats')?.innerText ?? '')",
