@@ -258,9 +258,11 @@ def _draw(box: QuizState, search: Search, class_counts: ClassCounts | None, in_c
         )
         lines += 2 + sum(len(o) + 4 for o in question.options) // LINE_CHARS
     if reveal is not None and reveal.verdict != "dropped":
-        st.html(
-            css + f'<div class="lab-quiz lab-quiz-numbers">{_numbers_html(reveal, counts)}</div>'
-        )
+        # a class on the projector: the table alone (the narration below says what happened,
+        # and "Why?" is a click away in the quiz of one's own): the screen's height is short
+        brief = presenting and counts is not None
+        numbers = _numbers_html(reveal, counts, brief)
+        st.html(css + f'<div class="lab-quiz lab-quiz-numbers">{numbers}</div>')
         rows = len(reveal.rows) if counts is not None else min(4, len(reveal.rows))
         lines += _lines(reveal.summary) + 2 + rows
     return lines
@@ -325,10 +327,14 @@ def _class_td(counts: tuple[int, ...], most: int) -> str:
     return f'<td class="lab-class-cell">{bars} {" → ".join(str(c) for c in counts)}</td>'
 
 
-def _numbers_html(reveal: Reveal, counts: ClassCounts | None = None) -> str:
+def _numbers_html(reveal: Reveal, counts: ClassCounts | None = None, brief: bool = False) -> str:
     """What happened, the table of deciding numbers (with the class's counts, whole, when
-    given), and the explanation under "Why?"."""
-    body = f'<p><span class="lab-score">Last question: </span>{html.escape(reveal.summary)}</p>'
+    given), and the explanation under "Why?" (``brief``: the table alone)."""
+    body = (
+        ""
+        if brief
+        else (f'<p><span class="lab-score">Last question: </span>{html.escape(reveal.summary)}</p>')
+    )
     if reveal.rows:
         header, *rows = reveal.rows
         most = max([1, *(c for n in (counts.counts.values() if counts else ()) for c in n)])
@@ -366,7 +372,7 @@ def _numbers_html(reveal: Reveal, counts: ClassCounts | None = None) -> str:
             f'aria-label="the deciding numbers">'
             f"<table><tr>{cells}</tr>{body_rows}</table></div>"
         )
-    if reveal.why:
+    if reveal.why and not brief:
         body += f"<details><summary>Why?</summary>{html.escape(reveal.why)}</details>"
     return body
 

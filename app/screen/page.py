@@ -116,7 +116,9 @@ def _draw_screen() -> None:
     with st.container(key="stats"):
         stats = _stats(entry)
     in_class = teacher.teacher()  # this session's class, when it runs one
-    left, right = st.columns([3, 2], gap="small")
+    # a class on the projector: a wider right column for its reveal, narration and question
+    presenting_class = in_class is not None and st.session_state["presentation"]
+    left, right = st.columns([1, 1] if presenting_class else [3, 2], gap="small")
     with left, st.container(key="tree"):
         if in_class is not None and st.session_state.get("class_join_shown"):
             teacher.join_box(in_class)  # in the tree's place until the teacher hides it
@@ -132,7 +134,7 @@ def _draw_screen() -> None:
         # line that went, straight in the column, would stay on screen.
         rest = st.container()
         # a class on the projector: the reveal and the next question first, then the narration
-        quiz_box = rest.container() if in_class and st.session_state["presentation"] else rest
+        quiz_box = rest.container() if presenting_class else rest
         with rest, st.container(key="narration"):
             lines, said = _narration(entry)
         with quiz_box:

@@ -91,6 +91,7 @@ PHONE_CSS = """
 """
 PRESENTATION_CSS = """
 section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] {display: none;}
+.lab-tree-help {display: none;}
 .lab-narration {font-size: 1.35rem; line-height: 1.75rem;}
 .lab-stats {font-size: 1.2rem; line-height: 1.7rem; height: 1.7rem;}
 .lab-title {font-size: 1.5rem;}
