@@ -1,0 +1,228 @@
+"""The one translation function of the app's words, the current language, and numbers written
+the language's way (pure: no Streamlit; docs/translations.md).
+
+- :func:`_` translates a message and fills its named placeholders: ``_("{move} is the only move
+  here", move=label)``. :func:`n_` does the same for a message with a singular and a plural
+  (the count is the placeholder ``{n}`` unless named otherwise). A sentence is one message:
+  never join translated pieces with ``+``; a placeholder carries what varies.
+- The messages are the English source text. A language's catalogue is a gettext ``.po`` file,
+  ``app/locale/<locale>/LC_MESSAGES/mcts_lab.po`` (``<locale>`` is Babel's name: ``zh_Hans``),
+  read with Babel and compiled in memory the first time the language is used: the ``.po`` is
+  the only file, no build step writes a ``.mo`` (``scripts/catalogues.py`` keeps it current).
+- The current language lives in a context variable that the app sets at the start of each
+  script run (:func:`set_language`); tests use :func:`language` as a ``with`` block. English,
+  the default, needs no catalogue.
+- ``en-XA`` is a pseudo-language for tests, never offered: every message comes back accented
+  and wrapped in ``⟦ ⟧`` (made from the source text, no catalogue), so English that did not go
+  through :func:`_` stands out on a screen.
+- :func:`decimal`, :func:`percent` and :func:`number_text` write numbers with the language's
+  symbols (Babel: "0,25" in German and Spanish).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import string
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import lru_cache
+from pathlib import Path
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, format_percent
+from babel.support import NullTranslations, Translations
+
+#: The gettext domain: every catalogue's file name.
+DOMAIN = "mcts_lab"
+#: Where the app's catalogues live: ``<locale>/LC_MESSAGES/mcts_lab.po`` and the template
+#: ``mcts_lab.pot`` (``scripts/catalogues.py extract``).
+LOCALE_DIR = Path(__file__).resolve().parents[1] / "locale"
+
+
+@dataclass(frozen=True)
+class Language:
+    """A language the app knows: its tag (in links, ``Accept-Language`` and the select), Babel's
+    locale name (the catalogue's folder, the number symbols), its own name, and whether its
+    text runs right to left."""
+
+    tag: str
+    locale: str
+    name: str
+    rtl: bool = False
+
+
+#: Every language the app has a place for, English first (the source language).
+LANGUAGES: tuple[Language, ...] = (
+    Language("en", "en", "English"),
+    Language("es", "es", "Español"),
+    Language("de", "de", "Deutsch"),
+    Language("zh-Hans", "zh_Hans", "简体中文"),
+    Language("ar", "ar", "العربية", rtl=True),
+)
+BY_TAG: dict[str, Language] = {lang.tag: lang for lang in LANGUAGES}
+
+#: The languages offered to users (the sidebar select, ``?lang=``, ``Accept-Language``): those
+#: whose catalogue is complete. ``scripts/catalogues.py check`` fails when one of them misses
+#: a message. Adding a language is one line here, once its catalogue is whole.
+OFFERED: tuple[str, ...] = ("en",)
+
+SOURCE = "en"
+#: The pseudo-language for tests (never offered): messages accented and wrapped in ⟦ ⟧.
+PSEUDO = "en-XA"
+PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
+
+
+@dataclass(frozen=True)
+class _Current:
+    tag: str
+    locale: str
+    translations: NullTranslations
+
+
+_ENGLISH = _Current(SOURCE, "en", NullTranslations())
+_CURRENT: ContextVar[_Current] = ContextVar("mcts_lab_language", default=_ENGLISH)
+
+
+def _catalogue(locale: str, root: Path) -> NullTranslations:
+    """The language's ``.po`` compiled in memory (Babel's reader and ``.mo`` writer); no file:
+    the English text (a language without a catalogue yet shows the source)."""
+    path = root / locale / "LC_MESSAGES" / f"{DOMAIN}.po"
+    return _compiled(str(path), path.stat().st_mtime_ns if path.exists() else 0)
+
+
+@lru_cache(maxsize=32)
+def _compiled(path: str, mtime_ns: int) -> NullTranslations:
+    if not mtime_ns:
+        return NullTranslations()
+    with open(path, "rb") as f:
+        catalog = read_po(f)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)  # fuzzy entries left out, as msgfmt does
+    buffer.seek(0)
+    return Translations(fp=buffer, domain=DOMAIN)
+
+
+def set_language(tag: str, root: Path = LOCALE_DIR) -> None:
+    """Make ``tag`` the current language of this context (the app: once per script run).
+    An unknown tag is English; ``en-XA`` is the pseudo-language."""
+    _CURRENT.set(_current(tag, root))
+
+
+@contextmanager
+def language(tag: str, root: Path = LOCALE_DIR) -> Iterator[None]:
+    """``with language("es"):`` the words inside are in that language (tests, one frame)."""
+    token = _CURRENT.set(_current(tag, root))
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+
+
+def _current(tag: str, root: Path) -> _Current:
+    if tag == PSEUDO:
+        return _Current(PSEUDO, "en", NullTranslations())
+    lang = BY_TAG.get(tag)
+    if lang is None or lang.tag == SOURCE:
+        return _ENGLISH
+    return _Current(lang.tag, lang.locale, _catalogue(lang.locale, root))
+
+
+def current_tag() -> str:
+    """The current language's tag (``en`` by default)."""
+    return _CURRENT.get().tag
+
+
+def is_rtl() -> bool:
+    """True when the current language's text runs right to left (Arabic)."""
+    lang = BY_TAG.get(current_tag())
+    return lang is not None and lang.rtl
+
+
+# ------------------------------------------------------------------------ messages
+
+
+def placeholders(message: str) -> frozenset[str]:
+    """The named placeholders of a message (``{visits}`` -> ``visits``)."""
+    return frozenset(
+        name.split(".")[0].split("[")[0]
+        for _, name, _, _ in string.Formatter().parse(message)
+        if name is not None
+    )
+
+
+def _fill(message: str, named: Mapping[str, object]) -> str:
+    return message.format_map(named) if named else message
+
+
+def _(message: str, **named: object) -> str:
+    """``message`` in the current language with its named placeholders filled."""
+    current = _CURRENT.get()
+    if current.tag == PSEUDO:
+        return _fill(pseudo(message), named)
+    return _fill(current.translations.gettext(message), named)
+
+
+def n_(singular: str, plural: str, n: int, **named: object) -> str:
+    """The singular or plural form for ``n`` (the language's plural rules: Arabic has six
+    forms), placeholders filled; ``{n}`` is the count unless ``n`` is given by name."""
+    named.setdefault("n", n)
+    current = _CURRENT.get()
+    if current.tag == PSEUDO:
+        return _fill(pseudo(singular if n == 1 else plural), named)
+    return _fill(current.translations.ngettext(singular, plural, n), named)
+
+
+_ACCENTED = str.maketrans(
+    "abcdeghiklnorstuyzABCDEGHIKLNORSTUYZ",
+    "áƀçđéĝĥíķļñóŕšţúýžÁßÇĐÉĜĤÍĶĻÑÓŔŠŢÚÝŽ",
+)
+_FIELD = re.compile(r"(\{[^{}]*\})")
+
+
+def pseudo(message: str) -> str:
+    """The pseudo-language's form of a message: letters accented outside the placeholders,
+    the whole wrapped in ⟦ ⟧ (``"Raise C above {c}"`` -> ``"⟦Ŕáíšé Ç áƀóvé {c}⟧"``)."""
+    parts = _FIELD.split(message)
+    body = "".join(p if i % 2 else p.translate(_ACCENTED) for i, p in enumerate(parts))
+    return PSEUDO_OPEN + body + PSEUDO_CLOSE
+
+
+# ------------------------------------------------------------------------- numbers
+
+
+def decimal(x: float) -> str:
+    """A number the language's way with Babel's default pattern (``0.25`` -> "0,25" in es)."""
+    return format_decimal(x, locale=_CURRENT.get().locale)
+
+
+def percent(x: float) -> str:
+    """A share as a percentage the language's way (``0.25`` -> "25 %" in de)."""
+    return format_percent(x, locale=_CURRENT.get().locale)
+
+
+_PLAIN_NUMBER = re.compile(r"([+-]?)([0-9]+)(?:\.([0-9]+))?")
+
+
+def number_text(text: str) -> str:
+    """A number already written in ASCII (``"+0.333"``, ``"2.31"``, as the words' own
+    formatting rounds it) with the current language's symbols, same digits: "+0,333" in es.
+    English text comes back unchanged; text that is not a plain number too."""
+    current = _CURRENT.get()
+    match = _PLAIN_NUMBER.fullmatch(text)
+    if current.locale == "en" or match is None:
+        return text
+    sign, _whole, fraction = match.groups()
+    digits = "0." + "0" * len(fraction) if fraction else "0"
+    pattern = f"+{digits};-{digits}" if sign == "+" else digits
+    return format_decimal(Decimal(text), format=pattern, locale=current.locale)
+
+
+def fixed(x: float, digits: int, *, signed: bool = False) -> str:
+    """``x`` with ``digits`` decimals (rounded as Python's format rounds), in the language's
+    symbols: ``fixed(0.25, 2)`` is "0.25" in English, "0,25" in Spanish."""
+    return number_text(f"{x:{'+' if signed else ''}.{digits}f}")

@@ -1,0 +1,171 @@
+"""The translation machinery (app/words/i18n.py), end to end on the one module wrapped so far
+(app/words/c_sentence.py): a Spanish catalogue kept under tests/ (test data, not offered to
+users), the pseudo-language that shows English that skipped ``_()``, plurals from a catalogue's
+own rules, and numbers the language's way."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from app.words import i18n
+from app.words.c_sensitivity import CFlip, flip_points
+from app.words.c_sentence import flip_sentence
+from app.words.i18n import _, language, n_
+from games import make_game
+from mcts_core import Search, SearchConfig
+from mcts_core.trace import Decision
+
+TEST_LOCALES = Path(__file__).resolve().parents[1] / "locale"
+
+
+def decisions(game: str = "tic_tac_toe", c: float = 0.7, n: int = 60) -> list[Decision]:
+    search = Search(make_game(game), None, SearchConfig(c=c, tree_policy="uct"), seed=5)
+    return [d for _ in range(n) for d in search.step().decisions]
+
+
+def outside_brackets(text: str) -> str:
+    """The text outside every ⟦ ⟧ (nested ones too): what did not go through ``_()``."""
+    depth, kept = 0, []
+    for ch in text:
+        if ch == i18n.PSEUDO_OPEN:
+            depth += 1
+        elif ch == i18n.PSEUDO_CLOSE:
+            depth -= 1
+        elif depth == 0:
+            kept.append(ch)
+    assert depth == 0, text
+    return "".join(kept)
+
+
+# ------------------------------------------------------------------------ Spanish
+
+
+def test_spanish_catalogue_turns_the_c_sentence_and_its_numbers() -> None:
+    flip = CFlip(2.3125, "c3", "raise", 1, 0.25)
+    assert flip_sentence(flip) == "Raise C above 2.31 and c3 would be chosen instead."
+    with language("es", root=TEST_LOCALES):
+        assert i18n.current_tag() == "es"
+        assert flip_sentence(flip) == "Sube C por encima de 2,31 y se elegiría c3 en su lugar."
+        now = CFlip(0.25, "a1", "lower", 0, 0.25)  # the flip is at C now: "even slightly"
+        assert flip_sentence(now) == (
+            "Baja C aunque sea un poco por debajo de 0,25 y se elegiría a1 en su lugar."
+        )
+        assert i18n.decimal(0.25) == "0,25"
+        assert i18n.fixed(0.25, 2) == "0,25"
+    assert i18n.current_tag() == "en"  # the with block put English back
+    assert flip_sentence(flip) == "Raise C above 2.31 and c3 would be chosen instead."
+
+
+def test_spanish_sentence_of_two_flips_has_no_english_word() -> None:
+    english_words = {"raise", "lower", "above", "below", "would", "chosen", "instead", "and"}
+    two = 0
+    for d in decisions(c=0.7):
+        flips = flip_points(d, "uct", 0.7)
+        with language("es", root=TEST_LOCALES):
+            text = flip_sentence(d, "uct", 0.7)
+        labels = {t.label for t in d.children}
+        words = set(re.findall(r"[A-Za-z]+", text)) - labels - {"C", "Q"}
+        assert not {w.lower() for w in words} & english_words, text
+        if len(flips) == 2:
+            assert "; " in text and text.endswith(".")
+            two += 1
+    assert two  # the sentence with both flips was seen
+
+
+def test_numbers_the_language_way() -> None:
+    for tag in ("de", "es"):
+        with language(tag):
+            assert i18n.decimal(0.25) == "0,25"
+            assert i18n.number_text("+0.333") == "+0,333"
+            assert i18n.number_text("-1.000") == "-1,000"
+            assert i18n.percent(0.25) == "25\xa0%"
+    with language("zh-Hans"):
+        assert i18n.decimal(0.25) == "0.25"
+    assert i18n.number_text("+0.333") == "+0.333"  # English: unchanged
+    assert i18n.number_text("c3") == "c3"  # not a number: unchanged
+    assert i18n.fixed(2.675, 2) == f"{2.675:.2f}"  # rounded as Python rounds, then written
+
+
+# ------------------------------------------------------------------- pseudo-language
+
+
+def test_pseudo_language_wraps_every_sentence_of_the_wrapped_module() -> None:
+    texts = []
+    with language(i18n.PSEUDO):
+        for d in decisions(c=0.7) + decisions("connect_four", c=1.4, n=30):
+            texts.append(flip_sentence(d, "uct", 0.7))
+            texts.extend(flip_sentence(f) for f in flip_points(d, "uct", 0.7))
+    assert len(set(texts)) > 10
+    for text in texts:
+        assert text.startswith(i18n.PSEUDO_OPEN), text
+        assert not re.search(r"[A-Za-z]", outside_brackets(text)), text
+    # and it does find English that skipped _(): a sentence glued on the side
+    with language(i18n.PSEUDO):
+        glued = flip_sentence(CFlip(2.0, "c3", "raise", 1, 1.0)) + " Try it."
+    assert outside_brackets(glued).strip() == "Try it."
+
+
+def test_pseudo_keeps_placeholders_and_values() -> None:
+    with language(i18n.PSEUDO):
+        assert _("Raise C above {c}", c="2.31") == "⟦Ŕáíšé Ç áƀóvé 2.31⟧"
+        assert n_("{n} visit", "{n} visits", 3) == "⟦3 víšíţš⟧"
+    assert i18n.pseudo("{move} wins") == "⟦{move} wíñš⟧"
+
+
+# ------------------------------------------------------------- plurals and languages
+
+
+PLURAL_PO = """\
+msgid ""
+msgstr ""
+"Language: ar\\n"
+"Plural-Forms: nplurals=6; plural=(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : "
+"n%100>=3 && n%100<=10 ? 3 : n%100>=11 ? 4 : 5);\\n"
+"Content-Type: text/plain; charset=utf-8\\n"
+
+msgid "{n} visit"
+msgid_plural "{n} visits"
+msgstr[0] "zero {n}"
+msgstr[1] "one"
+msgstr[2] "two"
+msgstr[3] "few {n}"
+msgstr[4] "many {n}"
+msgstr[5] "other {n}"
+"""
+
+
+def test_plural_forms_come_from_the_catalogue(tmp_path: Path) -> None:
+    po = tmp_path / "ar" / "LC_MESSAGES" / "mcts_lab.po"
+    po.parent.mkdir(parents=True)
+    po.write_text(PLURAL_PO, encoding="utf-8")
+    with language("ar", root=tmp_path):
+        assert i18n.is_rtl()
+        got = [n_("{n} visit", "{n} visits", n) for n in (0, 1, 2, 5, 11, 100)]
+        assert got == ["zero 0", "one", "two", "few 5", "many 11", "other 100"]
+    assert n_("{n} visit", "{n} visits", 1) == "1 visit"
+    assert n_("{n} visit", "{n} visits", 2) == "2 visits"
+    assert n_("{count} node", "{count} nodes", 2, count="2,000") == "2,000 nodes"
+
+
+def test_unknown_or_catalogue_less_language_is_english(tmp_path: Path) -> None:
+    with language("xx"):
+        assert i18n.current_tag() == "en"
+    with language("de", root=tmp_path):  # no catalogue there: the source text
+        assert _("{move} wins", move="a1") == "a1 wins"
+        assert not i18n.is_rtl()
+
+
+def test_placeholders_are_named_fields() -> None:
+    assert i18n.placeholders("Raise C above {c} and {move} would") == {"c", "move"}
+    assert i18n.placeholders("no fields") == frozenset()
+
+
+@pytest.mark.parametrize("tag", ["en", "es", "de", "zh-Hans", "ar"])
+def test_every_language_maps_to_a_babel_locale(tag: str) -> None:
+    from babel import Locale
+
+    lang = i18n.BY_TAG[tag]
+    assert (Locale.parse(lang.locale).character_order == "right-to-left") == lang.rtl
