@@ -13,6 +13,8 @@ if ROOT not in sys.path:
 import streamlit as st  # noqa: E402
 
 from app.classroom import student, teacher, vote  # noqa: E402
+from app.components.ui import notice_line  # noqa: E402
+from app.inputs import language_choice  # noqa: E402
 from app.lessons import lesson_view  # noqa: E402
 from app.live import clicks, session, state  # noqa: E402
 from app.screen import page, sidebar  # noqa: E402
@@ -20,6 +22,8 @@ from app.tracefile import trace_view  # noqa: E402
 
 st.set_page_config(page_title="MCTS Lab", page_icon="🌳", layout="wide")
 clicks.install()  # count Step clicks as they arrive, before Streamlit merges them
+if refused_lang := language_choice.apply():  # this run's words: select, ?lang=, the browser's
+    notice_line("warning", refused_lang)  # (plain text, never Markdown)
 if teacher.is_student_page() and student.exploring() is None:
     student.student_page()  # /?class=CODE: a student's page, no search of its own
     st.stop()
@@ -31,6 +35,7 @@ trace_view.keep_live_widgets()  # while a file is shown instead of the live scre
 lesson_view.open_link_once()  # ?lesson=NAME&page=N
 teacher.resume_once()  # a reload: this browser's class comes back (its teacher cookie)
 sidebar.page_style()
+language_choice.language_select(st.sidebar)  # offered languages only: hidden with one
 lesson_view.lesson_sidebar()  # the lesson picker and the open page, atop the sidebar
 if not st.session_state["presentation"]:  # (Present mode has it in the header)
     teacher.start_button(st.sidebar)  # a class joins by code and answers the quiz together

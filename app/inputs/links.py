@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from app.words.i18n import OFFERED
 from games.registry import game_choices
 from mcts_core.phases import PHASES, Phase
 from mcts_lab.settings import SETTINGS, Setting
@@ -168,6 +169,22 @@ def link_phase(raw: str | None) -> tuple[Phase | None, str | None]:
     if phase is None:
         return None, f"ignored phase={echo(str(raw))} from the link: use {', '.join(LINK_PHASES)}"
     return phase, None
+
+
+def link_language(
+    raw: str | None, offered: tuple[str, ...] = OFFERED
+) -> tuple[str | None, str | None]:
+    """The link's ``lang`` (an offered language's tag, case aside; ``None`` when absent or
+    refused) and a message if refused: the page then speaks the browser's language or
+    English."""
+    if raw is None:
+        return None, None
+    text = str(raw)
+    lowered = text.lower()
+    tag = next((t for t in offered if t.lower() == lowered), None)
+    if len(text) > MAX_VALUE_CHARS or tag is None:
+        return None, f"ignored lang={echo(text)} from the link: use {', '.join(offered)}"
+    return tag, None
 
 
 def lesson_link(

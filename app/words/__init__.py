@@ -7,5 +7,6 @@ an iteration and of each phase (:mod:`.narration`), of an opened file's record
 translation function with the current language and numbers per language (:mod:`.i18n`; its
 catalogues in app/locale/, docs/translations.md).
 
-It may import ``mcts_lab``, ``games`` and ``mcts_core`` only: the lowest of the app's folders.
+It may import ``mcts_lab``, ``games``, ``mcts_core`` and Babel only: the lowest of the app's
+folders.
 """

@@ -1,0 +1,44 @@
+"""The page's language, chosen at the start of each script run (Streamlit): the sidebar's
+``language`` select, else ``?lang=CODE`` (a refused value: one warning, then the browser's
+language or English), else the browser's ``Accept-Language``; set as the current language of
+:mod:`app.words.i18n` for everything this run says (docs/translations.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from app.inputs.language import choose_language
+from app.inputs.links import link_language
+from app.words.i18n import BY_TAG, OFFERED, set_language
+
+#: The select's session key (and its widget key).
+KEY = "language"
+_WARNED = "lang_link_warned"
+
+
+def apply() -> str | None:
+    """Choose this run's language and make it current. The first run of a session reads the
+    link and the browser and keeps the choice under :data:`KEY`; it returns the link's refused
+    ``lang`` as one short message (once a session; the page shows it as plain text), else
+    ``None``."""
+    s = st.session_state
+    said = None
+    if s.get(KEY) not in OFFERED:
+        link, refused = link_language(st.query_params.get("lang"), OFFERED)
+        if refused and not s.get(_WARNED):
+            s[_WARNED] = True
+            said = refused
+        header = st.context.headers.get("Accept-Language")
+        s[KEY] = choose_language(None, link, str(header) if header else None, OFFERED)
+    set_language(str(s[KEY]))
+    return said
+
+
+def language_select(where: Any) -> None:
+    """The sidebar's ``language`` select, listing the offered languages (those whose catalogue
+    is complete) by their own names; not drawn while English is the only one."""
+    if len(OFFERED) < 2:
+        return
+    where.selectbox("Language", OFFERED, key=KEY, format_func=lambda t: BY_TAG[t].name)

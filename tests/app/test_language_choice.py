@@ -1,0 +1,94 @@
+"""Choosing the page's language (app/inputs/language.py, links.link_language,
+app/inputs/language_choice.py): the browser's Accept-Language by q-value, ?lang=CODE checked
+like every link value (a refused one: one warning, then English), and the sidebar's select
+listing only the offered languages (hidden while English is the only one)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.inputs import language_choice
+from app.inputs.language import choose_language, from_accept_language
+from app.inputs.links import link_language
+from app.words import i18n
+from tests.app_helpers import fresh, notes
+
+ALL = ("en", "es", "de", "zh-Hans", "ar")
+
+
+@pytest.mark.parametrize(
+    ("header", "want"),
+    [
+        ("de-DE,de;q=0.9,en;q=0.8", "de"),
+        ("en;q=0.5, es;q=0.9", "es"),  # by q-value, not order
+        ("fr-FR,fr;q=0.9,ar;q=0.2", "ar"),
+        ("zh-CN,zh;q=0.9", "zh-Hans"),
+        ("zh-Hans-SG", "zh-Hans"),
+        ("zh-TW,zh-Hant;q=0.9", None),  # Traditional Chinese is not offered
+        ("zh-TW,en;q=0.1", "en"),
+        ("es;q=0, de;q=0.3", "de"),  # q=0: not wanted
+        ("es;q=abc, de;q=0.3", "de"),  # a malformed q-value: the range skipped
+        ("*", None),
+        ("", None),
+        ("fr, it", None),
+        ("ES-mx", "es"),
+    ],
+)
+def test_accept_language(header: str, want: str | None) -> None:
+    assert from_accept_language(header, ALL) == want
+
+
+def test_accept_language_reads_a_bounded_header() -> None:
+    header = ",".join(["fr"] * 40) + ",de"  # de is the 41st range: past the 30 read
+    assert from_accept_language(header, ALL) is None
+    assert from_accept_language("x" * 5000 + ",de", ALL) is None
+
+
+def test_only_offered_languages_are_chosen() -> None:
+    assert i18n.OFFERED == ("en",)  # until a catalogue is whole (scripts/catalogues.py check)
+    assert from_accept_language("de-DE,de;q=0.9") is None
+    assert choose_language(None, None, "de-DE,de;q=0.9") == "en"
+    assert choose_language("es", "de", "ar", ALL) == "es"  # the select first
+    assert choose_language(None, "de", "ar", ALL) == "de"  # then the link
+    assert choose_language(None, None, "ar", ALL) == "ar"  # then the browser
+    assert choose_language("xx", None, None, ALL) == "en"
+
+
+def test_link_language_is_checked_like_every_link_value() -> None:
+    assert link_language(None) == (None, None)
+    assert link_language("en") == ("en", None)
+    assert link_language("ZH-hans", ALL) == ("zh-Hans", None)
+    assert link_language("de") == (None, "ignored lang='de' from the link: use en")
+    assert link_language("x" * 400, ALL) == (
+        None,
+        "ignored lang='xxxxxxxxxxxxxxxxxxxxxxxx…' from the link: use en, es, de, zh-Hans, ar",
+    )
+
+
+def test_a_refused_lang_link_warns_once_and_the_page_is_english() -> None:
+    at = fresh(lang="klingon")
+    assert notes(at, "warning") == ["ignored lang='klingon' from the link: use en"]
+    assert at.session_state[language_choice.KEY] == "en"
+    assert not [s for s in at.selectbox if s.label == "Language"]  # one language: no select
+    at.run()
+    assert not notes(at, "warning")
+
+
+def test_a_lang_link_with_markdown_is_plain_text() -> None:
+    at = fresh(lang="[x](http://evil.example)")
+    assert notes(at, "warning") == ["ignored lang='[x](http://evil.example)' from the link: use en"]
+    for element in list(at.markdown) + list(at.warning) + list(at.caption):
+        assert "evil.example" not in element.value
+
+
+def test_the_select_lists_offered_languages_and_takes_the_link(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(language_choice, "OFFERED", ("en", "es"))
+    at = fresh(lang="es")
+    assert not notes(at, "warning")
+    select = next(s for s in at.selectbox if s.label == "Language")
+    assert list(select.options) == ["English", "Español"]
+    assert select.value == "es"
+    select.set_value("en").run()
+    assert at.session_state[language_choice.KEY] == "en"
