@@ -8,10 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app.inputs.language import choose_language
 from app.inputs.links import link_language
-from app.words.i18n import BY_TAG, OFFERED, set_language
+from app.words.i18n import BY_TAG, OFFERED, set_fallback, set_language
 
 #: The select's session key (and its widget key).
 KEY = "language"
@@ -34,6 +35,18 @@ def apply() -> str | None:
         s[KEY] = choose_language(None, link, str(header) if header else None, OFFERED)
     set_language(str(s[KEY]))
     return said
+
+
+def _session_language() -> str | None:
+    """The session's chosen language, for words said where :func:`apply` did not run (a
+    fragment's or a callback's run in another thread); ``None`` outside a script run."""
+    if get_script_run_ctx(suppress_warning=True) is None:
+        return None
+    tag = st.session_state.get(KEY)
+    return str(tag) if tag in OFFERED else None
+
+
+set_fallback(_session_language)
 
 
 def language_select(where: Any) -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import io
 import re
 import string
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -85,7 +85,28 @@ class _Current:
 
 
 _ENGLISH = _Current(SOURCE, "en", NullTranslations())
-_CURRENT: ContextVar[_Current] = ContextVar("mcts_lab_language", default=_ENGLISH)
+_CURRENT: ContextVar[_Current] = ContextVar("mcts_lab_language")
+#: Asked for the language in a context where none was set (:func:`set_fallback`).
+_FALLBACK: list[Callable[[], str | None]] = []
+
+
+def set_fallback(resolver: Callable[[], str | None]) -> None:
+    """Where to find the language when this context has none: Streamlit runs a fragment or a
+    callback in a thread the script run's :func:`set_language` did not reach, so the app
+    registers a reader of the session's choice here. ``None`` from it is English."""
+    _FALLBACK[:] = [resolver]
+
+
+def _now() -> _Current:
+    current = _CURRENT.get(None)
+    if current is not None:
+        return current
+    tag = _FALLBACK[0]() if _FALLBACK else None
+    if tag is None:
+        return _ENGLISH
+    current = _current(tag, LOCALE_DIR)
+    _CURRENT.set(current)  # kept for the rest of this context
+    return current
 
 
 def _catalogue(locale: str, root: Path) -> NullTranslations:
@@ -134,7 +155,7 @@ def _current(tag: str, root: Path) -> _Current:
 
 def current_tag() -> str:
     """The current language's tag (``en`` by default)."""
-    return _CURRENT.get().tag
+    return _now().tag
 
 
 def is_rtl() -> bool:
@@ -161,7 +182,7 @@ def _fill(message: str, named: Mapping[str, object]) -> str:
 
 def _(message: str, **named: object) -> str:
     """``message`` in the current language with its named placeholders filled."""
-    current = _CURRENT.get()
+    current = _now()
     if current.tag == PSEUDO:
         return _fill(pseudo(message), named)
     return _fill(current.translations.gettext(message), named)
@@ -171,7 +192,7 @@ def n_(singular: str, plural: str, n: int, **named: object) -> str:
     """The singular or plural form for ``n`` (the language's plural rules: Arabic has six
     forms), placeholders filled; ``{n}`` is the count unless ``n`` is given by name."""
     named.setdefault("n", n)
-    current = _CURRENT.get()
+    current = _now()
     if current.tag == PSEUDO:
         return _fill(pseudo(singular if n == 1 else plural), named)
     return _fill(current.translations.ngettext(singular, plural, n), named)
@@ -197,12 +218,12 @@ def pseudo(message: str) -> str:
 
 def decimal(x: float) -> str:
     """A number the language's way with Babel's default pattern (``0.25`` -> "0,25" in es)."""
-    return format_decimal(x, locale=_CURRENT.get().locale)
+    return format_decimal(x, locale=_now().locale)
 
 
 def percent(x: float) -> str:
     """A share as a percentage the language's way (``0.25`` -> "25 %" in de)."""
-    return format_percent(x, locale=_CURRENT.get().locale)
+    return format_percent(x, locale=_now().locale)
 
 
 _PLAIN_NUMBER = re.compile(r"([+-]?)([0-9]+)(?:\.([0-9]+))?")
@@ -212,7 +233,7 @@ def number_text(text: str) -> str:
     """A number already written in ASCII (``"+0.333"``, ``"2.31"``, as the words' own
     formatting rounds it) with the current language's symbols, same digits: "+0,333" in es.
     English text comes back unchanged; text that is not a plain number too."""
-    current = _CURRENT.get()
+    current = _now()
     match = _PLAIN_NUMBER.fullmatch(text)
     if current.locale == "en" or match is None:
         return text

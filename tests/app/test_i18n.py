@@ -169,3 +169,34 @@ def test_every_language_maps_to_a_babel_locale(tag: str) -> None:
 
     lang = i18n.BY_TAG[tag]
     assert (Locale.parse(lang.locale).character_order == "right-to-left") == lang.rtl
+
+
+def test_a_context_without_a_language_asks_the_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Streamlit runs a fragment or a callback in a thread the run's set_language did not reach:
+    the app's fallback (the session's choice) answers there, once per context."""
+    import threading
+
+    asked: list[int] = []
+
+    def session_choice() -> str:
+        asked.append(1)
+        return "de"
+
+    monkeypatch.setattr(i18n, "_FALLBACK", [session_choice])
+    seen: list[str] = []
+
+    def fragment_run() -> None:
+        seen.extend([i18n.current_tag(), i18n.decimal(0.25), i18n.current_tag()])
+        with language("en"):
+            seen.append(i18n.current_tag())
+
+    thread = threading.Thread(target=fragment_run)
+    thread.start()
+    thread.join()
+    assert seen == ["de", "0,25", "de", "en"]
+    assert asked == [1]
+    monkeypatch.setattr(i18n, "_FALLBACK", [lambda: None])
+    thread = threading.Thread(target=lambda: seen.append(i18n.current_tag()))
+    thread.start()
+    thread.join()
+    assert seen[-1] == "en"
