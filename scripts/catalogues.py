@@ -14,6 +14,7 @@ and on a translation, in any catalogue, whose named placeholders differ from its
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -73,10 +74,21 @@ def _read(path: Path) -> Catalog:
         return read_po(f, domain=DOMAIN)
 
 
-def _write(path: Path, catalog: Catalog) -> None:
+def _write(path: Path, catalog: Catalog) -> bool:
+    """Write ``catalog`` as a .po/.pot file unless only its creation date would change (no
+    churn in the history); True when written."""
+    buffer = io.BytesIO()
+    write_po(buffer, catalog, width=100, omit_header=False, sort_output=False)
+    new = buffer.getvalue()
+    if path.exists() and _undated(path.read_bytes()) == _undated(new):
+        return False
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("wb") as f:
-        write_po(f, catalog, width=100, omit_header=False, sort_output=False)
+    path.write_bytes(new)
+    return True
+
+
+def _undated(text: bytes) -> list[bytes]:
+    return [line for line in text.splitlines() if not line.startswith(b'"POT-Creation-Date:')]
 
 
 def catalogue_path(locale_dir: Path, locale: str) -> Path:

@@ -61,7 +61,8 @@ def test_check_names_each_problem(tmp_path: Path) -> None:
     code = cat.extract([C_SENTENCE])
     template = tmp_path / "mcts_lab.pot"
     stale = cat.extract([])  # a template with no message: every message of the code is new
-    cat._write(template, stale)
+    assert cat._write(template, stale)
+    assert not cat._write(template, cat.extract([]))  # only the date would change: not written
     problems = cat.check(code, tmp_path, ("es",), template)
     placeholder = [p for p in problems if "placeholders" in p]
     assert placeholder == [
