@@ -90,3 +90,14 @@ def texts(at: AppTest) -> str:
     for kind in (at.info, at.success, at.warning, at.error):
         parts += [e.value for e in kind]
     return "\n".join(str(p) for p in parts)
+
+
+def joined_student(code: str, name: str) -> AppTest:
+    """A student's page that joined class ``code`` as ``name``."""
+    at = AppTest.from_file(MAIN, default_timeout=60)
+    at.query_params["class"] = code
+    at.run()
+    at.text_input(key="class_name").input(name)
+    next(b for b in at.button if b.label == "Join").click().run()
+    assert not at.exception
+    return at

@@ -23,7 +23,7 @@ from app.classroom.room import Room
 from app.classroom.store import SQLiteStore
 from app.classroom.summary import summarise
 from app.quiz.misconceptions import MISCONCEPTIONS
-from tests.app_helpers import MAIN, blocks, fresh
+from tests.app_helpers import blocks, fresh, joined_student
 from tests.class_fixtures import own_class_store
 
 
@@ -36,14 +36,7 @@ def _text(at: AppTest) -> str:
     return "\n".join(blocks(at))
 
 
-def _student(code: str, name: str) -> AppTest:
-    at = AppTest.from_file(MAIN, default_timeout=60)
-    at.query_params["class"] = code
-    at.run()
-    at.text_input(key="class_name").input(name)
-    next(b for b in at.button if b.label == "Join").click().run()
-    assert not at.exception
-    return at
+_student = joined_student
 
 
 def _answer(at: AppTest, choice: str) -> None:

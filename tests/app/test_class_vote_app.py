@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 import app.classroom.teacher as class_view
 from app.classroom import peer
-from tests.app_helpers import MAIN, blocks, fresh
+from tests.app_helpers import blocks, fresh, joined_student
 from tests.class_fixtures import own_class_store
 
 
@@ -37,14 +37,7 @@ def _teacher() -> tuple[AppTest, str]:
     return at, found.group(1)
 
 
-def _student(code: str, name: str) -> AppTest:
-    at = AppTest.from_file(MAIN, default_timeout=60)
-    at.query_params["class"] = code
-    at.run()
-    at.text_input(key="class_name").input(name)
-    next(b for b in at.button if b.label == "Join").click().run()
-    assert not at.exception
-    return at
+_student = joined_student
 
 
 def test_close_the_vote_shows_the_share_the_reveal_then_grades() -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import html
 import json
 import re
-from pathlib import Path
 
 import pytest
 
@@ -17,8 +16,7 @@ from mcts_core import Search
 from mcts_lab import traces
 from mcts_lab.common import build_config, build_game
 from mcts_lab.traces.lab import run_recorded
-
-MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
+from tests.app.test_app_trace import opened  # the file view with a file chosen
 
 
 def lab_lines(game: str = "tic_tac_toe", iterations: int = 40, seed: int = 4) -> list[dict]:
@@ -39,15 +37,6 @@ def wrong_view_file() -> bytes:
             assert item["path"][:2] == [0, 8] and item["backup"][1]["node"] == 8
             item["backup"][1]["add"] = -item["backup"][1]["add"]
     return "\n".join(json.dumps(item) for item in items).encode()
-
-
-def opened(data: bytes, name: str = "run.jsonl") -> AppTest:
-    at = AppTest.from_file(MAIN, default_timeout=60)
-    at.run()
-    at.file_uploader(key="trace_file").upload(name, data, "application/json")
-    at.run()
-    assert not at.exception
-    return at
 
 
 def anomaly_rows(at: AppTest) -> list[str]:
