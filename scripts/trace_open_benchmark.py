@@ -73,17 +73,10 @@ def measure(path: str, app: bool) -> dict[str, float]:
 
 
 def _in_the_app(path: str) -> float:
-    from streamlit.testing.v1 import AppTest
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from trace_timing import open_in_app
 
-    at = AppTest.from_file(os.path.join(ROOT, "app", "main.py"), default_timeout=900)
-    at.run()
-    with open(path, "rb") as handle:
-        data = handle.read()
-    start = time.perf_counter()
-    at.file_uploader(key="trace_file").upload(os.path.basename(path), data, "application/json")
-    at.run()
-    seconds = time.perf_counter() - start
-    assert not at.exception, at.exception
+    at, seconds = open_in_app(path, timeout=900)
     assert at.session_state["trace_replay"] is not None, at.session_state["trace_error"]
     return seconds
 

@@ -20,10 +20,13 @@ import argparse
 import json
 import os
 import statistics
+import sys
 import tempfile
 import time
+from typing import Any
 
-from app.components.tree_view import build_view
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from app.drawing.tree_layout import build_view
 from mcts_core import Search
 from mcts_lab import traces
 from mcts_lab.common import build_config, build_game
@@ -109,12 +112,14 @@ def app_steps(args: argparse.Namespace, folder: str) -> None:
         in_the_app(slim)
 
 
-def in_the_app(path: str) -> None:
+def open_in_app(path: str, timeout: int = 600) -> tuple[Any, float]:
+    """The app (AppTest) with the trace file ``path`` uploaded in its file view, and the
+    seconds the upload's run took (read, inspect, replay set-up)."""
     from streamlit.testing.v1 import AppTest
 
     main_py = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "app",
                            "main.py")  # fmt: skip
-    at = AppTest.from_file(main_py, default_timeout=600)
+    at = AppTest.from_file(main_py, default_timeout=timeout)
     at.run()
     with open(path, "rb") as handle:
         data = handle.read()
@@ -123,6 +128,11 @@ def in_the_app(path: str) -> None:
     at.run()
     opened = time.perf_counter() - start
     assert not at.exception, at.exception
+    return at, opened
+
+
+def in_the_app(path: str) -> None:
+    at, opened = open_in_app(path)
     clicks = []
     for _ in range(20):
         start = time.perf_counter()
