@@ -4,8 +4,9 @@
     python scripts/catalogues.py update    # the template -> each language's .po (made if missing)
     python scripts/catalogues.py check     # CI: exit 1 and one line per problem
 
-The messages are the calls ``_("...")`` and ``n_("...", "...", n)`` in app/ (the keywords ``_``
-and ``n_:1,2``). ``check`` fails on a message in the code that the template lacks (run
+The messages are the calls ``_("...")``, ``n_("...", "...", n)`` and ``N_("...")`` (a constant
+translated where it is shown) in app/ (the keywords ``_``, ``n_:1,2`` and ``N_``). ``check``
+fails on a message in the code that the template lacks (run
 ``extract``), on a message missing from, or untranslated (or fuzzy) in, the catalogue of a
 language offered to users (``app.words.i18n.OFFERED``; English is the source and has none),
 and on a translation, in any catalogue, whose named placeholders differ from its message's.
@@ -37,7 +38,7 @@ from app.words.i18n import (  # noqa: E402
     placeholders,
 )
 
-KEYWORDS = {"_": None, "n_": (1, 2)}
+KEYWORDS = {"_": None, "n_": (1, 2), "N_": None}
 SOURCE_DIR = ROOT / "app"
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 

@@ -101,3 +101,20 @@ def joined_student(code: str, name: str) -> AppTest:
     next(b for b in at.button if b.label == "Join").click().run()
     assert not at.exception
     return at
+
+
+def outside_pseudo(text: str) -> str:
+    """The text outside every ⟦ ⟧ of the pseudo-language (nested ones too): on a page in
+    ``en-XA`` (``MCTS_LAB_PSEUDO=1``, ``?lang=en-XA``), the words that did not go through
+    ``_()``."""
+    from app.words.i18n import PSEUDO_CLOSE, PSEUDO_OPEN
+
+    depth, kept = 0, []
+    for ch in text:
+        if ch == PSEUDO_OPEN:
+            depth += 1
+        elif ch == PSEUDO_CLOSE:
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            kept.append(ch)
+    return "".join(kept)

@@ -12,7 +12,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app.inputs.language import choose_language
 from app.inputs.links import link_language
-from app.words.i18n import BY_TAG, OFFERED, set_fallback, set_language
+from app.words.i18n import BY_TAG, offered, set_fallback, set_language
 
 #: The select's session key (and its widget key).
 KEY = "language"
@@ -26,13 +26,14 @@ def apply() -> str | None:
     ``None``."""
     s = st.session_state
     said = None
-    if s.get(KEY) not in OFFERED:
-        link, refused = link_language(st.query_params.get("lang"), OFFERED)
+    tags = offered()
+    if s.get(KEY) not in tags:
+        link, refused = link_language(st.query_params.get("lang"), tags)
         if refused and not s.get(_WARNED):
             s[_WARNED] = True
             said = refused
         header = st.context.headers.get("Accept-Language")
-        s[KEY] = choose_language(None, link, str(header) if header else None, OFFERED)
+        s[KEY] = choose_language(None, link, str(header) if header else None, tags)
     set_language(str(s[KEY]))
     return said
 
@@ -43,7 +44,7 @@ def _session_language() -> str | None:
     if get_script_run_ctx(suppress_warning=True) is None:
         return None
     tag = st.session_state.get(KEY)
-    return str(tag) if tag in OFFERED else None
+    return str(tag) if tag in offered() else None
 
 
 set_fallback(_session_language)
@@ -52,6 +53,12 @@ set_fallback(_session_language)
 def language_select(where: Any) -> None:
     """The sidebar's ``language`` select, listing the offered languages (those whose catalogue
     is complete) by their own names; not drawn while English is the only one."""
-    if len(OFFERED) < 2:
+    tags = offered()
+    if len(tags) < 2:
         return
-    where.selectbox("Language", OFFERED, key=KEY, format_func=lambda t: BY_TAG[t].name)
+    where.selectbox("Language", tags, key=KEY, format_func=_own_name)
+
+
+def _own_name(tag: str) -> str:
+    lang = BY_TAG.get(tag)
+    return lang.name if lang else tag  # the pseudo-language (tests) by its tag

@@ -22,6 +22,7 @@ the language's way (pure: no Streamlit; docs/translations.md).
 from __future__ import annotations
 
 import io
+import os
 import re
 import string
 from collections.abc import Callable, Iterator, Mapping
@@ -75,6 +76,15 @@ SOURCE = "en"
 #: The pseudo-language for tests (never offered): messages accented and wrapped in ⟦ ⟧.
 PSEUDO = "en-XA"
 PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
+#: Set to ``1`` in a test's environment to offer the pseudo-language too (``?lang=en-XA``):
+#: an AppTest or a Chromium page then shows what did not go through :func:`_`.
+PSEUDO_ENV = "MCTS_LAB_PSEUDO"
+
+
+def offered() -> tuple[str, ...]:
+    """The languages a page may choose: :data:`OFFERED`, and ``en-XA`` when the environment
+    asks for it (:data:`PSEUDO_ENV`, tests only)."""
+    return OFFERED + ((PSEUDO,) if os.environ.get(PSEUDO_ENV) == "1" else ())
 
 
 @dataclass(frozen=True)
@@ -186,6 +196,12 @@ def _(message: str, **named: object) -> str:
     if current.tag == PSEUDO:
         return _fill(pseudo(message), named)
     return _fill(current.translations.gettext(message), named)
+
+
+def N_(message: str) -> str:
+    """``message`` unchanged, marked for the catalogue (gettext's ``gettext_noop``): for a
+    constant made at import time, translated with ``_(CONSTANT)`` where it is shown."""
+    return message
 
 
 def n_(singular: str, plural: str, n: int, **named: object) -> str:

@@ -84,7 +84,7 @@ def test_a_lang_link_with_markdown_is_plain_text() -> None:
 def test_the_select_lists_offered_languages_and_takes_the_link(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(language_choice, "OFFERED", ("en", "es"))
+    monkeypatch.setattr(i18n, "OFFERED", ("en", "es"))
     at = fresh(lang="es")
     assert not notes(at, "warning")
     select = next(s for s in at.selectbox if s.label == "Language")
@@ -92,3 +92,14 @@ def test_the_select_lists_offered_languages_and_takes_the_link(
     assert select.value == "es"
     select.set_value("en").run()
     assert at.session_state[language_choice.KEY] == "en"
+
+
+def test_the_pseudo_language_is_offered_only_when_a_test_asks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    at = fresh(lang="en-XA")
+    assert at.session_state[language_choice.KEY] == "en"  # users never get it
+    monkeypatch.setenv(i18n.PSEUDO_ENV, "1")
+    at = fresh(lang="en-XA")
+    assert not notes(at, "warning")
+    assert at.session_state[language_choice.KEY] == "en-XA"
