@@ -2,6 +2,7 @@
 
     python scripts/catalogues.py extract   # app/**.py -> app/locale/mcts_lab.pot
     python scripts/catalogues.py update    # the template -> each language's .po (made if missing)
+    python scripts/catalogues.py update --only es   # one language's (a translator's own)
     python scripts/catalogues.py check     # CI: exit 1 and one line per problem
 
 The messages are the calls ``_("...")``, ``n_("...", "...", n)`` and ``N_("...")`` (a constant
@@ -185,6 +186,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--offered", nargs="*", choices=list(BY_TAG), help="check these tags (default: OFFERED)"
     )
+    parser.add_argument(
+        "--only", nargs="*", choices=list(BY_TAG), help="update only these tags' catalogues"
+    )
     args = parser.parse_args(argv)
     sources = args.source or [SOURCE_DIR]
     template = args.locale_dir / f"{DOMAIN}.pot"
@@ -193,7 +197,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         _write(template, code)
         print(f"{template.relative_to(ROOT)}: {len(code)} messages")
     elif args.command == "update":
-        locales = [lang.locale for lang in LANGUAGES if lang.tag != SOURCE]
+        locales = [
+            lang.locale
+            for lang in LANGUAGES
+            if lang.tag != SOURCE and (args.only is None or lang.tag in args.only)
+        ]
         for path in update(code, args.locale_dir, locales):
             print(path.relative_to(ROOT))
     else:
