@@ -16,7 +16,7 @@ import os
 import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from app.inputs.links import (
 )
 from app.inputs.tabs import LESSON_TABS
 from app.quiz import KINDS
+from app.words import i18n
 from games import GAME_NAMES, make_game
 from mcts_lab import settings as search_settings
 from mcts_lab.arena import OPPONENTS, ROLLOUTS
@@ -45,6 +46,9 @@ __all__ = [
     "load_lessons",
     "press_text",
     "student_text",
+    "translated",
+    "translation_error",
+    "translation_path",
 ]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -214,6 +218,8 @@ class Lesson:
     order: int
     pages: tuple[Page, ...]
     path: str
+    #: The file read (absolute): its translations are ``<folder>/<tag>/<name>.toml`` beside it.
+    file: str = ""
 
 
 # ---------------------------------------------------------------------------- reading
@@ -267,9 +273,16 @@ def load_lesson(path: Path) -> Lesson:
             f"{shown}: the file name must be lower-case letters, digits, _ or - "
             "(at most 40): it is the lesson's name in links"
         )
+    text, data = _parsed(path, shown, "a lesson")
+    return _Reader(shown, text, name, str(path.resolve())).lesson(data)
+
+
+def _parsed(path: Path, shown: str, what: str) -> tuple[str, dict[str, Any]]:
+    """A lesson file's (or a translation's) text and its TOML; :class:`LessonError` when it is
+    too long, not UTF-8 or not TOML (with the line)."""
     raw = path.read_bytes()
     if len(raw) > MAX_FILE_BYTES:
-        raise LessonError(f"{shown}: {len(raw):,} bytes is too long for a lesson")
+        raise LessonError(f"{shown}: {len(raw):,} bytes is too long for {what}")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -282,7 +295,7 @@ def load_lesson(path: Path) -> Lesson:
         where = re.search(r"\(at line (\d+), column (\d+)\)", message)
         at = f", line {where.group(1)}" if where else ""
         raise LessonError(f"{shown}{at}: {message}") from None
-    return _Reader(shown, text, name).lesson(data)
+    return text, data
 
 
 def _shown(path: Path) -> str:
@@ -300,6 +313,7 @@ class _Reader:
     shown: str
     text: str
     name: str
+    file: str = ""
 
     def fail(self, message: str, key: str | None = None, page: int | None = None,
              table: str | None = None) -> LessonError:  # fmt: skip
@@ -355,7 +369,7 @@ class _Reader:
         read = tuple(self.page(page, i) for i, page in enumerate(pages, start=1))
         if read[0].setup is None:
             raise self.fail("the first page needs a [page.setup] (at least its game)", page=1)
-        return Lesson(self.name, title, summary, order, read, self.shown)
+        return Lesson(self.name, title, summary, order, read, self.shown, self.file)
 
     def string(self, data: Mapping[str, Any], key: str, page: int | None, *,
                required: bool = False, limit: int = MAX_TEXT_CHARS) -> str:  # fmt: skip
@@ -469,6 +483,189 @@ class _Reader:
             raise self.fail(f"setup: tab must be one of {', '.join(LESSON_TABS)}", "tab", page,
                             "setup")  # fmt: skip
         return Setup(game, position, steps, settings, tab)
+
+
+# ------------------------------------------------------------------------ translations
+
+#: What a translation carries: the words (the page's set-up, presses, questions and expect
+#: are the English file's).
+TRANSLATION_KEYS = ("title", "summary", "pages")
+TRANSLATION_PAGE_KEYS = ("title", "text")
+
+
+@dataclass(frozen=True)
+class _Words:
+    """A translation's words: "" where it gives none (English then)."""
+
+    title: str
+    summary: str
+    pages: Mapping[int, tuple[str, str]]  # page number -> (title, text)
+
+
+def translation_path(lesson: Lesson, tag: str) -> Path | None:
+    """Where ``lesson``'s translation into ``tag`` is: ``<folder>/<tag>/<name>.toml`` beside
+    the English file (``None``: a lesson not read from a file)."""
+    if not lesson.file or tag not in i18n.BY_TAG:
+        return None
+    english = Path(lesson.file)
+    return english.parent / tag / english.name
+
+
+def translated(lesson: Lesson, tag: str | None = None) -> Lesson:
+    """``lesson`` in the language ``tag`` (``None``: the current language of
+    :mod:`app.words.i18n`): its title, summary and pages' title and text from the translation
+    ``<folder>/<tag>/<name>.toml``, English wherever the translation gives none (page by page,
+    field by field), and English throughout when there is no translation or it cannot be used
+    (:func:`translation_error` says why). The pseudo-language ``en-XA`` wraps every text in
+    ⟦ ⟧ (tests). Read once per file version (cached by modification time and size)."""
+    return _translation(lesson, tag)[0]
+
+
+def translation_error(lesson: Lesson, tag: str | None = None) -> str | None:
+    """Why ``lesson``'s translation into ``tag`` (``None``: the current language) is not used,
+    naming the file and the line, or ``None`` (used, or none written)."""
+    return _translation(lesson, tag)[1]
+
+
+def _translation(lesson: Lesson, tag: str | None) -> tuple[Lesson, str | None]:
+    tag = i18n.current_tag() if tag is None else tag
+    if tag == i18n.PSEUDO:
+        return _pseudo(lesson), None
+    if tag == i18n.SOURCE:
+        return lesson, None
+    path = translation_path(lesson, tag)
+    if path is None:
+        return lesson, None
+    try:
+        stat = path.stat()
+    except OSError:
+        return lesson, None  # not translated (yet): English
+    words = _cached_words(str(path), stat.st_mtime_ns, stat.st_size, len(lesson.pages))
+    if isinstance(words, str):
+        return lesson, words
+    return _with_words(lesson, words), None
+
+
+@functools.lru_cache(maxsize=128)
+def _cached_words(path: str, mtime_ns: int, size: int, pages: int) -> _Words | str:
+    """The translation's words, or the message saying why it cannot be used (kept too: a
+    broken file is not read again on every run)."""
+    del mtime_ns, size  # the cache key: a changed file is read again
+    try:
+        return load_translation(Path(path), pages)
+    except LessonError as error:
+        return str(error)
+    except OSError as error:
+        return f"{_shown(Path(path))}: cannot be read ({error.strerror})"
+
+
+def load_translation(path: Path, pages: int) -> _Words:
+    """Read and check a translation of a lesson of ``pages`` pages; :class:`LessonError`
+    names the file and the line, as a lesson's do."""
+    shown = _shown(path)
+    text, data = _parsed(path, shown, "a translation")
+    return _TranslationReader(shown, text, path.stem, str(path)).words(data, pages)
+
+
+class _TranslationReader(_Reader):
+    """Checks a parsed translation: only words, on pages the English lesson has."""
+
+    def words(self, data: dict[str, Any], count: int) -> _Words:
+        for key in sorted(set(data) - set(TRANSLATION_KEYS)):
+            raise self.fail(
+                f"unknown key {key!r} (a translation has title, summary and [pages.N] with "
+                "title and text; the rest is the English file's)",
+                key,
+            )
+        title = self.string(data, "title", None, limit=120)
+        summary = self.string(data, "summary", None, limit=600)
+        pages = data.get("pages", {})
+        if not isinstance(pages, dict):
+            raise self.fail("pages must be tables [pages.1], [pages.2], ...", "pages")
+        read: dict[int, tuple[str, str]] = {}
+        for key, page in pages.items():
+            number = int(key) if key.isascii() and key.isdigit() else 0
+            if not 1 <= number <= count:
+                line = self.line_of(None, number, None) if number else None
+                where = f", line {line}" if line else ""
+                raise LessonError(
+                    f"{self.shown}{where}: [pages.{key[:20]}]: the English lesson has pages 1 "
+                    f"to {count}"
+                )
+            if not isinstance(page, dict):
+                raise self.fail(f"pages.{number} must be a table ([pages.{number}])", None,
+                                number)  # fmt: skip
+            for unknown in sorted(set(page) - set(TRANSLATION_PAGE_KEYS)):
+                raise self.fail(
+                    f"unknown key {unknown!r} (a translated page has title and text; the "
+                    "rest is the English file's)",
+                    unknown,
+                    number,
+                )
+            read[number] = (
+                self.string(page, "title", number, limit=120),
+                self.string(page, "text", number),
+            )
+        return _Words(title, summary, read)
+
+    def line_of(self, key: str | None, page: int | None, table: str | None) -> int | None:
+        """The line where ``key`` is written (in ``[pages.N]`` when a page is given)."""
+        del table
+        lines = self.text.splitlines()
+        start, end = 0, len(lines)
+        if page is not None:
+            header = re.compile(rf'\s*\[\s*pages\s*\.\s*"?0*{page}"?\s*\]')
+            starts = [i for i, line in enumerate(lines) if header.match(line)]
+            if starts:
+                start = starts[0]
+                later = [i for i in range(start + 1, len(lines)) if re.match(r"\s*\[", lines[i])]
+                end = later[0] if later else len(lines)
+            if key is None:
+                return start + 1 if starts else None
+        if key is None:
+            return None
+        pattern = re.compile(rf"^\s*{re.escape(key)}\s*=|[{{,]\s*{re.escape(key)}\s*=")
+        for i in range(start, end):
+            if pattern.search(lines[i]):
+                return i + 1
+        return start + 1 if page is not None else None
+
+
+def _with_words(lesson: Lesson, words: _Words) -> Lesson:
+    """``lesson`` with the translation's words where it gives them."""
+    pages = []
+    for number, page in enumerate(lesson.pages, start=1):
+        title, text = words.pages.get(number, ("", ""))
+        pages.append(
+            replace(
+                page, title=title.strip() or page.title, text=text if text.strip() else page.text
+            )
+        )
+    return replace(
+        lesson,
+        title=words.title.strip() or lesson.title,
+        summary=words.summary if words.summary.strip() else lesson.summary,
+        pages=tuple(pages),
+    )
+
+
+def _pseudo_text(text: str) -> str:
+    """Each paragraph of a page's text in the pseudo-language (its own ⟦ ⟧)."""
+    return "\n\n".join(i18n.pseudo(p) for p in text.strip().split("\n\n") if p.strip())
+
+
+def _pseudo(lesson: Lesson) -> Lesson:
+    """The lesson in ``en-XA``: every word it shows wrapped, so a test sees which lesson
+    text skipped :func:`translated`."""
+    return replace(
+        lesson,
+        title=i18n.pseudo(lesson.title),
+        summary=_pseudo_text(lesson.summary) if lesson.summary else "",
+        pages=tuple(
+            replace(page, title=i18n.pseudo(page.title), text=_pseudo_text(page.text))
+            for page in lesson.pages
+        ),
+    )
 
 
 def _toml(value: Any) -> str:
