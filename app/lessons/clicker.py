@@ -25,8 +25,9 @@ from typing import Literal
 
 import streamlit as st
 
-from app.lessons.reading import Page
+from app.lessons.reading import Page, press_name
 from app.live import history, jobs, play, stepping
+from app.words.i18n import _
 
 __all__ = [
     "ACTIONS",
@@ -36,6 +37,7 @@ __all__ = [
     "BLANK_KEY",
     "active",
     "advance",
+    "at_end",
     "back",
     "blanked",
     "next_label",
@@ -102,19 +104,32 @@ def _done() -> int:
     return int(st.session_state.get(DONE, 0))
 
 
+def at_end(page: Page, last_page: bool) -> bool:
+    """Whether Page Down has nothing left to do: the last page, its presses and tab done."""
+    if not last_page or text_slide() or _done() < len(page.press):
+        return False
+    return not (_named_tab(page) and st.session_state.get(SLIDE) == "screen")
+
+
 def next_label(page: Page, last_page: bool) -> str:
-    """What Page Down does next, in words: "Show the screen", "Step", "Phase (2 of 4)", "Next
-    page", or "End of the lesson"."""
+    """What Page Down does next, in words (the current language): "Show the screen", "Step",
+    "Phase (2 of 4)", "Next page", or "End of the lesson"."""
     if text_slide():
-        return "Show the screen"
+        # TRANSLATORS: the clicker's next action: from the page's text to the screen.
+        return _("Show the screen")
     done = _done()
     if done < len(page.press):
-        name = page.press[done]
-        return name if len(page.press) == 1 else f"{name} ({done + 1} of {len(page.press)})"
+        name = press_name(page.press[done])
+        if len(page.press) == 1:
+            return name
+        # TRANSLATORS: the clicker's next action: a press of several ("Phase (2 of 4)").
+        return _("{button} ({number} of {count})", button=name, number=done + 1,
+                 count=len(page.press))  # fmt: skip
     tab = _named_tab(page)
     if tab and st.session_state.get(SLIDE) == "screen":
-        return f"Show the {tab} tab"
-    return "End of the lesson" if last_page else "Next page"
+        # TRANSLATORS: the clicker's next action: that detail tab alone on the projector.
+        return _("Show the {tab} tab", tab=_(tab))
+    return _("End of the lesson") if last_page else _("Next page")
 
 
 def advance(page: Page) -> bool:

@@ -18,11 +18,21 @@ from app.components.clicker_keys import free_the_keys
 from app.inputs import widget_values
 from app.inputs.links import lesson_link, link_steps
 from app.lessons import clicker
-from app.lessons.reading import Lesson, Page, load_lessons, press_text, student_text
+from app.lessons.reading import (
+    Lesson,
+    Page,
+    load_lessons,
+    press_text,
+    student_text,
+    translated,
+    translation_error,
+)
 from app.live import session, state
 from app.quiz import quiz_view
+from app.words import i18n
+from app.words.i18n import N_, _
 
-NO_LESSON = "— no lesson: explore freely —"
+NO_LESSON = N_("— no lesson: explore freely —")
 #: Iterations a page's prepared tree may take at most (as a link's tree).
 SETUP_SECONDS = 10.0
 #: Settings a page starts from before its own: the sidebar's defaults (so a page shows what
@@ -35,6 +45,13 @@ RESET_KEYS = (
     "arena_rollout",
     "arena_opponent",
 )
+#: Why a page's tree stopped short, in words (``mcts_core.phases.RunStop``'s values).
+STOPPED: dict[str, str] = {
+    "seconds": N_("out of time"),
+    "solved": N_("the root is solved"),
+    "node_cap": N_("the tree is full"),
+    "cancelled": N_("cancelled"),
+}
 LESSON_CSS = """
 <style>
 .lab-lesson {font-size: 0.9rem; line-height: 1.3rem;}
@@ -62,8 +79,25 @@ LESSON_CSS = """
 
 
 def lessons() -> tuple[dict[str, Lesson], list[str]]:
-    """The lessons that could be read, and a message per file that could not."""
-    return load_lessons()
+    """The lessons that could be read, in the current language (``reading.translated``:
+    English where a translation gives no words), and a message, in words, per file that could
+    not be used: a lesson file (left out), or a translation (the lesson shown in English)."""
+    found, unread = load_lessons()
+    errors = [_("Lesson file not used: {error}", error=error) for error in unread]
+    shown: dict[str, Lesson] = {}
+    for name, lesson in found.items():
+        shown[name] = translated(lesson)
+        error = translation_error(lesson)
+        if error is not None:
+            errors.append(
+                _(
+                    "The lesson “{lesson}” is shown in English: its translation cannot be "
+                    "used ({error})",
+                    lesson=lesson.title,
+                    error=error,
+                )
+            )
+    return shown, errors
 
 
 # --------------------------------------------------------------------------- opening
@@ -78,14 +112,14 @@ def open_link_once() -> None:
     s["lesson_link_read"] = True
     if "lesson" not in st.query_params:
         return
-    found, _ = lessons()
+    found, _errors = lessons()
     pages = {name: len(lesson.pages) for name, lesson in found.items()}
     name, page, refused = lesson_link(st.query_params, pages)
     if name is not None:
         open_page(found[name], page)
     for text in refused:
         session.notify("warning", text)
-    steps, _ = link_steps(st.query_params.get("steps"))  # (a refused value: init said so)
+    steps, _refused = link_steps(st.query_params.get("steps"))  # (a refused value: init said so)
     state.replay_link(steps)  # the sender's tree: the page's, grown by the clicks made on it
 
 
@@ -135,8 +169,15 @@ def _apply_setup(page: Page) -> None:
     if setup.steps:
         result = lab.search.run(iterations=setup.steps, seconds=SETUP_SECONDS)
         if result.iterations < setup.steps:
-            session.notify("warning", f"The page's tree stopped at {result.iterations:,} of "
-                         f"{setup.steps:,} iterations ({result.stopped}).")  # fmt: skip
+            session.notify(
+                "warning",
+                _(
+                    "The page's tree stopped at {done} of {steps} iterations ({why}).",
+                    done=i18n.decimal(result.iterations),
+                    steps=i18n.decimal(setup.steps),
+                    why=_(STOPPED.get(result.stopped, result.stopped)),
+                ),
+            )
     if setup.tab is not None:
         s["details"] = setup.tab
         if setup.tab == "Arena":
@@ -151,14 +192,14 @@ def _on_pick() -> None:
         quiz_view.quiz().kinds = None
         quiz_view.quiz().depth = None
         return
-    found, _ = lessons()
+    found, _errors = lessons()
     if name in found:
         open_page(found[name], 1)
 
 
 @session.safe
 def _on_move(delta: int) -> None:
-    found, _ = lessons()
+    found, _errors = lessons()
     lesson = found.get(st.session_state["lesson"])
     if lesson is not None:
         open_page(lesson, int(st.session_state.get("lesson_page", 1)) + delta)
@@ -177,22 +218,26 @@ def lesson_sidebar() -> None:
         s["lesson"] = ""  # its file was removed or broken since
     with st.sidebar:
         st.selectbox(
-            "Lesson",
+            _("Lesson"),
             ("", *found),
             key="lesson",
             on_change=_on_pick,
-            format_func=lambda name: found[name].title if name else NO_LESSON,
-            help="Guided lessons: each page sets up the screen, says what to press and asks "
-            "a question (lessons/*.toml; docs/lessons.md says how to write one).",
+            format_func=lambda name: found[name].title if name else _(NO_LESSON),
+            help=_(
+                "Guided lessons: each page sets up the screen, says what to press and asks "
+                "a question (lessons/*.toml; docs/lessons.md says how to write one)."
+            ),
         )
         st.toggle(
-            "Quiz: predict, then reveal",
+            _("Quiz: predict, then reveal"),
             key="quiz",
-            help="Before each click the screen asks what it will do (under the narration); "
-            "the click reveals the answer with the numbers that decided it.",
+            help=_(
+                "Before each click the screen asks what it will do (under the narration); "
+                "the click reveals the answer with the numbers that decided it."
+            ),
         )
         for error in errors:
-            ui.notice_line("warning", f"Lesson file not used: {error}")
+            ui.notice_line("warning", error)
         lesson = found.get(s["lesson"])
         if lesson is not None and not s["presentation"]:  # (Present mode: on the screen)
             _page(lesson, min(max(1, int(s.get("lesson_page", 1))), len(lesson.pages)))
@@ -203,17 +248,32 @@ def page_text() -> dict[str, str] | None:
     screens: the page's words as a student reads them (``reading.student_text``: what the
     teacher presses, the projector's tabs); ``None`` without a lesson."""
     s = st.session_state
-    found, _ = lessons()
+    found, _errors = lessons()
     lesson = found.get(s["lesson"]) if s["lesson"] else None
     if lesson is None:
         return None
     number = min(max(1, int(s.get("lesson_page", 1))), len(lesson.pages))
+    return page_words(lesson, number)
+
+
+def page_words(lesson: Lesson, number: int, tag: str | None = None) -> dict[str, str]:
+    """Page ``number`` of ``lesson`` as a student reads it (title, text, what comes next), in
+    the language ``tag`` (``None``: the current one): a phone in its own language."""
+    if tag is not None:
+        with i18n.language(tag):
+            return page_words(lesson, number)
+    lesson = translated(lesson)  # (from its English words, whatever language it was in)
     page = lesson.pages[number - 1]
     paragraphs = (" ".join(p.split()) for p in page.text.strip().split("\n\n") if p.strip())
     text = student_text("\n\n".join(paragraphs))  # (said to a student: no "press Step")
     if page.press:
-        text += "\n\nNext on the projector: " + press_text(page.press) + "."
-    return {"title": f"{lesson.title} · page {number}: {page.title}", "text": text}
+        # TRANSLATORS: the last paragraph of a lesson page on a student's phone: the buttons
+        # the teacher presses next on the projected screen ("Phase x4, then Step").
+        nxt = _("Next on the projector: {presses}.", presses=press_text(page.press))
+        text += "\n\n" + nxt  # (a paragraph of its own)
+    title = _("{lesson} · page {number}: {page}", lesson=lesson.title, number=number,
+              page=page.title)  # fmt: skip
+    return {"title": title, "text": text}
 
 
 def _page(lesson: Lesson, number: int) -> None:
@@ -223,7 +283,7 @@ def _page(lesson: Lesson, number: int) -> None:
     page = lesson.pages[number - 1]
     last = len(lesson.pages)
     where = (
-        f'<p class="lab-lesson-page">{html.escape(lesson.title)} · page {number} of {last}</p>'
+        f'<p class="lab-lesson-page">{_where(lesson, number)}</p>'
         f'<p class="lab-lesson-head">{html.escape(page.title)}</p>'
     )
     parts = []
@@ -238,14 +298,24 @@ def _page(lesson: Lesson, number: int) -> None:
     st.html(LESSON_CSS + f'<div class="lab-lesson">{where}{"".join(parts)}</div>')
 
 
+def _where(lesson: Lesson, number: int) -> str:
+    """Where the page is, as HTML (the lesson's title escaped): "Phases · page 2 of 4"."""
+    # TRANSLATORS: above a lesson page: the lesson's title, the page's number and the count.
+    return _("{lesson} · page {number} of {last}", lesson=html.escape(lesson.title),
+             number=number, last=len(lesson.pages))  # fmt: skip
+
+
 def _page_buttons(number: int, last: int) -> None:
     with st.container(horizontal=True, gap="small"):
-        st.button("◀ Previous", key="lesson_prev", on_click=_on_move, args=(-1,),
+        # TRANSLATORS: a lesson's button: the previous page.
+        st.button(_("◀ Previous"), key="lesson_prev", on_click=_on_move, args=(-1,),
                   disabled=number <= 1)  # fmt: skip
-        st.button("Next ▶", key="lesson_next", on_click=_on_move, args=(1,),
+        # TRANSLATORS: a lesson's button: the next page.
+        st.button(_("Next ▶"), key="lesson_next", on_click=_on_move, args=(1,),
                   disabled=number >= last, type="primary")  # fmt: skip
-        st.button("↺ Again", key="lesson_again", on_click=_on_move, args=(0,),
-                  help="Set this page up again")  # fmt: skip
+        # TRANSLATORS: a lesson's button: this page set up again from its start.
+        st.button(_("↺ Again"), key="lesson_again", on_click=_on_move, args=(0,),
+                  help=_("Set this page up again"))  # fmt: skip
 
 
 def present_page() -> bool:
@@ -256,14 +326,16 @@ def present_page() -> bool:
     s = st.session_state
     if not s["presentation"] or not s["lesson"]:
         return False
-    found, _ = lessons()
+    found, _errors = lessons()
     lesson = found.get(s["lesson"])
     if lesson is None:
         return False
     number = min(max(1, int(s.get("lesson_page", 1))), len(lesson.pages))
     free_the_keys("clicker_keys")  # (a focused toggle would swallow the clicker's keys)
     if clicker.blanked():  # B: the projector goes black until B again
-        st.html(LESSON_CSS + '<div class="lab-blank" role="presentation">B: back</div>')
+        # TRANSLATORS: on the black screen (the clicker's B key): press B to come back.
+        back = html.escape(_("B: back"))
+        st.html(LESSON_CSS + f'<div class="lab-blank" role="presentation">{back}</div>')
     with st.container(key="lesson_page", border=True):
         if clicker.text_slide():
             _text_slide(lesson, number)
@@ -289,22 +361,28 @@ def tab_slide() -> str | None:
 
 def present_page_open() -> bool:
     s = st.session_state
-    found, _ = lessons()
+    found, _errors = lessons()
     return bool(s["presentation"]) and s["lesson"] in found
 
 
 def _todo(page: Page, *, clicker_words: bool = False) -> str:
     """What the page asks for, in one line: its presses, and its question first
     (``clicker_words``: said as the clicker's Page Down)."""
+    presses = press_text(page.press)
     if clicker_words and page.press:
-        after = ", after the class answers the question." if page.questions else "."
-        return f"Page Down: {press_text(page.press)}{after}"
-    todo = []
+        if page.questions:
+            # TRANSLATORS: the clicker's key Page Down does the page's presses ("Step").
+            return _("Page Down: {presses}, after the class answers the question.",
+                     presses=presses)  # fmt: skip
+        return _("Page Down: {presses}.", presses=presses)
+    if page.press and page.questions:
+        return _("Press {presses}. First answer the question under the narration (the quiz), "
+                 "then press.", presses=presses)  # fmt: skip
     if page.press:
-        todo.append("Press " + press_text(page.press) + ".")
+        return _("Press {presses}.", presses=presses)
     if page.questions:
-        todo.append("First answer the question under the narration (the quiz), then press.")
-    return " ".join(todo)
+        return _("First answer the question under the narration (the quiz), then press.")
+    return ""
 
 
 def _text_slide(lesson: Lesson, number: int) -> None:
@@ -312,8 +390,7 @@ def _text_slide(lesson: Lesson, number: int) -> None:
     clicker's buttons below."""
     page = lesson.pages[number - 1]
     parts = [
-        f'<p class="lab-lesson-page">{html.escape(lesson.title)} · page {number} of '
-        f"{len(lesson.pages)}</p>",
+        f'<p class="lab-lesson-page">{_where(lesson, number)}</p>',
         f'<p class="lab-lesson-head">{html.escape(page.title)}</p>',
     ]
     for paragraph in page.text.strip().split("\n\n"):
@@ -332,11 +409,14 @@ def _strip(lesson: Lesson, number: int) -> None:
     """Above the screen slide: where the lesson is and what to do, in one line, and the
     clicker's buttons."""
     page = lesson.pages[number - 1]
-    todo = _todo(page, clicker_words=True) or "Page Down: the next page."
+    todo = _todo(page, clicker_words=True) or _("Page Down: the next page.")
+    # TRANSLATORS: the projector's one line above the screen: the page's title (bold), then
+    # where it is ("Phases · page 2 of 4").
+    head = _("{title} ({where})", title=f"<b>{html.escape(page.title)}</b>",
+             where=_where(lesson, number))  # fmt: skip
     left, right = st.columns([3, 2], vertical_alignment="center")
     left.html(
-        LESSON_CSS + f'<div class="lab-strip"><p><b>{html.escape(page.title)}</b> '
-        f"({html.escape(lesson.title)} · page {number} of {len(lesson.pages)})</p>"
+        LESSON_CSS + f'<div class="lab-strip"><p>{head}</p>'
         f'<p class="lab-do">{html.escape(todo)}</p></div>'
     )
     with right:
@@ -351,20 +431,24 @@ def _clicker_buttons(lesson: Lesson, number: int) -> None:
     label = clicker.next_label(page, last)
     with st.container(horizontal=True, gap="small"):
         st.button("◀", key="clicker_prev", on_click=_on_clicker_back, shortcut=clicker.PREVIOUS_KEY,
-                  help="Back one slide: the screen to its text, the text to the previous "
-                  "page (key: Page Up, a clicker's back button)")  # fmt: skip
-        st.button(f"▶ {label}", key="clicker_next", on_click=_on_clicker_next, type="primary",
-                  shortcut=clicker.NEXT_KEY, disabled=label == "End of the lesson",
-                  help="The page's next action, then the next page (key: Page Down, a "
-                  "clicker's forward button)")  # fmt: skip
-        st.button("Blank", key="clicker_blank", on_click=clicker.toggle_blank,
+                  help=_("Back one slide: the screen to its text, the text to the previous "
+                         "page (key: Page Up, a clicker's back button)"))  # fmt: skip
+        # TRANSLATORS: the clicker's forward button, naming what it does next ("Show the
+        # screen", "Step", "Next page").
+        st.button(_("▶ {action}", action=label), key="clicker_next", on_click=_on_clicker_next,
+                  type="primary", shortcut=clicker.NEXT_KEY,
+                  disabled=clicker.at_end(page, last),
+                  help=_("The page's next action, then the next page (key: Page Down, a "
+                         "clicker's forward button)"))  # fmt: skip
+        # TRANSLATORS: the clicker's button that blacks the projector out (key B), and back.
+        st.button(_("Blank"), key="clicker_blank", on_click=clicker.toggle_blank,
                   shortcut=clicker.BLANK_KEY,
-                  help="Black screen, and back (key: B)")  # fmt: skip
+                  help=_("Black screen, and back (key: B)"))  # fmt: skip
 
 
 def _open_lesson() -> tuple[Lesson | None, int]:
     s = st.session_state
-    found, _ = lessons()
+    found, _errors = lessons()
     lesson = found.get(s["lesson"]) if s["lesson"] else None
     if lesson is None:
         return None, 0

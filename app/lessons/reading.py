@@ -29,6 +29,7 @@ from app.inputs.links import (
 from app.inputs.tabs import LESSON_TABS
 from app.quiz import KINDS
 from app.words import i18n
+from app.words.i18n import N_, _
 from games import GAME_NAMES, make_game
 from mcts_lab import settings as search_settings
 from mcts_lab.arena import OPPONENTS, ROLLOUTS
@@ -36,6 +37,7 @@ from mcts_lab.arena import OPPONENTS, ROLLOUTS
 __all__ = [
     "LESSON_DIR",
     "PRESSES",
+    "PRESS_WORDS",
     "SETTINGS",
     "Lesson",
     "LessonError",
@@ -44,6 +46,7 @@ __all__ = [
     "lesson_dirs",
     "load_lesson",
     "load_lessons",
+    "press_name",
     "press_text",
     "student_text",
     "translated",
@@ -220,6 +223,8 @@ class Lesson:
     path: str
     #: The file read (absolute): its translations are ``<folder>/<tag>/<name>.toml`` beside it.
     file: str = ""
+    #: A translated lesson's English (:func:`translated` starts from it); ``None``: English.
+    english: Lesson | None = field(default=None, compare=False, repr=False)
 
 
 # ---------------------------------------------------------------------------- reading
@@ -529,6 +534,7 @@ def translation_error(lesson: Lesson, tag: str | None = None) -> str | None:
 
 def _translation(lesson: Lesson, tag: str | None) -> tuple[Lesson, str | None]:
     tag = i18n.current_tag() if tag is None else tag
+    lesson = lesson.english or lesson  # (a translated lesson: from its English again)
     if tag == i18n.PSEUDO:
         return _pseudo(lesson), None
     if tag == i18n.SOURCE:
@@ -643,6 +649,7 @@ def _with_words(lesson: Lesson, words: _Words) -> Lesson:
         )
     return replace(
         lesson,
+        english=lesson,
         title=words.title.strip() or lesson.title,
         summary=words.summary if words.summary.strip() else lesson.summary,
         pages=tuple(pages),
@@ -659,6 +666,7 @@ def _pseudo(lesson: Lesson) -> Lesson:
     text skipped :func:`translated`."""
     return replace(
         lesson,
+        english=lesson,
         title=i18n.pseudo(lesson.title),
         summary=_pseudo_text(lesson.summary) if lesson.summary else "",
         pages=tuple(
@@ -677,15 +685,47 @@ def _toml(value: Any) -> str:
     return str(value)[:30]
 
 
+#: The buttons' names as the screen's buttons say them (the same messages: a lesson's "press
+#: Step" names the button the student sees, in every language).
+PRESS_WORDS: dict[str, str] = {
+    # TRANSLATORS: the button that runs one iteration (the screen's Step button).
+    "Step": N_("Step"),
+    # TRANSLATORS: the button that runs N iterations at once (the screen shows "Step 200"); a
+    # lesson says "press Step N".
+    "Step N": N_("Step N"),
+    # TRANSLATORS: the button that runs one phase of an iteration (the screen's "Phase: select").
+    "Phase": N_("Phase"),
+    # TRANSLATORS: the history's button: back one entry.
+    "Back": N_("Back"),
+    # TRANSLATORS: the history's button: forward one entry.
+    "Forward": N_("Forward"),
+    "Reset": N_("Reset"),
+    "Play best": N_("Play best"),
+    "Run arena": N_("Run arena"),
+}
+
+
+def press_name(name: str) -> str:
+    """A button a page presses (a name of :data:`PRESSES`), as the screen's button says it in
+    the current language."""
+    return _(PRESS_WORDS.get(name, name))
+
+
 def press_text(press: Iterable[str]) -> str:
-    """The presses in words: "Phase x4, then Step"."""
+    """The presses in words, in the current language: "Phase x4, then Step"."""
     groups: list[tuple[str, int]] = []
     for name in press:
         if groups and groups[-1][0] == name:
             groups[-1] = (name, groups[-1][1] + 1)
         else:
             groups.append((name, 1))
-    return ", then ".join(f"{name} x{n}" if n > 1 else name for name, n in groups)
+    said = ""
+    for name, n in groups:
+        # TRANSLATORS: a button pressed n times in a row: "Phase x4".
+        one = _("{button} x{n}", button=press_name(name), n=n) if n > 1 else press_name(name)
+        # TRANSLATORS: what a lesson page asks to press, in order: "Phase x4, then Step".
+        said = _("{presses}, then {press}", presses=said, press=one) if said else one
+    return said
 
 
 #: What a student's page says instead of the lesson's instructions to whoever drives the screen
