@@ -204,7 +204,7 @@ def N_(message: str) -> str:
     return message
 
 
-def n_(singular: str, plural: str, n: int, **named: object) -> str:
+def n_(singular: str, plural: str, n: int, /, **named: object) -> str:
     """The singular or plural form for ``n`` (the language's plural rules: Arabic has six
     forms), placeholders filled; ``{n}`` is the count unless ``n`` is given by name."""
     named.setdefault("n", n)
