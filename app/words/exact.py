@@ -17,6 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.words.i18n import N_, _, decimal, n_, number_text
+from app.words.phrases import comma_list
 from mcts_lab import exact as minimax
 
 __all__ = [
@@ -35,7 +37,8 @@ EXACT_SECONDS = 2.0
 
 _TOLERANCE = minimax.VALUE_TOLERANCE
 _WORDS = {1.0: "win", 0.0: "draw", -1.0: "loss"}
-_VERBS = {1.0: ("wins", "win"), 0.0: ("draws", "draw"), -1.0: ("loses", "lose")}
+#: The exact value in one word, as the table and the board show it.
+_SHOWN = {"win": N_("win"), "draw": N_("draw"), "loss": N_("loss")}
 _LISTED = 3  # best moves named in a sentence; more are counted
 
 
@@ -69,7 +72,10 @@ class ExactAnswer:
         if value is None:
             return "?"
         word = _word(value)
-        return word if word is not None and not self.numeric else f"{value:+.2f}"
+        if word is not None and not self.numeric:
+            # TRANSLATORS: a move's exact value under perfect play (table cell, board: "= win")
+            return _(_SHOWN[word])
+        return number_text(f"{value:+.2f}")
 
     @property
     def best(self) -> float | None:
@@ -98,10 +104,17 @@ class ExactAnswer:
         """One sentence when some values are unknown, ``None`` when all are known."""
         if not self.unknown:
             return None
-        return (
-            f"The exact values of {self.unknown} of {len(self.values)} moves are unknown (?): "
-            f"the {self.seconds:g} s budget ran out before perfect play was worked out. "
-            "Later positions, with fewer moves left, solve faster."
+        return n_(
+            # TRANSLATORS: the English says "values ... are" for one move too
+            "The exact values of {n} of {total} moves are unknown (?): the {seconds} s budget "
+            "ran out before perfect play was worked out. Later positions, with fewer moves left, "
+            "solve faster.",
+            "The exact values of {n} of {total} moves are unknown (?): the {seconds} s budget "
+            "ran out before perfect play was worked out. Later positions, with fewer moves left, "
+            "solve faster.",
+            self.unknown,
+            total=len(self.values),
+            seconds=number_text(f"{self.seconds:g}"),
         )
 
 
@@ -111,8 +124,9 @@ def solve(game: Any, state: Any, labels: Mapping[Any, str], seconds: float) -> E
 
 
 def number(value: float) -> str:
-    """A regret or value difference: a whole number as one (``1``, ``2``), else two decimals."""
-    return f"{value:.0f}" if abs(value - round(value)) < 1e-9 else f"{value:.2f}"
+    """A regret or value difference: a whole number as one (``1``, ``2``), else two decimals
+    (the current language's symbols)."""
+    return number_text(f"{value:.0f}" if abs(value - round(value)) < 1e-9 else f"{value:.2f}")
 
 
 def _word(value: float) -> str | None:
@@ -120,14 +134,6 @@ def _word(value: float) -> str | None:
         if abs(value - exact) < _TOLERANCE:
             return word
     return None
-
-
-def _verb(answer: ExactAnswer, value: float, plural: bool) -> str:
-    """What a move does under perfect play: "wins", "draw" (plural), "is worth +0.33"."""
-    word = _word(value)
-    if word is None or answer.numeric:
-        return f"{'are' if plural else 'is'} worth {value:+.2f}"
-    return _VERBS[{"win": 1.0, "draw": 0.0, "loss": -1.0}[word]][plural]
 
 
 def verdict(answer: ExactAnswer, favourite: Any) -> str | None:
@@ -143,19 +149,40 @@ def verdict(answer: ExactAnswer, favourite: Any) -> str | None:
     moves = [answer.labels.get(a, str(a)) for a in answer.values if answer.is_best(a)]
     named = moves[:_LISTED]
     if len(moves) > _LISTED:
-        named.append(f"{len(moves) - _LISTED} more")
-    who = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
-    does = _verb(answer, best, plural=len(moves) > 1)
-    word = _word(mine)
-    if word is None or answer.numeric:
-        worse = f"only {mine:+.2f}"
+        named.append(n_("{n} more", "{n} more", len(moves) - _LISTED))
+    if len(named) == 1:
+        who = named[0]
     else:
-        worse = "only draws" if word == "draw" else "loses"
+        # TRANSLATORS: the last of a list of moves: "a1, b2 and c3"
+        who = _("{moves} and {move}", moves=comma_list(named[:-1]), move=named[-1])
+    many = len(moves)
+    best_word = None if answer.numeric else _word(best)
+    if best_word == "win":
+        does = n_("{moves} wins", "{moves} win", many, moves=who)
+    elif best_word == "draw":
+        does = n_("{moves} draws", "{moves} draw", many, moves=who)
+    elif best_word == "loss":
+        does = n_("{moves} loses", "{moves} lose", many, moves=who)
+    else:
+        does = n_(
+            "{moves} is worth {value}", "{moves} are worth {value}", many,
+            moves=who, value=number_text(f"{best:+.2f}"),
+        )  # fmt: skip
+    word = _word(mine)
     label = answer.labels.get(favourite, str(favourite))
-    return (
-        f"The exact answer: {who} {does}; the search's favourite {label} {worse} "
-        f"(regret {number(regret)})."
-    )
+    if word is None or answer.numeric:
+        worse = _(
+            "the search's favourite {move} only {value}",
+            move=label, value=number_text(f"{mine:+.2f}"),
+        )  # fmt: skip
+    elif word == "draw":
+        worse = _("the search's favourite {move} only draws", move=label)
+    else:
+        worse = _("the search's favourite {move} loses", move=label)
+    return _(
+        "The exact answer: {best}; {favourite} (regret {regret}).",
+        best=does, favourite=worse, regret=number(regret),
+    )  # fmt: skip
 
 
 def regret_points(
@@ -175,25 +202,33 @@ def kept_sentence(points: Sequence[tuple[int, float | None]]) -> str:
     """When the search first found a best move and from which iteration it kept one (the last
     time the regret went from above 0 to 0 and stayed there), in one sentence."""
     if not points:
-        return "No favourite yet: step a few times."
+        return _("No favourite yet: step a few times.")
     last_iteration, last = points[-1]
     if last is None:
-        return "The regret is not known: the favourite's exact value or the best one is missing."
+        return _("The regret is not known: the favourite's exact value or the best one is missing.")
     if last > 0:
-        return (
-            f"At iteration {last_iteration:,} the favourite still gives away "
-            f"{number(last)}: the search has not settled on a best move yet."
-        )
+        return _(
+            "At iteration {iteration} the favourite still gives away {regret}: the search has "
+            "not settled on a best move yet.",
+            iteration=decimal(last_iteration), regret=number(last),
+        )  # fmt: skip
     first = next(i for i, r in points if r == 0.0)
     kept = points[0][0]
-    for (_, before), (iteration, now) in zip(points, points[1:], strict=False):
+    for (_unused, before), (iteration, now) in zip(points, points[1:], strict=False):
         if now == 0.0 and before != 0.0:
             kept = iteration
     if kept == points[0][0]:
-        return f"The favourite was a best move at every point from iteration {kept:,} on."
+        return _(
+            "The favourite was a best move at every point from iteration {iteration} on.",
+            iteration=decimal(kept),
+        )
     if first == kept:
-        return f"The search found a best move at iteration {kept:,} and kept it from then on."
-    return (
-        f"The search first found a best move at iteration {first:,}, lost it again, and "
-        f"kept one from iteration {kept:,} on."
-    )
+        return _(
+            "The search found a best move at iteration {iteration} and kept it from then on.",
+            iteration=decimal(kept),
+        )
+    return _(
+        "The search first found a best move at iteration {first}, lost it again, and kept one "
+        "from iteration {kept} on.",
+        first=decimal(first), kept=decimal(kept),
+    )  # fmt: skip

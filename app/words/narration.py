@@ -34,11 +34,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from app.words.i18n import N_, _, n_
 from app.words.phrases import (
+    a_result_text,
     fmt,
     path_text,
     player_name,
-    plural,
     prob,
     result_text,
 )
@@ -59,6 +60,7 @@ __all__ = [
     "PHASE_NAMES",
     "PhaseContext",
     "WORD_BUDGET",
+    "entropy_text",
     "explain_n_convention",
     "narrate_iteration",
     "narrate_phase",
@@ -68,13 +70,26 @@ __all__ = [
 #: The name a person reads for each phase, the same in the button, banner, narration and docs.
 PHASE_NAMES: dict[str, str] = {phase.value: phase.label for phase in Phase}
 
+#: Each phase's narration, led by its name (``{text}``: what the phase did).
+_PHASE_SENTENCES: dict[str, str] = {
+    Phase.SELECT.value: N_("Select: {text}."),
+    Phase.EXPAND.value: N_("Expand: {text}; simulate comes next."),
+    Phase.EVALUATE.value: N_("Simulate: {text}; backpropagate comes next."),
+}
+
 #: What "visit entropy" means. The app's tables (``app.drawing.figures.decision_entropy``, from
 #: ``mcts_core.policies.visit_entropy``) give it in nats (natural logarithm), so ln k here.
-ENTROPY_TEXT = (
+ENTROPY_TEXT = N_(
     "Visit entropy (in nats) says how evenly a node's visits are spread over its moves: "
     "0 means every visit went to one move, and ln k (1.10 for 3 moves, 2.20 for 9 moves) means the "
     "visits are spread evenly over k moves."
 )
+
+
+def entropy_text() -> str:
+    """:data:`ENTROPY_TEXT` in the current language."""
+    return _(ENTROPY_TEXT)
+
 
 Stop = Literal["untried", "new_outcome", "terminal", "proven", "repeat", "full"]
 
@@ -184,16 +199,19 @@ def _select_text(
     decisions = [s for s in path if isinstance(s, Decision)]
     if not decisions:
         if stop == "terminal":
-            return "selection stopped at the root because the game is already over there"
+            return _("selection stopped at the root because the game is already over there")
         if stop == "proven":
-            return "selection stopped at the root because the root is already proven" + (
-                f" ({root_value})" if root_value else ""
-            )
+            if root_value:
+                return _(
+                    "selection stopped at the root because the root is already proven ({value})",
+                    value=root_value,
+                )
+            return _("selection stopped at the root because the root is already proven")
         if stop == "full":
-            return "selection stopped at the root: the tree is full (node cap)"
+            return _("selection stopped at the root: the tree is full (node cap)")
         if stop == "untried":
-            return "selection stopped at the root because it has untried moves"
-        return "no decision: selection stopped at the root"
+            return _("selection stopped at the root because it has untried moves")
+        return _("no decision: selection stopped at the root")
     return path_text(path, player_names, labels=labels, detail=detail)
 
 
@@ -207,28 +225,41 @@ def _expand_text(
 ) -> str:
     """What was added (no leading phase name)."""
     if expansion is None:
-        leaf = "root" if at_root else "leaf"
         if stop == "terminal":
-            return f"nothing added, the game is over at the {leaf}"
+            if at_root:
+                return _("nothing added, the game is over at the root")
+            return _("nothing added, the game is over at the leaf")
         if stop == "proven":
-            return f"nothing added, the {leaf} is proven so its value is known exactly"
+            if at_root:
+                return _("nothing added, the root is proven so its value is known exactly")
+            return _("nothing added, the leaf is proven so its value is known exactly")
         if stop == "repeat":
-            return "nothing added, the leaf repeats a position on this path (a loop)"
+            return _("nothing added, the leaf repeats a position on this path (a loop)")
         if stop == "full":
-            return "nothing added, the tree is full (node cap)"
-        return "nothing added"
-    whose = "" if mover is None else f"{player_name(player_names, mover)}'s "
+            return _("nothing added, the tree is full (node cap)")
+        return _("nothing added")
+    move = expansion.action_label
     if not expansion.new_action:
-        return (
-            f"added the new dice outcome of {expansion.action_label}: "
-            f"{expansion.outcome_label} (probability {prob(expansion.probability)})"
-        )
+        return _(
+            "added the new dice outcome of {action}: {outcome} (probability {probability})",
+            action=move, outcome=expansion.outcome_label, probability=prob(expansion.probability),
+        )  # fmt: skip
     if expansion.chance_id is not None:
-        return (
-            f"added {whose}move {expansion.action_label}, and the dice gave "
-            f"{expansion.outcome_label} (probability {prob(expansion.probability)})"
-        )
-    return f"added {whose}move {expansion.action_label}"
+        if mover is None:
+            return _(
+                "added move {move}, and the dice gave {outcome} (probability {probability})",
+                move=move, outcome=expansion.outcome_label,
+                probability=prob(expansion.probability),
+            )  # fmt: skip
+        return _(
+            "added {player}'s move {move}, and the dice gave {outcome} "
+            "(probability {probability})",
+            player=player_name(player_names, mover), move=move,
+            outcome=expansion.outcome_label, probability=prob(expansion.probability),
+        )  # fmt: skip
+    if mover is None:
+        return _("added move {move}", move=move)
+    return _("added {player}'s move {move}", player=player_name(player_names, mover), move=move)
 
 
 def _simulate_text(
@@ -237,75 +268,144 @@ def _simulate_text(
     """How the leaf was valued (no leading phase name). ``view``: whose value to quote (the
     player who moved into the leaf); ``both``: quote both players' values."""
 
+    def value_for(p: int, v: float) -> str:
+        # TRANSLATORS: a value for a player: "+0.500 for X"
+        return _("{value} for {player}", value=fmt(v), player=player_name(player_names, p))
+
     def worth() -> str:
         if both or view is None:
-            return " and ".join(
-                f"{fmt(v)} for {player_name(player_names, p)}" for p, v in enumerate(ev.value)
-            )
-        return f"{fmt(ev.value[view])} for {player_name(player_names, view)}"
+            text = ""
+            for p, v in enumerate(ev.value):
+                one = value_for(p, v)
+                text = one if not p else _("{first} and {second}", first=text, second=one)
+            return text
+        return value_for(view, ev.value[view])
+
+    def worth_too(text: str) -> str:
+        return _("{text}, worth {worth}", text=text, worth=worth()) if both else text
 
     kind = ev.kind
-    moves = f"{len(ev.rollout)}-move"
+    key = where if where in _WHERE else "leaf"
     if kind == "terminal":
-        text = f"no rollout, the {where} ends the game in {result_text(ev.raw, player_names)}"
-        return text + (f", worth {worth()}" if both else "")
+        return worth_too(_(_TERMINAL_AT[key], result=result_text(ev.raw, player_names)))
     if kind == "rollout":
-        text = f"a {moves} rollout ended in {result_text(ev.raw, player_names)}"
-        return text + (f", worth {worth()}" if both else "")
+        return worth_too(
+            _(
+                "a {n}-move rollout ended in {result}",
+                n=len(ev.rollout),
+                result=result_text(ev.raw, player_names),
+            )  # fmt: skip
+        )
     if kind == "proven":
-        text = f"the {where} is proven: {result_text(ev.raw, player_names)}, an exact value"
-        return text + (f", worth {worth()}" if both else "")
+        return worth_too(_(_PROVEN_AT[key], result=result_text(ev.raw, player_names)))
     if kind == "heuristic":
-        return f"no rollout, the heuristic valued the {where} at {worth()}"
+        return _(_HEURISTIC_AT[key], worth=worth())
     if kind == "cutoff":
-        return (
-            f"a {moves} rollout stopped at its depth or turn limit, where the heuristic "
-            f"gave {worth()}"
-        )
+        return _(
+            "a {n}-move rollout stopped at its depth or turn limit, where the heuristic "
+            "gave {worth}",
+            n=len(ev.rollout), worth=worth(),
+        )  # fmt: skip
     if kind == "repeat":
-        return (
-            f"the {where} repeats a position on this path (a loop), so the heuristic valued "
-            f"it at {worth()} and it will not be expanded"
-        )
-    return f"the {where} was valued at {worth()}"
+        return _(_REPEAT_AT[key], worth=worth())
+    return _(_VALUED_AT[key], worth=worth())
+
+
+#: Where the simulation valued: the new position, the leaf or the root (one message each,
+#: so a language can agree its words with each noun).
+_WHERE = ("new position", "leaf", "root")
+_TERMINAL_AT = {
+    "new position": N_("no rollout, the new position ends the game in {result}"),
+    "leaf": N_("no rollout, the leaf ends the game in {result}"),
+    "root": N_("no rollout, the root ends the game in {result}"),
+}
+_PROVEN_AT = {
+    "new position": N_("the new position is proven: {result}, an exact value"),
+    "leaf": N_("the leaf is proven: {result}, an exact value"),
+    "root": N_("the root is proven: {result}, an exact value"),
+}
+_HEURISTIC_AT = {
+    "new position": N_("no rollout, the heuristic valued the new position at {worth}"),
+    "leaf": N_("no rollout, the heuristic valued the leaf at {worth}"),
+    "root": N_("no rollout, the heuristic valued the root at {worth}"),
+}
+_REPEAT_AT = {
+    "new position": N_(
+        "the new position repeats a position on this path (a loop), so the heuristic valued "
+        "it at {worth} and it will not be expanded"
+    ),
+    "leaf": N_(
+        "the leaf repeats a position on this path (a loop), so the heuristic valued it at "
+        "{worth} and it will not be expanded"
+    ),
+    "root": N_(
+        "the root repeats a position on this path (a loop), so the heuristic valued it at "
+        "{worth} and it will not be expanded"
+    ),
+}
+_VALUED_AT = {
+    "new position": N_("the new position was valued at {worth}"),
+    "leaf": N_("the leaf was valued at {worth}"),
+    "root": N_("the root was valued at {worth}"),
+}
 
 
 def _backprop_text(trace: IterationTrace, player_names: Sequence[str], *, explain: bool) -> str:
     """What each node on the path got and from whose view (no leading phase name)."""
     ups = trace.updates
     if not ups:
-        return "nothing to back up"
+        return _("nothing to back up")
     leaf = ups[-1]
     above = ups[:-1]
-    where = (
-        "the new node" if trace.expansion is not None else "the root" if not above else "the leaf"
-    )
-    lead = f"{fmt(leaf.added)} for {player_name(player_names, leaf.view)} at {where}"
+    value, player = fmt(leaf.added), player_name(player_names, leaf.view)
+    if trace.expansion is not None:
+        lead = _("{value} for {player} at the new node", value=value, player=player)
+    elif not above:
+        lead = _("{value} for {player} at the root", value=value, player=player)
+    else:
+        lead = _("{value} for {player} at the leaf", value=value, player=player)
     same = [u for u in above if u.view == leaf.view]
     other = [u for u in above if u.view != leaf.view]
     if same and other:
         o = other[0]
-        text = (
-            f"{lead} and {plural(len(same), 'node')} above it, {fmt(o.added)} for "
-            f"{player_name(player_names, o.view)} at the other {len(other)}"
-        )
+        text = n_(
+            "{lead} and {n} node above it, {value} for {player} at the other {others}",
+            "{lead} and {n} nodes above it, {value} for {player} at the other {others}",
+            len(same),
+            lead=lead, value=fmt(o.added), player=player_name(player_names, o.view),
+            others=len(other),
+        )  # fmt: skip
     elif other:
         o = other[0]
-        nodes = "node" if len(other) == 1 else f"{len(other)} nodes"
-        whose = player_name(player_names, o.view)
-        text = f"{lead}, {fmt(o.added)} for {whose} at the {nodes} above it"
+        text = n_(
+            "{lead}, {value} for {player} at the node above it",
+            "{lead}, {value} for {player} at the {n} nodes above it",
+            len(other),
+            lead=lead, value=fmt(o.added), player=player_name(player_names, o.view),
+        )  # fmt: skip
     elif len(same) == 1:
-        text = f"{lead} and at the {'root' if same[0] is ups[0] else 'node above it'}"
+        if same[0] is ups[0]:
+            text = _("{lead} and at the root", lead=lead)
+        else:
+            text = _("{lead} and at the node above it", lead=lead)
     elif same:
-        text = f"{lead} and at the {len(same)} nodes above it"
+        text = n_(
+            "{lead} and at the {n} node above it",
+            "{lead} and at the {n} nodes above it",
+            len(same),
+            lead=lead,
+        )
     else:
         text = lead
     if explain and above:
-        text += ", each node from the view of the player who moved into it"
+        text = _("{text}, each node from the view of the player who moved into it", text=text)
     root = ups[0]
     if root.proven and above:
-        whose = player_name(player_names, root.view)
-        text += f"; the root is now proven, a {root.proven} for {whose}"
+        text = _(
+            "{text}; the root is now proven, {result} for {player}",
+            text=text, result=a_result_text(root.proven),
+            player=player_name(player_names, root.view),
+        )  # fmt: skip
     return text
 
 
@@ -313,11 +413,13 @@ def _leaf_view(trace: IterationTrace) -> int | None:
     return trace.updates[-1].view if trace.updates else None
 
 
-def _extra_note(note: str) -> str:
-    """The trace's note when it says something the narration does not already say."""
+def _with_note(text: str, note: str) -> str:
+    """``text`` and the trace's note when it says something the narration does not already
+    say (the search's own notes are said by the narration; another note is a file's, data)."""
     if not note or note in _STOP_NOTES:
-        return ""
-    return " " + note
+        return text
+    # TRANSLATORS: a narration, then a note a trace file gave (kept as the file wrote it)
+    return _("{text} {note}", text=text, note=note)
 
 
 # ------------------------------------------------------------------ public API
@@ -340,7 +442,7 @@ def narrate_iteration(
     if not trace.path and trace.evaluation.kind == "proven":
         root_value = result_text(trace.evaluation.raw, player_names)
     if stop == "repeat" and trace.expansion is None:
-        expand = "nothing added"  # the simulate clause says why (a loop)
+        expand = _("nothing added")  # the simulate clause says why (a loop)
     else:
         expand = _expand_text(
             trace.expansion, stop, leaf_view, player_names, at_root=not trace.path
@@ -355,9 +457,16 @@ def narrate_iteration(
         select = _select_text(
             trace.path, stop, player_names, labels=False, root_value=root_value, detail=detail
         )
-        text = (
-            f"Select: {select}; expand: {expand}. Simulate: {simulate}; backpropagate: {backup}."
-            + _extra_note(trace.note)
+        text = _with_note(
+            _(
+                "Select: {select}; expand: {expand}. Simulate: {simulate}; backpropagate: "
+                "{backup}.",
+                select=select,
+                expand=expand,
+                simulate=simulate,
+                backup=backup,
+            ),  # fmt: skip
+            trace.note,
         )
         if len(text.split()) <= WORD_BUDGET:
             break
@@ -401,15 +510,14 @@ def narrate_phase(
         mover = context.leaf_player if context.leaf_player >= 0 else None
     elif trace is not None:
         stop, path, mover = _stop_of_trace(trace), trace.path, _leaf_view(trace)
-    head = PHASE_NAMES[name].capitalize()
 
     if name == Phase.SELECT:
         steps = tuple(result)
         text = _select_text(steps, stop, player_names, labels=True)
         decisions = [s for s in steps if isinstance(s, Decision)]
         if decisions:
-            text += _stop_clause(steps, stop, player_names)
-        return f"{head}: {text}."
+            text = _stop_clause(text, steps, stop)
+        return _(_PHASE_SENTENCES[name], text=text)
 
     if name == Phase.EXPAND:
         expansion: Expansion | None = result
@@ -420,14 +528,20 @@ def narrate_phase(
             expansion, stop, mover, player_names, at_root=not path and stop is not None
         )
         if expansion is not None:
-            text += f" as node {expansion.node_id}"
-            if expansion.new_action:
-                text += (
-                    f", leaving {plural(expansion.untried, 'untried move')} there"
-                    if expansion.untried
-                    else ", the last untried move there"
+            node = expansion.node_id
+            if not expansion.new_action:
+                text = _("{text} as node {node}", text=text, node=node)
+            elif expansion.untried:
+                text = n_(
+                    "{text} as node {node}, leaving {n} untried move there",
+                    "{text} as node {node}, leaving {n} untried moves there",
+                    expansion.untried,
+                    text=text,
+                    node=node,
                 )
-        return f"{head}: {text}; simulate comes next."
+            else:
+                text = _("{text} as node {node}, the last untried move there", text=text, node=node)
+        return _(_PHASE_SENTENCES[name], text=text)
 
     if name == Phase.EVALUATE:
         ev: Evaluation = result
@@ -438,34 +552,53 @@ def narrate_phase(
         if not path and stop in ("terminal", "proven"):
             where = "root"
         text = _simulate_text(ev, None, player_names, where=where, both=True)
-        return f"{head}: {text}; backpropagate comes next."
+        return _(_PHASE_SENTENCES[name], text=text)
 
     done: IterationTrace = result
     text = _backprop_text(done, player_names, explain=True)
     root = done.updates[0] if done.updates else None
-    tail = f" The root now has {plural(root.visits, 'visit')}." if root is not None else ""
-    return f"{head}: {text}.{tail}" + _extra_note(done.note)
+    if root is None:
+        said = _("Backpropagate: {text}.", text=text)
+    else:
+        said = n_(
+            "Backpropagate: {text}. The root now has {n} visit.",
+            "Backpropagate: {text}. The root now has {n} visits.",
+            root.visits,
+            text=text,
+        )
+    return _with_note(said, done.note)
 
 
-def _stop_clause(path: Sequence[PathStep], stop: Stop | None, player_names: Sequence[str]) -> str:
-    """Where the selection stopped and why, for the select phase's narration."""
+#: Where the selection stopped, for the select phase's narration.
+_STOP_REASONS = {
+    "untried": N_("{text}; it stopped at depth {depth}, a node with untried moves"),
+    "terminal": N_("{text}; it stopped at depth {depth}, a position where the game is over"),
+    "proven": N_("{text}; it stopped at depth {depth}, a proven node"),
+    "repeat": N_(
+        "{text}; it stopped at depth {depth}, a position already seen on this path (a loop)"
+    ),
+    "full": N_(
+        "{text}; it stopped at depth {depth}, a node that needs a new child, but the tree is "
+        "full (node cap)"
+    ),
+}
+
+
+def _stop_clause(text: str, path: Sequence[PathStep], stop: Stop | None) -> str:
+    """``text`` (the selection) and where the selection stopped and why, for the select
+    phase's narration."""
     last = path[-1]
     depth = sum(isinstance(s, Decision) for s in path)
     if isinstance(last, ChanceStep) and last.child_id is None:
-        return (
-            f"; at depth {depth} the dice drew an outcome not in the tree yet, "
-            f"{last.action_label}: {last.outcome_label} (probability {prob(last.probability)})"
-        )
-    reasons = {
-        "untried": "a node with untried moves",
-        "terminal": "a position where the game is over",
-        "proven": "a proven node",
-        "repeat": "a position already seen on this path (a loop)",
-        "full": "a node that needs a new child, but the tree is full (node cap)",
-    }
-    if stop in reasons:
-        return f"; it stopped at depth {depth}, {reasons[stop]}"
-    return f"; it stopped at depth {depth}"
+        return _(
+            "{text}; at depth {depth} the dice drew an outcome not in the tree yet, "
+            "{action}: {outcome} (probability {probability})",
+            text=text, depth=depth, action=last.action_label, outcome=last.outcome_label,
+            probability=prob(last.probability),
+        )  # fmt: skip
+    if stop in _STOP_REASONS:
+        return _(_STOP_REASONS[stop], text=text, depth=depth)
+    return _("{text}; it stopped at depth {depth}", text=text, depth=depth)
 
 
 # ------------------------------------------------------------------- the tables
@@ -473,7 +606,7 @@ def _stop_clause(path: Sequence[PathStep], stop: Stop | None, player_names: Sequ
 
 def explain_n_convention() -> str:
     """How the tables count visits (the code's convention, :mod:`mcts_core.trace`)."""
-    return (
+    return _(
         "N and n in the selection tables are visit counts before this iteration's backup, the "
         "numbers the formula used; the backup's visit counts are after it, one more on every "
         "node of the path."

@@ -10,30 +10,60 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from app.words.i18n import N_, _, n_, number_text
 from mcts_core.trace import ChanceStep, ChildTerms, Decision, PathStep
 
 #: The rules that take a move without the formula, as the narration names them.
-RULE_NAMES = {"min_visits": "the minimum-visits rule", "solver": "the solver"}
+RULE_NAMES = {"min_visits": N_("the minimum-visits rule"), "solver": N_("the solver")}
+
+#: A proven result ("win", "draw", "loss": the core's words) as the narration says it.
+PROVEN_RESULT = {
+    "win": N_("a proven win"),
+    "draw": N_("a proven draw"),
+    "loss": N_("a proven loss"),
+}
+#: A result ("win", "draw", "loss") with its article: "the root is now proven, a win for X".
+A_RESULT = {"win": N_("a win"), "draw": N_("a draw"), "loss": N_("a loss")}
+#: A result in one word, as a table cell or a tooltip shows it ("proven: win").
+RESULT_WORD = {"win": N_("win"), "draw": N_("draw"), "loss": N_("loss")}
+
+
+def proven_text(result: str) -> str:
+    """A proven result ("a proven win") in the current language (an unknown word passes through)."""
+    return _(PROVEN_RESULT[result]) if result in PROVEN_RESULT else result
+
+
+def a_result_text(result: str) -> str:
+    """A result with its article ("a win"), translated (an unknown word passes through)."""
+    return _(A_RESULT[result]) if result in A_RESULT else result
+
+
+def result_word(result: str) -> str:
+    """A result in one word ("win", "draw", "loss"), translated (others pass through)."""
+    return _(RESULT_WORD[result]) if result in RESULT_WORD else result
 
 
 # --------------------------------------------------------------------------- numbers
 
 
 def fmt(x: float) -> str:
-    """A Q, bonus, score, margin or value: signed, three decimals (``+0.333``, ``-1.000``).
+    """A Q, bonus, score, margin or value: signed, three decimals (``+0.333``, ``-1.000``),
+    with the current language's symbols ("+0,333" in Spanish).
 
     Values that round to zero are written ``+0.000`` (never ``-0.000``)."""
     if abs(x) < 0.0005:
         x = 0.0
-    return f"{x:+.3f}"
+    return number_text(f"{x:+.3f}")
 
 
 def prob(p: float) -> str:
-    return f"{p:.3f}"
+    """A probability: unsigned, three decimals, the current language's symbols."""
+    return number_text(f"{p:.3f}")
 
 
 def c_text(x: float, c: float) -> str:
-    """A value of C with two decimals, or more where two would read as the current C."""
+    """A value of C with two decimals, or more where two would read as the current C (ASCII:
+    :func:`app.words.i18n.number_text` writes it the language's way)."""
     for digits in (2, 3, 4, 6):
         text = f"{x:.{digits}f}"
         if text != f"{c:.{digits}f}":
@@ -41,21 +71,35 @@ def c_text(x: float, c: float) -> str:
     return f"{x:.6f}"
 
 
-def plural(n: int, word: str, plural: str | None = None) -> str:
-    return f"{n} {word if n == 1 else plural or word + 's'}"
+def comma_list(items: Sequence[str]) -> str:
+    """Items joined the language's way ("a1, b2, c3"): the separator is a message."""
+    text = ""
+    for i, item in enumerate(items):
+        # TRANSLATORS: a list of items (move labels), one more added after a comma
+        text = item if i == 0 else _("{items}, {item}", items=text, item=item)
+    return text
+
+
+def clauses_text(clauses: Sequence[str]) -> str:
+    """Clauses of one sentence joined the language's way ("...; ...")."""
+    text = ""
+    for i, clause in enumerate(clauses):
+        text = clause if i == 0 else _("{clauses}; {clause}", clauses=text, clause=clause)
+    return text
 
 
 def player_name(player_names: Sequence[str], player: int) -> str:
     if 0 <= player < len(player_names):
         return player_names[player]
-    return f"player {player}"
+    return _("player {n}", n=player)
 
 
 def result_text(raw: Sequence[float], player_names: Sequence[str]) -> str:
     """A game result from per-player returns: "a win for X" or "a draw"."""
     if len(raw) >= 2 and raw[0] != raw[1]:
-        return f"a win for {player_name(player_names, 0 if raw[0] > raw[1] else 1)}"
-    return "a draw"
+        winner = player_name(player_names, 0 if raw[0] > raw[1] else 1)
+        return _("a win for {player}", player=winner)
+    return _("a draw")
 
 
 # ------------------------------------------------------------------- decisions
@@ -72,9 +116,26 @@ def runner_up(decision: Decision) -> int | None:
 
 def terms_text(t: ChildTerms, *, prior: bool = True) -> str:
     """A child's Q + bonus with the live numbers."""
-    proven = f" (a proven {t.proven})" if t.proven else ""
-    p = f" (prior {prob(t.prior)})" if prior and t.prior is not None else ""
-    return f"Q {fmt(t.q)}{proven} plus bonus {fmt(t.bonus)}{p} = {fmt(t.score)}"
+    q, bonus, score = fmt(t.q), fmt(t.bonus), fmt(t.score)
+    with_prior = prior and t.prior is not None
+    p = prob(t.prior) if t.prior is not None else ""
+    if t.proven:
+        proven = proven_text(t.proven)
+        if with_prior:
+            return _(
+                "Q {q} ({proven}) plus bonus {bonus} (prior {prior}) = {score}",
+                q=q, proven=proven, bonus=bonus, prior=p, score=score,
+            )  # fmt: skip
+        return _(
+            "Q {q} ({proven}) plus bonus {bonus} = {score}",
+            q=q, proven=proven, bonus=bonus, score=score,
+        )  # fmt: skip
+    if with_prior:
+        return _(
+            "Q {q} plus bonus {bonus} (prior {prior}) = {score}",
+            q=q, bonus=bonus, prior=p, score=score,
+        )  # fmt: skip
+    return _("Q {q} plus bonus {bonus} = {score}", q=q, bonus=bonus, score=score)
 
 
 def decision_text(d: Decision, player_names: Sequence[str], detail: int = 0) -> str:
@@ -85,38 +146,65 @@ def decision_text(d: Decision, player_names: Sequence[str], detail: int = 0) -> 
     who = player_name(player_names, d.player)
     t = d.chosen_terms
     if d.rule == "min_visits":
-        return (
-            f"{who} took {t.label} by the minimum-visits rule: it had the fewest visits "
-            f"(n = {t.visits}), and every move needs T visits before the formula counts"
-        )
+        return _(
+            "{player} took {move} by the minimum-visits rule: it had the fewest visits "
+            "(n = {visits}), and every move needs T visits before the formula counts",
+            player=who, move=t.label, visits=t.visits,
+        )  # fmt: skip
     if d.rule == "solver":
-        proven = f"a proven {t.proven} for {who}" if t.proven else "a proven result"
-        return f"{who} took {t.label}: the solver decided, it is {proven}"
+        if t.proven:
+            return _(
+                "{player} took {move}: the solver decided, it is {proven} for {player}",
+                player=who, move=t.label, proven=proven_text(t.proven),
+            )  # fmt: skip
+        return _(
+            "{player} took {move}: the solver decided, it is a proven result",
+            player=who, move=t.label,
+        )  # fmt: skip
     r = runner_up(d)
     if r is None:
-        return f"{who} took {t.label}, the only move there ({terms_text(t, prior=detail < 3)})"
+        return _(
+            "{player} took {move}, the only move there ({terms})",
+            player=who, move=t.label, terms=terms_text(t, prior=detail < 3),
+        )  # fmt: skip
     u = d.children[r]
     margin = t.score - u.score
-    chosen = f"{who} took {t.label} ({terms_text(t, prior=detail < 3)})"
-    other = (
-        f"{u.label} ({terms_text(u, prior=detail < 2)})"
-        if detail < 2
-        else f"{u.label} ({fmt(u.score)})"
-    )
+    chosen = _(
+        "{player} took {move} ({terms})",
+        player=who, move=t.label, terms=terms_text(t, prior=detail < 3),
+    )  # fmt: skip
+    if detail < 2:
+        # TRANSLATORS: a move and its terms: "c3 (Q +0.500 plus bonus +0.300 = +0.800)"
+        other = _("{move} ({terms})", move=u.label, terms=terms_text(u, prior=detail < 2))
+    else:
+        # TRANSLATORS: a move and its total: "c3 (+0.800)"
+        other = _("{move} ({score})", move=u.label, score=fmt(u.score))
     if margin == 0.0:
-        return f"{chosen}, tied with {other}: the first listed wins a tie"
-    by = "by less than 0.0005" if margin < 0.0005 else f"by {fmt(margin)}"
-    return f"{chosen}, over runner-up {other} {by}"
+        return _(
+            "{chosen}, tied with {other}: the first listed wins a tie", chosen=chosen, other=other
+        )
+    if margin < 0.0005:
+        return _(
+            "{chosen}, over runner-up {other} by less than {margin}",
+            chosen=chosen, other=other, margin=number_text("0.0005"),
+        )  # fmt: skip
+    return _(
+        "{chosen}, over runner-up {other} by {margin}",
+        chosen=chosen, other=other, margin=fmt(margin),
+    )  # fmt: skip
 
 
 def dice_text(steps: Sequence[ChanceStep], detail: int = 0) -> str:
     """Dice drawn on the way down (outcomes already in the tree)."""
     if len(steps) == 1 and detail < 1:
         s = steps[0]
-        return (
-            f"the dice drew {s.action_label}: {s.outcome_label} (probability {prob(s.probability)})"
-        )
-    return f"{plural(len(steps), 'dice roll')} on the way" if steps else ""
+        return _(
+            "the dice drew {action}: {outcome} (probability {probability})",
+            action=s.action_label, outcome=s.outcome_label, probability=prob(s.probability),
+        )  # fmt: skip
+    if not steps:
+        return ""
+    return n_("{n} dice roll on the way", "{n} dice rolls on the way", len(steps))
 
 
 def path_text(
@@ -143,35 +231,56 @@ def path_text(
         forced = decisions[:main]
         first = forced[0]
         if len(forced) > 1:
-            text = f"{len(forced)} moves were forced"
+            text = n_("{n} move was forced", "{n} moves were forced", len(forced))
         elif detail < 1:
             mover = player_name(player_names, first.player)
-            text = f"{mover}'s only move was {first.chosen_terms.label}"
+            text = _("{player}'s only move was {move}", player=mover, move=first.chosen_terms.label)
         else:
-            text = f"after the forced {first.chosen_terms.label}"
+            text = _("after the forced {move}", move=first.chosen_terms.label)
         if before:
-            text += " and " + dice_text(before, detail)
+            text = _("{forced} and {dice}", forced=text, dice=dice_text(before, detail))
         decided = decision_text(decisions[main], player_names, detail)
         if detail < 1:
             parts.append(text)
-            parts.append(f"at depth {main} {decided}")
+            parts.append(_("at depth {depth} {decision}", depth=main, decision=decided))
         else:
-            parts.append(f"{text}, at depth {main} {decided}")
+            parts.append(
+                _(
+                    "{forced}, at depth {depth} {decision}",
+                    forced=text,
+                    depth=main,
+                    decision=decided,
+                )
+            )
     else:
         parts.append(decision_text(decisions[0], player_names, detail))
     rest = decisions[main + 1 :]
     if rest:
-        text = f"then {plural(len(rest), 'more decision')} to depth {len(decisions)}"
+        text = n_(
+            "then {n} more decision to depth {depth}",
+            "then {n} more decisions to depth {depth}",
+            len(rest),
+            depth=len(decisions),
+        )
         if labels and len(rest) <= 4:
-            text += " (" + ", ".join(d.chosen_terms.label for d in rest) + ")"
+            # TRANSLATORS: a clause and the moves it names in brackets
+            text = _(
+                "{text} ({moves})",
+                text=text,
+                moves=comma_list([d.chosen_terms.label for d in rest]),
+            )
         special = [d.rule for d in rest if d.rule in RULE_NAMES]
         for rule in sorted(set(special)):
-            text += f", {special.count(rule)} by {RULE_NAMES[rule]}"
+            count = special.count(rule)
+            if rule == "min_visits":
+                text = _("{text}, {n} by the minimum-visits rule", text=text, n=count)
+            else:
+                text = _("{text}, {n} by the solver", text=text, n=count)
         parts.append(text)
     if after:
         dice = dice_text(after, detail)
         if detail >= 1 and parts:
-            parts[-1] += ", with " + dice
+            parts[-1] = _("{text}, with {dice}", text=parts[-1], dice=dice)
         else:
             parts.append(dice)
-    return "; ".join(parts)
+    return clauses_text(parts)

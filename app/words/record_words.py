@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from app.words.phrases import fmt, player_name, plural
+from app.words.i18n import _, n_
+from app.words.phrases import comma_list, fmt, player_name
 
 
 def narrate_record(
@@ -35,37 +36,63 @@ def narrate_record(
         if decision is not None and decision.get("chosen") == there:
             terms = next((t for t in decision.get("children", ()) if t["node"] == there), None)
         if terms is not None and "score" in terms:
-            named = (("q", "Q"), ("bonus", "bonus"))
-            parts = [f"{name} {fmt(terms[key])}" for key, name in named if key in terms]
-            rule = f"by {decision['rule']}, " if decision and decision.get("rule") else ""
-            total = " plus ".join(parts) + " = " if parts else "score "
-            text += f" ({rule}{total}{fmt(terms['score'])})"
+            text = _terms(text, terms, decision)
             terms_given = True
         moves.append(text)
     expanded = list(record.get("expanded", ()))
     if moves:
-        select = "the path went from the root to " + " → ".join(moves)
+        select = _("the path went from the root to {moves}", moves=" → ".join(moves))
         if not terms_given and any(there not in expanded for there in path[1:]):
-            select += " (the file gives no terms for its choices)"
+            select = _("{text} (the file gives no terms for its choices)", text=select)
     else:
-        select = "selection stopped at the root"
-    expand = "added " + ", ".join(label(n) for n in expanded) if expanded else "nothing added"
+        select = _("selection stopped at the root")
+    if expanded:
+        expand = _("added {moves}", moves=comma_list([label(n) for n in expanded]))
+    else:
+        expand = _("nothing added")
     leaf = record.get("leaf", path[-1])
     if "leaf_value" in record:
-        how = f" by {record['evaluation']}" if "evaluation" in record else ""
-        view = view_of(leaf)
-        simulate = f"the leaf was valued{how} at {fmt(float(record['leaf_value']))} for " + (
-            player_name(player_names, view)
-        )
+        value = fmt(float(record["leaf_value"]))
+        player = player_name(player_names, view_of(leaf))
+        if "evaluation" in record:
+            # TRANSLATORS: {how} is the file's own word for the evaluation ("rollout")
+            simulate = _(
+                "the leaf was valued by {how} at {value} for {player}",
+                how=record["evaluation"], value=value, player=player,
+            )  # fmt: skip
+        else:
+            simulate = _("the leaf was valued at {value} for {player}", value=value, player=player)
     else:
-        simulate = "the file does not say how the leaf was valued"
+        simulate = _("the file does not say how the leaf was valued")
     backed = len(record.get("backup", ()))
-    backup = (
-        f"{plural(backed, 'node')} on the path updated"
-        if backed
-        else "the file does not say what was backed up"
-    )
-    note = f" {record['note']}" if record.get("note") else ""
-    return (
-        f"Select: {select}; expand: {expand}. Simulate: {simulate}; backpropagate: {backup}." + note
-    )
+    if backed:
+        backup = n_("{n} node on the path updated", "{n} nodes on the path updated", backed)
+    else:
+        backup = _("the file does not say what was backed up")
+    text = _(
+        "Select: {select}; expand: {expand}. Simulate: {simulate}; backpropagate: {backup}.",
+        select=select, expand=expand, simulate=simulate, backup=backup,
+    )  # fmt: skip
+    if record.get("note"):
+        # TRANSLATORS: a narration, then a note a trace file gave (kept as the file wrote it)
+        return _("{text} {note}", text=text, note=record["note"])
+    return text
+
+
+def _terms(move: str, terms: Mapping[str, Any], decision: Mapping[str, Any] | None) -> str:
+    """A move and the terms the file gives for it: "a1 (by solver, Q +0.500 = +0.500)"."""
+    score = fmt(terms["score"])
+    q = fmt(terms["q"]) if "q" in terms else None
+    bonus = fmt(terms["bonus"]) if "bonus" in terms else None
+    if q is not None and bonus is not None:
+        total = _("Q {q} plus bonus {bonus} = {score}", q=q, bonus=bonus, score=score)
+    elif q is not None:
+        total = _("Q {q} = {score}", q=q, score=score)
+    elif bonus is not None:
+        total = _("bonus {bonus} = {score}", bonus=bonus, score=score)
+    else:
+        total = _("score {score}", score=score)
+    if decision and decision.get("rule"):
+        # TRANSLATORS: {rule} is the file's name of the rule that chose ("min_visits")
+        return _("{move} (by {rule}, {terms})", move=move, rule=decision["rule"], terms=total)
+    return _("{move} ({terms})", move=move, terms=total)
