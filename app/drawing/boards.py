@@ -23,6 +23,7 @@ from typing import Any
 from app.drawing.palette import BLUE, CLASS, RED, RIGHT, YELLOW
 from app.drawing.tree_model import Heat
 from app.words.exact import ExactAnswer
+from app.words.i18n import N_, _, fixed, percent
 from games.registry import game_spec
 
 __all__ = [
@@ -90,7 +91,8 @@ def _exact_text(x: float, y: float, exact: ExactAnswer, action: Any, size: int) 
     """A move's exact value ("= win"), green for a best move, red for a worse one."""
     return (
         f'<text x="{x}" y="{y}" font-size="{size}" text-anchor="middle" font-weight="bold" '
-        f'fill="{_exact_colour(exact, action)}">= {exact.text(action)}</text>'
+        f'fill="{_exact_colour(exact, action)}">{_escape(_("= {value}", value=exact.text(action)))}'
+        "</text>"
     )
 
 
@@ -179,11 +181,11 @@ def tic_tac_toe_svg(
             share, q = stats[cell]
             parts.append(
                 f'<text x="{x + size / 2}" y="{y + 38 - lift}" font-size="20" '
-                f'text-anchor="middle" fill="#111827">{share:.0%}</text>'
+                f'text-anchor="middle" fill="#111827">{percent(share)}</text>'
             )
             parts.append(
                 f'<text x="{x + size / 2}" y="{y + 62 - 2 * lift}" font-size="14" '
-                f'text-anchor="middle" fill="#374151">Q {q:+.2f}</text>'
+                f'text-anchor="middle" fill="#374151">Q {fixed(q, 2, signed=True)}</text>'
             )
         if mark == "." and exact is not None and cell in exact.values:
             parts.append(_exact_text(x + size / 2, y + 79, exact, cell, 14))
@@ -254,11 +256,11 @@ def connect_four_svg(
             )
             parts.append(
                 f'<text x="{x}" y="{n_rows * cell + 19}" font-size="14" '
-                f'text-anchor="middle">{share:.0%}</text>'
+                f'text-anchor="middle">{percent(share)}</text>'
             )
             parts.append(
                 f'<text x="{x}" y="{n_rows * cell + 37}" font-size="11" '
-                f'text-anchor="middle" fill="#374151">{q:+.2f}</text>'
+                f'text-anchor="middle" fill="#374151">{fixed(q, 2, signed=True)}</text>'
             )
         if exact is not None and c in exact.values:
             parts.append(_exact_text(x, n_rows * cell + 56, exact, c, 12))
@@ -323,7 +325,7 @@ def gridiron_svg(
             lift = 0 if exact is None else 6
             parts.append(
                 f'<text x="{x * cell + cell / 2}" y="{y * cell + cell / 2 + 4 - lift}" '
-                f'font-size="11" text-anchor="middle">{share:.0%}</text>'
+                f'font-size="11" text-anchor="middle">{percent(share)}</text>'
             )
             if exact is not None:
                 parts.append(
@@ -361,12 +363,15 @@ def gridiron_svg(
             x, y = action[1] * cell + cell - 9, action[2] * cell + 9
             parts.append(_pv_disc(x, y, number, "#2563eb" if player == 0 else "#dc2626", r=8))
     for i, (action, label, share, q) in enumerate(notes):
-        text = f"{label}: {share:.0%} of visits, Q {q:+.2f}"
+        text = _(
+            "{move}: {share} of visits, Q {q}",
+            move=label, share=percent(share), q=fixed(q, 2, signed=True),
+        )  # fmt: skip
         colour = "#111827"
         if exact is not None:
-            text += f", exact {exact.text(action)}"
+            text = _("{text}, exact {value}", text=text, value=exact.text(action))
         if wrong and action == favourite:
-            text = "✗ " + text + " (worse than the best)"
+            text = _("✗ {text} (worse than the best)", text=text)
             colour = _WORSE
         parts.append(
             f'<text x="4" y="{height + 16 + 18 * i}" font-size="12" fill="{colour}">'
@@ -392,35 +397,41 @@ BOARDS: dict[str, Callable[..., str]] = {
     "gridiron": gridiron_svg,
 }
 
-_STATS_LEGEND = (
+_STATS_LEGEND = N_(
     "Grey shading and %: each move's share of the root's visits. Q: the value the search expects "
     "for the player to move (+1 a win, -1 a loss). Numbered discs: the principal "
     "variation (the most visited line), 1 = the move now, in the colour of the player who "
     "would play it."
 )
-_TEXT_LEGEND = (
+_TEXT_LEGEND = N_(
     "The board is the game's own text. The table lists the moves the search has tried: each "
     "move's share of the root's visits and Q, the value the search expects for the player to "
     "move (+1 a win, -1 a loss)."
 )
 #: What the exact values and the red outline mean (added to the legend while they show).
-EXACT_LEGEND = (
+EXACT_LEGEND = N_(
     "= win / draw / loss: the move's exact value under perfect play, for the player to move "
     "(a number where dice decide: the expected value, +1 a sure win; ? = not worked out within "
     "the time budget), green for a best move, red for a worse one. Red outline: the search's "
     "favourite when perfect play says it is worse than the best move."
 )
 #: View name -> what its picture's colours and marks mean.
+#: (English, each sentence a message: translated where shown, :func:`board_legend`.)
+_VIEW_LEGENDS: dict[str, str] = {
+    "tic_tac_toe": N_("Blue X, red O, as the tree's boxes of their moves."),
+    "connect_four": N_(
+        "Yellow X, red O, as the tree's boxes of their moves; the shares sit under their columns."
+    ),
+    "gridiron": N_(
+        "Blue discs: Home players, red: Away (H1, A1...), as the tree's boxes of their moves; "
+        "a hollow disc is a player knocked down, a faded one has acted this turn; the brown oval "
+        "is the ball (a small brown dot on a player: he carries it). Tinted squares: tackle "
+        "zones (blue Home's, red Away's), where a move out needs a dodge roll. Home scores in the "
+        "right-hand endzone, Away in the left."
+    ),
+}
 LEGENDS: dict[str, str] = {
-    "tic_tac_toe": _STATS_LEGEND + " Blue X, red O, as the tree's boxes of their moves.",
-    "connect_four": _STATS_LEGEND
-    + " Yellow X, red O, as the tree's boxes of their moves; the shares sit under their columns.",
-    "gridiron": _STATS_LEGEND
-    + " Blue discs: Home players, red: Away (H1, A1...), as the tree's boxes of their moves; "
-    "a hollow disc is a player knocked down, a faded one has acted this turn; the brown oval "
-    "is the ball (a small brown dot on a player: he carries it). Tinted squares: tackle "
-    "zones (blue Home's, red Away's), where a move out needs a dodge roll. Home scores in the "
-    "right-hand endzone, Away in the left.",
+    view: _STATS_LEGEND + " " + extra for view, extra in _VIEW_LEGENDS.items()
 }
 
 
@@ -459,14 +470,23 @@ def board_legend(game: Any, exact: bool = False) -> str:
     without a view); with ``exact``, what the exact values and the red outline mean too."""
     spec = _spec(game)
     view = spec.board_view if spec is not None else None
-    legend = LEGENDS.get(view, _TEXT_LEGEND) if view else _TEXT_LEGEND
-    return legend + " " + EXACT_LEGEND if exact else legend
+    if view and view in _VIEW_LEGENDS:
+        # TRANSLATORS: two legends of a board, one after the other
+        legend = _("{first} {second}", first=_(_STATS_LEGEND), second=_(_VIEW_LEGENDS[view]))
+    else:
+        legend = _(_TEXT_LEGEND)
+    if exact:
+        return _("{first} {second}", first=legend, second=_(EXACT_LEGEND))
+    return legend
 
 
 def board_text(game: Any, state: Any) -> str:
     """The generic view's board: the game's ``render`` text, else its position string."""
     render = getattr(game, "render", None)
-    return str(render(state)) if render is not None else game.format_state(state) or "(start)"
+    if render is not None:
+        return str(render(state))
+    # TRANSLATORS: the board of a game whose start position writes as nothing
+    return game.format_state(state) or _("(start)")
 
 
 def stats_rows(
@@ -482,7 +502,11 @@ def stats_rows(
     untried moves after the tried ones, and a mark on a wrong favourite."""
     ordered = sorted(stats.items(), key=lambda item: -item[1][0])
     rows: list[dict[str, Any]] = [
-        {"move": game.action_label(state, action), "visits": f"{share:.0%}", "Q": f"{q:+.3f}"}
+        {
+            "move": game.action_label(state, action),
+            "visits": percent(share),
+            "Q": fixed(q, 3, signed=True),
+        }
         for action, (share, q) in ordered
     ]
     if exact is None:
@@ -494,7 +518,7 @@ def stats_rows(
     for row, action in zip(rows, actions + untried, strict=True):
         row["exact"] = exact.text(action)
         row["mark"] = (
-            "✗ the favourite: worse than the best" if wrong and action == favourite else ""
+            _("✗ the favourite: worse than the best") if wrong and action == favourite else ""
         )
     return rows
 

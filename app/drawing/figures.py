@@ -13,6 +13,8 @@ from typing import Any
 import plotly.graph_objects as go
 
 from app.words.exact import ExactAnswer
+from app.words.i18n import N_, _, fixed, n_, percent
+from app.words.phrases import result_word
 from mcts_core import Decision, IterationTrace, Search
 from mcts_core.nodes import ChanceNode
 from mcts_core.policies import FORMULAS, visit_entropy
@@ -37,6 +39,57 @@ __all__ = [
 ]
 
 
+#: The tables' columns: each row's key (stable, read by code and tests) -> its header as shown
+#: (translated by :func:`html_table`; a key not here is shown as it is).
+COLUMN_NAMES: dict[str, str] = {
+    # TRANSLATORS: a table column: the child the selection chose ("◀ chosen")
+    "chosen": N_("chosen"),
+    "move": N_("move"),
+    "n (before backup)": N_("n (before backup)"),
+    "Q": "Q",
+    # TRANSLATORS: a table column: the move's value under perfect play
+    "exact": N_("exact"),
+    # TRANSLATORS: a table column: the exploration bonus of the formula
+    "bonus": N_("bonus"),
+    "Q + bonus": N_("Q + bonus"),
+    "prior P": N_("prior P"),
+    # TRANSLATORS: a table column: a proven result (win, draw, loss)
+    "proven": N_("proven"),
+    "node": N_("node"),
+    # TRANSLATORS: a table column: whose view the value is from (a player's name)
+    "view of": N_("view of"),
+    "value added": N_("value added"),
+    "visits now": N_("visits now"),
+    "mean now": N_("mean now"),
+    "#": "#",
+    "player": N_("player"),
+    # TRANSLATORS: a table column: the dice's outcome of a rollout move
+    "dice": N_("dice"),
+    # TRANSLATORS: a table column: an outcome of a dice roll
+    "outcome": N_("outcome"),
+    "probability": N_("probability"),
+    # TRANSLATORS: a table column: how many times the search drew the outcome
+    "drawn": N_("drawn"),
+    # TRANSLATORS: a table column: the expected number of draws
+    "expected": N_("expected"),
+    "value": N_("value"),
+    # TRANSLATORS: a table column: the move's share of the root's visits
+    "visits": N_("visits"),
+    # TRANSLATORS: a table column: a mark on the search's favourite when it is wrong
+    "mark": N_("mark"),
+}
+
+#: A node's kind in the backup table ("#3 (action)").
+_NODE_KINDS = {"action": N_("action"), "chance": N_("chance")}
+
+
+def column_name(key: str) -> str:
+    """A table column's header in the current language (a key not in
+    :data:`COLUMN_NAMES` as it is)."""
+    name = COLUMN_NAMES.get(key)
+    return key if name is None else _(name)
+
+
 def uct_rows(decision: Decision, exact: ExactAnswer | None = None) -> list[dict[str, Any]]:
     """One row per child of a decision: visits, Q (deciding player's view), bonus, total, and
     with ``exact`` (the root's decision only) each move's exact value ("win", "?")."""
@@ -44,7 +97,8 @@ def uct_rows(decision: Decision, exact: ExactAnswer | None = None) -> list[dict[
     for i, terms in enumerate(decision.children):
         rows.append(
             {
-                "chosen": "◀ chosen" if i == decision.chosen else "",
+                # TRANSLATORS: the mark on the chosen child in the selection table
+                "chosen": _("◀ chosen") if i == decision.chosen else "",
                 "move": terms.label,
                 "n (before backup)": terms.visits,
                 # one number format for every value column: signed, 3 decimals
@@ -53,7 +107,7 @@ def uct_rows(decision: Decision, exact: ExactAnswer | None = None) -> list[dict[
                 "bonus": f"{terms.bonus:+.3f}",
                 "Q + bonus": f"{terms.score:+.3f}",
                 "prior P": None if terms.prior is None else f"{terms.prior:.3f}",
-                "proven": terms.proven or "",
+                "proven": result_word(terms.proven) if terms.proven else "",
             }
         )
     return rows
@@ -66,7 +120,7 @@ def html_table(rows: Sequence[dict[str, Any]], highlight: int | None = None) -> 
     # Columns that are empty in every row (e.g. priors under UCT) are left out.
     keys = [k for k in rows[0] if any(row[k] not in (None, "") for row in rows)]
     rows = [{k: row[k] for k in keys} for row in rows]
-    head = "".join(f"<th>{_html(k)}</th>" for k in keys)
+    head = "".join(f"<th>{_html(column_name(k))}</th>" for k in keys)
     body = []
     for i, row in enumerate(rows):
         style = ' style="background:#fef3c7;font-weight:600"' if i == highlight else ""
@@ -94,14 +148,17 @@ def uct_table_html(
     first table; deeper decisions have none."""
     parts = []
     for depth, d in enumerate(decisions):
-        who = player_names[d.player]
+        who = _html(player_names[d.player])
+        heading = _("Depth {depth} · node #{node}", depth=depth, node=d.node_id)
+        said = _(
+            "{player} decides, N = {n} before this backup, Q from {player}'s view, visit "
+            "entropy {entropy} (of at most {most})",
+            player=who, n=d.parent_visits, entropy=fixed(decision_entropy(d), 2),
+            most=fixed(math.log(max(1, len(d.children))), 2),
+        )  # fmt: skip
+        rule = f" · <i>{_html(_('minimum-visits rule'))}</i>" if d.rule == "min_visits" else ""
         parts.append(
-            f"<p style='margin:0.6rem 0 0.2rem 0'><b>Depth {depth} · node #{d.node_id}</b> — "
-            f"{_html(who)} decides, N = {d.parent_visits} before this backup, Q from "
-            f"{_html(who)}'s view, visit entropy {decision_entropy(d):.2f} "
-            f"(of at most {math.log(max(1, len(d.children))):.2f})"
-            + (" · <i>minimum-visits rule</i>" if d.rule == "min_visits" else "")
-            + "</p>"
+            f"<p style='margin:0.6rem 0 0.2rem 0'><b>{_html(heading)}</b> — {said}{rule}</p>"
         )
         rows = uct_rows(d, exact if depth == 0 else None)
         parts.append(f'<div style="overflow-x:auto">{html_table(rows, highlight=d.chosen)}</div>')
@@ -111,7 +168,7 @@ def uct_table_html(
 def formulas_latex(decisions: Sequence[Decision], policy: str, c: float) -> str:
     """The formula of every decision with the chosen child's numbers, one aligned line each."""
     lines = [
-        rf"\text{{depth {depth}:}} & \quad {formula_latex(d, policy, c)}"
+        rf"\text{{{_('depth {depth}:', depth=depth)}}} & \quad {formula_latex(d, policy, c)}"
         for depth, d in enumerate(decisions)
     ]
     return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
@@ -122,9 +179,11 @@ def formula_latex(decision: Decision, policy: str, c: float) -> str:
     t = decision.chosen_terms
     n_parent = decision.parent_visits
     if decision.rule == "min_visits":
-        return (
-            r"\text{minimum visits: a child had fewer than }T\text{ visits, so the least visited "
-            rf"(n={t.visits})\text{{ was taken without the formula}}"
+        # TRANSLATORS: LaTeX: translate the words inside \text{{ }} only (braces are doubled)
+        return _(
+            r"\text{{minimum visits: a child had fewer than }}T\text{{ visits, so the least "
+            r"visited (n={visits})}}\text{{ was taken without the formula}}",
+            visits=t.visits,
         )
     if policy == "ucb1":
         live = (
@@ -154,7 +213,11 @@ def update_rows(trace: IterationTrace, player_names: Sequence[str]) -> list[dict
     the player who chose the move into it (so the sign flips between players)."""
     return [
         {
-            "node": f"#{u.node_id} ({u.kind})",
+            "node": _(
+                "#{node} ({kind})",
+                node=u.node_id,
+                kind=_(_NODE_KINDS[u.kind]) if u.kind in _NODE_KINDS else u.kind,
+            ),
             "view of": player_names[u.view],
             "value added": round(u.added, 4),
             "visits now": u.visits,
@@ -218,8 +281,8 @@ def chance_figure(rows: list[dict[str, Any]]) -> go.Figure:
     labels = [r["outcome"] for r in rows]
     fig = go.Figure(
         [
-            go.Bar(name="drawn", x=labels, y=[r["drawn"] for r in rows]),
-            go.Bar(name="expected", x=labels, y=[r["expected"] for r in rows]),
+            go.Bar(name=column_name("drawn"), x=labels, y=[r["drawn"] for r in rows]),
+            go.Bar(name=column_name("expected"), x=labels, y=[r["expected"] for r in rows]),
         ]
     )
     fig.update_layout(barmode="group", height=260, margin=dict(l=10, r=10, t=10, b=10))
@@ -264,7 +327,7 @@ def watch_figure(watches: Sequence[Watch], series: Sequence[dict[str, Any]]) -> 
     ]
     fig = go.Figure(traces)
     fig.update_layout(
-        height=300, margin=dict(l=10, r=10, t=30, b=10), xaxis=dict(title="iteration"),
+        height=300, margin=dict(l=10, r=10, t=30, b=10), xaxis=dict(title=_("iteration")),
         legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0),
     )  # fmt: skip
     return fig
@@ -309,54 +372,61 @@ def history_figure(
                                  line_color=colour, showlegend=False, yaxis="y2"))  # fmt: skip
     points = [p for p in series if p["best"] is not None]
     traces.append(go.Scatter(x=[p["iteration"] for p in points], y=[p["best"] for p in points],
-                             mode="lines+markers", line_shape="hv", name="chosen",
+                             mode="lines+markers", line_shape="hv", name=_("chosen"),
                              line_color="#111827", showlegend=False, yaxis="y"))  # fmt: skip
     if regret is None:
         fig = go.Figure(traces)
         fig.update_layout(
             height=560, margin=dict(l=10, r=10, t=30, b=10),
-            xaxis=dict(title="iteration", anchor="y"),
-            yaxis=dict(domain=[0.0, 0.2], title="chosen move", type="category"),
-            yaxis2=dict(domain=[0.27, 0.6], title="Q (root player)", anchor="x"),
-            yaxis3=dict(domain=[0.67, 1.0], title="visits", anchor="x"),
+            xaxis=dict(title=_("iteration"), anchor="y"),
+            yaxis=dict(domain=[0.0, 0.2], title=_("chosen move"), type="category"),
+            yaxis2=dict(domain=[0.27, 0.6], title=_("Q (root player)"), anchor="x"),
+            yaxis3=dict(domain=[0.67, 1.0], title=_("visits"), anchor="x"),
         )  # fmt: skip
         return fig
     for trace in traces:  # the regret panel takes the bottom: the others move up one axis
         trace.update(yaxis={"y": "y2", "y2": "y3", "y3": "y4"}[trace.yaxis])
-    traces.append(go.Scatter(x=[i for i, _ in regret], y=[r for _, r in regret], name="regret",
+    traces.append(go.Scatter(x=[i for i, __ in regret], y=[r for __, r in regret],
+                             name=_("regret"),
                              mode="lines+markers", line_shape="hv", line_color="#b91c1c",
                              showlegend=False, connectgaps=False, yaxis="y"))  # fmt: skip
     fig = go.Figure(traces)
-    top = max([r for _, r in regret if r is not None], default=0.0)
+    top = max([r for __, r in regret if r is not None], default=0.0)
     fig.update_layout(
         height=680, margin=dict(l=10, r=10, t=30, b=10),
-        xaxis=dict(title="iteration", anchor="y"),
-        yaxis=dict(domain=[0.0, 0.14], title="regret", range=[-0.05, max(1.0, top) * 1.1],
+        xaxis=dict(title=_("iteration"), anchor="y"),
+        yaxis=dict(domain=[0.0, 0.14], title=_("regret"), range=[-0.05, max(1.0, top) * 1.1],
                    zeroline=True),
-        yaxis2=dict(domain=[0.2, 0.36], title="chosen move", type="category", anchor="x"),
-        yaxis3=dict(domain=[0.42, 0.68], title="Q (root player)", anchor="x"),
-        yaxis4=dict(domain=[0.74, 1.0], title="visits", anchor="x"),
+        yaxis2=dict(domain=[0.2, 0.36], title=_("chosen move"), type="category", anchor="x"),
+        yaxis3=dict(domain=[0.42, 0.68], title=_("Q (root player)"), anchor="x"),
+        yaxis4=dict(domain=[0.74, 1.0], title=_("visits"), anchor="x"),
     )  # fmt: skip
     return fig
 
 
 def arena_figure(result: Any) -> go.Figure:
     """Wins, draws and losses of MCTS as home and as away (an ``ArenaResult``)."""
-    sides = ["MCTS as home", "MCTS as away"]
+    sides = [_("MCTS as home"), _("MCTS as away")]
     fig = go.Figure(
         [
-            go.Bar(name="wins", x=sides, y=[result.home_wins, result.away_wins],
+            go.Bar(name=_("wins"), x=sides, y=[result.home_wins, result.away_wins],
                    marker_color="#16a34a"),
-            go.Bar(name="draws", x=sides, y=[result.home_draws, result.away_draws],
+            go.Bar(name=_("draws"), x=sides, y=[result.home_draws, result.away_draws],
                    marker_color="#9ca3af"),
-            go.Bar(name="losses", x=sides, y=[result.home_losses, result.away_losses],
+            go.Bar(name=_("losses"), x=sides, y=[result.home_losses, result.away_losses],
                    marker_color="#dc2626"),
         ]
     )  # fmt: skip
+    title = n_(
+        "{n} game per side vs {opponent}", "{n} games per side vs {opponent}",
+        result.games_per_side, opponent=result.opponent,
+    )  # fmt: skip
     fig.update_layout(barmode="stack", height=280, margin=dict(l=10, r=10, t=30, b=10),
-                      title=f"{result.games_per_side} games per side vs {result.opponent}",
-                      yaxis_title="games")  # fmt: skip
+                      title=title, yaxis_title=_("games"))  # fmt: skip
     return fig
+
+
+_SIDES = {"home": N_("MCTS as home"), "away": N_("MCTS as away")}
 
 
 def sweep_figure(result: Any) -> go.Figure:
@@ -380,16 +450,17 @@ def sweep_figure(result: Any) -> go.Figure:
             below.append(rates_of.win_rate - low)
         fig.add_trace(
             go.Scatter(
-                x=labels, y=rates, name=f"MCTS as {side}", mode="markers+lines",
+                x=labels, y=rates, name=_(_SIDES[side]), mode="markers+lines",
                 marker_color=colour,
                 error_y=dict(type="data", array=above, arrayminus=below, visible=True),
             )
         )  # fmt: skip
     fig.update_layout(
         height=280, margin=dict(l=10, r=10, t=40, b=10), yaxis=dict(range=[-0.02, 1.05]),
-        title=dict(text=f"win rate by {result.param}, 95% intervals", font=dict(size=13)),
+        title=dict(text=_("win rate by {param}, {level} intervals", param=result.param,
+                          level=percent(0.95)), font=dict(size=13)),
         scattermode="group", scattergap=0.7,  # home and away side by side at each value
-        xaxis_title=result.param, yaxis_title="win rate", xaxis_type="category",
+        xaxis_title=result.param, yaxis_title=_("win rate"), xaxis_type="category",
         legend=dict(orientation="h", y=-0.3),
     )  # fmt: skip
     return fig
