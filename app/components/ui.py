@@ -14,6 +14,8 @@ from typing import Any
 
 import streamlit as st
 
+from app.words.i18n import _
+
 LOG = logging.getLogger("mcts_lab.app")
 
 
@@ -27,9 +29,13 @@ def guarded(panel: Callable[..., None]) -> Callable[..., None]:
             panel(*args, **kwargs)
         except Exception as error:
             LOG.exception("panel %s failed", panel.__name__)
+            what = f"{type(error).__name__}: {error}"  # a developer's words: English
             st.error(
-                f"This panel could not be drawn ({type(error).__name__}: {error}). "
-                "The search and your settings are unchanged."
+                _(
+                    "This panel could not be drawn ({error}). The search and your settings "
+                    "are unchanged.",
+                    error=what,
+                )
             )
 
     return draw
@@ -45,7 +51,7 @@ def help_text(text: str) -> None:
     if len(text) <= HELP_FOLD_CHARS:
         st.caption(text)
         return
-    with st.expander("How to read this"):
+    with st.expander(_("How to read this")):
         st.caption(text)
 
 

@@ -12,7 +12,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app.inputs.language import choose_language
 from app.inputs.links import link_language
-from app.words.i18n import BY_TAG, offered, set_fallback, set_language
+from app.words.i18n import BY_TAG, _, offered, set_fallback, set_language
 
 #: The select's session key (and its widget key).
 KEY = "language"
@@ -28,14 +28,16 @@ def apply() -> str | None:
     said = None
     tags = offered()
     if s.get(KEY) not in tags:
-        link, refused = link_language(st.query_params.get("lang"), tags)
+        raw = st.query_params.get("lang")
+        link, refused = link_language(raw, tags)
         if refused and not s.get(_WARNED):
             s[_WARNED] = True
-            said = refused
+            said = raw
         header = st.context.headers.get("Accept-Language")
         s[KEY] = choose_language(None, link, str(header) if header else None, tags)
     set_language(str(s[KEY]))
-    return said
+    # the refusal said in the language just chosen (the browser's, or English)
+    return None if said is None else link_language(said, tags)[1]
 
 
 def _session_language() -> str | None:
@@ -56,7 +58,8 @@ def language_select(where: Any) -> None:
     tags = offered()
     if len(tags) < 2:
         return
-    where.selectbox("Language", tags, key=KEY, format_func=_own_name)
+    # TRANSLATORS: the label of the select that picks the app's language
+    where.selectbox(_("Language"), tags, key=KEY, format_func=_own_name)
 
 
 def _own_name(tag: str) -> str:

@@ -15,7 +15,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from app.words.i18n import OFFERED
+from app.words import i18n
+from app.words.i18n import OFFERED, _, n_, number_text
 from games.registry import game_choices
 from mcts_core.phases import PHASES, Phase
 from mcts_lab.settings import SETTINGS, Setting
@@ -41,13 +42,23 @@ def echo(raw: object) -> str:
     return repr(text[:ECHO_CHARS] + ("…" if len(text) > ECHO_CHARS else ""))
 
 
+def _ignored(name: str, raw: object, use: object) -> str:
+    """The message for a refused link value: the parameter's name and value (quoted, cut at
+    ``ECHO_CHARS``) and what to use instead (a ``ValueError``'s words, or the choices)."""
+    # TRANSLATORS: {name}={value} is the link's parameter as typed (e.g. seed='abc'), keep it;
+    # {use} is what it may be ("a whole number 0..2,147,483,647", "one of uct, ucb1, puct")
+    return _("ignored {name}={value} from the link: use {use}", name=name, value=echo(raw), use=use)
+
+
 def whole(text: str, low: int, high: int) -> int:
     """A whole number in ASCII digits (a leading "-" for a negative one) within [low, high];
     ``ValueError`` otherwise."""
     digits = text.removeprefix("-")
     ok = digits.isascii() and digits.isdigit() and len(digits) <= 12
     if not ok or not low <= int(text) <= high:
-        raise ValueError(f"a whole number {low:,}..{high:,}")
+        raise ValueError(
+            _("a whole number {low}..{high}", low=i18n.decimal(low), high=i18n.decimal(high))
+        )
     return int(text)
 
 
@@ -55,20 +66,22 @@ def decimal(text: str, low: float, high: float) -> float:
     """A decimal number in ASCII digits (e.g. 0.7 or -2) within [low, high]; ``ValueError``
     otherwise."""
     if not _DECIMAL.fullmatch(text) or not low <= float(text) <= high:
-        raise ValueError(f"a number {low:g}..{high:g}")
+        raise ValueError(
+            _("a number {low}..{high}", low=number_text(f"{low:g}"), high=number_text(f"{high:g}"))
+        )
     return float(text)
 
 
 def flag(text: str) -> bool:
     if text not in _FLAGS:
-        raise ValueError("1 or 0")
+        raise ValueError(_("1 or 0"))
     return _FLAGS[text]
 
 
 def choice(options: tuple[str, ...]) -> Callable[[str], str]:
     def parse(text: str) -> str:
         if text not in options:
-            raise ValueError("one of " + ", ".join(options))
+            raise ValueError(_("one of {choices}", choices=", ".join(options)))
         return text
 
     return parse
@@ -137,12 +150,20 @@ def read_link(params: Mapping[str, str]) -> tuple[dict[str, Any], list[str]]:
             continue
         raw = str(params[name])
         if len(raw) > MAX_VALUE_CHARS:
-            refused.append(f"ignored {name} from the link: {len(raw):,} characters is too long")
+            refused.append(
+                n_(
+                    "ignored {name} from the link: {count} character is too long",
+                    "ignored {name} from the link: {count} characters is too long",
+                    len(raw),
+                    name=name,
+                    count=i18n.decimal(len(raw)),
+                )
+            )
             continue
         try:
             values[param.key] = param.parse(raw)
         except (ValueError, TypeError) as error:
-            refused.append(f"ignored {name}={echo(raw)} from the link: use {error}")
+            refused.append(_ignored(name, raw, error))
     return values, refused
 
 
@@ -153,7 +174,7 @@ def link_steps(raw: str | None) -> tuple[int, str | None]:
     try:
         return whole(str(raw), 0, MAX_LINK_STEPS), None
     except ValueError as error:
-        return 0, f"ignored steps={echo(raw)} from the link: use {error}"
+        return 0, _ignored("steps", raw, error)
 
 
 #: A link's ``phase``: the phases of the next iteration the sender had run with Phase (the
@@ -167,7 +188,7 @@ def link_phase(raw: str | None) -> tuple[Phase | None, str | None]:
         return None, None
     phase = LINK_PHASES.get(str(raw))
     if phase is None:
-        return None, f"ignored phase={echo(str(raw))} from the link: use {', '.join(LINK_PHASES)}"
+        return None, _ignored("phase", str(raw), ", ".join(LINK_PHASES))
     return phase, None
 
 
@@ -183,7 +204,7 @@ def link_language(
     lowered = text.lower()
     tag = next((t for t in offered if t.lower() == lowered), None)
     if len(text) > MAX_VALUE_CHARS or tag is None:
-        return None, f"ignored lang={echo(text)} from the link: use {', '.join(offered)}"
+        return None, _ignored("lang", text, ", ".join(offered))
     return tag, None
 
 
@@ -199,8 +220,14 @@ def lesson_link(
         return None, 1, refused
     name = str(raw)
     if len(name) > MAX_VALUE_CHARS or name not in pages:
-        known = ", ".join(pages) or "none are loaded"
-        refused.append(f"ignored lesson={echo(name)} from the link: no such lesson ({known})")
+        known = ", ".join(pages) or _("none are loaded")
+        refused.append(
+            _(
+                "ignored lesson={value} from the link: no such lesson ({known})",
+                value=echo(name),
+                known=known,
+            )
+        )
         return None, 1, refused
     page = 1
     raw_page = params.get("page")
@@ -208,5 +235,5 @@ def lesson_link(
         try:
             page = whole(str(raw_page)[:MAX_VALUE_CHARS], 1, pages[name])
         except ValueError as error:
-            refused.append(f"ignored page={echo(raw_page)} from the link: use {error}")
+            refused.append(_ignored("page", raw_page, error))
     return name, page, refused

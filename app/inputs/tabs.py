@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.words.i18n import N_
+
 __all__ = ["DETAIL_TABS", "LESSON_TABS", "TABS", "DetailTab"]
 
 
@@ -28,16 +30,18 @@ class DetailTab:
     in_lessons: bool = True
 
 
+#: The names are marked for the catalogue (``N_``) and stay English as values (the ``details``
+#: key, lessons' ``tab``): the screen shows ``_(name)``.
 TABS: tuple[DetailTab, ...] = (
-    DetailTab("Board", "the root's board, the moves' N and Q, exact values"),
-    DetailTab("Why this path", "the tree policy's table at each decision of the selection"),
-    DetailTab("Backup", "the phase's expansion and evaluation, the backed-up values"),
-    DetailTab("Dice", "the chance outcomes drawn against their odds"),
-    DetailTab("Charts", "Q, visits and entropy over the iterations"),
-    DetailTab("Play", "play modes and the final-move policies"),
-    DetailTab("Arena", "the arena and the parameter sweep"),
-    DetailTab("A/B", "search B in lockstep with A", in_lessons=False),
-    DetailTab("Text", "the printed tree, JSON and Graphviz"),
+    DetailTab(N_("Board"), "the root's board, the moves' N and Q, exact values"),
+    DetailTab(N_("Why this path"), "the tree policy's table at each decision of the selection"),
+    DetailTab(N_("Backup"), "the phase's expansion and evaluation, the backed-up values"),
+    DetailTab(N_("Dice"), "the chance outcomes drawn against their odds"),
+    DetailTab(N_("Charts"), "Q, visits and entropy over the iterations"),
+    DetailTab(N_("Play"), "play modes and the final-move policies"),
+    DetailTab(N_("Arena"), "the arena and the parameter sweep"),
+    DetailTab(N_("A/B"), "search B in lockstep with A", in_lessons=False),
+    DetailTab(N_("Text"), "the printed tree, JSON and Graphviz"),
 )
 DETAIL_TABS: tuple[str, ...] = tuple(tab.name for tab in TABS)
 LESSON_TABS: tuple[str, ...] = tuple(tab.name for tab in TABS if tab.in_lessons)

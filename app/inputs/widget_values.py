@@ -7,6 +7,7 @@ from typing import Any
 import streamlit as st
 
 from app.drawing.tree_dot import TreeBounds
+from app.words.i18n import _, decimal
 from games.registry import game_spec
 from mcts_core import SearchConfig
 from mcts_lab.presets import PRESET_NAMES
@@ -14,6 +15,16 @@ from mcts_lab.settings import SETTINGS, SettingKind, setting_for_widget
 
 #: One session's tree at most (the CLI's default cap is 500,000): a class shares one server.
 SESSION_MAX_NODES = 200_000
+
+
+def session_full_message() -> str:
+    """The full tree's notice in the current language (:data:`SESSION_FULL_MESSAGE` is the
+    English one, as the session's notices kept it)."""
+    return _(
+        "This tree is full: the app holds one tree to {nodes} nodes so that a class can share "
+        "one server. Reset, or play a move to keep only its subtree.",
+        nodes=decimal(SESSION_MAX_NODES),
+    )
 
 
 SESSION_FULL_MESSAGE = (

@@ -15,6 +15,8 @@ from app.drawing.tree_layout import build_view
 from app.live import ab, history, session
 from app.live.ab import on_b_change, on_toggle, stale
 from app.live.session import Pair
+from app.screen.sidebar import choice_label
+from app.words.i18n import N_, _, decimal, fixed, n_, number_text, percent
 from mcts_core import Search
 from mcts_core.config import ROLLOUT_POLICIES, TREE_POLICIES
 from mcts_lab.compare_records import SYNC_TEXT  # the compare report's own sync sentences
@@ -37,12 +39,13 @@ def summary_rows(a: Search, b: Search) -> list[dict[str, str]]:
     fav_b = b.best_action() if b.root.children else None
     rows = []
     for action in game.legal_actions(root):
-        cells = {"move": str(game.action_label(root, action))}
+        cells = {_("move"): str(game.action_label(root, action))}
         for side, stats, fav in (("A", stats_a, fav_a), ("B", stats_b, fav_b)):
             share, q = stats.get(action, (None, None))
             star = "★" if action == fav else ""
-            cells[f"{side} share"] = "" if share is None else f"{star}{share:.0%}"
-            cells[f"{side} Q"] = "" if q is None else f"{q:+.2f}"
+            # TRANSLATORS: a column head: the share of the root's visits under search A or B
+            cells[_("{side} share", side=side)] = "" if share is None else star + percent(share)
+            cells[_("{side} Q", side=side)] = "" if q is None else fixed(q, 2, signed=True)
         rows.append(cells)
     return rows
 
@@ -54,26 +57,49 @@ def divergence_lines(pair: Pair) -> list[str]:
     found = lockstep.first_divergence
     if found is None and lockstep.differences and pair.b.iterations > ab.LOCKSTEP_LIMIT:
         lines = [
-            f"No divergence in the first {ab.LOCKSTEP_LIMIT:,} iterations: the lockstep stopped "
-            "looking there (each iteration it looks at records both traces)."
+            _(
+                "No divergence in the first {n} iterations: the lockstep stopped looking there "
+                "(each iteration it looks at records both traces).",
+                n=decimal(ab.LOCKSTEP_LIMIT),
+            )
         ]
     elif found is None:
-        lines = [f"No divergence yet after {pair.b.iterations:,} iterations."]
-    else:
         lines = [
-            f"First divergence: iteration {found.iteration:,}, depth {found.depth} "
-            f"({found.kind}; deciding term: {found.deciding_term}).",
+            n_(
+                "No divergence yet after {count} iteration.",
+                "No divergence yet after {count} iterations.",
+                pair.b.iterations,
+                count=decimal(pair.b.iterations),
+            )
+        ]
+    else:
+        # {kind} and {term}: mcts-lab compare's own words (the CLI's, English)
+        lines = [
+            _(
+                "First divergence: iteration {iteration}, depth {depth} ({kind}; deciding "
+                "term: {term}).",
+                iteration=decimal(found.iteration),
+                depth=found.depth,
+                kind=found.kind,
+                term=found.deciding_term,
+            ),
             found.explanation,
         ]
     if lockstep.first_out_of_sync is not None and (
         found is None or lockstep.first_out_of_sync < found.iteration
     ):
-        reason = SYNC_TEXT[lockstep.out_of_sync_reason or "path"]
-        lines.append(f"Out of sync from iteration {lockstep.first_out_of_sync:,}: {reason}.")
+        reason = _(SYNC_TEXT[lockstep.out_of_sync_reason or "path"])
+        lines.append(
+            _(
+                "Out of sync from iteration {iteration}: {reason}.",
+                iteration=decimal(lockstep.first_out_of_sync),
+                reason=reason,
+            )
+        )
     return lines
 
 
-HELP = (
+HELP = N_(
     "A is the sidebar's search. B searches the same position with the same seed and the "
     "settings in the B popover; every Step and Step N also steps B by as many iterations. Until "
     "their paths part both trees are identical, so the first divergence has one cause."
@@ -89,35 +115,48 @@ def ab_panel() -> None:
     ab.restore()
     s = st.session_state
     with st.container(horizontal=True, vertical_alignment="center", gap="small"):
-        st.toggle("A/B lockstep", key="ab", on_change=on_toggle, help=HELP)
+        st.toggle(_("A/B lockstep"), key="ab", on_change=on_toggle, help=_(HELP))
         if s["ab"]:
-            label = f"B: C {float(s['ab_c']):g}, {s['ab_policy']}, {s['ab_rollout']}"
-            label += ", solver" if s["ab_solver"] else ""
-            with st.popover(label, help="B's settings (the rest are A's)", key="ab_b"):
-                st.number_input("B: C", 0.0, 5.0, step=0.1, key="ab_c", on_change=on_b_change)
-                st.selectbox("B: tree policy", TREE_POLICIES, key="ab_policy",
+            # the policy and rollout by their values (uct, random): as the CLI's flags
+            b_says = dict(c=number_text(f"{float(s['ab_c']):g}"), policy=s["ab_policy"],
+                          rollout=s["ab_rollout"])  # fmt: skip
+            label = (
+                _("B: C {c}, {policy}, {rollout}, solver", **b_says)
+                if s["ab_solver"]
+                else _("B: C {c}, {policy}, {rollout}", **b_says)
+            )
+            with st.popover(label, help=_("B's settings (the rest are A's)"), key="ab_b"):
+                st.number_input(_("B: C"), 0.0, 5.0, step=0.1, key="ab_c", on_change=on_b_change)
+                st.selectbox(_("B: tree policy"), TREE_POLICIES, key="ab_policy",
                              on_change=on_b_change)  # fmt: skip
-                st.selectbox("B: rollout", ROLLOUT_POLICIES, key="ab_rollout",
-                             on_change=on_b_change)  # fmt: skip
-                st.toggle("B: solver", key="ab_solver", on_change=on_b_change)
+                st.selectbox(_("B: rollout"), ROLLOUT_POLICIES, key="ab_rollout",
+                             on_change=on_b_change, format_func=choice_label)  # fmt: skip
+                st.toggle(_("B: solver"), key="ab_solver", on_change=on_b_change)
     if not s["ab"]:
-        ui.help_text(HELP)
+        ui.help_text(_(HELP))
         return
     lab = session.session()
     pair = lab.ab
     if pair is None:
-        st.caption("B is built at the next Step.")
+        st.caption(_("B is built at the next Step."))
         return
     differences = pair.lockstep.differences
+    # the settings by their field names (c, tree_policy): as mcts-lab compare writes them
     differ = (
-        "A / B differ in: "
-        + ", ".join(f"{name} {_show(a)} / {_show(b)}" for name, (a, b) in differences.items())
+        _(
+            "A / B differ in: {differences}",
+            differences=", ".join(
+                f"{name} {_show(a)} / {_show(b)}" for name, (a, b) in differences.items()
+            ),
+        )
         if differences
-        else "A and B have the same settings: their paths must never part."
+        else _("A and B have the same settings: their paths must never part.")
     )
     why = stale(pair, lab.search)
     if why is not None:
-        ui.notice_line("info", f"{why[0].upper()}{why[1:]}: the next Step starts A and B again.")
+        # {why}: the live session's words for what changed (app.live.ab.stale)
+        said = why[0].upper() + why[1:]
+        ui.notice_line("info", _("{why}: the next Step starts A and B again.", why=said))
         return
     if pair.note:
         ui.notice_line("warning", pair.note)
@@ -132,8 +171,15 @@ def ab_panel() -> None:
         + _LINE.format(html.escape(differ))
         + _LINE.format(f"<b>{html.escape(lines[0])}</b>")
         + _LINE.format(
-            f"{pair.b.iterations:,} iterations each; favourite ★: "
-            + html.escape(", ".join(favourites) or "none yet")
+            html.escape(
+                n_(
+                    "{count} iteration each; favourite ★: {favourites}",
+                    "{count} iterations each; favourite ★: {favourites}",
+                    pair.b.iterations,
+                    count=decimal(pair.b.iterations),
+                    favourites=", ".join(favourites) or _("none yet"),
+                )
+            )
         )
         + f'<div class="lab-ab">{html_table(summary_rows(pair.lockstep.a, pair.b))}</div>'
         + "".join(_LINE.format(html.escape(line)) for line in lines[1:])
@@ -156,6 +202,6 @@ def _b_tree(b: Search) -> None:
         max_children=2,
         root_children=4,  # the tab's column is about a third of the main drawing's width
     )
-    st.caption("B's tree (A's is the main drawing); numbered purple badges: B's most visited "
-               "line, as in A's.")  # fmt: skip
+    st.caption(_("B's tree (A's is the main drawing); numbered purple badges: B's most visited "
+                 "line, as in A's."))  # fmt: skip
     render_tree(view, key="ab_tree", height=B_TREE_HEIGHT)

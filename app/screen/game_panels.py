@@ -29,8 +29,23 @@ from app.drawing.figures import (
 )
 from app.inputs.links import ARENA_GAMES_RANGE, ARENA_ITERATIONS_RANGE
 from app.live import exact_cache, history, jobs, play, session
+from app.screen.sidebar import choice_label
 from app.words.exact import ExactAnswer, kept_sentence, regret_points
+from app.words.i18n import N_, _, decimal, fixed, number_text, percent
 from mcts_lab import watch
+
+#: The Play tab's modes as shown (the values stay the widget's: ``app.live.session.PLAY_MODES``).
+PLAY_MODE_LABELS = {
+    "Human vs MCTS": N_("Human vs MCTS"),
+    "MCTS vs MCTS": N_("MCTS vs MCTS"),
+    "MCTS vs random": N_("MCTS vs random"),
+}
+#: The final-move policies' names in the table (``most_visited`` -> "most visited").
+FINAL_POLICY_LABELS = {
+    "most_visited": N_("most visited"),
+    "highest_value": N_("highest value"),
+    "robust": N_("robust"),
+}
 
 # -------------------------------------------------------------------- board
 
@@ -52,20 +67,27 @@ def board_panel() -> None:
     search = lab.search
     game, root = search.game, search.root_state
     names = session.player_names()
-    st.subheader("Board at the root")
+    st.subheader(_("Board at the root"))
     ui.help_text(
-        "Each possible move shows its share of the visits and its Q (the value the search "
-        "expects for the player to move). The search spends its visits where it hopes to "
-        "find the best move."
+        _(
+            "Each possible move shows its share of the visits and its Q (the value the search "
+            "expects for the player to move). The search spends its visits where it hopes to "
+            "find the best move."
+        )
     )
     if game.is_terminal(root):
         returns = game.returns(root)
-        result = "a draw" if returns[0] == 0 else f"won by {names[0 if returns[0] > 0 else 1]}"
-        st.info(f"Game over: {result}.")
+        if returns[0] == 0:
+            st.info(_("Game over: a draw."))
+        else:
+            st.info(_("Game over: won by {player}.", player=names[0 if returns[0] > 0 else 1]))
     else:
         st.markdown(
-            f"**{names[game.current_player(root)]} to move** · position "
-            f"`{lab.position or '(start)'}`"
+            _(
+                "**{player} to move** · position `{position}`",
+                player=names[game.current_player(root)],
+                position=lab.position or _("(start)"),
+            )
         )
     children = search.children_summary()
     total = sum(c.visits for c in children) or 1
@@ -76,17 +98,14 @@ def board_panel() -> None:
     heat = _class_heat()
     svg = board_svg(game, root, stats, line, exact=exact, favourite=favourite, heat=heat)
     if heat:  # the class's answers in words too (the picture's badges say the counts)
-        st.caption(
-            "The class chose: "
-            + (
-                ", ".join(
-                    f"{game.action_label(root, a)} {h.count}" + (" ✓ right" if h.right else "")
-                    for a, h in heat.items()
-                    if h.count or h.right
-                )
-                or "nobody yet"
-            )
-        )
+        chosen = [
+            _("{move} {count} ✓ right", move=game.action_label(root, a), count=h.count)
+            if h.right
+            else _("{move} {count}", move=game.action_label(root, a), count=h.count)
+            for a, h in heat.items()
+            if h.count or h.right
+        ]
+        st.caption(_("The class chose: {choices}", choices=", ".join(chosen) or _("nobody yet")))
     if svg is not None:
         # an <img> of the SVG: cheap for the browser (Markdown would parse it on every click,
         # and st.html's sanitiser drops SVG); its text alternative says the same in words
@@ -99,20 +118,18 @@ def board_panel() -> None:
     if exact is not None:
         _exact_notes(exact, favourite)
     if line:
-        st.caption(
-            "Most visited line: "
-            + " · ".join(
-                f"{n}. {names[player]} {label}"
-                for n, (player, label) in enumerate(history.pv_labels(search), start=1)
-                if n <= PV_LENGTH
-            )
+        line_words = " · ".join(
+            _("{n}. {player} {move}", n=n, player=names[player], move=label)
+            for n, (player, label) in enumerate(history.pv_labels(search), start=1)
+            if n <= PV_LENGTH
         )
+        st.caption(_("Most visited line: {line}", line=line_words))
     ui.help_text(board_legend(game, exact=exact is not None))
     layout = button_layout(game)
     legal = set(game.legal_actions(root))
     if layout is not None:
         columns, actions = layout
-        st.caption("Click to play a move; it is also how you set up a position:")
+        st.caption(_("Click to play a move; it is also how you set up a position:"))
         for start in range(0, len(actions), columns):
             # one flex row per board row: fewer page elements than st.columns (a faster click)
             with st.container(horizontal=True, gap="small"):
@@ -128,13 +145,16 @@ def board_panel() -> None:
     elif legal:
         choices = list(game.legal_actions(root))
         pick = st.selectbox(
-            "Move to play",
+            _("Move to play"),
             range(len(choices)),
             key="move_pick",
             format_func=lambda i: game.action_label(root, choices[i]),
         )
         st.button(
-            "Play this move", key="play_move", on_click=play.on_board_click, args=(choices[pick],)
+            _("Play this move"),
+            key="play_move",
+            on_click=play.on_board_click,
+            args=(choices[pick],),
         )
 
 
@@ -144,19 +164,21 @@ def _board_words(
     """The board image's text alternative: who moves and each tried move's share and Q,
     most visited first."""
     if game.is_terminal(root):
-        return "Board: the game is over."
-    said = f"Board: {names[game.current_player(root)]} to move."
+        return _("Board: the game is over.")
+    player = names[game.current_player(root)]
     ranked = sorted(stats.items(), key=lambda item: -item[1][0])
-    if ranked:
-        said += (
-            " Moves by visits: "
-            + "; ".join(
-                f"{game.action_label(root, action)} {share:.0%} of the visits, Q {q:+.2f}"
-                for action, (share, q) in ranked
-            )
-            + "."
+    if not ranked:
+        return _("Board: {player} to move.", player=player)
+    moves = "; ".join(
+        _(
+            "{move} {share} of the visits, Q {q}",
+            move=game.action_label(root, action),
+            share=percent(share),
+            q=fixed(q, 2, signed=True),
         )
-    return said
+        for action, (share, q) in ranked
+    )
+    return _("Board: {player} to move. Moves by visits: {moves}.", player=player, moves=moves)
 
 
 def _exact_notes(exact: ExactAnswer, favourite: Any) -> None:
@@ -164,7 +186,9 @@ def _exact_notes(exact: ExactAnswer, favourite: Any) -> None:
     narration, and outlined on the board), and when the budget ran out."""
     if favourite is not None and exact.is_best(favourite):
         label = exact.labels.get(favourite, str(favourite))
-        ui.help_text(f"The search's favourite {label} is a best move under perfect play.")
+        ui.help_text(
+            _("The search's favourite {move} is a best move under perfect play.", move=label)
+        )
     note = exact.budget_note()
     if note is not None:
         ui.notice_line("warning", note)
@@ -172,41 +196,62 @@ def _exact_notes(exact: ExactAnswer, favourite: Any) -> None:
 
 @ui.guarded
 def play_panel() -> None:
-    st.subheader("Play")
-    st.radio("Mode", session.PLAY_MODES, key="play_mode", horizontal=True)
+    # TRANSLATORS: the Play tab's title
+    st.subheader(_("Play"))
+    st.radio(
+        _("Mode"),
+        session.PLAY_MODES,
+        key="play_mode",
+        horizontal=True,
+        format_func=lambda mode: _(PLAY_MODE_LABELS.get(str(mode), str(mode))),
+    )
     mode = st.session_state["play_mode"]
+    best = _("Play best")  # the button's label, as the controls show it
+    how = {
+        "Human vs MCTS": lambda: _(
+            "Click the board for your move, then '{play_best}' for the search's.",
+            play_best=best,
+        ),
+        "MCTS vs MCTS": lambda: _(
+            "'{play_best}' plays the search's move for whoever is to move.", play_best=best
+        ),
+        "MCTS vs random": lambda: _(
+            "'{play_best}' plays the search's move and a random reply.", play_best=best
+        ),
+    }[mode]()
     ui.help_text(
-        {
-            "Human vs MCTS": "Click the board for your move, then 'Play best' for the search's.",
-            "MCTS vs MCTS": "'Play best' plays the search's move for whoever is to move.",
-            "MCTS vs random": "'Play best' plays the search's move and a random reply.",
-        }[mode]
-        + " After every real move the search keeps the subtree below it (tree reuse)."
+        _(
+            "{how} After every real move the search keeps the subtree below it (tree reuse).",
+            how=how,
+        )
     )
 
 
 @ui.guarded
 def final_policies_panel() -> None:
     search = session.session().search
-    st.subheader("Final-move policies")
+    st.subheader(_("Final-move policies"))
     ui.help_text(
-        "After searching, which move to play? Most visited (robust, the usual choice), "
-        "highest value (greedy), or robust (best on both counts)."
+        _(
+            "After searching, which move to play? Most visited (robust, the usual choice), "
+            "highest value (greedy), or robust (best on both counts)."
+        )
     )
     if not search.root.children:
-        st.caption("Run some iterations first.")
+        st.caption(_("Run some iterations first."))
         return
     choices = search.final_choices()
+    # the table's column heads and the policies' names in the page's language (Q stays Q)
     rows = [
-        {"policy": name.replace("_", " "), "move": child.label, "visits": child.visits,
-         "Q": f"{child.q:+.3f}"}
+        {_("policy"): _(FINAL_POLICY_LABELS.get(name, name)), _("move"): child.label,
+         _("visits"): decimal(child.visits), "Q": fixed(child.q, 3, signed=True)}
         for name, child in choices.items()
     ]  # fmt: skip
     st.html(html_table(rows))
     if len({c.action for c in choices.values()}) > 1:
-        st.warning("The policies disagree: the search is not settled yet — run more iterations.")
+        st.warning(_("The policies disagree: the search is not settled yet — run more iterations."))
     else:
-        st.success("All three policies agree.")
+        st.success(_("All three policies agree."))
 
 
 # -------------------------------------------------------------- runs
@@ -215,20 +260,25 @@ def final_policies_panel() -> None:
 @ui.guarded
 def charts_panel() -> None:
     series = session.session().series
-    st.subheader("Over iterations")
+    st.subheader(_("Over iterations"))
     ui.help_text(
-        "How the root's moves gained visits and value as the search went on, and which "
-        "move it would have played at each point."
+        _(
+            "How the root's moves gained visits and value as the search went on, and which "
+            "move it would have played at each point."
+        )
     )
     if len(series) < 2:
-        st.caption("Step a few times to draw the charts.")
+        st.caption(_("Step a few times to draw the charts."))
     else:
         exact = exact_cache.exact_answer()
         regret = None if exact is None else regret_points(series, exact)
         if regret is not None:
             ui.help_text(
-                "Regret (bottom panel): what the favourite gives away under perfect play, the "
-                "best move's exact value minus its own; 0: a best move. " + kept_sentence(regret)
+                _(
+                    "Regret (bottom panel): what the favourite gives away under perfect play, "
+                    "the best move's exact value minus its own; 0: a best move. {kept}",
+                    kept=kept_sentence(regret),
+                )
             )
             note = exact.budget_note() if exact is not None else None
             if note is not None:
@@ -245,14 +295,17 @@ def _watch_chart(series: list[dict[str, Any]]) -> None:
     """The watch expressions (text input ``watch``): each one's value at every point the
     charts keep, one line each (chart ``chart_watch``); a bad expression is one sentence."""
     text = st.text_input(
-        "Watch",
+        # TRANSLATORS: the charts' box of watch expressions (as a debugger's watches)
+        _("Watch"),
         key="watch",
         max_chars=WATCH_INPUT_CHARS,
-        placeholder="N(a1)/N(root); Q(a1) - Q(c3)",
-        help="Expressions over the root's statistics, separated by ';': N(move) its visits, "
-        "Q(move) its mean value for the player to move at the root, U(move) the score the "
-        "selection gives it (Q + the exploration bonus with this C), root for the root (N, "
-        "Q); numbers, + - * / and parentheses. A move is its label or its number.",
+        placeholder="N(a1)/N(root); Q(a1) - Q(c3)",  # the syntax: N, Q, U and root stay
+        help=_(
+            "Expressions over the root's statistics, separated by ';': N(move) its visits, "
+            "Q(move) its mean value for the player to move at the root, U(move) the score the "
+            "selection gives it (Q + the exploration bonus with this C), root for the root (N, "
+            "Q); numbers, + - * / and parentheses. A move is its label or its number."
+        ),
     )
     texts = watch.split_watches(text)
     if not texts:
@@ -261,10 +314,10 @@ def _watch_chart(series: list[dict[str, Any]]) -> None:
     try:
         watches = watch.parse_watches(texts, watch.search_moves(search))
     except watch.WatchError as error:
-        ui.notice_line("error", f"The watch cannot be drawn: {error}.")
+        ui.notice_line("error", _("The watch cannot be drawn: {error}.", error=error))
         return
     if not any("root" in point for point in series):
-        st.caption("Step to draw the watch.")
+        st.caption(_("Step to draw the watch."))
         return
     st.plotly_chart(watch_figure(watches, series), width="stretch", key="chart_watch")
 
@@ -274,13 +327,15 @@ def arena_panel(wide: bool = False) -> None:
     """The arena: its settings, Run arena, and the last result. ``wide`` (a lesson's tab
     slide, the screen's whole width): the result beside the settings, so both fit a
     projector (under them the table started at y 680 of 720)."""
-    st.subheader("Arena")
+    st.subheader(_("Arena"))
     ui.help_text(
-        "MCTS with the sidebar's settings plays whole games against an opponent, as home "
-        "(moving first) and as away: the botbowl tutorial's table. It shows how strong the "
-        "settings really are, and whether the expansion order favours one side."
+        _(
+            "MCTS with the sidebar's settings plays whole games against an opponent, as home "
+            "(moving first) and as away: the botbowl tutorial's table. It shows how strong the "
+            "settings really are, and whether the expansion order favours one side."
+        )
     )
-    if not st.toggle("Show the arena", key="show_arena"):
+    if not st.toggle(_("Show the arena"), key="show_arena"):
         return
     left, right = st.columns(2, gap="medium") if wide else (st.container(), st.container())
     with left:
@@ -295,25 +350,26 @@ def _arena_settings() -> None:
     # two rows of two: four columns in the right column at 1280 px cut the select boxes'
     # values to "nor" and "ran" (issue 31)
     cols = [*st.columns(2), *st.columns(2)]
-    cols[0].number_input("Games per side", *ARENA_GAMES_RANGE, key="arena_games")
+    cols[0].number_input(_("Games per side"), *ARENA_GAMES_RANGE, key="arena_games")
     cols[1].number_input(
-        "Iterations per decision", *ARENA_ITERATIONS_RANGE, step=10, key="arena_iterations"
+        _("Iterations per decision"), *ARENA_ITERATIONS_RANGE, step=10, key="arena_iterations"
     )
-    cols[2].selectbox("Rollout", ROLLOUTS, key="arena_rollout",
-                      help="none: heuristic leaf; turn: to the end of the team turn; game: to "
-                           "the end")  # fmt: skip
-    cols[3].selectbox("Opponent", OPPONENTS, key="arena_opponent")
-    if st.button("Run arena", key="arena_run", on_click=session.click_stops_autoplay):
+    cols[2].selectbox(_("Rollout"), ROLLOUTS, key="arena_rollout", format_func=choice_label,
+                      help=_("{none}: heuristic leaf; {turn}: to the end of the team turn; "
+                             "{game}: to the end", none=choice_label("none"),
+                             turn=choice_label("turn"), game=choice_label("game")))  # fmt: skip
+    cols[3].selectbox(_("Opponent"), OPPONENTS, key="arena_opponent", format_func=choice_label)
+    if st.button(_("Run arena"), key="arena_run", on_click=session.click_stops_autoplay):
         # A click while the arena plays (this button, or any other) stops it after the pair
         # of games in play (session.click_waiting); the games played are kept.
-        st.button("Stop the arena", key="arena_stop", help="Stops after the games in play.")
-        bar = st.progress(0.0, text="playing")
+        st.button(_("Stop the arena"), key="arena_stop", help=_("Stops after the games in play."))
+        bar = st.progress(0.0, text=_("playing"))
         jobs.run_arena(progress=lambda done, total: bar.progress(
-            done / total, text=f"game {done} of {total}"))  # fmt: skip
+            done / total, text=_game_of(done, total)))  # fmt: skip
         bar.empty()
         result = session.session().arena
         if result is not None and not result.stopped:
-            st.success(f"Arena finished in {result.seconds:.1f} s.")
+            st.success(_("Arena finished in {seconds} s.", seconds=fixed(result.seconds, 1)))
 
 
 def _arena_result() -> None:
@@ -342,20 +398,24 @@ def sweep_panel() -> None:
     if not st.session_state["show_arena"]:  # it plays with the arena's settings: shown with it
         return
     result = session.session().sweep
-    with st.expander("Sweep: one setting over several values", expanded=result is not None):
+    with st.expander(_("Sweep: one setting over several values"), expanded=result is not None):
         ui.help_text(
-            "Each value plays the arena (its iterations, rollout and opponent; the sidebar's "
-            "other settings) as home and away. Serial in this server: at most "
-            f"{jobs.ARENA_SECONDS:g} s, and any click stops it after the game in play."
+            _(
+                "Each value plays the arena (its iterations, rollout and opponent; the "
+                "sidebar's other settings) as home and away. Serial in this server: at most "
+                "{seconds} s, and any click stops it after the game in play.",
+                seconds=number_text(f"{jobs.ARENA_SECONDS:g}"),
+            )
         )
         cols = st.columns([2, 3, 2])
-        cols[0].selectbox("Setting", tuple(PARAMS), key="sweep_param")
-        cols[1].text_input("Values (comma-separated)", key="sweep_values", max_chars=200)
-        cols[2].number_input("Games per side", 1, 20, key="sweep_games")
-        if st.button("Run sweep", key="sweep_run", on_click=session.click_stops_autoplay):
-            bar = st.progress(0.0, text="playing")
+        # the settings by their CLI flag's name (c, policy, min-visits): typed, not translated
+        cols[0].selectbox(_("Setting"), tuple(PARAMS), key="sweep_param")
+        cols[1].text_input(_("Values (comma-separated)"), key="sweep_values", max_chars=200)
+        cols[2].number_input(_("Games per side"), 1, 20, key="sweep_games")
+        if st.button(_("Run sweep"), key="sweep_run", on_click=session.click_stops_autoplay):
+            bar = st.progress(0.0, text=_("playing"))
             said = jobs.run_sweep_now(progress=lambda done, total: bar.progress(
-                done / total, text=f"game {done} of {total}"))  # fmt: skip
+                done / total, text=_game_of(done, total)))  # fmt: skip
             bar.empty()
             if said is not None:
                 ui.notice_line(said.level, said.text)
@@ -364,3 +424,8 @@ def sweep_panel() -> None:
             return
         st.plotly_chart(sweep_figure(result), width="stretch", key="sweep_chart")
         st.code(format_sweep(result), language=None)
+
+
+def _game_of(done: int, total: int) -> str:
+    """The arena's and the sweep's progress bar text."""
+    return _("game {done} of {total}", done=decimal(done), total=decimal(total))

@@ -13,6 +13,7 @@ import html
 import os
 import time
 from collections.abc import Callable
+from typing import Any
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -30,6 +31,7 @@ from app.quiz import quiz_view
 from app.screen import ab_panel, game_panels, panels
 from app.words.c_sensitivity import flip_c
 from app.words.c_sentence import flip_sentence
+from app.words.i18n import _, decimal, number_text
 from mcts_core import Decision, IterationTrace
 from mcts_core.phases import Phase
 
@@ -46,26 +48,29 @@ LINE_CHARS = 40  # characters per narration line in the narrowest right column (
 
 def header() -> None:
     left, right = st.columns([2, 1], vertical_alignment="center")
+    # the app's name stays "MCTS Lab"; the line beside it is words
+    tagline = _("one iteration at a time: select → expand → simulate → backpropagate")
     left.markdown(
-        '<div class="lab-title"><b>MCTS Lab</b> <span>one iteration at a time: '
-        "select → expand → simulate → backpropagate</span></div>",
+        f'<div class="lab-title"><b>MCTS Lab</b> <span>{html.escape(tagline)}</span></div>',
         unsafe_allow_html=True,
     )
     with right.container(horizontal=True, vertical_alignment="center", gap="small"):
         # lazy: the link is made when the popover opens, from the tree on screen then (the
         # header is outside the screen's fragment, so a link drawn before would be stale)
-        link = st.popover("Link", help="A link that opens this position, settings and tree",
+        # TRANSLATORS: the header's button that gives a link to this screen (a noun)
+        link = st.popover(_("Link"), help=_("A link that opens this position, settings and tree"),
                           key="link", on_change="rerun")  # fmt: skip
         if link.open:
             with link:
-                st.caption("Copy this link (the icon on the right): it reopens this tree.")
+                st.caption(_("Copy this link (the icon on the right): it reopens this tree."))
                 st.code(state.share_link(), language=None, wrap_lines=True)
         if st.session_state["presentation"]:
             teacher.start_button(sidebar=False)  # (the sidebar is hidden in Present mode)
         st.toggle(
-            "Present",
+            # TRANSLATORS: the toggle of Present mode (for a projector), a short verb or noun
+            _("Present"),
             key="presentation",
-            help="Presentation mode: hide the sidebar and enlarge the type, for a projector.",
+            help=_("Presentation mode: hide the sidebar and enlarge the type, for a projector."),
         )
 
 
@@ -191,44 +196,56 @@ def _controls() -> None:
     # a presentation clicker sends PageDown / PageUp: Step forward, back one entry; in a
     # lesson in Present mode the clicker's buttons above the screen take them (clicker mode)
     keys = not clicker.active()
+    # the keys stay Page Down / Page Up in every language (a clicker sends them)
     st.button(
-        "Step",
+        # TRANSLATORS: the main button: run one iteration of the search (a verb)
+        _("Step"),
         key="step",
         on_click=stepping.on_step_click,
         type="primary",
         shortcut="PageDown" if keys else None,
-        help="One iteration of MCTS"
-        + (" (key: Page Down, a clicker's forward button)" if keys else ""),  # fmt: skip
+        help=_("One iteration of MCTS (key: Page Down, a clicker's forward button)")
+        if keys
+        else _("One iteration of MCTS"),
     )
-    clicked_n = st.button(f"Step {n:,}", key="step_n", on_click=session.click_stops_autoplay)
+    # TRANSLATORS: the button running {n} iterations at once; "Step" as on the Step button
+    clicked_n = st.button(_("Step {n}", n=decimal(n)), key="step_n",
+                          on_click=session.click_stops_autoplay)  # fmt: skip
     st.button(
-        f"Phase: {search.next_phase.label}", key="phase_step", on_click=stepping.on_phase_step
+        # TRANSLATORS: the button running one phase; {phase}: select, expand, simulate or
+        # backpropagate (the phase's name, translated elsewhere)
+        _("Phase: {phase}", phase=_(search.next_phase.label)),
+        key="phase_step",
+        on_click=stepping.on_phase_step,
     )
     st.button(
-        "◀ Back",
+        _("◀ Back"),
         key="back",
         on_click=history.on_back,
         shortcut="PageUp" if keys else None,
-        help="Back: the previous history entry"
-        + (" (key: Page Up, a clicker's back button)" if keys else ""),
+        help=_("Back: the previous history entry (key: Page Up, a clicker's back button)")
+        if keys
+        else _("Back: the previous history entry"),
     )
-    st.button("Forward ▶", key="forward", on_click=history.on_forward, help="The next entry")
-    st.button("Reset", key="reset", on_click=stepping.on_reset)
-    st.button("Play best", key="play_best", on_click=play.on_play_best)
-    st.toggle("Autoplay", key="autoplay", help="Step on its own; any click stops it",
+    st.button(_("Forward ▶"), key="forward", on_click=history.on_forward, help=_("The next entry"))
+    st.button(_("Reset"), key="reset", on_click=stepping.on_reset)
+    st.button(_("Play best"), key="play_best", on_click=play.on_play_best)
+    st.toggle(_("Autoplay"), key="autoplay", help=_("Step on its own; any click stops it"),
               on_change=session.on_autoplay_toggle)  # fmt: skip
     speed = session.autoplay_speed()
-    with st.popover(f"{speed:g}/s", help="Autoplay speed and what each tick runs"):
+    # TRANSLATORS: the autoplay speed's button: {speed} clicks per second ("2/s")
+    with st.popover(_("{speed}/s", speed=number_text(f"{speed:g}")),
+                    help=_("Autoplay speed and what each tick runs")):  # fmt: skip
         # given its value: a popover draws its widgets only while open, and a slider drawn
         # afresh during autoplay's reruns took its default (the minimum, 0.5/s) otherwise
-        st.slider("Autoplay: clicks per second", 0.5, 5.0, value=speed, step=0.5,
+        st.slider(_("Autoplay: clicks per second"), 0.5, 5.0, value=speed, step=0.5,
                   key="autoplay_speed")  # fmt: skip
         st.toggle(
-            f"Each tick runs Step {n:,} (else one iteration)",
+            _("Each tick runs Step {n} (else one iteration)", n=decimal(n)),
             key="autoplay_batch",
         )
     if clicked_n:
-        bar = st.progress(0.0, text="running")
+        bar = st.progress(0.0, text=_("running"))
         stepping.run_batch(progress=bar.progress)
         bar.empty()
 
@@ -239,21 +256,34 @@ def _stats(entry: session.HistoryEntry | None) -> str:
     search = lab.search
     if entry is None:
         iteration, nodes, depth, rate = search.iterations, search.node_count, search.max_depth, 0.0
-        where = "no clicks yet"
+        where = _("no clicks yet")
     else:
         iteration, nodes, depth, rate = entry.iteration, entry.nodes, entry.depth, entry.rate
         last = lab.history[-1].number
-        where = f"entry {entry.number} of {last}: {entry.what}"
+        # {what}: what the click did (the history's words: "Step", "Phase: expand", a move)
         if entry.number != last:
-            where += " (history; Forward ▶ goes on)"
+            where = _(
+                "entry {number} of {last}: {what} (history; Forward ▶ goes on)",
+                number=decimal(entry.number),
+                last=decimal(last),
+                what=entry.what,
+            )
+        else:
+            where = _(
+                "entry {number} of {last}: {what}",
+                number=decimal(entry.number),
+                last=decimal(last),
+                what=entry.what,
+            )
     cells = [
-        ("Iteration", f"{iteration:,}"),
-        ("Nodes", f"{nodes:,}"),
-        ("Depth", f"{depth:,}"),
-        ("Iterations/s", f"{rate:,.0f}" if rate > 0 else "–"),  # a dash until a click measured it
+        (_("Iteration"), decimal(iteration)),
+        (_("Nodes"), decimal(nodes)),
+        (_("Depth"), decimal(depth)),
+        # a dash until a click measured it
+        (_("Iterations/s"), decimal(round(rate)) if rate > 0 else "–"),
     ]
     body = " ".join(
-        f'<span class="lab-stat"><small>{name}</small> <b>{value}</b></span>'
+        f'<span class="lab-stat"><small>{html.escape(name)}</small> <b>{value}</b></span>'
         for name, value in cells
     )
     numbers, scrubber = st.columns([3, 2], vertical_alignment="center")
@@ -262,15 +292,15 @@ def _stats(entry: session.HistoryEntry | None) -> str:
     )
     if len(lab.history) > 1:
         scrubber.slider(
-            "History entry",
+            _("History entry"),
             lab.history[0].number,
             lab.history[-1].number,
             key="history_index",
             label_visibility="collapsed",
-            help="Each click (step, phase, move) is an entry: drag to go back to any of them.",
+            help=_("Each click (step, phase, move) is an entry: drag to go back to any of them."),
         )
     if search.node_cap_reached:
-        ui.notice_line("warning", widget_values.SESSION_FULL_MESSAGE)
+        ui.notice_line("warning", widget_values.session_full_message())
     return " · ".join(f"{name} {value}" for name, value in cells) + f" · {where}"
 
 
@@ -285,30 +315,33 @@ def _tree(entry: session.HistoryEntry | None) -> tuple[TreeView, DeltaGenerator]
         st.session_state["tree_focus"] = str(clicked)
     focus = widget_values.bounds_from_widgets().focus
     with st.container(horizontal=True, vertical_alignment="center", gap="small"):
-        with st.popover("Drawing", help="What the tree shows: children per node and levels"):
+        with st.popover(_("Drawing"), help=_("What the tree shows: children per node and levels")):
             # given their values: a popover mounts its widgets when it opens, and after a
             # fragment rerun (a Step, a focus click) they came up at their minimum, 1 and 2,
             # and sent that back (the last path and the new node went out of the drawing)
             s = st.session_state
-            st.number_input("Children shown per expanded node", 1, 12,
+            st.number_input(_("Children shown per expanded node"), 1, 12,
                             value=int(s["tree_top_k"]), key="tree_top_k")  # fmt: skip
-            st.number_input("Levels", 2, 12, value=int(s["tree_levels"]), key="tree_levels")
+            st.number_input(_("Levels"), 2, 12, value=int(s["tree_levels"]), key="tree_levels")
         # Not in the popover: callbacks clear the focus (a played move, Back to the root), and
         # a closed popover's widget keeps its old value in the browser, which the next click
         # would send back (Streamlit draws a popover's widgets only while it is open).
         st.text_input(
-            "Focus on node id",
+            _("Focus on node id"),
             key="tree_focus",
-            help="Draw the tree from this node: e.g. 12 (hover a box for its id); empty: the root",
-            placeholder="focus: node id",
+            help=_(
+                "Draw the tree from this node: e.g. 12 (hover a box for its id); empty: the root"
+            ),
+            placeholder=_("focus: node id"),
             label_visibility="collapsed",
             width=130,
         )
         if focus is not None:
-            st.button("Back to the root", key="tree_unfocus", on_click=stepping.on_unfocus)
+            st.button(_("Back to the root"), key="tree_unfocus", on_click=stepping.on_unfocus)
         if teacher.teacher() is not None:  # a class: its answers drawn on the tree's moves
             class_heat.heat_toggle()
-        st.html('<span class="lab-tree-help">hover: numbers · click: focus · ?: colours</span>')
+        tree_help = _("hover: numbers · click: focus · ?: colours")
+        st.html(f'<span class="lab-tree-help">{html.escape(tree_help)}</span>')
     view = entry.view if entry is not None else None
     if view is None:
         view = history.tree_view_now()
@@ -323,9 +356,11 @@ def _tree(entry: session.HistoryEntry | None) -> tuple[TreeView, DeltaGenerator]
         view = history.tree_view_now(*entry.marks)
     typed = str(st.session_state["tree_focus"]).strip()
     if typed and focus is None:
-        ui.notice_line("warning", "Focus: type a node id such as 12 (shown on hover).")
+        ui.notice_line("warning", _("Focus: type a node id such as 12 (shown on hover)."))
     elif focus is not None and not view.focus_found:
-        ui.notice_line("warning", f"Node #{focus} is not in the tree: drawn from the root.")
+        ui.notice_line(
+            "warning", _("Node #{node} is not in the tree: drawn from the root.", node=focus)
+        )
     return view, st.container()
 
 
@@ -347,7 +382,7 @@ def _narration(entry: session.HistoryEntry | None) -> tuple[int, list[str]]:
     its sentences (for the class)."""
     text = entry.narration if entry is not None else ""
     if not text:
-        text = (
+        text = _(
             "Press Step to run one iteration of MCTS: select a path down the tree, expand one "
             "new node, simulate a game from it, and backpropagate the result up the path. "
             "Phase runs one of the four at a time."
@@ -394,14 +429,17 @@ def _trace(entry: session.HistoryEntry | None) -> IterationTrace | None:
 
 
 TAB_PANELS: dict[str, tuple[Panel, ...]] = {
-    "Board": (lambda _: game_panels.board_panel(),),
+    "Board": (lambda _e: game_panels.board_panel(),),
     "Why this path": (lambda entry: panels.uct_panel(_trace(entry)),),
     "Backup": (panels.phase_panel, lambda entry: panels.rollout_panel(_trace(entry))),
     "Dice": (lambda entry: panels.chance_panel(_trace(entry)),),
-    "Charts": (lambda _: game_panels.charts_panel(),),
-    "Play": (lambda _: game_panels.play_panel(), lambda _: game_panels.final_policies_panel()),
-    "Arena": (lambda _: game_panels.arena_panel(), lambda _: game_panels.sweep_panel()),
-    "A/B": (lambda _: ab_panel.ab_panel(),),
+    "Charts": (lambda _e: game_panels.charts_panel(),),
+    "Play": (
+        lambda _e: game_panels.play_panel(),
+        lambda _e: game_panels.final_policies_panel(),
+    ),
+    "Arena": (lambda _e: game_panels.arena_panel(), lambda _e: game_panels.sweep_panel()),
+    "A/B": (lambda _e: ab_panel.ab_panel(),),
     "Text": (lambda entry: panels.printed_tree_panel(_trace(entry)), panels.graphviz_panel),
 }
 if tuple(TAB_PANELS) != DETAIL_TABS:  # one tab list: app/inputs/tabs.py names them, in this order
@@ -424,7 +462,10 @@ def tab_slide(name: str) -> None:
 
 #: A tab slide's panels where they differ from the tab's: the arena's result beside its settings.
 SLIDE_PANELS: dict[str, tuple[Panel, ...]] = {
-    "Arena": (lambda _: game_panels.arena_panel(wide=True), lambda _: game_panels.sweep_panel()),
+    "Arena": (
+        lambda _e: game_panels.arena_panel(wide=True),
+        lambda _e: game_panels.sweep_panel(),
+    ),
 }
 
 
@@ -439,9 +480,36 @@ def _details(entry: session.HistoryEntry | None, height: int) -> None:
         f":has(> .st-key-detail_panels) {{height: {tall} !important; "
         f"flex-basis: {tall} !important;}}}}</style>"
     )
-    tabs = st.tabs(DETAIL_TABS, key="details", on_change="rerun")
+    tabs = _detail_tabs()
     for name, tab in zip(DETAIL_TABS, tabs, strict=True):
         if tab.open:  # only the open tab's panels run (the others cost nothing per click)
             with tab, st.container(key="detail_panels", height=height, border=False):
                 for panel in TAB_PANELS[name]:
                     panel(entry)
+
+
+#: The tabs' widget key: its value is the tab's title as shown (in the page's language); the
+#: open tab's English name (app/inputs/tabs.py) is kept under ``details`` (lessons, tests and
+#: links read and write that one).
+TABS_KEY = "details_shown"
+
+
+def _detail_tabs() -> list[Any]:
+    """The detail tabs, titled in the page's language; ``details`` keeps the open one's
+    English name (a lesson or a test writes it to open a tab; a click writes it back)."""
+    s = st.session_state
+    titles = [_(name) for name in DETAIL_TABS]
+    by_title = dict(zip(titles, DETAIL_TABS, strict=True))
+    opened = s.get("details")
+    if opened in DETAIL_TABS:
+        s[TABS_KEY] = titles[DETAIL_TABS.index(opened)]
+    tabs = st.tabs(titles, key=TABS_KEY, on_change=_on_tab, args=(by_title,))
+    shown = s.get(TABS_KEY)
+    s["details"] = by_title.get(shown, DETAIL_TABS[0]) if isinstance(shown, str) else DETAIL_TABS[0]
+    return list(tabs)
+
+
+def _on_tab(by_title: dict[str, str]) -> None:
+    """A click on a tab: its English name under ``details`` (the run that follows opens it)."""
+    s = st.session_state
+    s["details"] = by_title.get(str(s.get(TABS_KEY)), DETAIL_TABS[0])

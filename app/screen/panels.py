@@ -7,6 +7,7 @@ The game's and the runs' panels (board, play, charts, arena, sweep) are
 from __future__ import annotations
 
 import json
+from html import escape
 from typing import Any
 
 import streamlit as st
@@ -31,6 +32,7 @@ from app.drawing.figures import (
 from app.drawing.tree_dot import find_action_node, path_ids
 from app.inputs import widget_values
 from app.live import exact_cache, history, session
+from app.words.i18n import N_, _, decimal, fixed, n_, number_text
 from app.words.narration import ENTROPY_TEXT, explain_n_convention
 from mcts_core import ChanceNode, ChanceStep, Decision, Evaluation, Expansion, IterationTrace
 from mcts_core.phases import Phase
@@ -38,11 +40,12 @@ from mcts_core.printing import format_tree, tree_to_dict, tree_to_dot
 from mcts_lab import traces
 from mcts_lab.traces.lab import run_fields
 
+#: What each phase did, in one line (shown through ``_``).
 PHASE_TEXT = {
-    Phase.SELECT: "1 · Select: walked down the tree with the tree policy (orange path).",
-    Phase.EXPAND: "2 · Expand: added one new node (green).",
-    Phase.EVALUATE: "3 · Simulate: valued the new node by a rollout or the heuristic.",
-    Phase.BACKPROPAGATE: "4 · Backpropagate: added the value to every node on the path.",
+    Phase.SELECT: N_("1 · Select: walked down the tree with the tree policy (orange path)."),
+    Phase.EXPAND: N_("2 · Expand: added one new node (green)."),
+    Phase.EVALUATE: N_("3 · Simulate: valued the new node by a rollout or the heuristic."),
+    Phase.BACKPROPAGATE: N_("4 · Backpropagate: added the value to every node on the path."),
 }
 
 
@@ -68,17 +71,21 @@ def notices() -> list[str]:
 @ui.guarded
 def graphviz_panel(entry: session.HistoryEntry | None) -> None:
     """The Graphviz drawing of the newest tree, with its own bounds (an export view)."""
-    st.subheader("Graphviz drawing")
+    st.subheader(_("Graphviz drawing"))
     names = session.player_names()
     ui.help_text(
-        f"Boxes are positions (blue: {names[0]} to move, red: {names[1]} to move, grey: "
-        "game over). Edges are moves; a diamond is a chance event with its outcomes' odds. "
-        "N = visits; Q = mean value from the view of the player who made the move into "
-        "the box. Orange: the last iteration's path; green: the node it added."
+        _(
+            "Boxes are positions (blue: {first} to move, red: {second} to move, grey: "
+            "game over). Edges are moves; a diamond is a chance event with its outcomes' odds. "
+            "N = visits; Q = mean value from the view of the player who made the move into "
+            "the box. Orange: the last iteration's path; green: the node it added.",
+            first=names[0],
+            second=names[1],
+        )
     )
     cols = st.columns(2)
-    cols[0].number_input("Max nodes", 5, 600, step=5, key="tree_max_nodes")
-    cols[1].number_input("Min visits", 1, 1_000_000, key="tree_min_visits")
+    cols[0].number_input(_("Max nodes"), 5, 600, step=5, key="tree_max_nodes")
+    cols[1].number_input(_("Min visits"), 1, 1_000_000, key="tree_min_visits")
     trace = entry.trace if entry is not None else None
     drawing = history.draw_tree(path_ids(trace) if trace is not None else None)
     dot, drawn, hidden = drawing.dot, drawing.drawn, drawing.hidden
@@ -92,11 +99,19 @@ def graphviz_panel(entry: session.HistoryEntry | None) -> None:
         )
     else:
         st.caption(
-            "Graphviz's dot is not installed on the server: this drawing is laid out in your "
-            "browser instead (the same tree, without hover details)."
+            _(
+                "Graphviz's dot is not installed on the server: this drawing is laid out in "
+                "your browser instead (the same tree, without hover details)."
+            )
         )
         st.graphviz_chart(dot)
-    st.caption(f"Drawn: {drawn:,} nodes; not drawn: {hidden:,} (bounded drawing).")
+    st.caption(
+        _(
+            "Drawn: {drawn} nodes; not drawn: {hidden} (bounded drawing).",
+            drawn=decimal(drawn),
+            hidden=decimal(hidden),
+        )
+    )
     focus = widget_values.bounds_from_widgets().focus
     if focus is not None:
         _focused_node_board(focus)
@@ -113,7 +128,8 @@ def _focused_node_board(node_id: int) -> None:
     children = search.children_summary(node)
     total = sum(c.visits for c in children) or 1
     stats = {c.action: (c.visits / total, c.q) for c in children}
-    st.markdown(f"**Position at node #{node_id}** (`{game.format_state(position) or 'start'}`)")
+    shown = game.format_state(position) or _("start")
+    st.markdown(_("**Position at node #{node}** (`{position}`)", node=node_id, position=shown))
     svg = board_svg(game, position, stats)
     if svg is not None:
         st.image(svg, width=360)
@@ -130,13 +146,13 @@ def _focused_node_board(node_id: int) -> None:
 def phase_panel(entry: session.HistoryEntry | None) -> None:
     if entry is None or entry.phase is None:
         return
-    st.info(f"Phase just run — {PHASE_TEXT[entry.phase]}")
+    st.info(_("Phase just run — {what}", what=_(PHASE_TEXT[entry.phase])))
     result = entry.phase_result
     if entry.phase is Phase.SELECT:
         steps = result if isinstance(result, tuple) else ()
         decisions = [s for s in steps if isinstance(s, Decision)]
         if not decisions:
-            st.caption("The root still has untried moves, so the selection stops at the root.")
+            st.caption(_("The root still has untried moves, so the selection stops at the root."))
         for d in decisions:
             _decision_table(d)
     elif entry.phase is Phase.EXPAND:
@@ -147,35 +163,66 @@ def phase_panel(entry: session.HistoryEntry | None) -> None:
 
 def _expansion_text(expansion: Expansion | None) -> None:
     if expansion is None:
-        st.caption("Nothing was added (terminal or proven leaf, repeated position or node cap).")
+        st.caption(_("Nothing was added (terminal or proven leaf, repeated position or node cap)."))
         return
-    odds = (
-        f" (outcome '{expansion.outcome_label}', p={expansion.probability:.3f})"
-        if expansion.outcome_label
-        else ""
-    )
-    st.markdown(
-        f"Added node **#{expansion.node_id}** by trying **{expansion.action_label}**"
-        f"{odds} at node #{expansion.parent_id}; {expansion.untried} untried moves left "
-        "there."
-    )
+    if expansion.outcome_label:
+        said = n_(
+            "Added node **#{node}** by trying **{move}** (outcome '{outcome}', p={p}) at node "
+            "#{parent}; {n} untried move left there.",
+            "Added node **#{node}** by trying **{move}** (outcome '{outcome}', p={p}) at node "
+            "#{parent}; {n} untried moves left there.",
+            expansion.untried,
+            node=expansion.node_id,
+            move=expansion.action_label,
+            outcome=expansion.outcome_label,
+            p=fixed(expansion.probability, 3),
+            parent=expansion.parent_id,
+        )
+    else:
+        said = n_(
+            "Added node **#{node}** by trying **{move}** at node #{parent}; {n} untried move "
+            "left there.",
+            "Added node **#{node}** by trying **{move}** at node #{parent}; {n} untried moves "
+            "left there.",
+            expansion.untried,
+            node=expansion.node_id,
+            move=expansion.action_label,
+            parent=expansion.parent_id,
+        )
+    st.markdown(said)
 
 
 def _evaluation_text(evaluation: Evaluation) -> None:
     names = session.player_names()
+    moves = len(evaluation.rollout)
     kinds = {
-        "terminal": "the new node ends the game: its result is the value",
-        "rollout": f"a rollout of {len(evaluation.rollout)} random moves reached the end",
-        "cutoff": f"a rollout of {len(evaluation.rollout)} moves stopped early; the heuristic "
-        "valued where it stopped",
-        "heuristic": "no rollout (depth 0): the heuristic valued the new node",
-        "proven": "the node is proven: its exact value",
-        "repeat": "the position repeats one on the path (a loop): valued by the heuristic",
+        "terminal": lambda: _("the new node ends the game: its result is the value"),
+        "rollout": lambda: n_(
+            "a rollout of {n} random move reached the end",
+            "a rollout of {n} random moves reached the end",
+            moves,
+        ),
+        "cutoff": lambda: n_(
+            "a rollout of {n} move stopped early; the heuristic valued where it stopped",
+            "a rollout of {n} moves stopped early; the heuristic valued where it stopped",
+            moves,
+        ),
+        "heuristic": lambda: _("no rollout (depth 0): the heuristic valued the new node"),
+        "proven": lambda: _("the node is proven: its exact value"),
+        "repeat": lambda: _(
+            "the position repeats one on the path (a loop): valued by the heuristic"
+        ),
     }
+    said = kinds.get(evaluation.kind)
     st.markdown(
-        f"Value: {kinds.get(evaluation.kind, evaluation.kind)}. Backed up: "
-        f"**{names[0]} {evaluation.value[0]:+.3f}**, **{names[1]} "
-        f"{evaluation.value[1]:+.3f}**."
+        _(
+            "Value: {how}. Backed up: **{first} {first_value}**, **{second} {second_value}**.",
+            how=said() if said is not None else evaluation.kind,
+            first=names[0],
+            first_value=fixed(evaluation.value[0], 3, signed=True),
+            second=names[1],
+            second_value=fixed(evaluation.value[1], 3, signed=True),
+        )
     )
 
 
@@ -187,23 +234,27 @@ def _decision_table(decision: Decision) -> None:
 
 @ui.guarded
 def uct_panel(trace: IterationTrace | None) -> None:
-    st.subheader("Why this path? The UCT table")
+    st.subheader(_("Why this path? The UCT table"))
     ui.help_text(
-        "At every decision on the last selection path, each move's visits n, its Q (the "
-        "average value from the deciding player's view), the exploration bonus that grows "
-        "for rarely tried moves, and their sum. The largest sum is chosen. "
-        + explain_n_convention()
-        + " "
-        + ENTROPY_TEXT
+        _(
+            "At every decision on the last selection path, each move's visits n, its Q (the "
+            "average value from the deciding player's view), the exploration bonus that grows "
+            "for rarely tried moves, and their sum. The largest sum is chosen. {n_convention} "
+            "{entropy}",
+            n_convention=explain_n_convention(),
+            entropy=_(ENTROPY_TEXT),
+        )
     )
     if trace is None:
-        st.caption("Step once to see a selection.")
+        st.caption(_("Step once to see a selection."))
         return
     decisions = trace.decisions
     if not decisions:
         st.caption(
-            "No decision yet: the root still had untried moves, so this iteration "
-            "expanded the root directly."
+            _(
+                "No decision yet: the root still had untried moves, so this iteration "
+                "expanded the root directly."
+            )
         )
     if decisions:
         names = session.player_names()
@@ -213,13 +264,15 @@ def uct_panel(trace: IterationTrace | None) -> None:
         st.html(uct_table_html(decisions, names, exact))
         if exact is not None:
             st.caption(
-                "exact: each root move's value under perfect play, for the player to move "
-                "(? = not worked out within the time budget)."
+                _(
+                    "exact: each root move's value under perfect play, for the player to move "
+                    "(? = not worked out within the time budget)."
+                )
             )
             note = exact.budget_note()
             if note is not None:
                 ui.notice_line("warning", note)
-        st.caption("The formula at each depth with the chosen move's numbers:")
+        st.caption(_("The formula at each depth with the chosen move's numbers:"))
         st.latex(
             formulas_latex(decisions, st.session_state["policy"], float(st.session_state["c"]))
         )
@@ -227,14 +280,16 @@ def uct_panel(trace: IterationTrace | None) -> None:
 
 @ui.guarded
 def rollout_panel(trace: IterationTrace | None) -> None:
-    st.subheader("Simulation and backpropagation")
+    st.subheader(_("Simulation and backpropagation"))
     ui.help_text(
-        "The moves of the rollout, the value it produced, and how that value was added "
-        "to each node on the path: every node keeps it from the view of the player who "
-        "moved into it, so the sign flips between the players."
+        _(
+            "The moves of the rollout, the value it produced, and how that value was added "
+            "to each node on the path: every node keeps it from the view of the player who "
+            "moved into it, so the sign flips between the players."
+        )
     )
     if trace is None:
-        st.caption("Step once to see a rollout.")
+        st.caption(_("Step once to see a rollout."))
         return
     if trace.expansion is not None:
         _expansion_text(trace.expansion)
@@ -244,43 +299,49 @@ def rollout_panel(trace: IterationTrace | None) -> None:
     names = session.player_names()
     cols = st.columns(2)
     with cols[0]:
-        st.markdown("**Rollout moves**")
+        st.markdown(_("**Rollout moves**"))
         rows = rollout_rows(trace, names)
         if rows:
-            st.html(_scroll(html_table(rows), name="rollout moves"))
+            st.html(_scroll(html_table(rows), name=_("rollout moves")))
         else:
-            st.caption("No rollout this time.")
+            st.caption(_("No rollout this time."))
     with cols[1]:
-        st.markdown("**Backed-up values (root first)**")
-        st.html(_scroll(html_table(update_rows(trace, names)), name="backed-up values"))
+        st.markdown(_("**Backed-up values (root first)**"))
+        st.html(_scroll(html_table(update_rows(trace, names)), name=_("backed-up values")))
 
 
 def _scroll(html: str, height: int = 260, name: str = "table") -> str:
     """``html`` in a scroll box a keyboard can reach (tabindex), named for a screen reader."""
     return (
         f'<div style="max-height:{height}px;overflow:auto" tabindex="0" role="region" '
-        f'aria-label="{name}">{html}</div>'
+        f'aria-label="{escape(name)}">{html}</div>'
     )
 
 
 @ui.guarded
 def chance_panel(trace: IterationTrace | None) -> None:
     if trace is None:
-        st.caption("Press Step: the dice rolled on the next path show here, against their odds.")
+        st.caption(_("Press Step: the dice rolled on the next path show here, against their odds."))
         return
     steps = [s for s in trace.chance_steps if s.num_outcomes > 1]
     if not steps:
         st.caption(
-            "No dice on the last path: none of its moves has a chance outcome (tic-tac-toe and "
-            "Connect Four never do; gridiron's dodges, pickups, blocks and kick-offs do)."
+            _(
+                "No dice on the last path: none of its moves has a chance outcome (tic-tac-toe "
+                "and Connect Four never do; gridiron's dodges, pickups, blocks and kick-offs "
+                "do)."
+            )
         )
         return
     lab = session.session()
-    st.subheader("Chance events on the path")
+    st.subheader(_("Chance events on the path"))
     ui.help_text(
-        "For each dice roll on the path: every outcome's exact probability, how often the "
-        "search has drawn it, and the value behind it. A small p-value means the draws "
-        "look unlike the probabilities (it happens by chance 1 time in 20 at p=0.05)."
+        _(
+            "For each dice roll on the path: every outcome's exact probability, how often the "
+            "search has drawn it, and the value behind it. A small p-value means the draws "
+            "look unlike the probabilities (it happens by chance 1 time in 20 at p={p}).",
+            p=number_text("0.05"),
+        )
     )
     for step in steps:
         chance = _chance_node(lab.search, step)
@@ -289,16 +350,21 @@ def chance_panel(trace: IterationTrace | None) -> None:
         rows = chance_rows(lab.search, chance)
         p = chi_square_p([r["drawn"] for r in rows], [r["probability"] for r in rows])
         st.markdown(
-            f"**{step.action_label}** (node #{step.node_id}): drew "
-            f"*{step.outcome_label}* with p={step.probability:.3f}"
+            _(
+                "**{move}** (node #{node}): drew *{outcome}* with p={p}",
+                move=step.action_label,
+                node=step.node_id,
+                outcome=step.outcome_label,
+                p=fixed(step.probability, 3),
+            )
         )
         cols = st.columns([3, 2])
         cols[0].html(html_table(rows))
         cols[1].plotly_chart(chance_figure(rows), width="stretch", key=f"chance_{step.node_id}")
         if p is not None and p < 0.05:
-            st.warning(f"Draws deviate from the odds (chi-square p = {p:.3f}).")
+            st.warning(_("Draws deviate from the odds (chi-square p = {p}).", p=fixed(p, 3)))
         elif p is not None:
-            st.caption(f"Draws match the odds (chi-square p = {p:.2f}).")
+            st.caption(_("Draws match the odds (chi-square p = {p}).", p=fixed(p, 2)))
 
 
 def _chance_node(search: Any, step: ChanceStep) -> Any:
@@ -312,20 +378,22 @@ def _chance_node(search: Any, step: ChanceStep) -> Any:
 @ui.guarded
 def printed_tree_panel(trace: IterationTrace | None) -> None:
     search = session.session().search
-    st.subheader("Printed tree")
+    st.subheader(_("Printed tree"))
     ui.help_text(
-        "The tree as text, in the botbowl tutorial's format: score is the mean value from "
-        "the root player's view; p='max' marks the root player's decisions, p='min' the "
-        "opponent's."
+        _(
+            "The tree as text, in the botbowl tutorial's format: score is the mean value from "
+            "the root player's view; p='max' marks the root player's decisions, p='min' the "
+            "opponent's."
+        )
     )
-    if not st.toggle("Show the printed tree and the downloads", key="show_printed"):
+    if not st.toggle(_("Show the printed tree and the downloads"), key="show_printed"):
         st.caption(
-            "Off to keep each click fast: the text and the exports are built only when shown."
+            _("Off to keep each click fast: the text and the exports are built only when shown.")
         )
         return
     cols = st.columns(2)
-    cols[0].number_input("Depth", 0, 20, key="print_depth")
-    cols[1].number_input("Children per node", 1, 100, key="print_children")
+    cols[0].number_input(_("Depth"), 0, 20, key="print_depth")
+    cols[1].number_input(_("Children per node"), 1, 100, key="print_children")
     depth, children = int(st.session_state["print_depth"]), int(st.session_state["print_children"])
     text = format_tree(search, max_depth=depth, max_children=children)
     st.code(
@@ -340,10 +408,10 @@ def printed_tree_panel(trace: IterationTrace | None) -> None:
     # The JSON downloads carry the run's header (game, position, settings, seed, iterations).
     run = run_fields(search)
     top, middle, bottom = st.columns(2), st.columns(2), st.columns(2)
-    top[0].download_button("XML: printed tree", text, "mcts-tree.xml", key="dl_xml",
+    top[0].download_button(_("XML: printed tree"), text, "mcts-tree.xml", key="dl_xml",
                            on_click="ignore")  # fmt: skip
     top[1].download_button(
-        "JSON: tree",
+        _("JSON: tree"),
         lambda: json.dumps(
             {**tree_to_dict(search, max_depth=depth, max_children=children), **run}, indent=1
         ),
@@ -352,14 +420,14 @@ def printed_tree_panel(trace: IterationTrace | None) -> None:
         on_click="ignore",
     )
     middle[0].download_button(
-        "DOT: tree (Graphviz)",
+        _("DOT: tree (Graphviz)"),
         lambda: tree_to_dot(search, max_depth=depth, max_children=children),
         "mcts-tree.dot",
         key="dl_dot",
         on_click="ignore",
     )
     middle[1].download_button(
-        "JSON: last trace",
+        _("JSON: last trace"),
         lambda: json.dumps({**(trace.to_dict() if trace else {}), **run}, indent=1, default=str),
         "mcts-trace.json",
         key="dl_trace",
@@ -367,11 +435,13 @@ def printed_tree_panel(trace: IterationTrace | None) -> None:
         on_click="ignore",
     )
     bottom[0].download_button(
-        "mcts-trace: whole tree",
+        _("mcts-trace: whole tree"),
         lambda: traces.dumps(traces.from_search(search)),
         "mcts-tree-trace.json",
         key="dl_tree_trace",
-        help="The whole tree in the documented format (docs/trace_format.md): open it with "
-        "'Open a tree or trace' or mcts-lab inspect.",
+        help=_(
+            "The whole tree in the documented format (docs/trace_format.md): open it with "
+            "'Open a tree or trace' or mcts-lab inspect."
+        ),
         on_click="ignore",
     )

@@ -15,6 +15,7 @@ from app.inputs import widget_values
 from app.inputs.links import SEED_RANGE
 from app.live import session, state, stepping
 from app.words.exact import EXACT_SECONDS
+from app.words.i18n import N_, _, is_rtl, number_text
 from games.registry import game_choices, game_spec
 from games.spec import GameOption
 from mcts_core.config import (
@@ -29,8 +30,36 @@ from mcts_core.config import (
 from mcts_core.policies import TREE_POLICY_REGISTRY
 from mcts_lab.presets import PRESET_HELP
 
-#: Each tree policy's label, for the policy picker.
+#: Each tree policy's label, for the policy picker (shown through ``_``: outside_words).
 POLICY_NAMES = {name: policy.label for name, policy in TREE_POLICY_REGISTRY.items()}
+
+#: How the select boxes show a setting's value (the value itself stays the widget's, the link's
+#: and the CLI's): the English is the value as it always showed.
+# TRANSLATORS: the values of the sidebar's select boxes (setting values also typed in links and
+# the CLI, e.g. "most_visited"): translate the meaning; the underscore may become a space
+CHOICE_LABELS = {
+    "custom": N_("custom"),
+    "tutorial": N_("tutorial"),
+    "strong": N_("strong"),
+    "uniform": N_("uniform"),
+    "heuristic": N_("heuristic"),
+    "listed": N_("listed"),
+    "random": N_("random"),
+    "epsilon": N_("epsilon"),
+    "game": N_("game"),
+    "turn": N_("turn"),
+    "most_visited": N_("most_visited"),
+    "highest_value": N_("highest_value"),
+    "robust": N_("robust"),
+    "none": N_("none"),
+}
+
+
+def choice_label(value: object) -> str:
+    """A select box's value as the screen shows it, in the current language."""
+    text = str(value)
+    label = CHOICE_LABELS.get(text)
+    return _(label) if label is not None else text
 
 
 #: The page's own styles: a compact top so the classroom screen fits 720 px, no fade of the
@@ -100,8 +129,31 @@ section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] {dis
 """
 
 
+#: A language written right to left (Arabic, ``i18n.is_rtl()``): the page's text runs right to
+#: left, while the tree, the boards, the charts, the formulas and the code keep their geometry
+#: (left to right inside their boxes) and numbers stay readable.
+RTL_CSS = """
+.block-container, section[data-testid="stSidebar"], [data-testid="stMarkdownContainer"],
+[data-testid="stCaptionContainer"], [data-testid="stWidgetLabel"], .lab-title, .lab-stats,
+.lab-narration, .lab-flip, .lab-exact, .lab-note, .stTabs [role="tablist"],
+.st-key-controls {direction: rtl; text-align: right;}
+.st-key-tree, .st-key-ab_tree, [data-testid="stImage"], [data-testid="stPlotlyChart"],
+[data-testid="stCode"], .stCode, .katex-display, .mcts-tree, iframe, svg, table,
+[data-testid="stSlider"] [data-baseweb="slider"] {direction: ltr; text-align: left;}
+.lab-stat b, .lab-stats b {unicode-bidi: isolate; direction: ltr;}
+"""
+
+
+def page_css(presentation: bool, rtl: bool) -> str:
+    """The page's style: the base, the phone's, Present mode's and a right-to-left language's,
+    in that order (one place: the current language decides the direction)."""
+    return (
+        PAGE_CSS + PHONE_CSS + (PRESENTATION_CSS if presentation else "") + (RTL_CSS if rtl else "")
+    )
+
+
 def page_style() -> None:
-    css = PAGE_CSS + PHONE_CSS + (PRESENTATION_CSS if st.session_state["presentation"] else "")
+    css = page_css(bool(st.session_state["presentation"]), is_rtl())
     # st.html with only a style goes to the page's event container: no element, so no 16 px
     # gap above the header (a markdown element of its own took one)
     st.html(f"<style>{css}</style>")
@@ -116,9 +168,9 @@ def sidebar_controls(on_run_until: Callable[[], None] | None = None) -> None:
     :func:`app.live.stepping.on_run_until` by default; an open trace file's own while one is
     shown, given by ``app/main.py``)."""
     sb = st.sidebar
-    sb.header("Position")
+    sb.header(_("Position"))
     sb.selectbox(
-        "Game",
+        _("Game"),
         game_choices(),
         key="game",
         on_change=state.on_game_change,
@@ -129,115 +181,152 @@ def sidebar_controls(on_run_until: Callable[[], None] | None = None) -> None:
         if not option.heuristic:  # a variant of the game (gridiron's size)
             _option_widget(sb, option, state.on_variant_change)
     sb.text_input(
-        "Root position",
+        _("Root position"),
         key="position",
         on_change=state.on_position_change,
-        help=spec.position_help,
+        help=_(spec.position_help),
     )
-    sb.number_input("Seed", *SEED_RANGE, step=1, key="seed", on_change=state.on_seed_change)
+    sb.number_input(_("Seed"), *SEED_RANGE, step=1, key="seed", on_change=state.on_seed_change)
 
-    sb.header("Search")
+    sb.header(_("Search"))
     change = state.on_param_change
     sb.selectbox(
-        "Preset",
+        _("Preset"),
         widget_values.PRESET_CHOICES,
         key="preset",
         on_change=state.on_preset_change,
-        help="tutorial: " + PRESET_HELP["tutorial"] + ". strong: " + PRESET_HELP["strong"] + ".",
+        format_func=choice_label,
+        help=_(
+            "{tutorial}: {tutorial_help}. {strong}: {strong_help}.",
+            tutorial=choice_label("tutorial"),
+            tutorial_help=_(PRESET_HELP["tutorial"]),
+            strong=choice_label("strong"),
+            strong_help=_(PRESET_HELP["strong"]),
+        ),
     )
     sb.toggle(
-        "Exact values (perfect play)",
+        _("Exact values (perfect play)"),
         key="exact",
-        help="Works out what perfect play gives for each move at the root (win, draw or loss; "
-        "the expected value where dice decide) and shows it beside the search's Q on the board "
-        "and in the UCT table, marks the search's favourite when it is worse than the best "
-        "move, and charts how much it gives away over the iterations. Worked out once per "
-        f"position, for at most {EXACT_SECONDS:g} seconds: a move not solved by then shows '?'.",
+        help=_(
+            "Works out what perfect play gives for each move at the root (win, draw or loss; "
+            "the expected value where dice decide) and shows it beside the search's Q on the "
+            "board and in the UCT table, marks the search's favourite when it is worse than the "
+            "best move, and charts how much it gives away over the iterations. Worked out once "
+            "per position, for at most {seconds} seconds: a move not solved by then shows '?'.",
+            seconds=number_text(f"{EXACT_SECONDS:g}"),
+        ),
     )
     sb.slider(
-        "Exploration C", *widget_values.widget_range("c"), step=0.05, key="c", on_change=change
+        _("Exploration C"), *widget_values.widget_range("c"), step=0.05, key="c", on_change=change
     )
     sb.selectbox(
-        "Tree policy",
+        _("Tree policy"),
         TREE_POLICIES,
         key="policy",
         on_change=change,
-        format_func=lambda name: POLICY_NAMES.get(name, name),
+        format_func=lambda name: _(POLICY_NAMES.get(str(name), str(name))),
     )
     if TREE_POLICY_REGISTRY[st.session_state["policy"]].needs_priors:
-        sb.selectbox("PUCT prior", PRIORS, key="prior", on_change=change)
+        sb.selectbox(
+            _("PUCT prior"), PRIORS, key="prior", on_change=change, format_func=choice_label
+        )
     sb.number_input(
-        "Minimum visits T",
+        _("Minimum visits T"),
         *widget_values.widget_range("min_visits"),
         step=1,
         key="min_visits",
         on_change=change,
-        help="Every child gets T visits (round robin) before the formula decides.",
+        help=_("Every child gets T visits (round robin) before the formula decides."),
     )
-    sb.selectbox("Expansion order", EXPANSION_ORDERS, key="expansion", on_change=change)
-    sb.selectbox("Rollout policy", ROLLOUT_POLICIES, key="rollout", on_change=change)
+    sb.selectbox(
+        _("Expansion order"),
+        EXPANSION_ORDERS,
+        key="expansion",
+        on_change=change,
+        format_func=choice_label,
+    )
+    sb.selectbox(
+        _("Rollout policy"),
+        ROLLOUT_POLICIES,
+        key="rollout",
+        on_change=change,
+        format_func=choice_label,
+    )
     sb.number_input(
-        "Rollout depth (-1 = to the end, 0 = heuristic only)",
+        _("Rollout depth (-1 = to the end, 0 = heuristic only)"),
         *widget_values.widget_range("rollout_depth"),
         step=1,
         key="rollout_depth",
         on_change=change,
     )
     sb.selectbox(
-        "Rollout horizon",
+        _("Rollout horizon"),
         ROLLOUT_HORIZONS,
         key="horizon",
         on_change=change,
-        help="'turn' stops the rollout when the player to move changes.",
+        format_func=choice_label,
+        help=_(
+            "'{turn}' stops the rollout when the player to move changes.",
+            turn=choice_label("turn"),
+        ),
     )
     if st.session_state["rollout"] == "epsilon":
         sb.slider(
-            "Epsilon (random share)",
+            _("Epsilon (random share)"),
             *widget_values.widget_range("epsilon"),
             step=0.05,
             key="epsilon",
             on_change=change,
         )
-    with sb.expander("Evaluation shaping"):
+    with sb.expander(_("Evaluation shaping")):
         st.number_input(
-            "Win value", *widget_values.widget_range("win_value"), key="win_value", on_change=change
+            _("Win value"),
+            *widget_values.widget_range("win_value"),
+            key="win_value",
+            on_change=change,
         )
         st.number_input(
-            "Draw value",
+            _("Draw value"),
             *widget_values.widget_range("draw_value"),
             key="draw_value",
             on_change=change,
         )
         st.number_input(
-            "Loss value (try -100)",
+            _("Loss value (try -100)"),
             *widget_values.widget_range("loss_value"),
             key="loss_value",
             on_change=change,
         )
         st.slider(
-            "Heuristic weight",
+            _("Heuristic weight"),
             *widget_values.widget_range("heuristic_weight"),
             step=0.1,
             key="heuristic_weight",
             on_change=change,
         )
         st.selectbox(
-            "Value range",
+            _("Value range"),
             VALUE_RANGES,
             key="value_range",
             on_change=change,
             format_func=lambda r: "[-1, 1]" if r == "symmetric" else "[0, 1]",
         )
-        st.caption("Values are shaped (win/draw/loss) then mapped onto the range UCT expects.")
+        st.caption(_("Values are shaped (win/draw/loss) then mapped onto the range UCT expects."))
         weights = [option for option in spec.options if option.heuristic]
         if weights:  # the game's heuristic weights (gridiron's)
-            st.markdown(f"**{spec.label} heuristic weights** (the leaf evaluation)")
+            st.markdown(_("**{game} heuristic weights** (the leaf evaluation)", game=_(spec.label)))
         for option in weights:
             _option_widget(st, option, state.on_weights_change)
-    sb.selectbox("Final-move policy", FINAL_POLICIES, key="final_policy", on_change=change)
-    sb.toggle("MCTS-Solver (prove wins and losses)", key="solver", on_change=change)
+    sb.selectbox(
+        _("Final-move policy"),
+        FINAL_POLICIES,
+        key="final_policy",
+        on_change=change,
+        format_func=choice_label,
+    )
+    sb.toggle(_("MCTS-Solver (prove wins and losses)"), key="solver", on_change=change)
     sb.number_input(
-        "Iterations per click (Step N)",
+        _("Iterations per click (Step N)"),
         1,
         session.MAX_ITERATIONS_PER_CLICK,
         step=1,
@@ -252,20 +341,27 @@ def _run_until(sb: Any, on_click: Callable[[], None]) -> None:
     which calls ``on_click``: on the live search, or on an open file's iterations)."""
     from mcts_lab.breakpoints import BREAKPOINTS
 
-    with sb.expander("Run until (a breakpoint)"):
-        st.selectbox("Condition", ("", *BREAKPOINTS), key=stepping.UNTIL,
+    # the conditions' syntax (favourite-changes, visits:MOVE>=K) is typed as is: not translated
+    listed = ""
+    for k in BREAKPOINTS.values():
+        one = _("{syntax}: {meaning}", syntax=k.syntax, meaning=_(k.doc))
+        listed = one if not listed else _("{conditions}; {condition}", conditions=listed,
+                                            condition=one)  # fmt: skip
+    with sb.expander(_("Run until (a breakpoint)")):
+        st.selectbox(_("Condition"), ("", *BREAKPOINTS), key=stepping.UNTIL,
                      format_func=lambda name: BREAKPOINTS[name].syntax if name else "—",
-                     help="Step N stops at the first iteration where this holds: "
-                     + "; ".join(f"{k.syntax}: {k.doc}" for k in BREAKPOINTS.values()))  # fmt: skip
-        st.text_input("Its move (and count)", key=stepping.UNTIL_ARG, max_chars=80,
-                      placeholder="b2, or b2>=50 for visits")  # fmt: skip
-        st.button("Run until", key="run_until_go", on_click=on_click,
-                  help="At most Step N's iterations (Iterations per click)")  # fmt: skip
+                     help=_("Step N stops at the first iteration where this holds: {conditions}",
+                            conditions=listed))  # fmt: skip
+        st.text_input(_("Its move (and count)"), key=stepping.UNTIL_ARG, max_chars=80,
+                      placeholder=_("b2, or b2>=50 for visits"))  # fmt: skip
+        # TRANSLATORS: the button that runs Step N until the breakpoint's condition holds
+        st.button(_("Run until"), key="run_until_go", on_click=on_click,
+                  help=_("At most Step N's iterations (Iterations per click)"))  # fmt: skip
 
 
 def _game_label(name: str) -> str:
     try:
-        return game_spec(name).label
+        return _(game_spec(name).label)
     except ValueError:  # an OpenSpiel game that cannot be loaded here
         return name
 
@@ -274,9 +370,9 @@ def _option_widget(where: Any, option: GameOption, on_change: Callable[[], None]
     """The widget of one of the game's options (its registration, ``GameSpec.options``)."""
     if option.choices:
         where.selectbox(
-            option.label, option.choices, key=option.key, format_func=option.text,
+            _(option.label), option.choices, key=option.key, format_func=option.text,
             on_change=on_change,
         )  # fmt: skip
     elif option.slider is not None:
         low, high, step = option.slider
-        where.slider(option.label, low, high, step=step, key=option.key, on_change=on_change)
+        where.slider(_(option.label), low, high, step=step, key=option.key, on_change=on_change)
