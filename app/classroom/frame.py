@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Frame", "LessonPage"]
+__all__ = ["Frame", "LessonPage", "LessonRef"]
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,15 @@ class LessonPage:
 
     title: str
     text: str
+
+
+@dataclass(frozen=True)
+class LessonRef:
+    """The open lesson page as facts: the lesson's name (its file's) and the page's number
+    (from 1); a phone reads that page in its own language."""
+
+    name: str
+    page: int
 
 
 @dataclass(frozen=True)
@@ -56,6 +65,25 @@ class Frame:
             the tree's boxes and the board's cells a phone taps to answer), or ``None`` (not a
             question about a move); read as ``None`` unless it is an object, and checked again
             by ``MoveMap.from_dict`` when used.
+
+    The facts behind the words (issue 34: a phone renders them in its own language, the
+    fields above keep the teacher's text for a replica of an older version and as the
+    fallback; each key is written only when set, so a frame without them is stored as an
+    older version's):
+
+        said: per line of ``narration``, the facts it was made from
+            (``app.classroom.said``: an iteration's trace, a phase's result and context, the
+            player names and settings; a flip of C) or ``None`` (the teacher's line stands);
+            read as ``()`` unless it is a list, each item an object or ``None``.
+        numbers: the statistics as numbers (iteration, nodes, depth, rate, the entry shown),
+            or ``None``; read as ``None`` unless it is an object.
+        lesson_ref: the lesson page as (lesson name, page number), or ``None``; read as
+            ``None`` unless a non-empty name and a whole page number from 1.
+        question: the open question's facts (its poll id, kind and what renders its words,
+            ``app.classroom.teacher.question_facts``), or ``None``; read as ``None`` unless
+            it is an object.
+        reveal: the last revealed question's facts (as ``question``, with the reveal's
+            ``summary`` spec), or ``None``; read as ``None`` unless it is an object.
     """
 
     stats: str = ""
@@ -67,11 +95,16 @@ class Frame:
     last_reveal: str | None = None
     at: float = 0.0
     moves: dict[str, Any] | None = None
+    said: tuple[dict[str, Any] | None, ...] = ()
+    numbers: dict[str, Any] | None = None
+    lesson_ref: LessonRef | None = None
+    question: dict[str, Any] | None = None
+    reveal: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The wire format: plain JSON data, the keys as every replica reads them (``moves``
         only when there are some: a frame without them is stored as an older version's)."""
-        data = {
+        data: dict[str, Any] = {
             "stats": self.stats,
             "tree": self.tree,
             "narration": list(self.narration),
@@ -85,6 +118,16 @@ class Frame:
         }
         if self.moves is not None:
             data["moves"] = self.moves
+        if any(item is not None for item in self.said):
+            data["said"] = list(self.said)
+        if self.numbers is not None:
+            data["numbers"] = self.numbers
+        if self.lesson_ref is not None:
+            data["lesson_ref"] = {"name": self.lesson_ref.name, "page": self.lesson_ref.page}
+        if self.question is not None:
+            data["question"] = self.question
+        if self.reveal is not None:
+            data["reveal"] = self.reveal
         return data
 
     def changed_key(self) -> str:
@@ -115,7 +158,33 @@ class Frame:
             last_reveal=_id(data.get("last_reveal")),
             at=_time(data.get("at")),
             moves=data.get("moves") if isinstance(data.get("moves"), dict) else None,
+            said=_said(data.get("said")),
+            numbers=_object(data.get("numbers")),
+            lesson_ref=_lesson_ref(data.get("lesson_ref")),
+            question=_object(data.get("question")),
+            reveal=_object(data.get("reveal")),
         )
+
+
+def _object(value: Any) -> dict[str, Any] | None:
+    return value if isinstance(value, dict) else None
+
+
+def _said(value: Any) -> tuple[dict[str, Any] | None, ...]:
+    if not isinstance(value, list):
+        return ()
+    return tuple(item if isinstance(item, dict) else None for item in value)
+
+
+def _lesson_ref(value: Any) -> LessonRef | None:
+    if not isinstance(value, dict):
+        return None
+    name, page = value.get("name"), value.get("page")
+    if not isinstance(name, str) or not name or isinstance(page, bool):
+        return None
+    if not isinstance(page, int) or page < 1:
+        return None
+    return LessonRef(name, page)
 
 
 def _has_nodes(tree: dict[str, Any]) -> bool:

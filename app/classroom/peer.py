@@ -21,6 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from app.words.i18n import N_, _, decimal
+
 __all__ = [
     "CONFIDENCE",
     "EXPLAIN_BELOW",
@@ -38,7 +40,11 @@ __all__ = [
 ]
 
 #: The levels of confidence a student may give with an answer, surest first.
-CONFIDENCE: tuple[str, ...] = ("sure", "fairly sure", "guessing")
+#: (Stored values, in English; a screen shows ``_(level)``.)
+CONFIDENCE: tuple[str, ...] = (N_("sure"), N_("fairly sure"), N_("guessing"))
+#: Peer Instruction's suggestions (the values :func:`suggest` returns; a screen shows
+#: ``_(suggestion)``).
+SUGGESTIONS: tuple[str, ...] = (N_("explain"), N_("discuss and vote again"), N_("move on"))
 #: Under this share right (a fraction of those who answered): "explain".
 EXPLAIN_BELOW = 0.35
 #: Over this share right: "move on"; from :data:`EXPLAIN_BELOW` up to it (both included):
@@ -109,13 +115,17 @@ class ConfidenceTable:
         """One line for the teacher: "confidently wrong: 3 · sure and right: 5 · fairly sure:
         2 right, 1 wrong · guessing: 0 right, 2 wrong" (a level nobody gave is left out; the
         answers without a confidence last)."""
-        parts = [f"confidently wrong: {self.wrong[0]}", f"sure and right: {self.right[0]}"]
+        line = _("confidently wrong: {wrong} · sure and right: {right}",
+                 wrong=decimal(self.wrong[0]), right=decimal(self.right[0]))  # fmt: skip
         for n, level in enumerate(CONFIDENCE[1:], start=1):
             if self.right[n] or self.wrong[n]:
-                parts.append(f"{level}: {self.right[n]} right, {self.wrong[n]} wrong")
+                line = _("{line} · {level}: {right} right, {wrong} wrong", line=line,
+                         level=_(level), right=decimal(self.right[n]),
+                         wrong=decimal(self.wrong[n]))  # fmt: skip
         if self.right[-1] or self.wrong[-1]:
-            parts.append(f"no confidence given: {self.right[-1]} right, {self.wrong[-1]} wrong")
-        return " · ".join(parts)
+            line = _("{line} · no confidence given: {right} right, {wrong} wrong", line=line,
+                     right=decimal(self.right[-1]), wrong=decimal(self.wrong[-1]))  # fmt: skip
+        return line
 
 
 def by_confidence(

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import html
+import json
 import logging
 import time
 from collections.abc import Callable
@@ -25,8 +26,9 @@ from typing import Any
 import streamlit as st
 
 from app.classroom import ClassError, Poll, Room, Student, codes, peer, tap
+from app.classroom import said as class_words
 from app.classroom.codes import NAME_MAX
-from app.classroom.frame import Frame
+from app.classroom.frame import Frame, LessonPage
 from app.classroom.push import current_fragment
 from app.classroom.room import HERE_SECONDS
 from app.classroom.summary import student_view
@@ -40,6 +42,8 @@ from app.classroom.teacher import (
     session_id,
     watcher,
 )
+from app.words import i18n
+from app.words.i18n import N_, _, n_
 
 __all__ = ["explore_bar", "explore_link", "exploring", "student_page"]
 
@@ -48,7 +52,7 @@ REMOVED_FROM = "class_removed_from"
 #: Session key: the class this page was in when it ended (its last reveal stays shown).
 ENDED = "class_ended_in"
 #: What a student's page says once their class ended.
-CLASS_ENDED = "The class has ended. Thank you!"
+CLASS_ENDED = N_("The class has ended. Thank you!")
 
 #: The name boxes take this many characters: more than a name may have (``NAME_MAX``), so a
 #: longer name pasted in reaches the room, which says how long it is, instead of the box
@@ -80,7 +84,9 @@ def _guarded(callback: Callable[..., None]) -> Callable[..., None]:
             _LOG.exception("%s failed", callback.__name__)
             joined = isinstance(st.session_state.get("class_me"), _Me)
             where = "class_notice" if joined else "class_join_notice"
-            st.session_state[where] = f"That did not work ({type(error).__name__}). Try again."
+            st.session_state[where] = _(
+                "That did not work ({error}). Try again.", error=type(error).__name__
+            )
 
     return run
 
@@ -88,7 +94,8 @@ def _guarded(callback: Callable[..., None]) -> Callable[..., None]:
 def student_page() -> None:
     """The whole page of a student: the join form until they join, then the teacher's screen
     as the class sees it and the open question."""
-    st.html(CLASS_CSS + '<h3 class="lab-class-title">MCTS Lab · class</h3>')
+    title = html.escape(_("MCTS Lab · class"))
+    st.html(CLASS_CSS + f'<h3 class="lab-class-title">{title}</h3>')
     try:
         r = room()
         me = _me()
@@ -101,7 +108,9 @@ def student_page() -> None:
 
 
 def _store_away(error: OSError) -> None:
-    st.warning(f"Not now: {error}. The page tries again when the teacher's screen changes.")
+    st.warning(
+        _("Not now: {error}. The page tries again when the teacher's screen changes.", error=error)
+    )
 
 
 def _me() -> _Me | None:
@@ -129,19 +138,21 @@ def _join_form(r: Room) -> None:
         st.error(notice)
     typed = str(st.query_params.get("class", ""))[:40]
     with st.form("class_join_form", border=True):
-        st.text_input("Class code", value=typed, key="class_code", max_chars=12,
-                      help="The code on the projector (letters and digits).")  # fmt: skip
-        st.text_input("Your name (optional)", key="class_name", max_chars=NAME_INPUT_MAX,
-                      help=f"At most {NAME_MAX} characters; leave empty for a friendly "
-                      "generated name.")  # fmt: skip
-        st.form_submit_button("Join", type="primary", on_click=_on_join)
+        st.text_input(_("Class code"), value=typed, key="class_code", max_chars=12,
+                      help=_("The code on the projector (letters and digits)."))  # fmt: skip
+        st.text_input(_("Your name (optional)"), key="class_name", max_chars=NAME_INPUT_MAX,
+                      help=n_("At most {n} character; leave empty for a friendly generated "
+                              "name.", "At most {n} characters; leave empty for a friendly "
+                              "generated name.", NAME_MAX))  # fmt: skip
+        # TRANSLATORS: the button that joins a class
+        st.form_submit_button(_("Join"), type="primary", on_click=_on_join)
 
 
 @_guarded
 def _on_join() -> None:
     typed = str(st.session_state.get("class_code", ""))
     if codes.normalise_code(typed) == st.session_state.get(REMOVED_FROM):
-        st.session_state["class_join_notice"] = (
+        st.session_state["class_join_notice"] = _(
             "The teacher removed your name from this class: ask the teacher to join again."
         )
         return
@@ -170,34 +181,40 @@ def _follow(r: Room, me: _Me) -> None:
     with st.container(key="class_follow"):
         # one row that wraps on a phone: who you are, your name, your own copy of the tree
         top = st.container(horizontal=True, vertical_alignment="center", gap="small")
-        top.html(
-            f'<p class="lab-class-line">You are <b><bdi>{html.escape(name)}</bdi></b> in class '
-            f"{html.escape(me.code)}</p>",
-            width="content",
+        you = _(
+            "You are {name} in class {code}",
+            name=f"<b><bdi>{html.escape(name)}</bdi></b>",
+            code=html.escape(me.code),
         )
-        with top.popover("Name"):
+        top.html(f'<p class="lab-class-line">{you}</p>', width="content")
+        # TRANSLATORS: a button that opens the box to change one's nickname
+        with top.popover(_("Name")):
             st.text_input(
-                "Your name",
+                _("Your name"),
                 key="class_rename",
                 max_chars=NAME_INPUT_MAX,
-                help=f"At most {NAME_MAX} characters.",
+                help=n_("At most {n} character.", "At most {n} characters.", NAME_MAX),
             )
-            st.button("Use this name", key="class_rename_go", on_click=_on_rename)
+            st.button(_("Use this name"), key="class_rename_go", on_click=_on_rename)
         top.button(
-            "Explore on my own",
+            _("Explore on my own"),
             key="class_explore",
             on_click=_on_explore,
             args=(me,),
-            help="A copy of this tree on your own device, to step yourself. The class goes on; "
-            "Back to the class returns.",
+            help=_(
+                "A copy of this tree on your own device, to step yourself. The class goes on; "
+                "Back to the class returns."
+            ),
         )
         top.button(
-            "I'm lost",
+            _("I'm lost"),
             key="class_lost",
             on_click=_on_lost,
             args=(me,),
-            help="Tell the teacher you are lost on this screen: the teacher sees how many, "
-            "never who. It counts until the teacher's next step.",
+            help=_(
+                "Tell the teacher you are lost on this screen: the teacher sees how many, "
+                "never who. It counts until the teacher's next step."
+            ),
         )
         said = st.session_state.pop("class_lost_said", "")
         if said:
@@ -222,7 +239,7 @@ def _still_in(r: Room, me: _Me) -> Student | None:
         return None
     if student is None:
         st.session_state[REMOVED_FROM] = me.code  # not back into this class from this page
-        _leave("The teacher removed your name from this class.")
+        _leave(_("The teacher removed your name from this class."))
     return student
 
 
@@ -245,7 +262,7 @@ def _live(me: _Me) -> None:
         _store_away(error)
         return
     if frame is None:
-        st.info("Waiting for the teacher's screen…")
+        st.info(_("Waiting for the teacher's screen…"))
     else:
         _frame(frame, tree=not asking)
     push, sid = watcher(), session_id()
@@ -283,13 +300,13 @@ def _on_explore(me: _Me) -> None:
     from app.live import state
 
     try:
-        _, frame = _shown(room(), me.code)  # the tree on the projector now
+        _version, frame = _shown(room(), me.code)  # the tree on the projector now
     except (ClassError, OSError) as error:
-        st.session_state["class_notice"] = f"Not now: {error}"
+        st.session_state["class_notice"] = _("Not now: {error}", error=error)
         return
     link = explore_link(frame)
     if link is None:
-        st.session_state["class_notice"] = "The teacher's screen has no tree yet."
+        st.session_state["class_notice"] = _("The teacher's screen has no tree yet.")
         return
     push, sid = watcher(), session_id()
     if push is not None and sid is not None:
@@ -326,7 +343,7 @@ def explore_bar() -> None:
         left, right = st.columns([3, 1], vertical_alignment="center")
         with left:
             _class_news(me)
-        right.button("Back to the class", key="class_back", type="primary", on_click=_on_back)
+        right.button(_("Back to the class"), key="class_back", type="primary", on_click=_on_back)
 
 
 @st.fragment(run_every=HERE_SECONDS)
@@ -334,15 +351,19 @@ def _class_news(me: _Me) -> None:
     """The class while a student explores: still counted as connected, and told of an open
     question they have not answered or of the class's end."""
     r = room()
-    words = f"You are exploring on your own; class {me.code} goes on."
+    words = _("You are exploring on your own; class {code} goes on.", code=me.code)
     try:
         r.info(me.code)
         if r.here(me.code, me.id):
             poll = r.store.current_poll(me.code)
             if poll is not None and not poll.revealed and r.my_answer(me.code, me.id, poll) is None:
-                words += " The teacher asked a question: go back to answer it."
+                words = _(
+                    "You are exploring on your own; class {code} goes on. The teacher asked a "
+                    "question: go back to answer it.",
+                    code=me.code,
+                )
         else:
-            words = "The teacher removed your name from the class."
+            words = _("The teacher removed your name from the class.")
     except ClassError as error:
         words = str(error)
     except OSError:
@@ -383,24 +404,32 @@ def _question(r: Room, me: _Me, frame: Frame | None, version: int) -> Poll | Non
         # or an answer given in another tab of this student
         st.session_state["class_answer"] = r.my_answer(me.code, me.id, poll)
         with st.container(key="class_question", border=True):
-            _round_banner(r, me, poll)  # round 2: talk to a neighbour, your round-1 answer
-            round_words = f" (round {poll.round})" if poll.round > 1 else ""
-            st.html(f'<p class="lab-student-q">Question{round_words}: {html.escape(poll.text)}</p>')
+            facts = frame.question if frame is not None else None
+            _round_banner(r, me, poll, facts)  # round 2: talk to a neighbour, your round-1 answer
+            text = html.escape(class_words.question_text(facts, poll))
+            asked = (
+                _("Question (round {round}): {question}", round=poll.round, question=text)
+                if poll.round > 1
+                else _("Question: {question}", question=text)
+            )
+            st.html(f'<p class="lab-student-q">{asked}</p>')
             st.radio(
-                "Your answer",
+                _("Your answer"),
                 poll.choices,
                 key="class_answer",
                 index=None,
                 on_change=_on_answer,
                 args=(poll.id, poll.round, poll.choices),
-                format_func=functools.partial(_choice_label, tag=round_tag(poll)),
-                help="You can change your answer until the teacher reveals it.",
+                format_func=functools.partial(
+                    _choice_label, tag=round_tag(poll), words=_words_of(facts, poll)
+                ),
+                help=_("You can change your answer until the teacher reveals it."),
                 # side by side, wrapping: nine moves take three rows, not nine, so the tree
                 # the question asks about starts on the same phone screen as the answers
                 horizontal=True,
                 disabled=poll.closed,
             )
-            _confidence(r, me, poll)  # how sure; or that the vote is closed
+            _confidence(r, me, poll, facts)  # how sure; or that the vote is closed
         _tap_board(frame, poll)
         return poll
     return None
@@ -426,7 +455,7 @@ _PI_CSS = """<style>
 </style>"""
 
 
-def _round_banner(r: Room, me: _Me, poll: Poll) -> None:
+def _round_banner(r: Room, me: _Me, poll: Poll, facts: dict[str, Any] | None) -> None:
     """Round 2 (or later) of a question, said plainly (container ``class_round_banner``): talk
     to a neighbour who answered differently, what this student said in the round before, and
     that the answer below starts empty (nothing is cleared without a word)."""
@@ -434,43 +463,52 @@ def _round_banner(r: Room, me: _Me, poll: Poll) -> None:
         return
     before = next((p for p in r.rounds(me.code, poll.id) if p.round == poll.round - 1), None)
     mine = None if before is None else r.my_answer(me.code, me.id, before)
-    said = (f"You said {mine} in round {poll.round - 1}." if mine is not None
-            else f"You did not answer in round {poll.round - 1}.")  # fmt: skip
-    again = "" if r.my_answer(me.code, me.id, poll) is not None else (
-        " Your answer below starts empty: choose again.")  # fmt: skip
+    before_round = poll.round - 1
+    told = (_("You said {answer} in round {round}.", round=before_round,
+              answer=class_words.choice_text(facts, poll, mine)) if mine is not None
+            else _("You did not answer in round {round}.", round=before_round))  # fmt: skip
+    if r.my_answer(me.code, me.id, poll) is None:
+        told = _("{said} Your answer below starts empty: choose again.", said=told)
+    head = html.escape(_("Round {round}: vote again.", round=poll.round))
+    talk = html.escape(_("Talk to a neighbour who answered differently, then answer."))
     with st.container(key="class_round_banner"):
         st.html(
-            f'{_PI_CSS}<div class="lab-round-banner" role="status"><b>Round {poll.round}: vote '
-            "again.</b> Talk to a neighbour who answered differently, then answer. "
-            f"{html.escape(said + again)}</div>"
+            f'{_PI_CSS}<div class="lab-round-banner" role="status"><b>{head}</b> {talk} '
+            f"{html.escape(told)}</div>"
         )
 
 
-def _confidence(r: Room, me: _Me, poll: Poll) -> None:
+def _confidence(r: Room, me: _Me, poll: Poll, facts: dict[str, Any] | None = None) -> None:
     """Under the answers: how sure the student is (key ``class_confidence``: sure, fairly
     sure, guessing; optional, changeable until the vote closes), or, once the teacher closed
     the vote, that it is closed and what they answered."""
     mine = st.session_state.get("class_answer")
     if poll.closed:
-        said = f"You answered {mine}." if mine is not None else "You did not answer."
-        st.html(f'{_PI_CSS}<p class="lab-class-line lab-vote-closed"><b>The vote is closed.'
-                f"</b> {html.escape(said)} Wait for the teacher.</p>")  # fmt: skip
+        told = (
+            _("You answered {answer}. Wait for the teacher.",
+              answer=class_words.choice_text(facts, poll, mine))
+            if mine is not None
+            else _("You did not answer. Wait for the teacher.")
+        )  # fmt: skip
+        closed = html.escape(_("The vote is closed."))
+        st.html(f'{_PI_CSS}<p class="lab-class-line lab-vote-closed"><b>{closed}'
+                f"</b> {html.escape(told)}</p>")  # fmt: skip
         return
     st.session_state["class_confidence"] = r.my_confidence(me.code, me.id, poll)
     st.html(_PI_CSS)
     st.radio(
-        "How sure are you?",
+        _("How sure are you?"),
         peer.CONFIDENCE,
         key="class_confidence",
         index=None,
         horizontal=True,
         on_change=_on_confidence,
         args=(poll.id, poll.round),
-        format_func=functools.partial(_choice_label, tag=round_tag(poll)),
-        help="Optional. The teacher sees how many were sure and right or wrong, never who.",
+        format_func=functools.partial(_choice_label, tag=round_tag(poll), words=_level_words),
+        help=_("Optional. The teacher sees how many were sure and right or wrong, never who."),
     )
     if mine is not None:
-        st.caption("Answer sent. You can change it until the vote closes.")
+        st.caption(_("Answer sent. You can change it until the vote closes."))
 
 
 @_guarded
@@ -486,9 +524,9 @@ def _on_confidence(poll_id: str, round_: int) -> None:
             me.code, me.id, poll_id, round_, level
         ):
             return
-        st.session_state["class_notice"] = "That vote has closed; the open one is below."
+        st.session_state["class_notice"] = _("That vote has closed; the open one is below.")
     except (ClassError, OSError) as error:
-        st.session_state["class_notice"] = f"Not sent: {error}"
+        st.session_state["class_notice"] = _("Not sent: {error}", error=error)
     st.session_state["class_confidence"] = None
 
 
@@ -498,9 +536,9 @@ def _on_lost(me: _Me) -> None:
     try:
         room().lost(me.code, me.id)
     except (ClassError, OSError) as error:
-        st.session_state["class_lost_said"] = f"Not sent: {error}"
+        st.session_state["class_lost_said"] = _("Not sent: {error}", error=error)
         return
-    st.session_state["class_lost_said"] = (
+    st.session_state["class_lost_said"] = _(
         "Sent: the teacher sees how many are lost (not who) until the next step."
     )
 
@@ -511,29 +549,48 @@ def _last_reveal(r: Room, me: _Me, frame: Frame | None, version: int) -> None:
     last = frame.last_reveal if frame else None
     if not last:
         return
-    rounds, bars = _class_bars(r, me.code, last, version)
+    facts = frame.reveal if frame else None
+    known = json.dumps(facts, sort_keys=True) if facts else ""
+    rounds, bars = _class_bars(r, me.code, last, version, i18n.current_tag(), known)
     if rounds:
-        verdict = "Last question: " + _verdict(r, me, rounds)
+        verdict = _verdict(r, me, rounds, facts)
         st.html(f'<p class="lab-class-line"><b>{html.escape(verdict)}</b></p>' + bars)
 
 
-def _verdict(r: Room, me: _Me, rounds: tuple[Poll, ...]) -> str:
+def _verdict(
+    r: Room, me: _Me, rounds: tuple[Poll, ...], facts: dict[str, Any] | None = None
+) -> str:
     """This student's answer to a revealed question: their last answered round's (one who
     answered round 1 and not round 2 did answer), or that it was asked before they joined."""
     answered = [(p, a) for p in rounds if (a := r.my_answer(me.code, me.id, p)) is not None]
     if not answered:
         student = r.student(me.code, me.id)
         if student is not None and student.joined > rounds[0].opened:
-            return "asked before you joined."
-        return "you did not answer."
-    poll, mine = answered[-1]
-    which = f" in round {poll.round}" if len(rounds) > 1 else ""
+            return _("Last question: asked before you joined.")
+        return _("Last question: you did not answer.")
+    poll, given = answered[-1]
+    mine = class_words.choice_text(facts, rounds[-1], given)
     right = poll.right or rounds[-1].right
+    n = poll.round
     if not right:  # (revealed ungraded: the teacher's page came back with another question)
-        return f"you said {mine}{which} (not graded)."
-    if mine in right:
-        return f"✓ right{which}, {mine}."
-    return f"✗ you said {mine}{which}; the answer was {' or '.join(right)}."
+        if len(rounds) > 1:
+            return _("Last question: you said {answer} in round {round} (not graded).",
+                     answer=mine, round=n)  # fmt: skip
+        return _("Last question: you said {answer} (not graded).", answer=mine)
+    if given in right:
+        if len(rounds) > 1:
+            return _("Last question: ✓ right in round {round}, {answer}.", answer=mine, round=n)
+        return _("Last question: ✓ right, {answer}.", answer=mine)
+    answers = class_words.choice_text(facts, rounds[-1], right[0])
+    for other in right[1:]:
+        # TRANSLATORS: the right answers of a question, when there are several ("a1 or b2")
+        answers = _("{answers} or {answer}", answers=answers,
+                    answer=class_words.choice_text(facts, rounds[-1], other))  # fmt: skip
+    if len(rounds) > 1:
+        return _("Last question: ✗ you said {answer} in round {round}; the answer was {right}.",
+                 answer=mine, round=n, right=answers)  # fmt: skip
+    return _("Last question: ✗ you said {answer}; the answer was {right}.", answer=mine,
+             right=answers)  # fmt: skip
 
 
 def _ended(r: Room) -> None:
@@ -545,7 +602,7 @@ def _ended(r: Room) -> None:
     if not isinstance(me, _Me):
         return
     with st.container(key="class_ended", border=True):
-        st.html(f'<p class="lab-class-line"><b>{html.escape(CLASS_ENDED)}</b></p>')
+        st.html(f'<p class="lab-class-line"><b>{html.escape(_(CLASS_ENDED))}</b></p>')
         try:
             version, frame = _shown(r, me.code)
             _last_reveal(r, me, frame, version)
@@ -558,13 +615,17 @@ def _ended(r: Room) -> None:
 
 
 @functools.lru_cache(maxsize=64)
-def _class_bars(r: Room, code: str, poll_id: str, version: int) -> tuple[tuple[Poll, ...], str]:
+def _class_bars(
+    r: Room, code: str, poll_id: str, version: int, tag: str, facts: str = ""
+) -> tuple[tuple[Poll, ...], str]:
     """The revealed rounds of one question and the class's bars, made once per frame version
-    in this process: every student's page on it shows the same, and a Step's new version
-    makes them anew (each page reading every poll, student and answer was work that grew with
-    the class and the lesson)."""
+    and language in this process: every student's page on it in that language shows the same,
+    and a Step's new version makes them anew (each page reading every poll, student and answer
+    was work that grew with the class and the lesson). ``facts``: the reveal's facts as JSON
+    (``Frame.reveal``: the words in the page's language)."""
     rounds = tuple(p for p in r.rounds(code, poll_id) if p.revealed)
-    return rounds, (bars_html(r, code, list(rounds)) if rounds else "")
+    found = json.loads(facts) if facts else None
+    return rounds, (bars_html(r, code, list(rounds), facts=found) if rounds else "")
 
 
 def _plain(text: str) -> str:
@@ -592,8 +653,18 @@ def round_tag(poll: Poll) -> str:
     return "".join(_TAG_BITS[(bits >> n) & 1] for n in range(16))
 
 
-def _choice_label(choice: str, tag: str) -> str:
-    return _plain(choice) + tag
+def _choice_label(choice: str, tag: str, words: Callable[[str], str] | None = None) -> str:
+    return _plain(words(choice) if words is not None else choice) + tag
+
+
+def _words_of(facts: dict[str, Any] | None, poll: Poll) -> Callable[[str], str]:
+    """How each answer of ``poll`` reads in this page's language (its facts in the frame)."""
+    return functools.partial(class_words.choice_text, facts, poll)
+
+
+def _level_words(level: str) -> str:
+    """A confidence level (``peer.CONFIDENCE``: the stored value) in this page's language."""
+    return _(level)
 
 
 @_guarded
@@ -610,9 +681,9 @@ def _on_answer(poll_id: str, round_: int, choices: tuple[str, ...] = ()) -> None
     try:
         if str(choice) in choices and r.answer(me.code, me.id, poll_id, round_, str(choice)):
             return
-        st.session_state["class_notice"] = "That question has closed; the open one is below."
+        st.session_state["class_notice"] = _("That question has closed; the open one is below.")
     except (ClassError, OSError) as error:
-        st.session_state["class_notice"] = f"Not sent: {error}"
+        st.session_state["class_notice"] = _("Not sent: {error}", error=error)
     try:
         kept = next((p for p in r.rounds(me.code, poll_id) if p.round == round_), None)
         st.session_state["class_answer"] = (
@@ -640,12 +711,14 @@ def _frame_tree(frame: Frame, poll: Poll | None = None) -> None:
 
 def _frame(frame: Frame, tree: bool = True) -> None:
     """The teacher's screen as published: statistics, lesson page, tree (``tree``: not drawn
-    already under an open question), narration."""
+    already under an open question), narration; each made from the frame's facts in this
+    page's language where the frame has them (the teacher's words otherwise)."""
 
     # one element for the statistics and the lesson page, one for the narration: each element
     # is work for the server on every student's page at every Step
-    top = f'<div class="lab-stats">{html.escape(frame.stats)}</div>'
-    lesson = frame.lesson
+    stats = class_words.render_numbers(frame.numbers) or frame.stats
+    top = f'<div class="lab-stats">{html.escape(stats)}</div>'
+    lesson = _lesson_page(frame)
     if lesson is not None:
         text = "".join(f"<p>{html.escape(p)}</p>" for p in lesson.text.split("\n\n") if p)
         top += (
@@ -655,10 +728,42 @@ def _frame(frame: Frame, tree: bool = True) -> None:
     st.html(top)
     if tree:
         _frame_tree(frame)
-    if frame.narration:
-        st.html(
-            "".join(f'<p class="lab-narration">{html.escape(line)}</p>' for line in frame.narration)
-        )
+    lines = narration_lines(frame)
+    if lines:
+        st.html("".join(f'<p class="lab-narration">{html.escape(line)}</p>' for line in lines))
+
+
+def narration_lines(frame: Frame) -> list[str]:
+    """The narration's lines in this page's language: each made from its facts
+    (``Frame.said``), the teacher's line where it has none or they do not read."""
+    lines = []
+    for n, line in enumerate(frame.narration):
+        facts = frame.said[n] if n < len(frame.said) else None
+        shown = class_words.render_line(facts, frame.said) if facts is not None else None
+        lines.append(line if shown is None else shown)
+    return lines
+
+
+def _lesson_page(frame: Frame) -> LessonPage | None:
+    """The teacher's lesson page in this page's language (the lesson's translation, English
+    where it has none: ``app.lessons.lesson_view.page_words``); the teacher's words when the
+    frame names no page or this server does not know the lesson."""
+    ref = frame.lesson_ref
+    if ref is None:
+        return frame.lesson
+    from app.lessons import lesson_view
+
+    page_words = getattr(lesson_view, "page_words", None)
+    try:
+        found, _errors = lesson_view.lessons()
+        lesson = found.get(ref.name)
+        if lesson is None or page_words is None or not lesson.pages:
+            return frame.lesson
+        words = page_words(lesson, min(ref.page, len(lesson.pages)))
+    except Exception:  # (a lesson file this replica reads otherwise: the teacher's words)
+        _LOG.exception("the lesson page %s/%s did not read", ref.name, ref.page)
+        return frame.lesson
+    return LessonPage(str(words["title"]), str(words["text"]))
 
 
 def _poll_fragment() -> None:

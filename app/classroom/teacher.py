@@ -26,8 +26,8 @@ from typing import Any
 import segno
 import streamlit as st
 
-from app.classroom import ClassError, Poll, Room, Teacher, class_heat, codes, vote
-from app.classroom.frame import Frame, LessonPage
+from app.classroom import ClassError, Poll, Room, Teacher, class_heat, codes, said, vote
+from app.classroom.frame import Frame, LessonPage, LessonRef
 from app.classroom.here import room, session_id, teacher, watcher
 from app.classroom.store import RETENTION_SECONDS
 from app.classroom.summary import teacher_view
@@ -35,6 +35,8 @@ from app.components.cookie import read_cookie, write_cookie
 from app.inputs.public_url import public_base
 from app.live.session import notify, redraw_sidebar, safe, session
 from app.quiz import ClassCounts, QuizState, Reveal
+from app.words.c_sensitivity import flip_c
+from app.words.i18n import N_, _, decimal
 
 __all__ = [
     "CLASS_CSS",
@@ -123,10 +125,10 @@ def start_button(where: Any = st, *, sidebar: bool = True) -> None:
     button alone: the screen below it is measured to fit 720 px)."""
     if teacher() is None and st.session_state.get(EXPLORING) is None:
         where.button(
-            "Start a class",
+            _("Start a class"),
             key="class_start",
             on_click=_on_start,
-            help="Students join on their phones with a code and answer the quiz together.",
+            help=_("Students join on their phones with a code and answer the quiz together."),
         )
         if sidebar:
             _resume_form(where)
@@ -146,10 +148,10 @@ def _past_classes(where: Any) -> None:
     past = [t for t in st.session_state.get(PAST, []) if isinstance(t, Teacher)]
     if not past:
         return
-    with where.expander(f"Past classes ({len(past)})"):
+    with where.expander(_("Past classes ({n})", n=decimal(len(past)))):
         for found in past:
             st.download_button(
-                f"Results of class {found.code} (CSV)",
+                _("Results of class {code} (CSV)", code=found.code),
                 data=functools.partial(_results, found),
                 file_name=f"class-{found.code}.csv",
                 mime="text/csv",
@@ -169,7 +171,7 @@ def _on_start() -> None:
     try:
         found = room().start()
     except (ClassError, OSError) as error:
-        notify("error", f"No class started: {error}")
+        notify("error", _("No class started: {error}", error=error))
         return
     _teach(found, poll=None, last_reveal=None, quiz=True)
     st.session_state["class_join_shown"] = True
@@ -219,7 +221,7 @@ def _on_end() -> None:
         except ClassError:  # (a class that already ended: nothing to do)
             pass
         except OSError as error:
-            notify("warning", f"The class did not end: {error}. Try End again.")
+            notify("warning", _("The class did not end: {error}. Try End again.", error=error))
             return
         _add_past(found)  # its results stay downloadable
         st.session_state[ENDED_SUMMARY] = found  # the screen shows the class's summary
@@ -259,11 +261,11 @@ def summary_box(found: Teacher) -> None:
             shown = _summary_of(found)
         except OSError as error:
             shown = None
-            st.caption(f"The class store did not answer: {error}")
+            st.caption(_("The class store did not answer: {error}", error=error))
         if shown is not None:
             st.html(CLASS_CSS + shown)
-        st.button("Close summary", key="class_summary_close", on_click=_on_summary_close,
-                  help="The summary stays under Past classes in the sidebar.")  # fmt: skip
+        st.button(_("Close summary"), key="class_summary_close", on_click=_on_summary_close,
+                  help=_("The summary stays under Past classes in the sidebar."))  # fmt: skip
 
 
 @safe
@@ -285,8 +287,8 @@ def _keys_of(text: str | None) -> list[Teacher]:
     """The teacher keys a cookie's value holds (malformed entries skipped), newest first."""
     found: list[Teacher] = []
     for entry in (text or "").split("|")[: PAST_MAX + 1]:
-        code, _, rest = entry.partition(":")
-        secret, _, pin = rest.partition(":")
+        code, _sep, rest = entry.partition(":")
+        secret, _sep2, pin = rest.partition(":")
         code = codes.normalise_code(code) or ""
         if code and secret and len(secret) <= 64 and code not in {t.code for t in found}:
             found.append(Teacher(code, secret, codes.normalise_pin(pin) or ""))
@@ -313,11 +315,13 @@ def resume_once() -> None:
             except ClassError:
                 continue  # (expired, or not this store's: forgotten)
     except OSError as error:
-        st.sidebar.caption(f"Your class could not be found now: {error}. Reload to try again.")
+        st.sidebar.caption(
+            _("Your class could not be found now: {error}. Reload to try again.", error=error)
+        )
         return
     st.session_state[RESUMED] = True
     taught = next((key for key, info in claimed if not info.ended), None)
-    for key, _ in reversed(claimed):
+    for key, _info in reversed(claimed):
         if key is not taught:
             _add_past(key)
     if taught is not None:
@@ -372,12 +376,12 @@ def client_address() -> str:
 def _resume_form(where: Any) -> None:
     """**Take back a class**: the class code and the teacher PIN its sidebar showed, for
     another browser (a reload in the same browser needs nothing: the teacher cookie)."""
-    with where.expander("Take back a class"), st.form("class_resume_form", border=False):
-        st.text_input("Class code", key="class_resume_code", max_chars=12)
-        st.text_input("Teacher PIN", key="class_resume_pin", max_chars=16, type="password",
-                      help="Shown under Teacher PIN in the sidebar of the page that "
-                      "started the class.")  # fmt: skip
-        st.form_submit_button("Take back", key="class_resume", on_click=_on_resume)
+    with where.expander(_("Take back a class")), st.form("class_resume_form", border=False):
+        st.text_input(_("Class code"), key="class_resume_code", max_chars=12)
+        st.text_input(_("Teacher PIN"), key="class_resume_pin", max_chars=16, type="password",
+                      help=_("Shown under Teacher PIN in the sidebar of the page that "
+                             "started the class."))  # fmt: skip
+        st.form_submit_button(_("Take back"), key="class_resume", on_click=_on_resume)
 
 
 @safe
@@ -389,18 +393,19 @@ def _on_resume() -> None:
     try:
         found, info = r.claim_by_pin(typed_code, typed_pin, client_address())
     except (ClassError, OSError) as error:
-        notify("warning", f"Not taken back: {error}")
+        notify("warning", _("Not taken back: {error}", error=error))
         return
     found = Teacher(found.code, found.secret, found.secret)  # (the PIN is this key's secret)
     if info.ended:
         _add_past(found)
-        notify("info", f"Class {found.code} has ended: its results are under Past classes.")
+        notify("info", _("Class {code} has ended: its results are under Past classes.",
+                         code=found.code))  # fmt: skip
         return
     try:
         _take_back(r, found)
     except OSError as error:
         st.session_state["class_teacher"] = None
-        notify("warning", f"Not taken back: {error}")
+        notify("warning", _("Not taken back: {error}", error=error))
         return
     st.session_state[RESUMED] = True
 
@@ -411,10 +416,14 @@ def pin_box(where: Any = st) -> None:
     found = teacher()
     if found is None or not found.pin:
         return
-    with where.expander("Teacher PIN (not for the projector)"):
+    with where.expander(_("Teacher PIN (not for the projector)")):
+        told = _(
+            "Another browser takes this class back with {button}: class {code}, PIN",
+            button=f"<b>{html.escape(_('Take back a class'))}</b>",
+            code=f"<b>{html.escape(found.code)}</b>",
+        )
         st.html(
-            '<p class="lab-class-line">Another browser takes this class back with '
-            f"<b>Take back a class</b>: class <b>{html.escape(found.code)}</b>, PIN</p>"
+            f'<p class="lab-class-line">{told}</p>'
             f'<p class="lab-class-url"><code>{html.escape(codes.format_pin(found.pin))}</code></p>'
         )
 
@@ -429,17 +438,22 @@ def join_box(found: Teacher) -> None:
     ``class_join``)."""
     url = join_url(found.code)
     qr = segno.make(url, error="m").svg_inline(scale=4, dark="#111111", light="#ffffff")
+    join_words = _("Join on your phone: scan the code, or open")
     with st.container(key="class_join", border=True):
         left, right = st.columns([3, 1], vertical_alignment="center")
         left.html(
             CLASS_CSS
-            + '<p class="lab-class-line">Join on your phone: scan the code, or open</p>'
+            # TRANSLATORS: the join box on the projector reads: "Join on your phone: scan the
+            # code, or open" / the address / "and type" / the class code
+            + f'<p class="lab-class-line">{html.escape(join_words)}</p>'
             + f'<p class="lab-class-url">{html.escape(url)}</p>'
-            + '<p class="lab-class-line">and type</p>'
-            + f'<p class="lab-class-code" aria-label="class code">{html.escape(found.code)}</p>'
+            + f'<p class="lab-class-line">{html.escape(_("and type"))}</p>'
+            + f'<p class="lab-class-code" aria-label="{html.escape(_("class code"))}">'
+            + f"{html.escape(found.code)}</p>"
         )
         # an <img> of the SVG (st.html's sanitiser drops SVG), with the address as its text
-        right.image(qr, caption="Scan to join", width=150, alt=f"QR code of {url}")
+        right.image(qr, caption=_("Scan to join"), width=150,
+                    alt=_("QR code of {url}", url=url))  # fmt: skip
 
 
 def room_box(click: Any) -> None:
@@ -454,7 +468,7 @@ def room_box(click: Any) -> None:
         r = room()
         poll = r.store.current_poll(found.code)
     except OSError as error:
-        st.caption(f"The class store did not answer: {error}")
+        st.caption(_("The class store did not answer: {error}", error=error))
         st.session_state[PENDING] = True  # the count line brings the box back (_resync)
         _live_count()
         return
@@ -463,32 +477,35 @@ def room_box(click: Any) -> None:
         with st.container(horizontal=True, gap="small", key="class_room_buttons"):
             open_round = poll is not None and not poll.revealed
             click = _on_reveal_unmatched if unmatched_poll() else click
-            st.button("Reveal", key="class_reveal", on_click=click, disabled=not open_round,
-                      help="Make the click the question is about and show the class's "
-                      "answers with the numbers that decided it.")  # fmt: skip
+            st.button(_("Reveal"), key="class_reveal", on_click=click, disabled=not open_round,
+                      help=_("Make the click the question is about and show the class's "
+                             "answers with the numbers that decided it."))  # fmt: skip
             vote.close_button(open_round, st.session_state.get("presentation", False))
-            st.button("Vote again", key="class_again", on_click=_on_again,
+            st.button(_("Vote again"), key="class_again", on_click=_on_again,
                       disabled=not open_round, shortcut=vote.AGAIN_KEY,
-                      help="After discussion: a second round of the same question; the "
-                      "reveal shows both rounds side by side (key: V).")  # fmt: skip
+                      help=_("After discussion: a second round of the same question; the "
+                             "reveal shows both rounds side by side (key: V)."))  # fmt: skip
             shown = st.session_state.get("class_join_shown", False)
-            st.button("Hide join box" if shown else "Join box", key="class_join_toggle",
+            st.button(_("Hide join box") if shown else _("Join box"), key="class_join_toggle",
                       on_click=_on_toggle_join, shortcut=JOIN_KEY,
-                      help="The join box (code, address and QR code) in the tree's place, "
-                      "and back (key: J). A clicker's Page Down hides it.")  # fmt: skip
+                      help=_("The join box (code, address and QR code) in the tree's place, "
+                             "and back (key: J). A clicker's Page Down hides it."))  # fmt: skip
             presenting = st.session_state.get("presentation", False)
-            st.download_button("CSV" if presenting else "Results (CSV)",
-                               data=lambda: _results(found), help="The class's results as CSV",
+            st.download_button(_("CSV") if presenting else _("Results (CSV)"),
+                               data=lambda: _results(found),
+                               help=_("The class's results as CSV"),
                                file_name=f"class-{found.code}.csv", mime="text/csv",
                                key="class_results", on_click="ignore")  # fmt: skip
-            st.button("End", key="class_end", on_click=_on_end_ask,
-                      help="End the class: no more joins or answers.")  # fmt: skip
+            # TRANSLATORS: the button that ends the class (it asks first)
+            st.button(_("End"), key="class_end", on_click=_on_end_ask,
+                      help=_("End the class: no more joins or answers."))  # fmt: skip
         if st.session_state.get("class_end_ask"):
             with st.container(key="class_end_box", horizontal=True, gap="small"):
-                st.html('<p class="lab-class-line"><b>End the class for everyone?</b> '
-                        "The results stay under Past classes.</p>")  # fmt: skip
-                st.button("End now", key="class_end_confirm", type="primary", on_click=_on_end)
-                st.button("Keep going", key="class_end_cancel", on_click=_on_end_cancel)
+                ask = html.escape(_("End the class for everyone?"))
+                stay = html.escape(_("The results stay under Past classes."))
+                st.html(f'<p class="lab-class-line"><b>{ask}</b> {stay}</p>')
+                st.button(_("End now"), key="class_end_confirm", type="primary", on_click=_on_end)
+                st.button(_("Keep going"), key="class_end_cancel", on_click=_on_end_cancel)
         # The parts that come and go in a box of their own, not beside the count line: the
         # browser would keep a part this run left out (the names box after the last name
         # went) when the count's timed run comes between this run and its clean-up, as it
@@ -503,7 +520,7 @@ def room_box(click: Any) -> None:
                         st.html(CLASS_CSS + bars_html(r, found.code, rounds, found.secret,
                                                       summary=False))  # fmt: skip
             except OSError as error:  # the store went away mid-box: one line, no traceback
-                st.caption(f"The class store did not answer: {error}")
+                st.caption(_("The class store did not answer: {error}", error=error))
             if not st.session_state.get("presentation", False):  # names are not projected
                 _live_names()  # its own fragment too: a late join shows without a click
 
@@ -517,18 +534,18 @@ def _count_line() -> None:
     try:
         count = room().count(found.code, vote.screen())
     except (ClassError, OSError) as error:
-        st.caption(f"The class store did not answer: {error}")
+        st.caption(_("The class store did not answer: {error}", error=error))
         return
     if st.session_state.get(PENDING):
         _resync()
-    words = f"Class {found.code} · {count.connected} connected"
+    words = _("Class {code} · {n} connected", code=found.code, n=decimal(count.connected))
     poll = count.poll
     if poll is not None and not poll.revealed:
-        words += vote.count_words(poll, count.answered, count.joined, 0)
+        words = vote.count_words(poll, count.answered, count.joined, 0, words)
         class_heat.follow_answers(poll, count.answered)  # the tree's counts follow the class
     elif count.joined != count.connected:
-        words += f" ({count.joined} joined)"
-    words += vote.count_words(None, 0, 0, count.lost)  # "2 lost" (never who)
+        words = _("{line} ({n} joined)", line=words, n=decimal(count.joined))
+    words = vote.count_words(None, 0, 0, count.lost, words)  # "2 lost" (never who)
     st.html(
         CLASS_CSS + f'<p class="lab-class-line lab-class-count"><b>{html.escape(words)}</b></p>'
     )
@@ -547,7 +564,7 @@ def _names_part() -> None:
     try:
         _names(room(), found)
     except OSError as error:
-        st.caption(f"The class store did not answer: {error}")
+        st.caption(_("The class store did not answer: {error}", error=error))
 
 
 #: The names box as a fragment of its own, rerun every COUNT_SECONDS like the count line: a
@@ -570,15 +587,16 @@ def _names(r: Room, found: Teacher) -> None:
     names = {s.id: s.name for s in students}
     # each name isolated for the bidi algorithm: right-to-left names keep the list's order
     listed = ", ".join(f"<bdi>{html.escape(s.name)}</bdi>" for s in students)
-    with st.expander(f"Names ({len(students)})"):
-        st.html(f'<p class="lab-class-line">{listed or "No one has joined yet."}</p>')
+    with st.expander(_("Names ({n})", n=decimal(len(students)))):
+        nobody = html.escape(_("No one has joined yet."))
+        st.html(f'<p class="lab-class-line">{listed or nobody}</p>')
         if not ids:  # the controls' places, empty (a widget kept with no choices would keep
             st.empty()  # its empty value when the next name joins)
             st.empty()
             return
-        pick = st.selectbox("Name to remove", ids, key="class_remove_name",
+        pick = st.selectbox(_("Name to remove"), ids, key="class_remove_name",
                             format_func=lambda sid: names.get(sid, "?"))  # fmt: skip
-        st.button("Remove this name", key="class_remove", on_click=_on_remove, args=(pick,))
+        st.button(_("Remove this name"), key="class_remove", on_click=_on_remove, args=(pick,))
 
 
 @safe
@@ -588,7 +606,7 @@ def _on_remove(student_id: str) -> None:
         try:
             room().remove_student(found.code, found.secret, student_id)
         except (ClassError, OSError) as error:
-            notify("warning", f"The name was not removed: {error}")
+            notify("warning", _("The name was not removed: {error}", error=error))
 
 
 @safe
@@ -625,7 +643,8 @@ def sync_poll(quiz: QuizState | None) -> None:
         _sync_poll(quiz)
     except OSError as error:
         st.session_state[PENDING] = True
-        st.caption(f"Not sent to the class: {error}. It is sent again when the store answers.")
+        st.caption(_("Not sent to the class: {error}. It is sent again when the store answers.",
+                     error=error))  # fmt: skip
 
 
 #: Session key: (the id of the quiz question, the class's poll id) of the last reveal the quiz
@@ -741,14 +760,18 @@ def _on_reveal_unmatched() -> None:
     if found is None or current is None:
         return
     try:
-        room().reveal(found.code, found.secret, (), "Not graded: the teacher's page was "
-                      "reloaded while the question was open.")  # fmt: skip
+        # (the store keeps the English text: every phone shows it in its language)
+        room().reveal(found.code, found.secret, (), NOT_GRADED)
     except (ClassError, OSError) as error:
-        notify("warning", f"Not revealed: {error}")
+        notify("warning", _("Not revealed: {error}", error=error))
         return
     st.session_state["class_poll"] = None
     st.session_state["class_last_reveal"] = current[1]
     st.session_state["class_published"] = ""
+
+
+#: What a question revealed ungraded says (kept in the store in English, shown translated).
+NOT_GRADED = N_("Not graded: the teacher's page was reloaded while the question was open.")
 
 
 def _asked(current: tuple[int, str], reveal: Reveal) -> bool:
@@ -765,8 +788,10 @@ def frame_of(
 ) -> Frame:
     """What the class is shown: plain data, no HTML (the student's page escapes it). ``link``
     is the shared link's parameters that rebuild the tree (a student's "Explore on my own");
-    the open question and the last one revealed come from this session's class."""
+    the open question and the last one revealed come from this session's class. Beside the
+    teacher's words, their facts (issue 34): a phone renders them in its own language."""
     poll = st.session_state.get("class_poll")
+    said, numbers = _facts(narration)
     return Frame(
         stats=stats,
         tree=tree,
@@ -777,7 +802,96 @@ def frame_of(
         last_reveal=st.session_state.get("class_last_reveal"),
         at=round(time.time(), 3),
         moves=class_heat.open_moves(session().search, poll[1]) if poll else None,
+        said=said,
+        numbers=numbers,
+        lesson_ref=_lesson_ref() if lesson is not None else None,
+        question=question_facts(poll[1] if poll else None),
+        reveal=reveal_facts(st.session_state.get("class_last_reveal")),
     )
+
+
+def _facts(narration: list[str]) -> tuple[tuple[dict[str, Any] | None, ...], dict[str, Any]]:
+    """The facts of the narration's lines the teacher's screen shows (the first: the history
+    entry's, the second the sentence on C when the screen has it; the others: ``None``, the
+    teacher's text stands) and the statistics' numbers."""
+    from app.live.history import current_entry
+    from app.live.session import player_names
+
+    lab = session()
+    search = lab.search
+    entry = current_entry()
+    c, policy = float(st.session_state["c"]), str(st.session_state["policy"])
+    names = player_names()
+    first: dict[str, Any] | None = None
+    if entry is None:
+        first = {"kind": "start"}
+    elif entry.phase is not None:
+        context: Any = entry.trace
+        if context is None:  # (the selection's context: known for the newest entry only)
+            context = lab.phase_context if entry is lab.history[-1] else None
+        if context is not None or entry.phase.value == "select":
+            first = said.narration_facts(entry.trace, entry.phase.value, entry.phase_result,
+                                         context, names, c, policy)  # fmt: skip
+    elif entry.trace is not None:
+        first = said.narration_facts(entry.trace, None, None, None, names, c, policy)
+    lines: list[dict[str, Any] | None] = [first] + [None] * (len(narration) - 1)
+    decision = said.root_decision(first) if first is not None else None
+    if len(lines) > 1 and decision is not None and flip_c(decision, policy, c) is not None:
+        lines[1] = said.flip_facts(c, policy, 0)
+    if entry is None:
+        numbers = said.stats_facts(search.iterations, search.node_count, search.max_depth, 0.0,
+                                   None, None, "")  # fmt: skip
+    else:
+        what = entry.what() if callable(entry.what) else str(entry.what)
+        numbers = said.stats_facts(entry.iteration, entry.nodes, entry.depth, entry.rate,
+                                   entry.number, lab.history[-1].number, what)  # fmt: skip
+    return tuple(lines[: len(narration)]), numbers
+
+
+def _lesson_ref() -> LessonRef | None:
+    """The open lesson page as (name, page number)."""
+    name = st.session_state.get("lesson")
+    if not name:
+        return None
+    try:
+        number = max(1, int(st.session_state.get("lesson_page", 1)))
+    except (TypeError, ValueError):
+        number = 1
+    return LessonRef(str(name), number)
+
+
+def question_facts(poll_id: str | None) -> dict[str, Any] | None:
+    """The open question's facts for the phones (``app.quiz.records.Question.facts``: the
+    text's and each choice's spec) with its poll id and options (the stable values the class
+    answers with), or ``None``."""
+    quiz = session().quiz
+    current = st.session_state.get("class_poll")
+    if poll_id is None or quiz is None or quiz.pending is None or current is None:
+        return None
+    question = quiz.pending
+    facts = getattr(question, "facts", None)
+    if current != (id(question), poll_id) or not facts:
+        return None
+    return {"poll": poll_id, "options": list(question.options), **facts}
+
+
+def reveal_facts(poll_id: str | None) -> dict[str, Any] | None:
+    """The last revealed question's facts for the phones: its question's (as
+    :func:`question_facts`) and the reveal's summary spec, or ``None``."""
+    quiz = session().quiz
+    revealed = st.session_state.get(REVEALED_FOR)
+    if poll_id is None or quiz is None or quiz.reveal is None or not revealed:
+        return None
+    reveal = quiz.reveal
+    if revealed != (id(reveal.question), poll_id):
+        return None
+    facts = dict(getattr(reveal.question, "facts", None) or {})
+    summary = (getattr(reveal, "facts", None) or {}).get("summary")
+    if summary is not None:
+        facts["summary"] = summary
+    if not facts:
+        return None
+    return {"poll": poll_id, "options": list(reveal.question.options), **facts}
 
 
 def publish(frame: Frame) -> None:
@@ -792,9 +906,10 @@ def publish(frame: Frame) -> None:
     except OSError as error:
         st.session_state[UNSENT] = frame
         st.session_state[PENDING] = True
-        st.caption(f"Not sent to the class: {error}. It is sent when the store answers.")
+        st.caption(_("Not sent to the class: {error}. It is sent when the store answers.",
+                     error=error))  # fmt: skip
     except ClassError as error:
-        st.caption(f"Not sent to the class: {error}")
+        st.caption(_("Not sent to the class: {error}", error=error))
 
 
 def _publish(frame: Frame) -> None:
@@ -809,48 +924,66 @@ def _publish(frame: Frame) -> None:
 
 
 def bars_html(
-    r: Room, code: str, rounds: list[Poll], secret: str | None = None, summary: bool = True
+    r: Room,
+    code: str,
+    rounds: list[Poll],
+    secret: str | None = None,
+    summary: bool = True,
+    facts: dict[str, Any] | None = None,
 ) -> str:
     """The class's answers as bars, one bar per round side by side, the right answer marked
     with ✓ and bold (never colour alone); plain text escaped. ``summary``: the numbers that
-    decided the answer below the bars (the teacher's screen has them in the quiz already)."""
+    decided the answer below the bars (the teacher's screen has them in the quiz already).
+    ``facts``: the question's facts (``Frame.reveal``): its words in the current language."""
     tallies = [r.tally(code, p, secret) for p in rounds]
-    choices = rounds[-1].choices
-    right = set(rounds[-1].right)
+    last = rounds[-1]
+    choices = last.choices
+    right = set(last.right)
     most = max([1, *(n for t in tallies for n in t.values())])
     rows = []
     nobody = []
     for choice in choices:
         chosen = any(t.get(choice, 0) for t in tallies)
+        shown = said.choice_text(facts, last, choice)
         if len(choices) > FOLD_CHOICES and choice not in right and not chosen:
-            nobody.append(choice)  # one line names them: the class's own answers whole
+            nobody.append(shown)  # one line names them: the class's own answers whole
             continue
         mark = "✓ " if choice in right else ""
         cells = []
         for n, (poll, tally) in enumerate(zip(rounds, tallies, strict=True)):
             count = tally.get(choice, 0)
             width = 100 * count / most
+            title = html.escape(_("round {round}: {n}", round=poll.round, n=count), quote=True)
             cells.append(
                 f'<span class="lab-bar lab-round-{min(n + 1, 2)}" style="width:{width:.0f}%"'
-                f' title="round {poll.round}: {count}"></span> {count}'
+                f' title="{title}"></span> {count}'
             )
         rows.append(
             f'<tr class="{"lab-right" if choice in right else ""}">'
-            f'<td class="lab-bar-label">{html.escape(mark + choice)}</td>'
+            f'<td class="lab-bar-label">{html.escape(mark + shown)}</td>'
             f'<td style="width:70%">{"<br>".join(cells)}</td></tr>'
         )
     if nobody:
-        rows.append(f'<tr><td colspan="2">Nobody chose {html.escape(", ".join(nobody))}</td></tr>')
+        listed = nobody[0]
+        for other in nobody[1:]:
+            # TRANSLATORS: joins the items of a list ("c1, c3"): {items} is the list so far
+            listed = _("{items}, {item}", items=listed, item=other)
+        nobody_chose = html.escape(_("Nobody chose {choices}", choices=listed))
+        rows.append(f'<tr><td colspan="2">{nobody_chose}</td></tr>')
     legend = ""
     if len(rounds) > 1:
-        legend = (
-            '<p class="lab-class-line">Top bar: round 1, '
-            + ", ".join(f"then round {p.round}" for p in rounds[1:])
-            + " (striped).</p>"
-        )
-    said = rounds[-1].summary if summary else ""
+        rounds_said = _("Top bar: round 1")
+        for p in rounds[1:]:
+            rounds_said = _("{rounds}, then round {round}", rounds=rounds_said, round=p.round)
+        striped = html.escape(_("{rounds} (striped).", rounds=rounds_said))
+        legend = f'<p class="lab-class-line">{striped}</p>'
+    told = ""
+    if summary:
+        told = _(NOT_GRADED) if last.summary == NOT_GRADED else said.summary_text(facts, last)
+    asked = html.escape(said.question_text(facts, last))
+    head = html.escape(_("Class answers:"))
     return (
-        f'<p class="lab-class-line"><b>Class answers:</b> {html.escape(rounds[-1].text)}</p>'
+        f'<p class="lab-class-line"><b>{head}</b> {asked}</p>'
         f'<div class="lab-bars-box"><table class="lab-bars">{"".join(rows)}</table></div>{legend}'
-        + (f'<p class="lab-class-line">{html.escape(said)}</p>' if said else "")
+        + (f'<p class="lab-class-line">{html.escape(told)}</p>' if told else "")
     )

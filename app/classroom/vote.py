@@ -29,6 +29,7 @@ from app.classroom.here import room, teacher
 from app.classroom.room import screen_key
 from app.live.session import notify, safe, session
 from app.quiz import settle
+from app.words.i18n import N_, _, decimal, n_
 
 __all__ = [
     "ANONYMOUS",
@@ -86,10 +87,12 @@ def anonymous_toggle(where: Any = st) -> None:
     a stable "Student N" (by joining order) instead of their name. Shown before a class starts
     and while it runs (the sidebar)."""
     where.toggle(
-        "Results without names",
+        _("Results without names"),
         key=ANONYMOUS,
-        help="The class's results CSV names each student 'Student 1', 'Student 2', ... "
-        "(by joining order) instead of their nickname.",
+        help=_(
+            "The class's results CSV names each student 'Student 1', 'Student 2', ... "
+            "(by joining order) instead of their nickname."
+        ),
     )
 
 
@@ -125,6 +128,9 @@ def predicted_right(poll: Poll) -> tuple[str, ...] | None:
     return tuple(reveal.correct)
 
 
+#: A student who gave no confidence, in the switch's confidence counts.
+NO_CONFIDENCE = N_("none")
+
 #: The keys of the vote on the teacher's page (beside the clicker's Page Down, Page Up and B).
 CLOSE_KEY = "x"  # (Streamlit keeps C and R for itself)
 AGAIN_KEY = "v"
@@ -134,13 +140,15 @@ def close_button(open_round: bool, presenting: bool) -> None:
     """**Close the vote** (``class_close``): enabled while the round takes answers."""
     poll_closed = _closed_here() is not None
     st.button(
-        "Close" if presenting else "Close the vote",
+        _("Close") if presenting else _("Close the vote"),
         key="class_close",
         on_click=_on_close,
         disabled=not open_round or poll_closed,
         shortcut=CLOSE_KEY,
-        help="No more answers: the phones say the vote is closed, and this box shows the "
-        "share right (not the answers) with Peer Instruction's next step (key: X).",
+        help=_(
+            "No more answers: the phones say the vote is closed, and this box shows the "
+            "share right (not the answers) with Peer Instruction's next step (key: X)."
+        ),
     )
 
 
@@ -167,28 +175,37 @@ def _on_close() -> None:
     try:
         poll = room().close_vote(found.code, found.secret)
     except (ClassError, OSError) as error:
-        notify("warning", f"The vote was not closed: {error}")
+        notify("warning", _("The vote was not closed: {error}", error=error))
         return
     st.session_state[CLOSED] = (poll.id, poll.round, predicted_right(poll))
     st.session_state["class_published"] = ""  # the phones are told (a new version)
 
 
-def count_words(poll: Poll | None, answered: int, joined: int, lost: int) -> str:
-    """The count line's words about the round and the pace: "round 1: 3 of 5 answered" (or
-    "round 1 closed: ..."), then "2 lost"."""
-    words = ""
+def count_words(poll: Poll | None, answered: int, joined: int, lost: int, line: str = "") -> str:
+    """The count line ``line`` with the words about the round and the pace: "… · round 1: 3 of
+    5 answered" (or "round 1 closed: ..."), then "… · 2 lost"."""
+    words = line
     if poll is not None and not poll.revealed:
-        state = " closed" if poll.closed else ""
-        words += f" · round {poll.round}{state}: {answered} of {joined} answered"
+        if poll.closed:
+            words = _("{line} · round {round} closed: {answered} of {joined} answered",
+                      line=words, round=poll.round, answered=decimal(answered),
+                      joined=decimal(joined))  # fmt: skip
+        else:
+            words = _("{line} · round {round}: {answered} of {joined} answered",
+                      line=words, round=poll.round, answered=decimal(answered),
+                      joined=decimal(joined))  # fmt: skip
     if lost:
-        words += f" · {lost} lost"
+        # TRANSLATORS: students who pressed "I'm lost" on this screen
+        words = n_("{line} · {n} lost", "{line} · {n} lost", lost, line=words, n=decimal(lost))
     return words
 
 
 def _share_words(right: int, answered: int, round_: int) -> str:
     percent = round(100 * right / answered) if answered else 0
     step = peer.suggest(right, answered)
-    return f"Round {round_}: {right} of {answered} right ({percent}%) → {step}"
+    return _("Round {round}: {right} of {answered} right ({percent}%) → {step}", round=round_,
+             right=decimal(right), answered=decimal(answered), percent=decimal(percent),
+             step=_(step))  # fmt: skip
 
 
 def after_vote(r: Room, found: Teacher) -> None:
@@ -200,11 +217,12 @@ def after_vote(r: Room, found: Teacher) -> None:
     if poll is not None and not poll.revealed and closed is not None:
         answers = r.store.answers(found.code, poll.id, poll.round)
         if closed[2] is None:
-            words = (f"Vote closed · {len(answers)} answered; the share right comes with the "
-                     "reveal (this question's answer is known only after the click).")  # fmt: skip
+            words = _("Vote closed · {n} answered; the share right comes with the reveal (this "
+                      "question's answer is known only after the click).",
+                      n=decimal(len(answers)))  # fmt: skip
         else:
             right, answered = peer.share_right(answers, closed[2])
-            words = "Vote closed · " + _share_words(right, answered, poll.round)
+            words = _("Vote closed · {share}", share=_share_words(right, answered, poll.round))
         st.html(f'{_PI_CSS}<p class="lab-pi"><b>{html.escape(words)}</b></p>')
         return
     # the last question revealed (its Step opened the next question at once)
@@ -222,8 +240,9 @@ def after_vote(r: Room, found: Teacher) -> None:
     if st.session_state.get("presentation", False):
         # the projector: the quiz's verdict gives the share already; one line, the signal first
         step = peer.suggest(right, answered)
-        text = (f"Next: {step} · sure and wrong: {table.wrong[0]} · sure and right: "
-                f"{table.right[0]}")  # fmt: skip
+        text = _("Next: {step} · sure and wrong: {wrong} · sure and right: {right}",
+                 step=_(step), wrong=decimal(table.wrong[0]),
+                 right=decimal(table.right[0]))  # fmt: skip
         st.html(f'{_PI_CSS}<p class="lab-pi"><b>{html.escape(text)}</b></p>')
     else:
         line = _share_words(right, answered, poll.round)
@@ -245,25 +264,38 @@ def _switch_table(r: Room, found: Teacher, first: Poll, last: Poll) -> None:
         r.store.confidences(found.code, first.id, first.round),
         r.store.confidences(found.code, last.id, last.round),
     )
-    heads = ["right→right", "wrong→right", "right→wrong", "wrong→wrong"]
+    heads = ["right→right", "wrong→right", "right→wrong", "wrong→wrong"]  # (data-switch values)
     # short heads on the projector (✓ right, ✗ wrong), the words for a screen reader
     marks = [h.replace("right", "✓").replace("wrong", "✗") for h in heads]
+    spoken = [_("right→right"), _("wrong→right"), _("right→wrong"), _("wrong→wrong")]
     counts = [moved.right_right, moved.wrong_right, moved.right_wrong, moved.wrong_wrong]
-    levels = [*peer.CONFIDENCE, "none"]
+    levels = [*peer.CONFIDENCE, NO_CONFIDENCE]
 
     def confidence(counts_: tuple[int, ...]) -> str:
-        return ", ".join(f"{n} {lv}" for lv, n in zip(levels, counts_, strict=True) if n) or "-"
+        parts = [_("{n} {level}", n=decimal(n), level=_(lv))
+                 for lv, n in zip(levels, counts_, strict=True) if n]  # fmt: skip
+        if not parts:
+            return "-"
+        listed = parts[0]
+        for part in parts[1:]:
+            # TRANSLATORS: joins the items of a list ("c1, c3"): {items} is the list so far
+            listed = _("{items}, {item}", items=listed, item=part)
+        return listed
 
     before, after = confidence(moved.confidence_before), confidence(moved.confidence_after)
     cells = "".join(
-        f'<th title="{h}"><span aria-hidden="true">{m}</span><span class="lab-sr">{h}</span></th>'
-        for h, m in zip(heads, marks, strict=True)
+        f'<th title="{html.escape(w)}"><span aria-hidden="true">{m}</span>'
+        f'<span class="lab-sr">{html.escape(w)}</span></th>'
+        for w, m in zip(spoken, marks, strict=True)
     )
     values = "".join(f'<td data-switch="{h}">{n}</td>' for h, n in zip(heads, counts, strict=True))
+    rounds = html.escape(_("round 1 → {round}", round=last.round))
+    students = html.escape(_("students"))
+    said = html.escape(_("Confidence before: {before} · after: {after} (✓ right, ✗ wrong)",
+                         before=before, after=after))  # fmt: skip
     with st.container(key="class_switch"):
         st.html(
-            f'{_PI_CSS}<table class="lab-switch"><tr><th>round 1 → {last.round}</th>{cells}'
-            f"</tr><tr><th>students</th>{values}</tr></table>"
-            f'<p class="lab-pi">Confidence before: {html.escape(before)}'
-            f" · after: {html.escape(after)} (✓ right, ✗ wrong)</p>"
+            f'{_PI_CSS}<table class="lab-switch"><tr><th>{rounds}</th>{cells}'
+            f"</tr><tr><th>{students}</th>{values}</tr></table>"
+            f'<p class="lab-pi">{said}</p>'
         )

@@ -1,0 +1,450 @@
+"""The facts behind the class frame's words, and the words made from them in the reader's
+language (issue 34: each phone in its own language while the projector speaks the teacher's).
+
+Pure (no Streamlit). The teacher's page publishes the facts beside the finished text of its own
+language (``app.classroom.frame.Frame``: ``said``, ``numbers``); a phone renders them with the
+narration's own functions (:func:`app.words.narration.narrate_iteration`,
+:func:`~app.words.narration.narrate_phase`, :func:`app.words.c_sentence.flip_sentence`) in the
+language its run has set. Facts are plain JSON data: a trace as
+:meth:`mcts_core.trace.IterationTrace.to_dict` writes it, a phase's result the same way.
+Reading them back never fails: anything missing or malformed gives ``None`` and the phone shows
+the teacher's text instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
+from typing import Any
+
+from app.classroom.records import Poll
+from app.quiz import records as _records
+from app.words.c_sensitivity import flip_c
+from app.words.c_sentence import flip_sentence
+from app.words.i18n import _, decimal
+from app.words.narration import PhaseContext, narrate_iteration, narrate_phase
+from mcts_core.trace import (
+    ChanceStep,
+    ChildTerms,
+    Decision,
+    Evaluation,
+    Expansion,
+    IterationTrace,
+    NodeUpdate,
+    PathStep,
+    RolloutStep,
+)
+
+__all__ = [
+    "START",
+    "choice_text",
+    "flip_facts",
+    "narration_facts",
+    "question_text",
+    "render_line",
+    "render_numbers",
+    "root_decision",
+    "stats_facts",
+    "summary_text",
+]
+
+#: What the screen says before the first click (the same words as the teacher's screen).
+START = (
+    "Press Step to run one iteration of MCTS: select a path down the tree, expand one "
+    "new node, simulate a game from it, and backpropagate the result up the path. "
+    "Phase runs one of the four at a time."
+)
+_PHASES = ("select", "expand", "evaluate", "backpropagate")
+
+
+# ----------------------------------------------------------------------- writing facts
+
+
+def _step(step: PathStep) -> dict[str, Any]:
+    data = asdict(step)
+    data["type"] = "decision" if isinstance(step, Decision) else "chance"
+    for child in data.get("children", ()):
+        child["action"] = child["label"]  # (the game's action object: its label stands in)
+    return data
+
+
+def _trace(trace: IterationTrace) -> dict[str, Any]:
+    return trace.to_dict()
+
+
+def _result(phase: str, result: Any) -> Any:
+    if phase == "select":
+        return [_step(s) for s in result]
+    if phase in ("expand", "evaluate"):
+        return None if result is None else asdict(result)
+    return _trace(result)
+
+
+def narration_facts(
+    trace: IterationTrace | None,
+    phase: str | None,
+    result: Any,
+    context: PhaseContext | IterationTrace | None,
+    names: Sequence[str],
+    c: float,
+    policy: str,
+) -> dict[str, Any] | None:
+    """The facts of one history entry's narration: a whole iteration's ``trace``, or one
+    ``phase``'s ``result`` with its ``context`` (:func:`app.words.narration.narrate_phase`'s
+    arguments), with the player names and the settings. ``None``: nothing to narrate from
+    facts (a move played, a link opened: the teacher's text stands)."""
+    try:
+        if phase is not None:
+            if phase not in _PHASES:
+                return None
+            ctx: Any = None
+            if isinstance(context, IterationTrace):
+                ctx = {"trace": _trace(context)}
+            elif isinstance(context, PhaseContext):
+                ctx = {
+                    "path": [_step(s) for s in context.path],
+                    "stop": context.stop,
+                    "leaf_player": context.leaf_player,
+                    "leaf_id": context.leaf_id,
+                }
+            return {
+                "kind": "phase",
+                "phase": phase,
+                "result": _result(phase, result),
+                "context": ctx,
+                "names": list(names),
+                "c": float(c),
+                "policy": str(policy),
+            }
+        if trace is None:
+            return None
+        return {
+            "kind": "iteration",
+            "trace": _trace(trace),
+            "names": list(names),
+            "c": float(c),
+            "policy": str(policy),
+        }
+    except (TypeError, ValueError, AttributeError):
+        return None
+
+
+def flip_facts(c: float, policy: str, at: int) -> dict[str, Any]:
+    """The sentence on C of the narration's line ``at``'s root decision (the phone works the
+    flip out again from the decision its facts carry)."""
+    return {"kind": "flip", "line": at, "c": float(c), "policy": str(policy)}
+
+
+def stats_facts(
+    iteration: int, nodes: int, depth: int, rate: float, entry: int | None, last: int | None,
+    what: str,
+) -> dict[str, Any]:  # fmt: skip
+    """The statistics line as numbers (``entry``/``last``: the history entry shown and the
+    newest, ``None`` before the first click; ``what`` the entry's label as the teacher's
+    screen wrote it)."""
+    return {
+        "iteration": int(iteration),
+        "nodes": int(nodes),
+        "depth": int(depth),
+        "rate": float(rate),
+        "entry": entry,
+        "last": last,
+        "what": str(what),
+    }
+
+
+# ----------------------------------------------------------------------- reading facts
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(value)
+    return value
+
+
+def _float(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(value)
+    return float(value)
+
+
+def _opt_float(value: Any) -> float | None:
+    return None if value is None else _float(value)
+
+
+def _str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(value)
+    return value
+
+
+def _opt_str(value: Any) -> str | None:
+    return None if value is None else _str(value)
+
+
+def _child(d: Mapping[str, Any]) -> ChildTerms:
+    return ChildTerms(
+        node_id=_int(d["node_id"]),
+        action=_str(d["label"]),
+        label=_str(d["label"]),
+        visits=_int(d["visits"]),
+        q=_float(d["q"]),
+        bonus=_float(d["bonus"]),
+        prior=_opt_float(d.get("prior")),
+        score=_float(d["score"]),
+        proven=_opt_str(d.get("proven")),
+    )
+
+
+def _read_step(d: Mapping[str, Any]) -> PathStep:
+    if d.get("type") == "chance":
+        return ChanceStep(
+            node_id=_int(d["node_id"]),
+            action_label=_str(d["action_label"]),
+            outcome_label=_str(d["outcome_label"]),
+            probability=_float(d["probability"]),
+            num_outcomes=_int(d["num_outcomes"]),
+            child_id=None if d.get("child_id") is None else _int(d["child_id"]),
+        )
+    children = tuple(_child(c) for c in d["children"])
+    chosen = _int(d["chosen"])
+    if not 0 <= chosen < len(children):
+        raise ValueError(chosen)
+    return Decision(
+        node_id=_int(d["node_id"]),
+        player=_int(d["player"]),
+        parent_visits=_int(d["parent_visits"]),
+        rule=_str(d["rule"]),
+        children=children,
+        chosen=chosen,
+    )
+
+
+def _read_expansion(d: Any) -> Expansion | None:
+    if d is None:
+        return None
+    return Expansion(
+        parent_id=_int(d["parent_id"]),
+        chance_id=None if d.get("chance_id") is None else _int(d["chance_id"]),
+        node_id=_int(d["node_id"]),
+        new_action=bool(d["new_action"]),
+        action_label=_str(d["action_label"]),
+        outcome_label=_str(d["outcome_label"]),
+        probability=_float(d["probability"]),
+        untried=_int(d["untried"]),
+    )
+
+
+def _read_evaluation(d: Mapping[str, Any]) -> Evaluation:
+    return Evaluation(
+        kind=_str(d["kind"]),
+        rollout=tuple(
+            RolloutStep(_int(r["player"]), _str(r["action_label"]), _str(r["outcome_label"]))
+            for r in d["rollout"]
+        ),
+        end_state=_str(d["end_state"]),
+        raw=tuple(_float(x) for x in d["raw"]),
+        value=tuple(_float(x) for x in d["value"]),
+    )
+
+
+def _read_trace(d: Mapping[str, Any]) -> IterationTrace:
+    return IterationTrace(
+        iteration=_int(d["iteration"]),
+        path=tuple(_read_step(s) for s in d["path"]),
+        expansion=_read_expansion(d.get("expansion")),
+        leaf_id=_int(d["leaf_id"]),
+        evaluation=_read_evaluation(d["evaluation"]),
+        updates=tuple(
+            NodeUpdate(
+                node_id=_int(u["node_id"]),
+                kind=_str(u["kind"]),
+                player=_int(u["player"]),
+                view=_int(u["view"]),
+                added=_float(u["added"]),
+                visits=_int(u["visits"]),
+                mean=_float(u["mean"]),
+                proven=_opt_str(u.get("proven")),
+            )
+            for u in d["updates"]
+        ),
+        note=_str(d.get("note", "")),
+    )
+
+
+def _names(facts: Mapping[str, Any]) -> tuple[str, str]:
+    names = [_str(n) for n in facts["names"]]
+    if len(names) != 2:
+        raise ValueError(names)
+    return names[0], names[1]
+
+
+def _context(d: Any) -> PhaseContext | IterationTrace | None:
+    if d is None:
+        return None
+    if "trace" in d:
+        return _read_trace(d["trace"])
+    stop = _str(d["stop"])
+    if stop not in ("untried", "new_outcome", "terminal", "proven", "repeat", "full"):
+        raise ValueError(stop)
+    return PhaseContext(
+        tuple(_read_step(s) for s in d["path"]),
+        stop,  # type: ignore[arg-type]
+        _int(d["leaf_player"]),
+        _int(d["leaf_id"]),
+    )
+
+
+def _phase_result(phase: str, d: Any) -> Any:
+    if phase == "select":
+        return tuple(_read_step(s) for s in d)
+    if phase == "expand":
+        return _read_expansion(d)
+    if phase == "evaluate":
+        return _read_evaluation(d)
+    return _read_trace(d)
+
+
+def root_decision(facts: Mapping[str, Any]) -> Decision | None:
+    """The first decision of a narration's facts, as the teacher's screen finds it for the
+    sentence on C: a whole iteration's path, a select phase's result, a backpropagate phase's
+    trace; ``None`` otherwise, or when the facts do not read."""
+    try:
+        if facts.get("kind") == "iteration":
+            steps: Sequence[PathStep] = _read_trace(facts["trace"]).path
+        elif facts.get("kind") == "phase" and facts.get("phase") == "select":
+            steps = _phase_result("select", facts["result"])
+        elif facts.get("kind") == "phase" and facts.get("phase") == "backpropagate":
+            steps = _read_trace(facts["result"]).path
+        else:
+            return None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        return None
+    return next((s for s in steps if isinstance(s, Decision)), None)
+
+
+def render_line(facts: Any, lines_facts: Sequence[Any] = ()) -> str | None:
+    """One narration line made from its facts in the current language; ``None`` when the
+    facts do not read (the teacher's text is shown then). ``lines_facts``: every line's facts
+    (a flip's facts point at the line whose decision it is about)."""
+    if not isinstance(facts, dict):
+        return None
+    kind = facts.get("kind")
+    try:
+        if kind == "start":
+            return _(START)
+        if kind == "iteration":
+            trace = _read_trace(facts["trace"])
+            return narrate_iteration(
+                trace, _names(facts), _float(facts["c"]), _str(facts["policy"])
+            )
+        if kind == "phase":
+            phase = _str(facts["phase"])
+            if phase not in _PHASES:
+                return None
+            return narrate_phase(
+                phase,
+                _phase_result(phase, facts["result"]),
+                _context(facts.get("context")),
+                _names(facts),
+                _float(facts["c"]),
+                _str(facts["policy"]),
+            )
+        if kind == "flip":
+            at = _int(facts["line"])
+            about = lines_facts[at] if 0 <= at < len(lines_facts) else None
+            decision = root_decision(about) if isinstance(about, dict) else None
+            if decision is None:
+                return None
+            flip = flip_c(decision, _str(facts["policy"]), _float(facts["c"]))
+            return flip_sentence(flip) if flip is not None else None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, ZeroDivisionError):
+        return None
+    return None
+
+
+def render_numbers(numbers: Any) -> str | None:
+    """The statistics line from its numbers in the current language (``None``: they do not
+    read)."""
+    if not isinstance(numbers, dict):
+        return None
+    try:
+        rate = _float(numbers["rate"])
+        entry, last = numbers.get("entry"), numbers.get("last")
+        if entry is None or last is None:
+            where = _("no clicks yet")
+        elif _int(entry) != _int(last):
+            where = _(
+                "entry {number} of {last}: {what} (history; Forward ▶ goes on)",
+                number=decimal(entry),
+                last=decimal(last),
+                what=_str(numbers["what"]),
+            )
+        else:
+            where = _(
+                "entry {number} of {last}: {what}",
+                number=decimal(entry),
+                last=decimal(last),
+                what=_str(numbers["what"]),
+            )
+        return _(
+            "Iteration {iteration} · Nodes {nodes} · Depth {depth} · Iterations/s {rate} · {where}",
+            iteration=decimal(_int(numbers["iteration"])),
+            nodes=decimal(_int(numbers["nodes"])),
+            depth=decimal(_int(numbers["depth"])),
+            rate=decimal(round(rate)) if rate > 0 else "–",
+            where=where,
+        )
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+# ------------------------------------------------------------------- a question's words
+
+
+def _facts_for(facts: dict[str, Any] | None, poll: Poll) -> dict[str, Any] | None:
+    """A question's facts from the frame when they are this poll's (its id and its choices)."""
+    if not facts or facts.get("poll") != poll.id:
+        return None
+    options = facts.get("options")
+    if not isinstance(options, list) or not set(poll.choices) <= {str(o) for o in options}:
+        return None
+    return facts
+
+
+def question_text(facts: dict[str, Any] | None, poll: Poll) -> str:
+    """The question in the current language from its facts (``app.quiz.records``), or the
+    text the class's store keeps (the teacher's English)."""
+    found = _facts_for(facts, poll)
+    if found is None:
+        return poll.text
+    words = getattr(_records, "question_words", None)
+    try:
+        return poll.text if words is None else str(words(found, poll.text))
+    except Exception:
+        return poll.text
+
+
+def choice_text(facts: dict[str, Any] | None, poll: Poll, choice: str) -> str:
+    """How the answer ``choice`` (a stable value: what the store keeps) reads in this page's
+    language."""
+    found = _facts_for(facts, poll)
+    if found is None:
+        return choice
+    words = getattr(_records, "choice_words", None)
+    try:
+        return choice if words is None else str(words(found, found["options"], choice))
+    except Exception:
+        return choice
+
+
+def summary_text(facts: dict[str, Any] | None, poll: Poll) -> str:
+    """What decided a revealed question, in the current language where the frame has its facts."""
+    found = _facts_for(facts, poll)
+    if found is None or "summary" not in found:
+        return poll.summary
+    words = getattr(_records, "summary_words", None)
+    try:
+        return poll.summary if words is None else str(words(found, poll.summary))
+    except Exception:
+        return poll.summary
