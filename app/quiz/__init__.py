@@ -31,6 +31,15 @@ hint, ask, grade; the names are what lesson files use):
 Each kind's wrong answers name the misconception they show, where the question's facts make
 them that mistake (``misconceptions.py``: the misconceptions, their lesson pages, one detector
 per kind); the reveal carries them.
+
+The words (issue 34): a question and a reveal keep the facts of their sentences
+(``Question.facts``, ``Reveal.facts``: JSON-friendly, ``words.py``) and are put into words when
+shown, in the viewer's language: :meth:`Question.words`, :meth:`Question.option_words`,
+:meth:`Reveal.summary_words`, :meth:`Reveal.rows_words`, :meth:`Reveal.why_words` (or, from facts
+a class's store kept, :func:`question_words`, :func:`choice_words`, :func:`summary_words`,
+:func:`rows_words`). The options stay stable English values (what is picked, stored and
+compared); ``text``, ``summary`` and ``rows`` are the English words, kept for what compares or
+files them.
 """
 
 from __future__ import annotations
@@ -43,7 +52,7 @@ from typing import Any
 from app.quiz.kinds import QUIZ_KINDS
 from app.quiz.kinds.exact_best import QUIZ_EXACT_SECONDS
 from app.quiz.misconceptions import MISCONCEPTIONS, Misconception, classify
-from app.quiz.reading import predicted_path
+from app.quiz.reading import MAX_OPTIONS, predicted_path
 from app.quiz.records import (
     ArenaSetup,
     AskContext,
@@ -54,8 +63,15 @@ from app.quiz.records import (
     QuizKind,
     QuizState,
     Reveal,
+    choice_words,
     dropped,
+    question_words,
+    rows_words,
+    summary_words,
 )
+from app.quiz.words import M, P, count
+from app.words import i18n
+from app.words.i18n import N_, _
 from mcts_core import IterationTrace, Search
 
 __all__ = [
@@ -74,7 +90,12 @@ __all__ = [
     "QuizState",
     "Reveal",
     "ask",
+    "choice_words",
     "predicted_path",
+    "question_words",
+    "rows_words",
+    "summary_words",
+    "wait_hint_words",
     "remember_search",
     "same_search",
     "settle",
@@ -83,8 +104,15 @@ __all__ = [
 KINDS: tuple[str, ...] = tuple(QUIZ_KINDS)
 #: The kinds free quiz mode asks (the arena question only comes with a lesson page).
 FREE_KINDS: tuple[str, ...] = tuple(k for k in KINDS if k != "arena")
-#: What a lesson page's question waits for, by kind.
+#: What a lesson page's question waits for, by kind (English messages: shown through
+#: :func:`wait_hint_words`).
 WAIT_HINTS: dict[str, str] = {kind.name: kind.wait_hint for kind in QUIZ_KINDS.values()}
+
+
+def wait_hint_words(kind: str) -> str:
+    """What a lesson page's question of ``kind`` waits for, in the current language."""
+    hint = WAIT_HINTS.get(kind)
+    return "" if hint is None else _(hint, n=i18n.decimal(MAX_OPTIONS))
 
 
 def ask(
@@ -149,9 +177,9 @@ def settle(
         arena_result: the session's last arena result (the arena question).
     """
     if search.game.format_state(search.root_state) != question.root:
-        return dropped(question, answer, "a move was played, so the tree has a new root")
+        return dropped(question, answer, M(N_("a move was played, so the tree has a new root")))
     if search.iterations < question.iteration:
-        return dropped(question, answer, "the tree was rebuilt")
+        return dropped(question, answer, M(N_("the tree was rebuilt")))
     if question.trigger == "arena":
         if id(arena_result) == question.data["result_id"] or arena_result is None:
             return None
@@ -160,12 +188,14 @@ def settle(
     elif question.trigger == "iteration":
         target = question.iteration + 1
         if search.iterations != target or trace is None or trace.iteration != target:
-            return dropped(
-                question,
-                answer,
-                f"{search.iterations - question.iteration:,} iterations ran at once (Step N), "
-                "and the question was about one",
+            ran = search.iterations - question.iteration
+            reason = P(
+                N_("{n} iteration ran at once (Step N), and the question was about one"),
+                N_("{n} iterations ran at once (Step N), and the question was about one"),
+                ran,
+                n=count(ran),
             )
+            return dropped(question, answer, reason)
     kind = QUIZ_KINDS[question.kind]
     context = GradeContext(question, search, tuple(names), answer, trace, arena_result)
     reveal = kind.grade(context)

@@ -20,8 +20,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from app.quiz.reading import favourite, who
+from app.quiz.kinds import dice_count, new_value
+from app.quiz.reading import favourite
 from app.quiz.records import GradeContext, Reveal
+from app.quiz.words import M, english, plain
+from app.words.i18n import N_, _
 from app.words.phrases import fmt
 from mcts_core import ChanceNode
 from mcts_core.nodes import ActionNode
@@ -57,8 +60,10 @@ class LessonPointer:
 
     @property
     def words(self) -> str:
-        """The page in words: "3. Whose view? Values and sign flips, page 1"."""
-        return f"{self.lesson_title}, page {self.page}"
+        """The page in words, in the current language: "3. Whose view? Values and sign flips,
+        page 1" (the lesson's title is an ``N_``-marked message)."""
+        # TRANSLATORS: a lesson page named in words: "3. Whose view? Values and sign flips, page 1"
+        return _("{lesson}, page {page}", lesson=_(self.lesson_title), page=self.page)
 
 
 @dataclass(frozen=True)
@@ -67,22 +72,40 @@ class Misconception:
 
     Attributes:
         id: the stable id (kept with a class's answers in the store; never renamed).
-        name: the mistake in a few words, as a student would think it.
-        explanation: what is true instead, in one or two sentences.
+        name_message: the mistake in a few words, as a student would think it (an
+            ``N_``-marked English message; :attr:`name` is it in the current language).
+        explanation_message: what is true instead, in one or two sentences (the same:
+            :attr:`explanation`).
         pointer: the lesson page about it.
     """
 
     id: str
-    name: str
-    explanation: str
+    name_message: str
+    explanation_message: str
     pointer: LessonPointer
 
+    @property
+    def name(self) -> str:
+        """The mistake in a few words, in the current language (read it where it is shown)."""
+        return _(self.name_message)
 
-_PHASES = "1. The four phases"
-_VIEW = "3. Whose view? Values and sign flips"
-_CHANCE = "4. Chance nodes: dice"
-_TRAPS = "5. Where MCTS goes wrong: a trap"
-_ORDER = "6. Expansion order and the home/away asymmetry"
+    @property
+    def explanation(self) -> str:
+        """What is true instead, in the current language (read it where it is shown)."""
+        return _(self.explanation_message)
+
+
+# The lessons' titles as their files write them (a test checks them), and their pages' titles.
+# TRANSLATORS: a lesson's title: as the lesson's translated file writes it
+_PHASES = N_("1. The four phases")
+# TRANSLATORS: a lesson's title: as the lesson's translated file writes it
+_VIEW = N_("3. Whose view? Values and sign flips")
+# TRANSLATORS: a lesson's title: as the lesson's translated file writes it
+_CHANCE = N_("4. Chance nodes: dice")
+# TRANSLATORS: a lesson's title: as the lesson's translated file writes it
+_TRAPS = N_("5. Where MCTS goes wrong: a trap")
+# TRANSLATORS: a lesson's title: as the lesson's translated file writes it
+_ORDER = N_("6. Expansion order and the home/away asymmetry")
 
 #: Every misconception by id, in the order a summary lists them when counts tie.
 MISCONCEPTIONS: dict[str, Misconception] = {
@@ -90,66 +113,82 @@ MISCONCEPTIONS: dict[str, Misconception] = {
     for m in (
         Misconception(
             "bonus_ignored",
-            "the exploration bonus ignored",
-            "Selection takes the largest Q + bonus, not the largest Q: a move tried rarely gets "
-            "a large bonus and can win with a lower Q.",
+            N_("the exploration bonus ignored"),
+            N_(
+                "Selection takes the largest Q + bonus, not the largest Q: a move tried rarely "
+                "gets a large bonus and can win with a lower Q."
+            ),
             LessonPointer("phases", 2, _PHASES, "Selection: Q plus a bonus"),
         ),
         Misconception(
             "most_visited_highest_q",
-            "the most visited move has the highest Q",
-            "Visits follow Q + bonus, so the most visited move (the favourite) need not have "
-            "the highest Q: a move with few visits can have a higher Q, and the favourite does "
-            "not change for it at once.",
+            N_("the most visited move has the highest Q"),
+            N_(
+                "Visits follow Q + bonus, so the most visited move (the favourite) need not have "
+                "the highest Q: a move with few visits can have a higher Q, and the favourite does "
+                "not change for it at once."
+            ),
             LessonPointer("phases", 4, _PHASES, "Many iterations"),
         ),
         Misconception(
             "forgot_sign_flip",
-            "forgot the sign flip between players",
-            "One result is + for one player and - for the other: each node counts it from the "
-            "view of the player who chose the move into it.",
+            N_("forgot the sign flip between players"),
+            N_(
+                "One result is + for one player and - for the other: each node counts it from the "
+                "view of the player who chose the move into it."
+            ),
             LessonPointer("whose_view", 1, _VIEW, "One result, two views"),
         ),
         Misconception(
             "opponent_view",
-            "the opponent chooses what is best for you",
-            "At the opponent's node the Q values are from the opponent's view, and selection "
-            "takes what looks best for the opponent: the worst for you.",
+            N_("the opponent chooses what is best for you"),
+            N_(
+                "At the opponent's node the Q values are from the opponent's view, and selection "
+                "takes what looks best for the opponent: the worst for you."
+            ),
             LessonPointer("whose_view", 2, _VIEW, "O chooses for O"),
         ),
         Misconception(
             "chance_best_outcome",
-            "a chance node takes the best outcome, not the average",
-            "Nobody chooses the dice: a chance node draws each outcome with its exact "
-            "probability, and the move is worth the average over its outcomes, failures too.",
+            N_("a chance node takes the best outcome, not the average"),
+            N_(
+                "Nobody chooses the dice: a chance node draws each outcome with its exact "
+                "probability, and the move is worth the average over its outcomes, failures too."
+            ),
             LessonPointer("chance", 1, _CHANCE, "A move with dice"),
         ),
         Misconception(
             "equal_odds",
-            "every outcome of the dice is equally likely",
-            "An outcome of probability p comes up about n x p times in n rolls, not n divided "
-            "by the number of outcomes.",
+            N_("every outcome of the dice is equally likely"),
+            N_(
+                "An outcome of probability p comes up about n x p times in n rolls, not n divided "
+                "by the number of outcomes."
+            ),
             LessonPointer("chance", 2, _CHANCE, "Odds against what was drawn"),
         ),
         Misconception(
             "likeliest_always",
-            "the likeliest outcome comes up every time",
-            "The likeliest outcome is drawn most often, not always: about n x p of n rolls.",
+            N_("the likeliest outcome comes up every time"),
+            N_("The likeliest outcome is drawn most often, not always: about n x p of n rolls."),
             LessonPointer("chance", 2, _CHANCE, "Odds against what was drawn"),
         ),
         Misconception(
             "expand_best_first",
-            "the expansion adds the most promising move first",
-            "The expansion order decides which untried move is added: 'listed' takes the "
-            "game's own order and 'random' a shuffled one; only 'heuristic' tries the most "
-            "promising first.",
+            N_("the expansion adds the most promising move first"),
+            N_(
+                "The expansion order decides which untried move is added: 'listed' takes the "
+                "game's own order and 'random' a shuffled one; only 'heuristic' tries the most "
+                "promising first."
+            ),
             LessonPointer("expansion_order", 1, _ORDER, "Which move is tried first?"),
         ),
         Misconception(
             "favourite_is_best",
-            "the search's favourite is always a best move",
-            "With few iterations random games can miss the one reply that refutes a move, so "
-            "the favourite can be a losing move; more iterations or the solver set it right.",
+            N_("the search's favourite is always a best move"),
+            N_(
+                "With few iterations random games can miss the one reply that refutes a move, so "
+                "the favourite can be a losing move; more iterations or the solver set it right."
+            ),
             LessonPointer("traps", 1, _TRAPS, "A trap for O"),
         ),
     )
@@ -251,8 +290,8 @@ def _new_value(g: GradeContext, reveal: Reveal, option: str) -> str | None:
     trace = g.trace
     if trace is None or trace.evaluation.kind not in ("terminal", "proven"):
         return None
-    mover = who(g.names, int(g.question.data["player"]))
-    sides = {f"Good for {mover}", f"Bad for {mover}"}
+    good, _even, bad = new_value.answers(g.names, int(g.question.data["player"]))
+    sides = {english(good), english(bad)}
     return "forgot_sign_flip" if {option, reveal.correct[0]} == sides else None
 
 
@@ -286,9 +325,9 @@ def _dice_count(g: GradeContext, reveal: Reveal, option: str) -> str | None:
         return None
     n, p = int(g.question.data["rolls"]), float(g.question.data["probability"])
     even = round(n / chance.num_outcomes)
-    if option == f"about {even}" and even != round(n * p):
+    if option == english(M(dice_count.ABOUT, n=plain(even))) and even != round(n * p):
         return "equal_odds"
-    if option == f"about {n}":
+    if option == english(M(dice_count.ABOUT, n=plain(n))):
         return "likeliest_always"
     return None
 

@@ -5,6 +5,9 @@ Before each click the screen asks one question about what the click will do (wid
 ``quiz_answer``, a row of pills); the click happens; the next run of the screen grades the
 question against what the click really did and shows the reveal above the next question.
 Everything here is plain text in escaped HTML: labels come from the games, never Markdown.
+The words are made when drawn, in the current language, from the question's and the reveal's
+facts (:mod:`app.quiz.words`); the answers' values stay the English options (the pills'
+``format_func`` shows them translated).
 """
 
 from __future__ import annotations
@@ -23,13 +26,19 @@ from app.quiz import (
     ArenaSetup,
     ClassCounts,
     Progress,
+    Question,
     QuizState,
     Reveal,
     ask,
     remember_search,
     same_search,
     settle,
+    wait_hint_words,
 )
+from app.quiz.records import dropped
+from app.quiz.words import M
+from app.words import i18n
+from app.words.i18n import N_, _
 from mcts_core import Evaluation, Expansion, Search
 from mcts_core.phases import Phase
 
@@ -123,8 +132,10 @@ def quiz_panel(class_counts: ClassCounts | None = None, in_class: bool = False) 
     if not prepare():
         if not st.session_state["quiz"]:
             return 0
-        text = "The quiz waits while autoplay runs: stop it to get a question."
-        st.html(QUIZ_CSS + f'<div class="lab-quiz"><p class="lab-plain">{text}</p></div>')
+        text = _("The quiz waits while autoplay runs: stop it to get a question.")
+        st.html(
+            QUIZ_CSS + f'<div class="lab-quiz"><p class="lab-plain">{html.escape(text)}</p></div>'
+        )
         return _lines(text)
     return _draw(quiz(), session.session().search, class_counts, in_class)
 
@@ -134,10 +145,8 @@ def _settle(box: QuizState, search: Search, names: tuple[str, str]) -> None:
     if question is None:
         return
     if not same_search(box, search):
-        box.record(
-            Reveal(question, None, (), "dropped", "That question no longer applies: the tree "
-                   "was rebuilt (Reset, a new position or new settings).")
-        )  # fmt: skip
+        reason = M(N_("the tree was rebuilt (Reset, a new position or new settings)"))
+        box.record(dropped(question, None, reason))
         return
     lab = session.session()
     trace = lab.history[-1].trace if lab.history else None
@@ -223,18 +232,22 @@ def _draw(box: QuizState, search: Search, class_counts: ClassCounts | None, in_c
         score = ""
     question = box.pending
     if question is not None:
+        asked = _("Question: {question}", question=question.words())
         parts.append(
-            f'<p class="lab-ask" data-kind="{html.escape(question.kind)}">{score}Question: '
-            f"{html.escape(question.text)}</p>"
+            f'<p class="lab-ask" data-kind="{html.escape(question.kind)}">{score}'
+            f"{html.escape(asked)}</p>"
         )
-        lines += _lines("Question: " + question.text)
+        lines += _lines(asked)
     else:
-        wanted = box.kinds or ()
-        hint = "; ".join(WAIT_HINTS[k] for k in wanted if k in WAIT_HINTS)
+        wanted = [k for k in box.kinds or () if k in WAIT_HINTS]
+        hint = wait_hint_words(wanted[0]) if wanted else ""
+        for kind in wanted[1:]:  # a list of hints: the separator is the language's
+            # TRANSLATORS: joins what a lesson page's questions wait for: "{hints}; {hint}"
+            hint = _("{hints}; {hint}", hints=hint, hint=wait_hint_words(kind))
         text = (
-            f"This page's question waits for {hint}."
+            _("This page's question waits for {hint}.", hint=hint)
             if hint
-            else "No question fits the tree right now (is the game over at the root?)."
+            else _("No question fits the tree right now (is the game over at the root?).")
         )
         parts.append(f'<p class="lab-plain">{score}{html.escape(text)}</p>')
         lines += _lines(text)
@@ -244,19 +257,21 @@ def _draw(box: QuizState, search: Search, class_counts: ClassCounts | None, in_c
         locked = question.trigger != "arena" and (
             str(search.next_phase) != question.phase or search.iterations != question.iteration
         )
+        shown = question  # (the lambda below keeps the question it was drawn for)
         st.pills(
-            "Your answer",
-            question.options,
+            _("Your answer"),
+            question.options,  # the values: English, stable (session state, the class's store)
             key="quiz_answer",
-            format_func=plain_label,  # game labels, shown as they are (never Markdown)
+            # game labels, shown as they are (never Markdown); words in the current language
+            format_func=lambda option: plain_label(shown.option_words(option)),
             label_visibility="collapsed",
             wrap=True,
             disabled=locked,
-            help="Pick your prediction, then click: the next screen reveals the answer."
+            help=_("Pick your prediction, then click: the next screen reveals the answer.")
             if not locked
-            else "The iteration has begun: the answer is locked until it ends.",
+            else _("The iteration has begun: the answer is locked until it ends."),
         )
-        lines += 2 + sum(len(o) + 4 for o in question.options) // LINE_CHARS
+        lines += 2 + sum(len(question.option_words(o)) + 4 for o in question.options) // LINE_CHARS
     if reveal is not None and reveal.verdict != "dropped":
         # a class on the projector: the table alone (the narration below says what happened,
         # and "Why?" is a click away in the quiz of one's own): the screen's height is short
@@ -264,7 +279,7 @@ def _draw(box: QuizState, search: Search, class_counts: ClassCounts | None, in_c
         numbers = _numbers_html(reveal, counts, brief)
         st.html(css + f'<div class="lab-quiz lab-quiz-numbers">{numbers}</div>')
         rows = len(reveal.rows) if counts is not None else min(4, len(reveal.rows))
-        lines += _lines(reveal.summary) + 2 + rows
+        lines += _lines(reveal.summary_words()) + 2 + rows
     return lines
 
 
@@ -277,20 +292,33 @@ def plain_label(text: str) -> str:
 _MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~:$=])")
 
 
+def answers_words(question: Question, answers: tuple[str, ...] | list[str]) -> str:
+    """Answers (option values) in words, joined: "a1 or b2" (the right answers)."""
+    words = [question.option_words(a) for a in answers]
+    text = words[0] if words else ""
+    for word in words[1:]:
+        # TRANSLATORS: joins right answers: "a1 or b2"
+        text = _("{answers} or {answer}", answers=text, answer=word)
+    return text
+
+
 def _verdict_html(reveal: Reveal) -> str:
     """Right or wrong, and the answer, in one line (a dropped question: why)."""
-    correct = html.escape(" or ".join(reveal.correct))
+    correct = answers_words(reveal.question, reveal.correct)
     if reveal.verdict == "right":
-        return f'<span class="lab-right">✓ Right: {correct}.</span>'
+        text = _("✓ Right: {answer}.", answer=correct)
+        return f'<span class="lab-right">{html.escape(text)}</span>'
     if reveal.verdict == "wrong":
-        said = html.escape(reveal.answer or "")
-        return (
-            f'<span class="lab-wrong">✗ Not this time: you said {said}, the answer was '
-            f"{correct}.</span>" + mistake_html(reveal.misconception_of(reveal.answer))
+        said = reveal.question.option_words(reveal.answer or "")
+        text = _("✗ Not this time: you said {said}, the answer was {answer}.", said=said,
+                 answer=correct)  # fmt: skip
+        return f'<span class="lab-wrong">{html.escape(text)}</span>' + mistake_html(
+            reveal.misconception_of(reveal.answer)
         )
     if reveal.verdict == "unanswered":
-        return f'<span class="lab-plain">No answer given: it was {correct}.</span>'
-    return f'<span class="lab-plain">{html.escape(reveal.summary)}</span>'
+        text = _("No answer given: it was {answer}.", answer=correct)
+        return f'<span class="lab-plain">{html.escape(text)}</span>'
+    return f'<span class="lab-plain">{html.escape(reveal.summary_words())}</span>'
 
 
 def mistake_html(mistake: str | None) -> str:
@@ -299,22 +327,27 @@ def mistake_html(mistake: str | None) -> str:
     found = MISCONCEPTIONS.get(mistake or "")
     if found is None:
         return ""
+    text = _("A common mistake: {mistake} (lesson {page}).", mistake=found.name,
+             page=found.pointer.words)  # fmt: skip
     return (
         f'<br><span class="lab-plain lab-mistake" data-misconception="{html.escape(found.id)}">'
-        f"A common mistake: {html.escape(found.name)} (lesson "
-        f"{html.escape(found.pointer.words)}).</span>"
+        f"{html.escape(text)}</span>"
     )
 
 
 def _class_verdict_html(reveal: Reveal, counts: ClassCounts) -> str:
     """The class's share right and the answer, in one line (the teacher's screen)."""
     right, answered = counts.right(reveal.correct)
-    correct = html.escape(" or ".join(reveal.correct))
-    share = f" ({100 * right / answered:.0f}%)" if answered else ""
-    return (
-        f'<span class="lab-plain">Class: {right} of {answered} right{share}; the answer was '
-        f"{correct}.</span>"
-    )
+    correct = answers_words(reveal.question, reveal.correct)
+    if answered:
+        text = _("Class: {right} of {answered} right ({share}); the answer was {answer}.",
+                 right=i18n.decimal(right), answered=i18n.decimal(answered),
+                 share=i18n.percent(right / answered), answer=correct)  # fmt: skip
+    else:
+        text = _("Class: {right} of {answered} right; the answer was {answer}.",
+                 right=i18n.decimal(right), answered=i18n.decimal(answered),
+                 answer=correct)  # fmt: skip
+    return f'<span class="lab-plain">{html.escape(text)}</span>'
 
 
 def _class_td(counts: tuple[int, ...], most: int) -> str:
@@ -330,50 +363,67 @@ def _class_td(counts: tuple[int, ...], most: int) -> str:
 def _numbers_html(reveal: Reveal, counts: ClassCounts | None = None, brief: bool = False) -> str:
     """What happened, the table of deciding numbers (with the class's counts, whole, when
     given), and the explanation under "Why?" (``brief``: the table alone)."""
+    # TRANSLATORS: the label before the last question's summary: "Last question: It added ..."
+    label = _("Last question:")
     body = (
         ""
         if brief
-        else (f'<p><span class="lab-score">Last question: </span>{html.escape(reveal.summary)}</p>')
+        else (
+            f'<p><span class="lab-score">{html.escape(label)} </span>'
+            f"{html.escape(reveal.summary_words())}</p>"
+        )
     )
     if reveal.rows:
+        # the values (English: the answers' keys) and their words in the current language
         header, *rows = reveal.rows
+        header_words, *rows_words = reveal.rows_words()
         most = max([1, *(c for n in (counts.counts.values() if counts else ()) for c in n)])
-        heads = [html.escape(h) for h in header]
+        heads = [html.escape(h) for h in header_words]
         if counts is not None:
-            rounds = " → ".join(f"r{n}" for n in counts.rounds) if len(counts.rounds) > 1 else ""
-            heads.append(f"class {rounds}".strip())
+            if len(counts.rounds) > 1:
+                # TRANSLATORS: round {n} of a class's vote, short, in a table's header: "r1"
+                rounds = " → ".join(_("r{n}", n=i18n.decimal(n)) for n in counts.rounds)
+                # TRANSLATORS: a table's header: the class's answers in each round, "class r1 → r2"
+                heads.append(html.escape(_("class {rounds}", rounds=rounds)))
+            else:
+                # TRANSLATORS: a table's header: how many of the class chose each answer
+                heads.append(html.escape(_("class")))
         cells = "".join(f"<th>{h}</th>" for h in heads)
-        shown = list(enumerate(rows))
+        shown = list(enumerate(zip(rows, rows_words, strict=True)))
         folded: list[str] = []
         if counts is not None and len(rows) > FOLD_ROWS:  # a class's reveal: what it said
             keep = [
                 i == reveal.marked or row[0] in reveal.correct or any(counts.counts.get(row[0], ()))
-                for i, row in shown
+                for i, (row, _words) in shown
             ]
-            folded = [row[0] for (_, row), k in zip(shown, keep, strict=True) if not k]
+            folded = [words[0] for (_i, (_row, words)), k in zip(shown, keep, strict=True)
+                      if not k]  # fmt: skip
             shown = [item for item, k in zip(shown, keep, strict=True) if k]
         body_rows = "".join(
             ('<tr class="lab-mark">' if i == reveal.marked else "<tr>")
-            + "".join(f"<td>{html.escape(c)}</td>" for c in row)
+            + "".join(f"<td>{html.escape(c)}</td>" for c in words)
             + (_class_td(counts.counts.get(row[0], ()), most) if counts is not None else "")
             + "</tr>"
-            for i, row in shown
+            for i, (row, words) in shown
         )
         if folded:
-            body_rows += (
-                f'<tr><td colspan="{len(heads)}">Nobody chose {html.escape(", ".join(folded))}'
-                "</td></tr>"
-            )
+            items = folded[0]
+            for item in folded[1:]:
+                # TRANSLATORS: joins the answers nobody chose: "a1, b2"
+                items = _("{items}, {item}", items=items, item=item)
+            nobody = _("Nobody chose {answers}", answers=items)
+            body_rows += f'<tr><td colspan="{len(heads)}">{html.escape(nobody)}</td></tr>'
         # a scroll box a keyboard can reach (tabindex), named for a screen reader; whole when
         # it carries the class's answers (a reveal that hid the right answer misleads a class)
         whole = " lab-rows-whole" if counts is not None else ""
+        named = html.escape(_("the deciding numbers"), quote=True)
         body += (
-            f'<div class="lab-rows{whole}" tabindex="0" role="region" '
-            f'aria-label="the deciding numbers">'
+            f'<div class="lab-rows{whole}" tabindex="0" role="region" aria-label="{named}">'
             f"<table><tr>{cells}</tr>{body_rows}</table></div>"
         )
     if reveal.why and not brief:
-        body += f"<details><summary>Why?</summary>{html.escape(reveal.why)}</details>"
+        why = html.escape(_("Why?"))
+        body += f"<details><summary>{why}</summary>{html.escape(reveal.why_words())}</details>"
     return body
 
 

@@ -1,5 +1,6 @@
 """Reading the live tree for the quiz: where the next selection goes, the root's favourite, and
-the words and tables several kinds of question share. Pure; changes nothing in the tree."""
+the words and tables several kinds of question share (as specs, :mod:`app.quiz.words`: made
+into words in the viewer's language when shown). Pure; changes nothing in the tree."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.quiz.words import M, P, Spec, count, join, name, num
+from app.words.i18n import N_
 from app.words.phrases import fmt
 from mcts_core import ChanceNode, Decision, Search
 from mcts_core.nodes import ActionNode
@@ -16,8 +19,10 @@ __all__ = [
     "PredictedPath",
     "describe_node",
     "even_point",
+    "exact_plural_words",
     "exact_words",
     "favourite",
+    "player",
     "predicted_path",
     "result_words",
     "root_rows",
@@ -79,17 +84,38 @@ def untried(search: Search, node: ActionNode) -> list[tuple[Any, str]]:
     return [(a, game.action_label(state, a)) for a in game.legal_actions(state) if a not in tried]
 
 
-def describe_node(search: Search, path: Sequence[Decision], names: Sequence[str]) -> str:
+def describe_node(search: Search, path: Sequence[Decision], names: Sequence[str]) -> Spec:
     """Where ``path`` ends, in words: "at the root" or "after X a, Y b"."""
     if not path:
-        return "at the root"
-    moves = ", ".join(f"{who(names, d.player)} {d.chosen_terms.label}" for d in path)
-    return f"after {moves}"
+        return M(N_("at the root"))
+    return M(N_("after {moves}"), moves=played(names, path))
+
+
+def played(names: Sequence[str], path: Sequence[Decision], *, then: bool = False) -> Spec:
+    """The moves of ``path`` with who played them: "X a1, O b2" (``then``: "X a1, then O
+    b2")."""
+    # TRANSLATORS: a player and the move they chose, in a list: "X a1"
+    moves = [M(N_("{player} {move}"), player=player(names, d.player), move=d.chosen_terms.label)
+             for d in path]  # fmt: skip
+    if not then or not moves:
+        return join(moves)
+    text = moves[0]
+    for move in moves[1:]:
+        # TRANSLATORS: the moves selection will take, one after the other: "X a1, then O b2"
+        text = M(N_("{moves}, then {move}"), moves=text, move=move)
+    return text
 
 
 def who(names: Sequence[str], player: int) -> str:
-    """Player ``player``'s name ("player 2" when there is none)."""
+    """Player ``player``'s name in English ("player 2" when there is none): in option values."""
     return names[player] if 0 <= player < len(names) else f"player {player}"
+
+
+def player(names: Sequence[str], who: int) -> Spec:
+    """Player ``who``'s name as words ("player 2" when there is none)."""
+    if 0 <= who < len(names):
+        return name(names[who])
+    return M(N_("player {n}"), n=str(who))
 
 
 def favourite(search: Search) -> tuple[Any, str, int] | None:
@@ -100,9 +126,9 @@ def favourite(search: Search) -> tuple[Any, str, int] | None:
     return best.action, best.label, best.visits
 
 
-def visits_words(n: int) -> str:
+def visits_words(n: int) -> Spec:
     """``n`` visits in words ("1 visit", "1,200 visits")."""
-    return f"{n:,} visit{'' if n == 1 else 's'}"
+    return P(N_("{n} visit"), N_("{n} visits"), n)
 
 
 def even_point(search: Search) -> float:
@@ -110,41 +136,62 @@ def even_point(search: Search) -> float:
     return search.value_of_raw(0.0)
 
 
-def result_words(raw: Sequence[float], names: Sequence[str]) -> str:
+def result_words(raw: Sequence[float], names: Sequence[str]) -> Spec:
     """A finished game's raw returns in words: who won, or a draw."""
     if len(raw) >= 2 and raw[0] != raw[1]:
-        return f"a win for {who(names, 0 if raw[0] > raw[1] else 1)}"
-    return "a draw"
+        return M(N_("a win for {player}"), player=player(names, 0 if raw[0] > raw[1] else 1))
+    return M(N_("a draw"))
 
 
 def root_rows(
     search: Search, marked_action: Any, exact: dict[Any, float | None] | None = None
-) -> tuple[tuple[tuple[str, ...], ...], int | None]:
+) -> tuple[list[list[Spec]], int | None]:
     """The root's moves, most visited first: move, visits, Q (and the exact value)."""
     children = sorted(search.children_summary(), key=lambda c: -c.visits)
-    header: tuple[str, ...] = ("move", "visits", "Q")
+    # TRANSLATORS: column headers of the quiz's table of the root's moves (Q stays Q)
+    header: list[Spec] = [M(N_("move")), M(N_("visits")), "Q"]
     if exact is not None:
-        header += ("perfect play",)
-    rows: list[tuple[str, ...]] = [header]
+        # TRANSLATORS: a column header: the exact value of a move with perfect play
+        header.append(M(N_("perfect play")))
+    rows: list[list[Spec]] = [header]
     marked = None
     for i, c in enumerate(children):
-        row: tuple[str, ...] = (c.label, f"{c.visits:,}", fmt(c.q))
+        row: list[Spec] = [c.label, count(c.visits), num(fmt(c.q))]
         if exact is not None:
-            row += (exact_words(exact.get(c.action)),)
+            row.append(exact_words(exact.get(c.action)))
         rows.append(row)
         if c.action == marked_action:
             marked = i
-    return tuple(rows), marked
+    return rows, marked
 
 
-def exact_words(value: float | None) -> str:
+def exact_words(value: float | None) -> Spec:
     """An exact value in words: win, loss, draw, the number, or "?" (not known)."""
     if value is None:
         return "?"
     if value >= 1 - 1e-9:
-        return "win"
+        # TRANSLATORS: the exact value of a move with perfect play (a table's cell)
+        return M(N_("win"))
     if value <= -1 + 1e-9:
-        return "loss"
+        # TRANSLATORS: the exact value of a move with perfect play (a table's cell)
+        return M(N_("loss"))
     if abs(value) < 1e-9:
-        return "draw"
-    return fmt(value)
+        # TRANSLATORS: the exact value of a move with perfect play (a table's cell)
+        return M(N_("draw"))
+    return num(fmt(value))
+
+
+def exact_plural_words(value: float | None) -> Spec:
+    """An exact value of several moves in words: wins, losses, draws, the number, or "?"."""
+    if value is None:
+        return "?"
+    if value >= 1 - 1e-9:
+        # TRANSLATORS: the exact value of several moves: "c1, c3 are wins"
+        return M(N_("wins"))
+    if value <= -1 + 1e-9:
+        # TRANSLATORS: the exact value of several moves: "c1, c3 are losses"
+        return M(N_("losses"))
+    if abs(value) < 1e-9:
+        # TRANSLATORS: the exact value of several moves: "c1, c3 are draws"
+        return M(N_("draws"))
+    return num(fmt(value))

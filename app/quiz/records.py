@@ -10,6 +10,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from app.quiz.words import M, Spec, english, render
+from app.words import i18n
+from app.words.i18n import N_, _, n_
 from mcts_core import Evaluation, Expansion, IterationTrace, Search
 from mcts_core.trace import PathStep
 
@@ -25,7 +28,11 @@ __all__ = [
     "Reveal",
     "Trigger",
     "Verdict",
+    "choice_words",
     "dropped",
+    "question_words",
+    "rows_words",
+    "summary_words",
     "verdict",
 ]
 
@@ -67,14 +74,18 @@ class Question:
 
     Attributes:
         kind: one of ``app.quiz.KINDS``.
-        text: the question, plain text.
-        options: the answers to pick from (labels, unique).
+        text: the question, plain text in English (kept for what compares or files it; a
+            screen shows :meth:`words`, made from ``facts`` in the current language).
+        options: the answers to pick from (labels, unique): stable values in English (a move's
+            label, "Good for X"); a screen shows :meth:`option_words` of each.
         iteration: the search's iteration count when asked.
         phase: the search's next phase when asked: the answer locks once it moves on.
         trigger: "iteration" (graded by the trace of iteration ``iteration + 1``), "click" (by
             the tree after the next click that grows it) or "arena" (by the next arena run).
         root: the root position when asked (a move played makes the question void).
         data: what grading needs (node ids, the favourite, probabilities, ...).
+        facts: the words' facts (JSON-friendly, :mod:`app.quiz.words`): ``"text"``, the
+            question's spec, and ``"choices"``, one spec per option (in the options' order).
     """
 
     kind: str
@@ -85,6 +96,37 @@ class Question:
     trigger: Trigger
     root: str
     data: dict[str, Any] = field(default_factory=dict, compare=False)
+    facts: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def words(self) -> str:
+        """The question in the current language (from its facts; a record without them: its
+        text)."""
+        return question_words(self.facts, self.text)
+
+    def option_words(self, option: str) -> str:
+        """How ``option`` (one of :attr:`options`, a stable value) reads in the current
+        language."""
+        return choice_words(self.facts, self.options, option)
+
+
+def question_words(facts: dict[str, Any] | None, text: str = "") -> str:
+    """A question's words in the current language from its facts (``Question.facts``, as a
+    class's store may keep them); ``text`` when there are none."""
+    spec = (facts or {}).get("text")
+    return text if spec is None else render(spec)
+
+
+def choice_words(facts: dict[str, Any] | None, options: Sequence[str], option: str) -> str:
+    """How ``option`` reads in the current language: the spec at its place among ``options`` in
+    ``facts["choices"]``, or the option itself (a move's label, an unknown value)."""
+    choices = (facts or {}).get("choices")
+    if not choices:
+        return option
+    try:
+        spec = choices[list(options).index(option)]
+    except (ValueError, IndexError):
+        return option
+    return render(spec)
 
 
 @dataclass(frozen=True)
@@ -104,6 +146,9 @@ class Reveal:
         marked: the index of the row to highlight (the move taken, ...), or ``None``.
         misconceptions: (option, misconception id) for each wrong option that shows a known
             mistake (``app.quiz.misconceptions``, filled in by ``app.quiz.settle``).
+        facts: the words' facts (JSON-friendly, :mod:`app.quiz.words`): ``"summary"``, a spec,
+            and ``"rows"``, the table with a spec per cell. ``summary`` and ``rows`` are their
+            English text; a screen shows :meth:`summary_words` and :meth:`rows_words`.
     """
 
     question: Question
@@ -115,10 +160,41 @@ class Reveal:
     rows: tuple[tuple[str, ...], ...] = ()
     marked: int | None = None
     misconceptions: tuple[tuple[str, str], ...] = ()
+    facts: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    def summary_words(self) -> str:
+        """What happened, in the current language."""
+        return summary_words(self.facts, self.summary)
+
+    def rows_words(self) -> tuple[tuple[str, ...], ...]:
+        """The table of deciding numbers in the current language (same shape as ``rows``)."""
+        return rows_words(self.facts, self.rows)
+
+    def why_words(self) -> str:
+        """The explanation in the current language (``why`` is its English message)."""
+        return _(self.why) if self.why else ""
 
     def misconception_of(self, option: str | None) -> str | None:
         """The id of the misconception choosing ``option`` shows (``None``: none, or right)."""
         return next((m for o, m in self.misconceptions if o == option), None)
+
+
+def summary_words(facts: dict[str, Any] | None, summary: str = "") -> str:
+    """A reveal's summary in the current language from its facts (``Reveal.facts``, as a
+    class's store may keep them); ``summary`` when there are none."""
+    spec = (facts or {}).get("summary")
+    return summary if spec is None else render(spec)
+
+
+def rows_words(
+    facts: dict[str, Any] | None, rows: tuple[tuple[str, ...], ...] = ()
+) -> tuple[tuple[str, ...], ...]:
+    """A reveal's table in the current language from its facts; ``rows`` when there are
+    none."""
+    specs = (facts or {}).get("rows")
+    if specs is None:
+        return rows
+    return tuple(tuple(render(cell) for cell in row) for row in specs)
 
 
 @dataclass
@@ -149,10 +225,18 @@ class QuizState:
 
     @property
     def score_text(self) -> str:
-        text = f"Score {self.right} of {self.answered}"
+        """The score in the current language ("Score 2 of 3 (1 not answered)")."""
+        right, answered = i18n.decimal(self.right), i18n.decimal(self.answered)
         if self.unanswered:
-            text += f" ({self.unanswered} not answered)"
-        return text
+            return n_(
+                "Score {right} of {answered} ({count} not answered)",
+                "Score {right} of {answered} ({count} not answered)",
+                self.unanswered,
+                right=right,
+                answered=answered,
+                count=i18n.decimal(self.unanswered),
+            )
+        return _("Score {right} of {answered}", right=right, answered=answered)
 
 
 @dataclass(frozen=True)
@@ -204,22 +288,30 @@ class AskContext:
         """True when the next click starts an iteration (selection comes next)."""
         return str(self.search.next_phase) == "select"
 
-    def question(self, kind: str, text: str, options: Sequence[str], trigger: Trigger,
+    def question(self, kind: str, text: Spec, options: Sequence[Spec], trigger: Trigger,
                  **data: Any) -> Question | None:  # fmt: skip
-        """The question, or ``None`` when fewer than two different answers are left."""
-        unique = tuple(dict.fromkeys(options))
+        """The question, or ``None`` when fewer than two different answers are left.
+
+        ``text`` and each of ``options`` are specs (:mod:`app.quiz.words`; a move's label is a
+        plain string): the record keeps them as its facts and their English as its text and
+        option values."""
+        choices: dict[str, Spec] = {}
+        for spec in options:
+            choices.setdefault(english(spec), spec)
+        unique = tuple(choices)
         if len(unique) < 2:
             return None  # nothing to choose: not a question
         search = self.search
         return Question(
             kind=kind,
-            text=text,
+            text=english(text),
             options=unique,
             iteration=search.iterations,
             phase=str(search.next_phase),
             trigger=trigger,
             root=search.game.format_state(search.root_state),
             data=data,
+            facts={"text": text, "choices": list(choices.values())},
         )
 
 
@@ -247,16 +339,19 @@ class GradeContext:
     def reveal(
         self,
         correct: Sequence[str],
-        summary: str,
-        rows: tuple[tuple[str, ...], ...] = (),
+        summary: Spec,
+        rows: Sequence[Sequence[Spec]] = (),
         marked: int | None = None,
     ) -> Reveal:
-        """The reveal of a graded answer: right, wrong or unanswered by ``correct``."""
+        """The reveal of a graded answer: right, wrong or unanswered by ``correct`` (option
+        values). ``summary`` and each cell of ``rows`` are specs (:mod:`app.quiz.words`)."""
         right = tuple(correct)
-        return Reveal(self.question, self.answer, right, verdict(self.answer, right), summary,
-                      "", rows, marked)  # fmt: skip
+        facts = {"summary": summary, "rows": [list(row) for row in rows]}
+        table = tuple(tuple(english(cell) for cell in row) for row in rows)
+        return Reveal(self.question, self.answer, right, verdict(self.answer, right),
+                      english(summary), "", table, marked, facts=facts)  # fmt: skip
 
-    def dropped(self, reason: str) -> Reveal:
+    def dropped(self, reason: Spec) -> Reveal:
         """The question no longer applies, for ``reason``."""
         return dropped(self.question, self.answer, reason)
 
@@ -268,9 +363,11 @@ def verdict(answer: str | None, correct: Sequence[str]) -> Verdict:
     return "right" if answer in correct else "wrong"
 
 
-def dropped(question: Question, answer: str | None, reason: str) -> Reveal:
-    """A reveal that does not count: the question no longer applies, for ``reason``."""
-    return Reveal(question, answer, (), "dropped", f"That question no longer applies: {reason}.")
+def dropped(question: Question, answer: str | None, reason: Spec) -> Reveal:
+    """A reveal that does not count: the question no longer applies, for ``reason`` (a spec,
+    :mod:`app.quiz.words`)."""
+    summary = M(N_("That question no longer applies: {reason}."), reason=reason)
+    return Reveal(question, answer, (), "dropped", english(summary), facts={"summary": summary})
 
 
 @dataclass(frozen=True)
@@ -280,8 +377,10 @@ class QuizKind:
 
     Attributes:
         name: what lesson files call it (``questions = [...]``).
-        why: the paragraph shown with the answer: why MCTS does what the question asked about.
-        wait_hint: what a lesson page's question waits for when it cannot be asked yet.
+        why: the paragraph shown with the answer: why MCTS does what the question asked about
+            (an ``N_``-marked English message: shown as ``_(why)``).
+        wait_hint: what a lesson page's question waits for when it cannot be asked yet (the
+            same: ``_(wait_hint)``).
         ask: the question now, or ``None`` when none fits the search.
         grade: the answer once its moment has come (``app.quiz.settle`` decides when).
     """

@@ -3,8 +3,10 @@ sign flips with the player)?"""
 
 from __future__ import annotations
 
-from app.quiz.reading import result_words, who
+from app.quiz.reading import player, result_words
 from app.quiz.records import AskContext, GradeContext, Progress, Question, QuizKind, Reveal
+from app.quiz.words import M, P, Spec, num, plain
+from app.words.i18n import N_
 from app.words.phrases import fmt
 from mcts_core import Decision, Search
 
@@ -24,19 +26,27 @@ def ask(a: AskContext) -> Question | None:
     other = 1 - chooser
     if abs(values[chooser] - values[other]) < 1e-9:
         return None  # the same number either way: nothing to predict
-    result = (
+    result: Spec = (
         result_words(evaluation.raw, a.names)
         if evaluation.kind in ("terminal", "rollout", "proven")
-        else "the heuristic's value"
+        else M(N_("the heuristic's value"))
     )
-    text = (
-        f"Simulated: {result}, {fmt(values[0])} for {a.names[0]}, {fmt(values[1])} for "
-        f"{a.names[1]}. What will the backup add to {label}, {who(a.names, chooser)}'s move "
-        "at the root?"
+    text = M(
+        N_(
+            "Simulated: {result}, {value_0} for {player_0}, {value_1} for {player_1}. What "
+            "will the backup add to {move}, {chooser}'s move at the root?"
+        ),
+        result=result,
+        value_0=num(fmt(values[0])),
+        player_0=player(a.names, 0),
+        value_1=num(fmt(values[1])),
+        player_1=player(a.names, 1),
+        move=label,
+        chooser=player(a.names, chooser),
     )
     options = sorted({fmt(values[chooser]), fmt(values[other])}, reverse=True)
-    return a.question("backup", text, options, "iteration", node_id=node_id, label=label,
-                      chooser=chooser)  # fmt: skip
+    return a.question("backup", text, [num(o) for o in options], "iteration", node_id=node_id,
+                      label=label, chooser=chooser)  # fmt: skip
 
 
 def _first_move(progress: Progress, search: Search) -> tuple[int, str, int] | None:
@@ -58,32 +68,47 @@ def grade(g: GradeContext) -> Reveal:
     q = g.question
     update = next((u for u in trace.updates if u.node_id == q.data["node_id"]), None)
     if update is None:
-        return g.dropped("that node was not on the path")
+        return g.dropped(M(N_("that node was not on the path")))
     correct = fmt(update.added)
-    chooser = who(g.names, update.view)
-    summary = (
-        f"It added {correct} to {q.data['label']}: that node counts for {chooser}, who chose "
-        f"it. Its Q is now {fmt(update.mean)} after {update.visits} visits."
+    summary = P(
+        N_(
+            "It added {added} to {move}: that node counts for {player}, who chose it. Its Q is "
+            "now {q} after {visits} visit."
+        ),
+        N_(
+            "It added {added} to {move}: that node counts for {player}, who chose it. Its Q is "
+            "now {q} after {visits} visits."
+        ),
+        update.visits,
+        added=num(correct),
+        move=str(q.data["label"]),
+        player=player(g.names, update.view),
+        q=num(fmt(update.mean)),
+        visits=plain(update.visits),
     )
-    rows: list[tuple[str, ...]] = [("node", "counted for", "added", "Q now")]
+    # TRANSLATORS: the backup's table: column headers (a node, the player it counts for, the
+    # value added, its Q now)
+    rows: list[list[Spec]] = [[M(N_("node")), M(N_("counted for")), M(N_("added")),
+                               M(N_("Q now"))]]  # fmt: skip
     marked = None
     for i, u in enumerate(trace.updates):
         if u.node_id == update.node_id:
             marked = i
-        rows.append((f"#{u.node_id}", who(g.names, u.view), fmt(u.added), fmt(u.mean)))
-    return g.reveal((correct,), summary, tuple(rows), marked)
+        rows.append([f"#{u.node_id}", player(g.names, u.view), num(fmt(u.added)),
+                     num(fmt(u.mean))])  # fmt: skip
+    return g.reveal((correct,), summary, rows, marked)
 
 
 KIND = QuizKind(
     "backup",
-    why=(
+    why=N_(
         "Backpropagation adds the simulation's value to every node on the path. Each node "
         "counts it from the view of the player who chose the move into it, so one result "
         "is + for one player and - for the other: the sign flips wherever the player to "
         "move changes. That is how one tree serves both players, each picking what is best "
         "for itself."
     ),
-    wait_hint="the backpropagate phase (press Phase until the button says backpropagate)",
+    wait_hint=N_("the backpropagate phase (press Phase until the button says backpropagate)"),
     ask=ask,
     grade=grade,
 )

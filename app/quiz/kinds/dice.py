@@ -7,6 +7,8 @@ from collections import deque
 
 from app.quiz.reading import MAX_OPTIONS
 from app.quiz.records import AskContext, GradeContext, Question, QuizKind, Reveal
+from app.quiz.words import M, P, Spec, count, num, plain
+from app.words.i18n import N_
 from mcts_core import ChanceNode, Search
 from mcts_core.nodes import Move
 
@@ -14,7 +16,7 @@ from mcts_core.nodes import Move
 DICE_SEARCH_NODES = 5_000
 
 #: Both dice questions explain the same thing.
-DICE_WHY = (
+DICE_WHY = N_(
     "A chance node stands for dice. Each time the search passes through it, it draws an outcome "
     "with its exact probability, so after n rolls an outcome of probability p should have come up "
     "about n x p times. The counts wander around that, less and less as n grows."
@@ -50,19 +52,25 @@ def dice_facts(search: Search, chance: ChanceNode) -> tuple[str, list[tuple[str,
     return game.action_label(state, chance.action), outcomes
 
 
-def dice_rows(search: Search, node_id: int) -> tuple[tuple[tuple[str, ...], ...], int, str]:
-    """Every outcome of the chance node now: probability, expected count, times drawn."""
+def dice_rows(search: Search, node_id: int) -> tuple[list[list[Spec]], int, str]:
+    """Every outcome of the chance node now: probability, expected count, times drawn (as
+    specs, :mod:`app.quiz.words`; the numbers' ASCII text is ``cell["num"]``)."""
     chance = search.find_node(node_id)
     if not isinstance(chance, ChanceNode):
-        return (), 0, ""
+        return [], 0, ""
     state = search.state_of(chance)
     game = search.game
     drawn = {child.outcome: child.visits for child in chance.children}
-    rows: list[tuple[str, ...]] = [("outcome", "probability", "expected", "came up")]
+    # TRANSLATORS: the dice's table: column headers (an outcome of the dice, its probability,
+    # how often it was expected to come up, how often it came up)
+    rows: list[list[Spec]] = [
+        [M(N_("outcome")), M(N_("probability")), M(N_("expected")), M(N_("came up"))]
+    ]
     for outcome, p in game.chance_outcomes(state, chance.action):
         label = game.outcome_label(state, chance.action, outcome) or str(outcome)
-        rows.append((label, f"{p:.3f}", f"{p * chance.visits:.1f}", f"{drawn.get(outcome, 0):,}"))
-    return tuple(rows), chance.visits, game.action_label(state, chance.action)
+        rows.append([label, num(f"{p:.3f}"), num(f"{p * chance.visits:.1f}"),
+                     count(drawn.get(outcome, 0))])  # fmt: skip
+    return rows, chance.visits, game.action_label(state, chance.action)
 
 
 def ask(a: AskContext) -> Question | None:
@@ -79,9 +87,13 @@ def ask(a: AskContext) -> Question | None:
         return None  # all equally likely: nothing to find
     shown = set(likely[:MAX_OPTIONS] + others[: max(0, 4 - len(likely))])
     options = [label for label, _ in outcomes if label in shown]
-    text = (
-        f"{action} (node #{chance.id}) needs dice: {len(outcomes)} outcomes. Which of these "
-        "is the most likely?"
+    text = P(
+        N_("{move} (node #{node}) needs dice: {n} outcome. Which of these is the most likely?"),
+        N_("{move} (node #{node}) needs dice: {n} outcomes. Which of these is the most likely?"),
+        len(outcomes),
+        move=action,
+        node=str(chance.id),
+        n=plain(len(outcomes)),
     )
     return a.question("dice", text, options, "click", node_id=chance.id, correct=likely)
 
@@ -91,11 +103,19 @@ def grade(g: GradeContext) -> Reveal:
     correct = tuple(q.data["correct"])
     rows, rolls, action = dice_rows(g.search, q.data["node_id"])
     if not rows:
-        return g.dropped("that chance node left the tree")
+        return g.dropped(M(N_("that chance node left the tree")))
     top = next(r for r in rows[1:] if r[0] == correct[0])
-    summary = (
-        f"'{correct[0]}' has probability {top[1]}: after {rolls:,} rolls of {action} it should "
-        f"have come up about {top[2]} times, and it came up {top[3]}."
+    summary = M(
+        N_(
+            "'{outcome}' has probability {p}: after {rolls} rolls of {move} it should have come "
+            "up about {expected} times, and it came up {drawn}."
+        ),
+        outcome=correct[0],
+        p=top[1],
+        rolls=count(rolls),
+        move=action,
+        expected=top[2],
+        drawn=top[3],
     )
     marked = next(i for i, r in enumerate(rows[1:]) if r[0] == correct[0])
     return g.reveal(correct, summary, rows, marked)
@@ -104,7 +124,7 @@ def grade(g: GradeContext) -> Reveal:
 KIND = QuizKind(
     "dice",
     why=DICE_WHY,
-    wait_hint="a chance node in the tree (a move with dice)",
+    wait_hint=N_("a chance node in the tree (a move with dice)"),
     ask=ask,
     grade=grade,
 )

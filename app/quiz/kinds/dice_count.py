@@ -5,6 +5,11 @@ from __future__ import annotations
 
 from app.quiz.kinds.dice import DICE_WHY, chance_node, dice_facts, dice_rows
 from app.quiz.records import AskContext, GradeContext, Question, QuizKind, Reveal
+from app.quiz.words import M, P, count, num, plain
+from app.words.i18n import N_
+
+# TRANSLATORS: an answer to "how often should it have come up?": about {n} times
+ABOUT = N_("about {n}")
 
 
 def ask(a: AskContext) -> Question | None:
@@ -24,14 +29,25 @@ def ask(a: AskContext) -> Question | None:
             options.append(guess)
     options = sorted(options[:4])
     nearest = min(options, key=lambda guess: abs(guess - expected))
-    text = (
-        f"The dice of {action} (node #{chance.id}) were rolled {n} times so far. About how "
-        f"often should '{label}' have come up?"
+    text = P(
+        N_(
+            "The dice of {move} (node #{node}) were rolled {n} time so far. About how often "
+            "should '{outcome}' have come up?"
+        ),
+        N_(
+            "The dice of {move} (node #{node}) were rolled {n} times so far. About how often "
+            "should '{outcome}' have come up?"
+        ),
+        n,
+        move=action,
+        node=str(chance.id),
+        n=plain(n),
+        outcome=label,
     )
     return a.question(
         "dice_count",
         text,
-        [f"about {guess}" for guess in options],
+        [M(ABOUT, n=plain(guess)) for guess in options],
         "click",
         node_id=chance.id,
         outcome=label,
@@ -45,14 +61,22 @@ def grade(g: GradeContext) -> Reveal:
     q = g.question
     correct = (str(q.data["correct"]),)
     p, n = float(q.data["probability"]), int(q.data["rolls"])
-    rows, rolls, _ = dice_rows(g.search, q.data["node_id"])
+    rows, rolls, _action = dice_rows(g.search, q.data["node_id"])
     if not rows:
-        return g.dropped("that chance node left the tree")
+        return g.dropped(M(N_("that chance node left the tree")))
     row = next(r for r in rows[1:] if r[0] == q.data["outcome"])
-    summary = (
-        f"'{q.data['outcome']}' has probability {p:.3f}, so {n:,} rolls x {p:.3f} = "
-        f"{n * p:.1f} expected. Now, after {rolls:,} rolls, it has come up {row[3]} times "
-        f"(expected {row[2]})."
+    summary = M(
+        N_(
+            "'{outcome}' has probability {p}, so {n} rolls x {p} = {expected} expected. Now, "
+            "after {rolls} rolls, it has come up {drawn} times (expected {expected_now})."
+        ),
+        outcome=str(q.data["outcome"]),
+        p=num(f"{p:.3f}"),
+        n=count(n),
+        expected=num(f"{n * p:.1f}"),
+        rolls=count(rolls),
+        drawn=row[3],
+        expected_now=row[2],
     )
     marked = next(i for i, r in enumerate(rows[1:]) if r[0] == q.data["outcome"])
     return g.reveal(correct, summary, rows, marked)
@@ -61,7 +85,7 @@ def grade(g: GradeContext) -> Reveal:
 KIND = QuizKind(
     "dice_count",
     why=DICE_WHY,
-    wait_hint="a chance node rolled at least 4 times",
+    wait_hint=N_("a chance node rolled at least 4 times"),
     ask=ask,
     grade=grade,
 )

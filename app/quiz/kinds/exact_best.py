@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.quiz.reading import exact_words, favourite, root_rows, visits_words
+from app.quiz.reading import exact_plural_words, exact_words, favourite, root_rows, visits_words
 from app.quiz.records import AskContext, GradeContext, Question, QuizKind, Reveal
+from app.quiz.words import M, P, Spec, count, join
+from app.words.i18n import N_
 
 #: Exact values are looked for at most this long per root position (then cached).
 QUIZ_EXACT_SECONDS = 0.5
@@ -22,11 +24,14 @@ def ask(a: AskContext) -> Question | None:
     known = [v for v in values.values() if v is not None]
     if max(known) - min(known) < 1e-9:
         return None  # every move is as good: the question would be empty
-    text = (
-        "After your next click (Step or Step N), will the search's favourite be a truly best "
-        "move, as perfect play (exact minimax) says?"
+    text = M(
+        N_(
+            "After your next click (Step or Step N), will the search's favourite be a truly "
+            "best move, as perfect play (exact minimax) says?"
+        )
     )
-    options = ["Yes, a best move", "No, a worse move"]
+    # TRANSLATORS: the two answers to "will the favourite be a truly best move?"
+    options = [M(N_("Yes, a best move")), M(N_("No, a worse move"))]
     return a.question("exact_best", text, options, "click", values=dict(values))
 
 
@@ -45,29 +50,53 @@ def grade(g: GradeContext) -> Reveal:
         for c in search.children_summary()
         if (value := values.get(c.action)) is not None and value >= best - 1e-9
     ]
-    summary = (
-        f"After {search.iterations:,} iterations the favourite is {fav[1]} "
-        f"({visits_words(fav[2])}); perfect play says it is a {exact_words(mine)}"
-    )
+    facts: dict[str, Spec] = {
+        "iterations": count(search.iterations),
+        "move": fav[1],
+        "visits": visits_words(fav[2]),
+        "value": exact_words(mine),
+    }
+    summary: Spec
     if is_best:
-        summary += ", as good as any move."
+        summary = M(
+            N_(
+                "After {iterations} iterations the favourite is {move} ({visits}); perfect play "
+                "says it is a {value}, as good as any move."
+            ),
+            **facts,
+        )
     else:
-        summary += f", while {', '.join(best_moves)} {'is a' if len(best_moves) == 1 else 'are'}"
-        summary += f" {exact_words(best)}{'' if len(best_moves) == 1 else 's'}."
+        many = len(best_moves) != 1
+        # TRANSLATORS: {value} and {best} are "win", "loss", "draw" or a number ({best} in the
+        # plural, "wins", for two moves or more); {moves} the best moves ("c1, c3")
+        summary = P(
+            N_(
+                "After {iterations} iterations the favourite is {move} ({visits}); perfect play "
+                "says it is a {value}, while {moves} is a {best}."
+            ),
+            N_(
+                "After {iterations} iterations the favourite is {move} ({visits}); perfect play "
+                "says it is a {value}, while {moves} are {best}."
+            ),
+            len(best_moves),
+            moves=join(best_moves),
+            best=exact_plural_words(best) if many else exact_words(best),
+            **facts,
+        )
     rows, marked = root_rows(search, fav[0], values)
     return g.reveal((correct,), summary, rows, marked)
 
 
 KIND = QuizKind(
     "exact_best",
-    why=(
+    why=N_(
         "MCTS estimates each move by sampling games. With few iterations, a move whose "
         "refutation is one precise reply can look good, because random games rarely find "
         "that reply. Exact minimax checks every reply, so it knows which moves are truly "
         "best; more iterations (or the solver, which proves wins and losses) bring MCTS to "
         "the same answer."
     ),
-    wait_hint="exact values of every root move, found within half a second",
+    wait_hint=N_("exact values of every root move, found within half a second"),
     ask=ask,
     grade=grade,
 )

@@ -3,9 +3,24 @@ player moving there?"""
 
 from __future__ import annotations
 
-from app.quiz.reading import describe_node, even_point, predicted_path, result_words, who
+from app.quiz.reading import describe_node, even_point, player, predicted_path, result_words
 from app.quiz.records import AskContext, GradeContext, Question, QuizKind, Reveal
+from app.quiz.words import M, P, Spec, english, num
+from app.words.i18n import N_
 from app.words.phrases import fmt
+
+# TRANSLATORS: the three answers to "will the result be good or bad for {player}?"
+GOOD = N_("Good for {player}")
+# TRANSLATORS: the three answers to "will the result be good or bad for {player}?"
+EVEN = N_("Even (like a draw)")
+# TRANSLATORS: the three answers to "will the result be good or bad for {player}?"
+BAD = N_("Bad for {player}")
+
+
+def answers(names: tuple[str, ...], mover: int) -> tuple[Spec, Spec, Spec]:
+    """The three answers for player ``mover``: good, even, bad (as specs)."""
+    who_moves = player(names, mover)
+    return M(GOOD, player=who_moves), M(EVEN), M(BAD, player=who_moves)
 
 
 def ask(a: AskContext) -> Question | None:
@@ -16,21 +31,24 @@ def ask(a: AskContext) -> Question | None:
     if path.end is None or path.stop != "untried":
         return None
     node = path.end
-    mover = who(a.names, node.player)
-    where = describe_node(search, path.decisions, a.names)
     cfg = search.config
-    how = (
-        "the heuristic judges it"
+    how = M(
+        N_("the heuristic judges it")
         if cfg.rollout_depth == 0
-        else "one random game is played from it"
+        else N_("one random game is played from it")
         if cfg.rollout == "random"
-        else "one game is played on from it"
+        else N_("one game is played on from it")
     )
-    text = (
-        f"Next, {mover} gets a new move {where}, and {how}. "
-        f"Will the result be good or bad for {mover}?"
+    text = M(
+        N_(
+            "Next, {player} gets a new move {where}, and {how}. Will the result be good or bad "
+            "for {player}?"
+        ),
+        player=player(a.names, node.player),
+        where=describe_node(search, path.decisions, a.names),
+        how=how,
     )
-    options = [f"Good for {mover}", "Even (like a draw)", f"Bad for {mover}"]
+    options = answers(a.names, node.player)
     return a.question("new_value", text, options, "iteration", node_id=node.id, player=node.player)
 
 
@@ -39,49 +57,58 @@ def grade(g: GradeContext) -> Reveal:
     assert trace is not None
     expansion = trace.expansion
     if expansion is None or expansion.parent_id != g.question.data["node_id"]:
-        return g.dropped("the new node was added elsewhere")
-    player = int(g.question.data["player"])
-    mover = who(g.names, player)
+        return g.dropped(M(N_("the new node was added elsewhere")))
+    mover = int(g.question.data["player"])
     evaluation = trace.evaluation
-    value = evaluation.value[player]
+    value = evaluation.value[mover]
     even = even_point(g.search)
-    if value > even + 1e-9:
-        correct = f"Good for {mover}"
-    elif value < even - 1e-9:
-        correct = f"Bad for {mover}"
-    else:
-        correct = "Even (like a draw)"
+    good, draw, bad = answers(g.names, mover)
+    answer = good if value > even + 1e-9 else bad if value < even - 1e-9 else draw
+    correct = english(answer)
+    how: Spec
     if evaluation.kind == "rollout":
-        how = (
-            f"the rollout played {len(evaluation.rollout)} random move"
-            f"{'' if len(evaluation.rollout) == 1 else 's'} to the end: "
-            + result_words(evaluation.raw, g.names)
+        how = P(
+            N_("the rollout played {n} random move to the end: {result}"),
+            N_("the rollout played {n} random moves to the end: {result}"),
+            len(evaluation.rollout),
+            result=result_words(evaluation.raw, g.names),
         )
     elif evaluation.kind == "terminal":
-        how = f"the move ends the game: {result_words(evaluation.raw, g.names)}"
+        how = M(
+            N_("the move ends the game: {result}"), result=result_words(evaluation.raw, g.names)
+        )
     elif evaluation.kind == "cutoff":
-        how = "the rollout stopped at its limit and the heuristic judged the position"
+        how = M(N_("the rollout stopped at its limit and the heuristic judged the position"))
     else:
-        how = "the heuristic judged the new position"
-    summary = (
-        f"{mover} played {expansion.action_label}; {how}. Value for {mover}: {fmt(value)} "
-        f"(a draw is worth {fmt(even)}), so the answer is: {correct}."
+        how = M(N_("the heuristic judged the new position"))
+    summary = M(
+        N_(
+            "{player} played {move}; {how}. Value for {player}: {value} (a draw is worth "
+            "{even}), so the answer is: {answer}."
+        ),
+        player=player(g.names, mover),
+        move=expansion.action_label,
+        how=how,
+        value=num(fmt(value)),
+        even=num(fmt(even)),
+        answer=answer,
     )
-    rows = (("player", "value brought back"),) + tuple(
-        (who(g.names, p), fmt(evaluation.value[p])) for p in range(len(evaluation.value))
-    )
-    return g.reveal((correct,), summary, rows, player)
+    # TRANSLATORS: the table of a new node's value: column headers
+    rows: list[list[Spec]] = [[M(N_("player")), M(N_("value brought back"))]]
+    rows += [[player(g.names, p), num(fmt(evaluation.value[p]))]
+             for p in range(len(evaluation.value))]  # fmt: skip
+    return g.reveal((correct,), summary, rows, mover)
 
 
 KIND = QuizKind(
     "new_value",
-    why=(
+    why=N_(
         "Simulation values the new node: a rollout plays the game to the end with random "
         "moves (or the heuristic judges the position without playing on). One random game "
         "is noisy: a strong move can lose it and a weak one can win it. MCTS trusts the "
         "average of many."
     ),
-    wait_hint="a new node to be added on the next path (not a finished game)",
+    wait_hint=N_("a new node to be added on the next path (not a finished game)"),
     ask=ask,
     grade=grade,
 )

@@ -3,8 +3,10 @@ Graded by the step's own trace: the tree's Q + bonus numbers decide it."""
 
 from __future__ import annotations
 
-from app.quiz.reading import predicted_path, who
+from app.quiz.reading import played, player, predicted_path
 from app.quiz.records import AskContext, GradeContext, Question, QuizKind, Reveal
+from app.quiz.words import M, Spec, num, plain
+from app.words.i18n import N_
 from app.words.phrases import fmt
 
 
@@ -21,14 +23,20 @@ def ask(a: AskContext) -> Question | None:
     if depth >= len(path.decisions):
         return None
     decision = path.decisions[depth]
-    chooser = who(a.names, decision.player)
+    chooser = player(a.names, decision.player)
+    text: Spec
     if depth == 0:
-        text = f"Selection starts at the root ({chooser} to move). Which move will it take next?"
-    else:
-        before = ", then ".join(
-            f"{who(a.names, d.player)} {d.chosen_terms.label}" for d in path.decisions[:depth]
+        text = M(
+            N_("Selection starts at the root ({player} to move). Which move will it take next?"),
+            player=chooser,
         )
-        text = f"Selection will go {before}. Then {chooser} chooses at depth {depth}: which move?"
+    else:
+        text = M(
+            N_("Selection will go {moves}. Then {player} chooses at depth {depth}: which move?"),
+            moves=played(a.names, path.decisions[:depth], then=True),
+            player=chooser,
+            depth=plain(depth),
+        )
     return a.question(
         "select",
         text,
@@ -43,43 +51,88 @@ def grade(g: GradeContext) -> Reveal:
     assert g.trace is not None
     decision = next((d for d in g.trace.decisions if d.node_id == g.question.data["node_id"]), None)
     if decision is None:
-        return g.dropped("the selection did not pass that node")
+        return g.dropped(M(N_("the selection did not pass that node")))
     chosen = decision.chosen_terms
-    chooser = who(g.names, decision.player)
-    rows: list[tuple[str, ...]] = [("move", "n before", "Q", "bonus", "Q + bonus")]
-    rows += [(t.label, str(t.visits), fmt(t.q), fmt(t.bonus), fmt(t.score))
+    chooser = player(g.names, decision.player)
+    # TRANSLATORS: the selection's table: column headers (a move, its visits before this
+    # selection, Q, the exploration bonus, their sum); Q stays Q
+    rows: list[list[Spec]] = [[M(N_("move")), M(N_("n before")), "Q", M(N_("bonus")),
+                               M(N_("Q + bonus"))]]  # fmt: skip
+    rows += [[t.label, plain(t.visits), num(fmt(t.q)), num(fmt(t.bonus)), num(fmt(t.score))]
              for t in decision.children]  # fmt: skip
+    summary: Spec
     if decision.rule == "min_visits":
-        summary = (
-            f"Selection took {chosen.label}: it had the fewest visits ({chosen.visits}), and "
-            "the minimum-visits rule gives every move its visits before the formula counts."
+        summary = M(
+            N_(
+                "Selection took {move}: it had the fewest visits ({visits}), and the "
+                "minimum-visits rule gives every move its visits before the formula counts."
+            ),
+            move=chosen.label,
+            visits=plain(chosen.visits),
         )
     elif decision.rule == "solver" or chosen.proven:
-        summary = f"Selection took {chosen.label}: the solver proved it a {chosen.proven}."
+        summary = M(
+            N_("Selection took {move}: the solver proved it a {result}."),
+            move=chosen.label,
+            result=_proven(chosen.proven),
+        )
     else:
         others = [t for i, t in enumerate(decision.children) if i != decision.chosen]
         runner = max(others, key=lambda t: t.score) if others else None
-        summary = (
-            f"{chooser} took {chosen.label}: Q {fmt(chosen.q)} + bonus {fmt(chosen.bonus)} = "
-            f"{fmt(chosen.score)}, the largest"
-        )
-        if runner is not None:
-            tie = " (a tie: the first listed wins)" if runner.score == chosen.score else ""
-            summary += f"; next was {runner.label} with {fmt(runner.score)}{tie}"
-        summary += "."
+        facts: dict[str, Spec] = {
+            "player": chooser,
+            "move": chosen.label,
+            "q": num(fmt(chosen.q)),
+            "bonus": num(fmt(chosen.bonus)),
+            "score": num(fmt(chosen.score)),
+        }
+        if runner is None:
+            summary = M(
+                N_("{player} took {move}: Q {q} + bonus {bonus} = {score}, the largest."),
+                **facts,
+            )
+        elif runner.score == chosen.score:
+            summary = M(
+                N_(
+                    "{player} took {move}: Q {q} + bonus {bonus} = {score}, the largest; next "
+                    "was {next} with {next_score} (a tie: the first listed wins)."
+                ),
+                next=runner.label,
+                next_score=num(fmt(runner.score)),
+                **facts,
+            )
+        else:
+            summary = M(
+                N_(
+                    "{player} took {move}: Q {q} + bonus {bonus} = {score}, the largest; next "
+                    "was {next} with {next_score}."
+                ),
+                next=runner.label,
+                next_score=num(fmt(runner.score)),
+                **facts,
+            )
     return g.reveal((chosen.label,), summary, tuple(rows), decision.chosen)
+
+
+def _proven(result: str | None) -> Spec:
+    """A proven result ("win", "draw", "loss") in words."""
+    # TRANSLATORS: what the solver proved a move to be: "the solver proved it a win"
+    words = {"win": N_("win"), "draw": N_("draw"), "loss": N_("loss")}
+    return M(words[result]) if result in words else str(result)
 
 
 KIND = QuizKind(
     "select",
-    why=(
+    why=N_(
         "At every node, selection adds two numbers for each move: Q, the average result of "
         "the simulations through it so far (from the view of the player choosing there), "
         "and an exploration bonus that is large for moves tried rarely and shrinks with "
         "every visit. It takes the move with the largest sum, so a move wins by looking "
         "good or by being unexplored. C sets how much the bonus counts."
     ),
-    wait_hint="a node whose moves were all tried (press Step until the root has tried them all)",
+    wait_hint=N_(
+        "a node whose moves were all tried (press Step until the root has tried them all)"
+    ),
     ask=ask,
     grade=grade,
 )
