@@ -412,8 +412,8 @@ def _strip(lesson: Lesson, number: int) -> None:
     todo = _todo(page, clicker_words=True) or _("Page Down: the next page.")
     # TRANSLATORS: the projector's one line above the screen: the page's title (bold), then
     # where it is ("Phases · page 2 of 4").
-    head = _("{title} ({where})", title=f"<b>{html.escape(page.title)}</b>",
-             where=_where(lesson, number))  # fmt: skip
+    bold = "<b>" + html.escape(page.title) + "</b>"
+    head = _("{title} ({where})", title=bold, where=_where(lesson, number))
     left, right = st.columns([3, 2], vertical_alignment="center")
     left.html(
         LESSON_CSS + f'<div class="lab-strip"><p>{head}</p>'

@@ -634,6 +634,10 @@ class _TranslationReader(_Reader):
         for i in range(start, end):
             if pattern.search(lines[i]):
                 return i + 1
+        own_table = re.compile(rf'\s*\[\s*pages\s*\.\s*"?0*{page}"?\s*\.\s*{re.escape(key)}\s*\]')
+        for i, line in enumerate(lines):  # a table of its own: [pages.1.setup]
+            if page is not None and own_table.match(line):
+                return i + 1
         return start + 1 if page is not None else None
 
 

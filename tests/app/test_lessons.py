@@ -5,7 +5,10 @@ lesson links."""
 from __future__ import annotations
 
 import html
+import os
 import re
+import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +17,7 @@ import pytest
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
 
+from app.lessons import lesson_view
 from app.lessons.reading import (
     LESSONS_ENV,
     PRESSES,
@@ -21,9 +25,15 @@ from app.lessons.reading import (
     Page,
     load_lesson,
     load_lessons,
+    load_translation,
+    press_name,
     press_text,
+    translated,
+    translation_error,
 )
 from app.quiz.quiz_view import plain_label
+from app.words import i18n
+from tests.app_helpers import outside_pseudo
 
 MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
 LESSONS, LESSON_ERRORS = load_lessons()
@@ -349,3 +359,237 @@ def test_what_a_student_reads_speaks_to_a_student() -> None:
         assert not re.search(r"\bOpen the \w+ tab", said), said
         for tab in re.finditer(r"\btab\b[^.:]*", said):  # a tab is the projector's
             assert "on the projector" in said[max(0, tab.start() - 40) : tab.end() + 20], said
+
+
+# ------------------------------------------------------------------ translations
+
+
+TWO_PAGES = (
+    GOOD
+    + """
+[[page]]
+title = "Second"
+text = "Now press Step."
+press = ["Step"]
+"""
+)
+
+
+def translation(tmp_path: Path, tag: str, text: str, name: str = "mine") -> Path:
+    folder = tmp_path / tag
+    folder.mkdir(exist_ok=True)
+    path = folder / f"{name}.toml"
+    path.write_bytes(text.encode("utf-8"))
+    return path
+
+
+def test_a_translation_falls_back_to_english_page_by_page(tmp_path: Path) -> None:
+    lesson = load_lesson(write(tmp_path, "mine", TWO_PAGES))
+    path = translation(
+        tmp_path,
+        "es",
+        '# Español: mine.toml\ntitle = "Una lección"\n\n[pages.1]\ntitle = "Primera"\n\n'
+        '[pages.2]\ntext = """\nAhora pulsa Paso.\n"""\n',
+    )
+    es = translated(lesson, "es")
+    assert translation_error(lesson, "es") is None
+    assert es.title == "Una lección" and es.summary == lesson.summary  # no summary: English
+    assert [p.title for p in es.pages] == ["Primera", "Second"]
+    assert es.pages[0].text == "Read this." and es.pages[1].text.strip() == "Ahora pulsa Paso."
+    assert es.pages == tuple(  # the rest is the English file's
+        replace(p, title=t.title, text=t.text) for p, t in zip(lesson.pages, es.pages, strict=True)
+    )
+    assert translated(lesson, "en") is lesson and translated(lesson, "de") == lesson  # none
+    assert translated(es, "de") == lesson  # a translated lesson goes back to its English
+    assert translated(es, "es") == es
+    with i18n.language("es"):
+        assert translated(lesson) == es  # the current language
+    path.write_text('title = "Otra lección"\n', encoding="utf-8")  # changed: read again
+    os.utime(path, ns=(time.time_ns(), time.time_ns() + 10**9))
+    assert translated(lesson, "es").title == "Otra lección"
+    assert translated(lesson, "es").pages == lesson.pages
+    # the translated folder is no lesson of its own
+    found, errors = load_lessons([tmp_path])
+    assert list(found) == ["mine"] and not errors
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "says"),
+    [
+        ('title = "Una"\norder = 3\n', 2, "unknown key 'order' (a translation has title"),
+        ('[pages.1]\ntitle = "Primera"\npress = ["Step"]\n', 3, "page 1: unknown key 'press'"),
+        ('[pages.1]\ntitle = "Primera"\n[pages.1.setup]\ngame = "nim"\n', 3, "unknown key 'setup'"),
+        (
+            'title = "Una"\n\n[pages.3]\ntext = "x"\n',
+            3,
+            "[pages.3]: the English lesson has pages 1 to 2",
+        ),
+        ('[pages.one]\ntext = "x"\n', None, "[pages.one]: the English lesson has pages 1 to 2"),
+        ('[pages.2]\ntitle = "Dos"\ntext = 3\n', 3, "page 2: text must be text in quotes"),
+        ('title = ["Una"]\n', 1, "title must be text in quotes"),
+        (f'[pages.1]\ntext = "{"x" * 4_001}"\n', 2, "text is 4,001 characters (at most 4,000)"),
+        (f'title = "{"x" * 121}"\n', 1, "title is 121 characters (at most 120)"),
+        ('title = "Una\n', 1, "line 1"),  # TOML syntax
+        ("pages = 3\n", 1, "pages must be tables [pages.1]"),
+        ("[pages]\n1 = 3\n", None, "pages.1 must be a table"),
+    ],
+)
+def test_a_bad_translation_names_the_line_and_english_is_used(
+    tmp_path: Path, text: str, line: int | None, says: str
+) -> None:
+    lesson = load_lesson(write(tmp_path, "mine", TWO_PAGES))
+    path = translation(tmp_path, "de", text)
+    message = translation_error(lesson, "de")
+    assert message is not None
+    where = f"{path}, line {line}: " if line else f"{path}"
+    assert message.startswith(where), message
+    assert says in message, message
+    assert translated(lesson, "de") == lesson  # English, whole
+    with pytest.raises(LessonError):
+        load_translation(path, len(lesson.pages))
+
+
+def test_a_translation_too_long_or_not_utf8_is_refused(tmp_path: Path) -> None:
+    lesson = load_lesson(write(tmp_path, "mine", TWO_PAGES))
+    translation(tmp_path, "ar", "# " + "x" * 200_001 + "\n")
+    assert "bytes is too long for a translation" in str(translation_error(lesson, "ar"))
+    (tmp_path / "zh-Hans").mkdir()
+    (tmp_path / "zh-Hans" / "mine.toml").write_bytes(b'title = "ok"\ntitle2 = "\xff"\n')
+    assert "line 2: not UTF-8 text" in str(translation_error(lesson, "zh-Hans"))
+    assert translated(lesson, "zh-Hans") == lesson
+    translation(tmp_path, "xx", 'title = "unknown language"\n')
+    assert translated(lesson, "xx") == lesson and translation_error(lesson, "xx") is None
+
+
+def test_what_a_page_promises_holds_in_every_language() -> None:
+    """The translations that come with the app: each is read without an error, and its pages
+    are the English pages (set-up, presses, questions, what they promise) with their words."""
+    tags = [lang.tag for lang in i18n.LANGUAGES if lang.tag != i18n.SOURCE]
+    for lesson in LESSONS.values():
+        for tag in tags:
+            assert translation_error(lesson, tag) is None, (lesson.name, tag)
+            words = translated(lesson, tag)
+            assert len(words.pages) == len(lesson.pages)
+            for english, page in zip(lesson.pages, words.pages, strict=True):
+                assert replace(page, title=english.title, text=english.text) == english
+                assert page.title.strip() and page.text.strip()
+            assert not names_other_buttons(lesson, tag, i18n.LOCALE_DIR), (lesson.name, tag)
+
+
+def names_other_buttons(lesson: Any, tag: str, root: Path) -> list[str]:
+    """The pages of ``lesson`` in ``tag`` that do not name a button its English text names (a
+    press of the page, "press Step") as the language's catalogue names it (the screen's
+    button). A button the catalogue does not translate yet is not checked."""
+    wrong = []
+    with i18n.language(tag, root=root):
+        words = translated(lesson)
+        for number, (english, page) in enumerate(
+            zip(lesson.pages, words.pages, strict=True), start=1
+        ):
+            for name in set(english.press):
+                named = re.search(rf"\b{re.escape(name)}\b(?! N\b)", english.text)
+                shown = press_name(name)
+                if named and shown != name and shown not in page.text:
+                    wrong.append(f"page {number}: {shown!r} ({name}) not in its text")
+    return wrong
+
+
+def test_a_translation_names_buttons_as_the_catalogue_does(tmp_path: Path) -> None:
+    catalogue = tmp_path / "locale" / "es" / "LC_MESSAGES"
+    catalogue.mkdir(parents=True)
+    (catalogue / "mcts_lab.po").write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "Step"\nmsgstr "Paso"\n\nmsgid "{presses}, then {press}"\n'
+        'msgstr "{presses}, luego {press}"\n',
+        encoding="utf-8",
+    )
+    lesson = load_lesson(write(tmp_path, "mine", TWO_PAGES))
+    translation(tmp_path, "es", '[pages.2]\ntext = "Ahora pulsa Step."\n')
+    assert names_other_buttons(lesson, "es", tmp_path / "locale") == [
+        "page 2: 'Paso' (Step) not in its text"
+    ]
+    translation(tmp_path, "es", '[pages.2]\ntext = "Ahora pulsa Paso."\n')
+    assert not names_other_buttons(lesson, "es", tmp_path / "locale")
+    with i18n.language("es", root=tmp_path / "locale"):  # what to press, as the screen says it
+        assert press_text(["Phase", "Phase", "Step"]) == "Phase x2, luego Paso"
+
+
+def test_the_lessons_words_in_the_pseudo_language() -> None:
+    """Every word the lesson modules say goes through _(): in en-XA nothing is left outside
+    ⟦ ⟧ but the buttons' x and numbers."""
+    with i18n.language("en-XA"):
+        said = press_text(["Phase", "Phase", "Step", "Step N", "Run arena"])
+        lesson = translated(LESSONS["phases"])
+    assert not re.search(r"[A-Za-z]", outside_pseudo(said)), said
+    for page in lesson.pages:
+        for paragraph in page.text.split("\n\n"):
+            assert not re.search(r"[A-Za-z]", outside_pseudo(paragraph)), paragraph
+
+
+def english_outside_pseudo(at: AppTest) -> list[str]:
+    """The lesson parts of the page (the sidebar's page, the projector's text slide and strip,
+    the picker, the lesson buttons) in words that skipped _()."""
+    shown = [
+        plain(b)
+        for b in blocks(at)
+        if any(c in b for c in ('class="lab-lesson"', 'class="lab-slide"', 'class="lab-strip"'))
+    ]
+    picker = at.selectbox(key="lesson")
+    shown += [picker.label, *picker.options, at.toggle(key="quiz").label]
+    keys = ("lesson_prev", "lesson_next", "lesson_again", "clicker_next", "clicker_blank")
+    shown += [b.label for b in at.button if b.key in keys]
+    shown += [str(b.help) for b in at.button if b.key in keys and b.help]
+    left = []
+    for text in shown:
+        words = re.findall(r"[A-Za-z]{2,}", outside_pseudo(text))
+        left += [w for w in words if w not in {"UCT"}]
+    return left
+
+
+@pytest.mark.slow
+def test_the_lesson_pages_speak_the_pseudo_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(i18n.PSEUDO_ENV, "1")
+    at = fresh(lang="en-XA", lesson="phases", page="2")
+    assert at.session_state["lesson_page"] == 2
+    assert not english_outside_pseudo(at)
+    at.toggle(key="presentation").set_value(True).run()  # the projector: text slide, strip
+    assert any('class="lab-slide"' in b for b in blocks(at))
+    assert not english_outside_pseudo(at)
+    at.button(key="clicker_next").click().run()
+    assert any('class="lab-strip"' in b for b in blocks(at))
+    assert not english_outside_pseudo(at)
+    # the check finds words that skip the lessons' translation
+    monkeypatch.setattr(lesson_view, "translated", lambda lesson, tag=None: lesson)
+    at.run()
+    assert "phases" in english_outside_pseudo(at)  # "The four phases", its title
+
+
+@pytest.mark.slow
+def test_a_translated_lesson_on_screen_and_a_broken_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In Spanish: a translated lesson's words (Markdown and HTML shown as plain text), and a
+    translation that cannot be used: one plain warning, the lesson in English."""
+    monkeypatch.setattr(i18n, "OFFERED", ("en", "es"))
+    monkeypatch.setenv(LESSONS_ENV, str(tmp_path))
+    write(tmp_path, "mine", TWO_PAGES)
+    write(tmp_path, "other", TWO_PAGES.replace("A test lesson", "Another lesson"))
+    translation(
+        tmp_path,
+        "es",
+        'title = "Mía <script>alert(1)</script>"\n[pages.1]\ntitle = "**Primera**"\n'
+        'text = "<b>negrita</b> [x](javascript:y) <img src=x onerror=alert(1)>"\n',
+    )
+    translation(tmp_path, "es", "[pages.1]\ntitle = 3\n", name="other")
+    at = fresh(lang="es", lesson="mine")
+    page = next(b for b in blocks(at) if 'class="lab-lesson"' in b)
+    assert "&lt;b&gt;negrita&lt;/b&gt; [x](javascript:y) &lt;img" in page
+    assert "**Primera**" in page and "Mía &lt;script&gt;" in page
+    assert "<script>" not in page and "<img" not in page
+    assert not any("<b>negrita" in m.value for m in at.markdown)
+    warnings = [plain(b) for b in blocks(at) if "lab-warning" in b]
+    broken = [w for w in warnings if "es/other.toml, line 2: page 1: title must be text" in w]
+    assert len(broken) == 1, warnings
+    assert "Another lesson" in broken[0]  # named by its English title
+    assert "Another lesson" in at.selectbox(key="lesson").options  # in English
+    assert "Mía <script>alert(1)</script>" in at.selectbox(key="lesson").options
