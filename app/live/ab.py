@@ -27,6 +27,7 @@ import streamlit as st
 
 from app.live import session, state
 from app.live.session import Pair
+from app.words.i18n import _
 from mcts_core import ConfigError, IterationTrace, NodeCapReached, RunResult, Search, SearchConfig
 from mcts_core.phases import RunStop
 from mcts_lab.lockstep import Lockstep
@@ -57,14 +58,17 @@ def config_b(config_a: SearchConfig) -> SearchConfig:
 
 
 def stale(pair: Pair, search: Search) -> str | None:
-    """Why the pair no longer describes A (so the next step starts both again), or None."""
+    """Why the pair no longer describes A (so the next step starts both again), or None (a
+    reason for the code and the log, never shown: English)."""
     if pair.lockstep.a is not search:
         return "A was rebuilt (a reset, a new position, seed or game)"
     if search.root_state != pair.root:
         return "a move was played"
     if search.config != pair.config_a:
         return "A's settings changed"
-    if not pair.note and (search.iterations != pair.b.iterations or search.next_phase != "select"):
+    if not pair.stopped and (
+        search.iterations != pair.b.iterations or search.next_phase != "select"
+    ):
         return "A ran iterations without B (phase steps)"
     return None
 
@@ -81,7 +85,7 @@ def build() -> None:
         b = config_b(search.config)
         lockstep = Lockstep(search.game, search.root_state, search.config, b, seed=search.seed)
     except ConfigError as error:
-        session.notify("error", f"B not built: {error}.")
+        session.notify("error", _("B not built: {error}.", error=error))
         return
     fresh = (
         search.iterations == 0
@@ -95,8 +99,10 @@ def build() -> None:
         lockstep = Lockstep(search.game, search.root_state, search.config, b, seed=search.seed)
         session.notify(
             "info",
-            "A/B: both trees start empty, so that B steps in lockstep with A "
-            "(same position and seed).",
+            _(
+                "A/B: both trees start empty, so that B steps in lockstep with A "
+                "(same position and seed)."
+            ),
         )
     lockstep.a = search  # the session's own search is A: it is never run twice
     session.track_search(lockstep.b)  # B counts towards the server's node limit
@@ -136,18 +142,16 @@ def restore() -> None:
 
 def _following(search: Search) -> Pair | None:
     pair = session.session().ab
-    if pair is None or pair.note or pair.lockstep.a is not search:
+    if pair is None or pair.stopped or pair.lockstep.a is not search:
         return None
     return pair
 
 
 def _check_b(pair: Pair, search: Search) -> None:
     """After B ran: if it is behind A, it stops following (and the tab says why)."""
-    if pair.b.iterations < search.iterations:
-        why = "its tree is full" if pair.b.tree_full else "its run stopped (a proven root)"
-        pair.note = (
-            f"B stopped at iteration {pair.b.iterations:,}: {why}. Reset to start both again."
-        )
+    if pair.b.iterations < search.iterations:  # the words: Pair.note, made when shown
+        pair.stopped = "full" if pair.b.tree_full else "proven"
+        pair.stopped_at = pair.b.iterations
 
 
 def step(search: Search) -> IterationTrace:

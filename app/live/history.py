@@ -12,7 +12,16 @@ from app.drawing.tree_dot import TreeDrawing, path_ids, tree_dot
 from app.drawing.tree_layout import build_view
 from app.drawing.tree_model import TreeView
 from app.inputs.widget_values import bounds_from_widgets
-from app.live.session import SERIES_LIMIT, HistoryEntry, multi_action, player_names, safe, session
+from app.live.session import (
+    SERIES_LIMIT,
+    HistoryEntry,
+    Words,
+    multi_action,
+    player_names,
+    safe,
+    session,
+)
+from app.words.i18n import _
 from app.words.narration import narrate_iteration, narrate_phase, selection_end
 from mcts_core import IterationTrace, Search
 from mcts_core.nodes import ActionNode
@@ -34,16 +43,18 @@ def draw_tree(highlight: set[int] | None = None, expanded: int | None = None) ->
 
 
 def record_entry(
-    what: str,
+    what: Words,
     trace: IterationTrace | None,
     phase: Phase | None = None,
     result: Any = None,
-    narration: str = "",
+    narration: Words | None = None,
 ) -> None:
     """Write a history entry: the trace, the tree as drawn now, the numbers and the narration.
 
-    ``narration`` is used for entries without a trace (a move played); steps and phases are
-    narrated from their trace or phase result."""
+    ``what`` and ``narration`` are functions that make the words when the entry is shown, in
+    the language current then (``lambda: _("step")``). ``narration`` is used for entries
+    without a trace (a move played); steps and phases are narrated from their trace or phase
+    result, also when shown."""
     lab = session()
     search = lab.search
     names = player_names()
@@ -57,18 +68,19 @@ def record_entry(
     elif phase is Phase.EXPAND and result is not None:
         new_id = result.node_id
     changed = {u.node_id for u in trace.updates} if trace is not None else set()
+    tell = narration
     if phase is not None:
         context: Any = trace if trace is not None else lab.phase_context
-        narration = narrate_phase(phase, result, context, names, c, policy)
+        tell = _phase_words(phase, result, context, names, c, policy)
     elif trace is not None:
-        narration = narrate_iteration(trace, names, c, policy)
+        tell = _iteration_words(trace, names, c, policy)
     lab.entries_written += 1
     children = bool(search.root.children)
     lab.history.append(
         HistoryEntry(
             number=lab.entries_written,
             iteration=search.iterations,
-            what=what,
+            say_what=what,
             trace=trace,
             phase=phase,
             phase_result=result,
@@ -80,7 +92,7 @@ def record_entry(
             view=tree_view_now(highlight, new_id, changed),
             marks=(highlight, new_id, changed),
             drawn_with=drawing_settings(),
-            narration=narration,
+            tell=tell or (lambda: ""),
             root_stats=root_stats(search),
             favourite=search.best_action() if st.session_state["exact"] and children else None,
         )
@@ -92,6 +104,18 @@ def record_entry(
             lab.series[:] = lab.series[: SERIES_LIMIT // 2 : 2] + lab.series[SERIES_LIMIT // 2 :]
 
 
+def _phase_words(
+    phase: Phase, result: Any, context: Any, names: tuple[str, str], c: float, policy: str
+) -> Words:
+    """The narration of a phase step, made when shown (from the entry's data)."""
+    return lambda: narrate_phase(phase, result, context, names, c, policy)
+
+
+def _iteration_words(trace: IterationTrace, names: tuple[str, str], c: float, policy: str) -> Words:
+    """The narration of an iteration, made when shown (from its trace)."""
+    return lambda: narrate_iteration(trace, names, c, policy)
+
+
 def run_phase() -> None:
     """Run the search's next phase and write its history entry (the Phase button, and a
     link that was sent in the middle of an iteration)."""
@@ -101,15 +125,16 @@ def run_phase() -> None:
     if phase is Phase.SELECT:
         path = search.select()
         lab.phase_context = selection_end(search, path)
-        record_entry("phase: select", None, phase, path)
+        # TRANSLATORS: a history entry's label: the Phase button ran the selection
+        record_entry(lambda: _("phase: select"), None, phase, path)
     elif phase is Phase.EXPAND:
-        record_entry("phase: expand", None, phase, search.expand())
+        record_entry(lambda: _("phase: expand"), None, phase, search.expand())
     elif phase is Phase.EVALUATE:
-        record_entry("phase: simulate", None, phase, search.evaluate())
+        record_entry(lambda: _("phase: simulate"), None, phase, search.evaluate())
     else:
         trace = search.backpropagate()
         lab.phase_context = None
-        record_entry("phase: backpropagate", trace, Phase.BACKPROPAGATE, trace)
+        record_entry(lambda: _("phase: backpropagate"), trace, Phase.BACKPROPAGATE, trace)
 
 
 def tree_view_now(

@@ -12,6 +12,7 @@ from app.inputs.links import (
 from app.inputs.widget_values import config_from_widgets
 from app.live.session import LOG, Notice, click_waiting, notify, reported, session
 from app.live.state import game_options
+from app.words.i18n import _
 from games.registry import make_game
 
 #: The arena starts no new pair of games after this long (and says so).
@@ -37,8 +38,13 @@ def run_arena(progress: Any = None) -> None:
         seconds=ARENA_SECONDS, should_stop=click_waiting,
     )  # fmt: skip
     if lab.arena.stopped:
-        notify("info", f"The arena stopped early ({lab.arena.stopped}): the table counts the "
-               "games played.")  # fmt: skip
+        notify(
+            "info",
+            _(
+                "The arena stopped early ({why}): the table counts the games played.",
+                why=lab.arena.stopped,
+            ),
+        )
 
 
 def run_sweep_now(progress: Any = None) -> Notice | None:
@@ -59,7 +65,10 @@ def run_sweep_now(progress: Any = None) -> Notice | None:
         param = resolve_param(str(s["sweep_param"]))
         values = parse_values(param, str(s["sweep_values"])[:MAX_VALUE_CHARS])
     except ValueError as error:
-        return Notice("warning", "Sweep values: " + str(error).removeprefix("--values: ") + ".")
+        return Notice(
+            "warning",
+            _("Sweep values: {error}.", error=str(error).removeprefix("--values: ")),
+        )
     try:
         base = rollout_config(s["arena_rollout"])
         config = replace(config_from_widgets(), rollout_depth=base.rollout_depth,
@@ -71,11 +80,23 @@ def run_sweep_now(progress: Any = None) -> Notice | None:
             progress=progress, seconds=ARENA_SECONDS, should_stop=click_waiting,
         )  # fmt: skip
     except ValueError as error:
-        return Notice("warning", f"Sweep not run: {str(error).removeprefix('--')}.")
+        return Notice("warning", _("Sweep not run: {error}.", error=str(error).removeprefix("--")))
     except Exception as error:
         LOG.exception("sweep failed")
-        return Notice("error", f"The sweep did not work ({type(error).__name__}: {error}).")
+        return Notice(
+            "error",
+            _(
+                "The sweep did not work ({error_type}: {error}).",
+                error_type=type(error).__name__,
+                error=error,
+            ),
+        )
     if lab.sweep.stopped:
-        return Notice("info", f"The sweep stopped early ({lab.sweep.stopped}): the chart and "
-                      "the table count the games played.")  # fmt: skip
+        return Notice(
+            "info",
+            _(
+                "The sweep stopped early ({why}): the chart and the table count the games played.",
+                why=lab.sweep.stopped,
+            ),
+        )
     return None

@@ -24,6 +24,7 @@ from app.inputs.links import (
 )
 from app.quiz import QuizState
 from app.words.exact import ExactAnswer
+from app.words.i18n import N_, _, current_tag, decimal
 from app.words.narration import PhaseContext
 from games.registry import DEFAULT_GAME, game_spec
 from mcts_core import Evaluation, Expansion, IterationTrace, Search, SearchConfig
@@ -44,7 +45,32 @@ SERIES_LIMIT = 400
 #: The searches of the sessions alive in this server process (gone when a session closes).
 LIVE_SEARCHES: weakref.WeakSet[Search] = weakref.WeakSet()
 MAX_ITERATIONS_PER_CLICK = ITERATIONS_RANGE[1]
-PLAY_MODES = ("Human vs MCTS", "MCTS vs MCTS", "MCTS vs random")
+#: The Play tab's modes: stable values (``play_mode``'s, compared in code), shown with
+#: ``format_func=_`` in the current language.
+PLAY_MODES = (N_("Human vs MCTS"), N_("MCTS vs MCTS"), N_("MCTS vs random"))
+
+#: Words kept to be shown later (a history entry's label and narration, the A/B note): a
+#: function that makes them in the language current when they are shown, so a session that
+#: switches language, or a phone in another language, never sees the words of the run that
+#: wrote them. ``lambda: _("Reset", ...)``.
+Words = Callable[[], str]
+
+
+def no_words() -> str:
+    return ""
+
+
+def sentences(*parts: str) -> str:
+    """Sentences one after the other (empty ones left out), joined the language's way (a
+    space in English, none in Chinese): the joining pattern is itself a message."""
+    kept = [p for p in parts if p]
+    if not kept:
+        return ""
+    text = kept[0]
+    for part in kept[1:]:
+        # TRANSLATORS: two sentences one after the other (a space in English; none in Chinese)
+        text = _("{sentence} {next}", sentence=text, next=part)
+    return text
 
 
 #: Widget keys and their defaults. Keys are a documented interface (docs/app.md).
@@ -116,7 +142,8 @@ class HistoryEntry:
 
     number: int
     iteration: int
-    what: str
+    #: what the click did ("step", "phase: select"), made when shown (:attr:`what`)
+    say_what: Words
     trace: IterationTrace | None
     #: the phase a phase step ran (``None``: a whole iteration, a move played, a reset)
     phase: Phase | None = None
@@ -132,7 +159,8 @@ class HistoryEntry:
     depth: int = 0
     rate: float = 0.0
     view: TreeView | None = None  # the browser tree drawing as it was
-    narration: str = ""  # what happened, in one or two plain sentences
+    #: what happened, in one or two plain sentences, made when shown (:attr:`narration`)
+    tell: Words = no_words
     root_stats: dict[Action, tuple[float, float]] = field(default_factory=dict)  # action: share, Q
     #: the root's best_action() then (recorded while ``exact`` is on)
     favourite: Action | None = None
@@ -140,20 +168,54 @@ class HistoryEntry:
     marks: tuple[set[int], int | None, set[int]] = (set(), None, set())
     #: the drawing settings ``view`` was drawn with: (focus id, children per node, levels)
     drawn_with: tuple[int | None, int, int] = (None, 0, 0)
+    #: the narration made so far, by language tag (made once per language it is shown in)
+    told: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def what(self) -> str:
+        """What the click did, in the current language ("step", "phase: select")."""
+        return self.say_what()
+
+    @property
+    def narration(self) -> str:
+        """What happened, in the current language (made from the entry's data when first shown
+        in that language)."""
+        tag = current_tag()
+        text = self.told.get(tag)
+        if text is None:
+            text = self.told[tag] = self.tell()
+        return text
 
 
 @dataclass
 class Pair:
     """A and B in lockstep. ``lockstep.a`` is the session's search itself (A is never run
     twice); ``root`` is the position both started from; ``note`` says why B stopped following
-    A (its tree is full, or its solver proved the root), else "". Built and stepped by
-    :mod:`app.live.ab`."""
+    A (its tree is full, or its solver proved the root), else "", made from ``stopped`` (why:
+    ``"full"`` or ``"proven"``, "" while B follows) and ``stopped_at`` (B's iterations then)
+    in the current language. Built and stepped by :mod:`app.live.ab`."""
 
     lockstep: Lockstep
     config_a: SearchConfig
     root: State
     limit: int  # iterations after which the divergence is no longer looked for
-    note: str = ""
+    stopped: str = ""
+    stopped_at: int = 0
+
+    @property
+    def note(self) -> str:
+        if not self.stopped:
+            return ""
+        if self.stopped == "full":
+            return _(
+                "B stopped at iteration {n}: its tree is full. Reset to start both again.",
+                n=decimal(self.stopped_at),
+            )
+        return _(
+            "B stopped at iteration {n}: its run stopped (a proven root). Reset to start both "
+            "again.",
+            n=decimal(self.stopped_at),
+        )
 
     @property
     def b(self) -> Search:
@@ -320,7 +382,12 @@ def reported(work: Callable[..., None]) -> Callable[..., None]:
         except Exception as error:
             LOG.exception("%s failed", work.__name__)
             notify(
-                "error", f"That did not work ({type(error).__name__}: {error}). Nothing was lost."
+                "error",
+                _(
+                    "That did not work ({error_type}: {error}). Nothing was lost.",
+                    error_type=type(error).__name__,
+                    error=error,
+                ),
             )
 
     return run

@@ -30,7 +30,16 @@ from app.inputs.links import (
 from app.inputs.public_url import public_base
 from app.inputs.widget_values import CONFIG_WIDGETS, config_from_widgets, game_settings
 from app.live.history import record_entry
-from app.live.session import DEFAULTS, LIVE_SEARCHES, Session, notify, safe, session
+from app.live.session import (
+    DEFAULTS,
+    LIVE_SEARCHES,
+    Session,
+    notify,
+    safe,
+    sentences,
+    session,
+)
+from app.words.i18n import N_, _, decimal, number_text
 from games.registry import all_specs, game_spec, make_game, opening_state
 from mcts_core import ConfigError, NodeCapReached, PositionError, Search, SearchConfig
 from mcts_core.phases import PHASES, Phase
@@ -64,7 +73,13 @@ def init() -> None:
     try:
         state = game.parse_state(position) if position else None
     except ValueError as error:
-        warnings.append(f"ignored position {echo(position)} from the link: {error}")
+        warnings.append(
+            _(
+                "ignored position {position} from the link: {error}",
+                position=echo(position),
+                error=error,
+            )
+        )
         state = None
     if state is None:  # the game's opening (gridiron: after the kick-off)
         state = opening_state(game, int(st.session_state["seed"]))
@@ -74,8 +89,8 @@ def init() -> None:
     try:
         config = config_from_widgets()
     except ConfigError as error:
-        warnings.append(f"ignored search settings from the link: {error}")
-        for _, _, key in LINKED_SETTINGS:  # what a link may set (the settings table's rows)
+        warnings.append(_("ignored search settings from the link: {error}", error=error))
+        for _row, _link, key in LINKED_SETTINGS:  # what a link may set (the settings table's rows)
             st.session_state[key] = DEFAULTS[key]
         config = config_from_widgets()
     search = Search(game, state, config, seed=int(st.session_state["seed"]))
@@ -109,7 +124,7 @@ def replay_link_phases(last: Phase) -> None:
     search = session().search
     if search.game.is_terminal(search.root_state) or search.tree_full:
         return
-    for _ in PHASES[: PHASES.index(last) + 1]:
+    for _phase in PHASES[: PHASES.index(last) + 1]:
         run_phase()
 
 
@@ -127,16 +142,33 @@ def replay_link_steps(steps: int) -> None:
         with contextlib.suppress(NodeCapReached):
             trace = search.step()
     if search.iterations < steps:
-        notify("warning", f"The link's tree was rebuilt to {search.iterations:,} of {steps:,} "
-               f"iterations ({result.stopped}).")  # fmt: skip
-    what = f"link: {search.iterations:,} iterations"
+        notify(
+            "warning",
+            _(
+                "The link's tree was rebuilt to {n} of {steps} iterations ({why}).",
+                n=decimal(search.iterations),
+                steps=decimal(steps),
+                why=result.stopped,
+            ),
+        )
+    n = search.iterations
     if trace is None:
-        record_entry(what, None, narration=(
-            f"Opened a shared link: the tree was rebuilt by running its {search.iterations:,} "
-            "seeded iterations again."
-        ))  # fmt: skip
+        record_entry(
+            # TRANSLATORS: a history entry's label: a shared link rebuilt the tree
+            lambda: _("link: {n} iterations", n=decimal(n)),
+            None,
+            narration=lambda: _(
+                "Opened a shared link: the tree was rebuilt by running its {n} seeded "
+                "iterations again.",
+                n=decimal(n),
+            ),
+        )
     else:
-        record_entry(what + " (the last one shown)", trace)
+        record_entry(
+            # TRANSLATORS: a history entry's label: a shared link rebuilt the tree
+            lambda: _("link: {n} iterations (the last one shown)", n=decimal(n)),
+            trace,
+        )
 
 
 #: A shared link rebuilds its tree by replaying its iterations within this time.
@@ -290,31 +322,40 @@ def rebuild(done: str, state: Any | None = None, level: str = "info") -> bool:
     try:
         new_search(state)
     except PositionError as error:
-        notify("error", f"The position cannot be used: {error}. The previous tree is kept.")
+        notify(
+            "error",
+            _("The position cannot be used: {error}. The previous tree is kept.", error=error),
+        )
     except ConfigError as error:
-        notify("error", f"A search setting is not valid: {error}. The previous tree is kept.")
+        notify(
+            "error",
+            _("A search setting is not valid: {error}. The previous tree is kept.", error=error),
+        )
     except ValueError as error:  # make_game's options (a board size): neither of the above
-        notify("error", f"The game cannot be set up: {error}. The previous tree is kept.")
+        notify(
+            "error",
+            _("The game cannot be set up: {error}. The previous tree is kept.", error=error),
+        )
     else:
         notify(level, done)
         return True
     return False
 
 
-#: How the settings a game changes are named in the message that says so.
-SETTING_NAMES = {"c": "C", "expansion": "expansion order", "rollout_depth": "rollout depth"}
+#: How the settings a game changes are named in the message that says so (translated there).
+SETTING_NAMES = {"c": "C", "expansion": N_("expansion order"), "rollout_depth": N_("rollout depth")}
 
 
 def _setting_text(key: str, value: Any) -> str:
     if key == "rollout_depth":
-        return (
-            "to the end"
-            if value < 0
-            else "0 (the heuristic values the leaf)"
-            if value == 0
-            else str(value)
-        )
-    return f"{value:g}" if isinstance(value, float) else str(value)
+        if value < 0:
+            # TRANSLATORS: the rollout depth "to the end" of the game
+            return _("to the end")
+        if value == 0:
+            return _("0 (the heuristic values the leaf)")
+        return str(value)
+    # the value itself (a widget's stable value, "listed"), digits with the language's symbols
+    return number_text(f"{value:g}") if isinstance(value, float) else str(value)
 
 
 @safe
@@ -325,7 +366,13 @@ def on_game_change() -> None:
     wanted = {key: DEFAULTS[key] for values in settings for key in values}
     wanted.update(game_settings(name))
     changes = [
-        f"{SETTING_NAMES.get(key, key)} {_setting_text(key, s[key])} -> {_setting_text(key, value)}"
+        # TRANSLATORS: a setting a game changed: "C 1.4 -> 0.5", "rollout depth to the end -> 4"
+        _(
+            "{setting} {before} -> {after}",
+            setting=_(SETTING_NAMES[key]) if key in SETTING_NAMES and key != "c" else key,
+            before=_setting_text(key, s[key]),
+            after=_setting_text(key, value),
+        )
         for key, value in wanted.items()
         if s[key] != value
     ]
@@ -337,11 +384,16 @@ def on_game_change() -> None:
     start = opening_state(game, int(s["seed"]))
     session().position = "" if start == game.initial_state() else game.format_state(start)
     s["position"] = session().position
-    text = f"New game: {game_spec(name).label}. The tree starts empty."
-    if session().position:
-        text += " The forced opening move (the kick-off) was played, so the first Step has choices."
-    if changes:
-        text += " Settings changed for this game: " + "; ".join(changes) + "."
+    listed = ""
+    for change in changes:  # a list: the separator is the language's
+        listed = _("{changes}; {change}", changes=listed, change=change) if listed else change
+    text = sentences(
+        _("New game: {game}. The tree starts empty.", game=_(game_spec(name).label)),
+        _("The forced opening move (the kick-off) was played, so the first Step has choices.")
+        if session().position
+        else "",
+        _("Settings changed for this game: {changes}.", changes=listed) if changes else "",
+    )
     rebuild(text, start)
 
 
@@ -350,7 +402,10 @@ def on_position_change() -> None:
     lab = session()
     text = str(st.session_state["position"]).strip()
     if len(text) > MAX_VALUE_CHARS:  # the same limit as a link's
-        notify("error", f"Position not used: {len(text):,} characters is too long.")
+        notify(
+            "error",
+            _("Position not used: {n} characters is too long.", n=decimal(len(text))),
+        )
         st.session_state["position"] = lab.position
         return
     game = lab.search.game
@@ -362,11 +417,18 @@ def on_position_change() -> None:
     try:
         state = game.parse_state(text) if text else game.initial_state()
     except ValueError as error:  # a PositionError, or a plain one from a game written elsewhere
-        notify("error", f"Position {echo(text)} not used: {error}. The previous position is kept.")
+        notify(
+            "error",
+            _(
+                "Position {position} not used: {error}. The previous position is kept.",
+                position=echo(text),
+                error=error,
+            ),
+        )
         st.session_state["position"] = lab.position
         return
     st.session_state.update(implied)
-    if rebuild("New root position: the tree was rebuilt from it.", state):
+    if rebuild(_("New root position: the tree was rebuilt from it."), state):
         st.session_state["tree_focus"] = ""
     else:
         st.session_state["position"] = lab.position
@@ -374,7 +436,12 @@ def on_position_change() -> None:
 
 @safe
 def on_seed_change() -> None:
-    rebuild(f"Seed {st.session_state['seed']}: the tree was rebuilt (same seed, same tree).")
+    rebuild(
+        _(
+            "Seed {seed}: the tree was rebuilt (same seed, same tree).",
+            seed=st.session_state["seed"],
+        )
+    )
 
 
 @safe
@@ -387,22 +454,29 @@ def on_param_change(keep_preset: bool = False) -> None:
     try:
         config = config_from_widgets()
     except ConfigError as error:
-        notify("error", f"Setting not used: {error}. The search keeps its previous settings.")
+        notify(
+            "error",
+            _("Setting not used: {error}. The search keeps its previous settings.", error=error),
+        )
         return
     kept = lab.search.reconfigure(config)
     if kept:
         notify(
             "success",
-            f"Tree kept ({lab.search.node_count:,} nodes): the new setting "
-            "applies from the next iteration on.",
+            _(
+                "Tree kept ({n} nodes): the new setting applies from the next iteration on.",
+                n=decimal(lab.search.node_count),
+            ),
         )
     else:
         lab.history.clear()
         lab.series.clear()
         notify(
             "warning",
-            "Tree rebuilt: this setting changes what the stored values mean "
-            "(value shaping, solver), so the old statistics were dropped.",
+            _(
+                "Tree rebuilt: this setting changes what the stored values mean "
+                "(value shaping, solver), so the old statistics were dropped."
+            ),
         )
 
 
@@ -432,4 +506,6 @@ def on_variant_change() -> None:
 @safe
 def on_weights_change() -> None:
     """New heuristic weights make a new game: the tree's values change meaning, so rebuild."""
-    rebuild("Tree rebuilt: the heuristic weights changed what leaf values mean.", level="warning")
+    rebuild(
+        _("Tree rebuilt: the heuristic weights changed what leaf values mean."), level="warning"
+    )

@@ -21,6 +21,7 @@ from app.live.session import (
     session,
 )
 from app.live.state import rebuild
+from app.words.i18n import _, decimal, n_
 from mcts_core import NodeCapReached
 from mcts_core.phases import RunStop
 
@@ -40,8 +41,12 @@ def cannot_grow() -> bool:
     if server_nodes() >= SERVER_MAX_NODES:
         notify(
             "warning",
-            f"The server is full: the class's trees hold {server_nodes():,} nodes together "
-            f"(the limit is {SERVER_MAX_NODES:,}). Reset this tree, or wait for others to.",
+            _(
+                "The server is full: the class's trees hold {nodes} nodes together "
+                "(the limit is {limit}). Reset this tree, or wait for others to.",
+                nodes=decimal(server_nodes()),
+                limit=decimal(SERVER_MAX_NODES),
+            ),
         )
         return True
     return False
@@ -62,9 +67,15 @@ def say_if_from_history() -> None:
         return
     notify(
         "info",
-        f"You were looking at entry {entry.number} (iteration {entry.iteration:,}); a click "
-        f"that searches always continues the newest tree, entry {newest.number} (iteration "
-        f"{newest.iteration:,}), so it went on from iteration {newest.iteration:,}.",
+        _(
+            "You were looking at entry {entry} (iteration {iteration}); a click that searches "
+            "always continues the newest tree, entry {newest} (iteration {newest_iteration}), "
+            "so it went on from iteration {newest_iteration}.",
+            entry=entry.number,
+            iteration=decimal(entry.iteration),
+            newest=newest.number,
+            newest_iteration=decimal(newest.iteration),
+        ),
     )
 
 
@@ -73,8 +84,10 @@ def game_over_notice() -> bool:
     if search.game.is_terminal(search.root_state):
         notify(
             "info",
-            "The game is over at the root: there is nothing to search. Reset the "
-            "position or pick another.",
+            _(
+                "The game is over at the root: there is nothing to search. Reset the "
+                "position or pick another."
+            ),
         )
         return True
     return False
@@ -108,8 +121,13 @@ def on_step_click() -> None:
     if count > 1 and _question_waits():
         notify(
             "warning",
-            f"The server was busy: {count - 1} more Step click(s) came while "
-            "this one waited and were not run (the quiz's question is about one iteration).",
+            n_(
+                "The server was busy: {n} more Step click came while this one waited and was "
+                "not run (the quiz's question is about one iteration).",
+                "The server was busy: {n} more Step clicks came while this one waited and were "
+                "not run (the quiz's question is about one iteration).",
+                count - 1,
+            ),
         )
         count = 1
     if cannot_grow():
@@ -130,9 +148,17 @@ def on_step_click() -> None:
         return
     done = result.iterations + 1
     _rates(done, time.perf_counter() - start)
-    record_entry(f"step x{done}", trace)
-    notify("info", f"The server was busy: {count} Step clicks arrived while your last one "
-           f"ran, so they ran together ({done} iterations; the tree shows the last).")  # fmt: skip
+    # TRANSLATORS: a history entry's label: {n} Step clicks run together
+    record_entry(lambda: _("step x{n}", n=done), trace)
+    notify(
+        "info",
+        _(
+            "The server was busy: {clicks} Step clicks arrived while your last one ran, so "
+            "they ran together ({n} iterations; the tree shows the last).",
+            clicks=count,
+            n=done,
+        ),
+    )
 
 
 def _question_waits() -> bool:
@@ -150,7 +176,8 @@ def _step_once() -> None:
         notify("warning", SESSION_FULL_MESSAGE)
         return
     _rates(1, time.perf_counter() - start)
-    record_entry("step", trace)
+    # TRANSLATORS: a history entry's label: one Step click
+    record_entry(lambda: _("step"), trace)
 
 
 @reported
@@ -182,24 +209,34 @@ def run_batch(
             if search.root.children and done % chart_every == 0:
                 lab.series.append(series_point(search))
             if progress is not None:
-                progress(done / n, text=f"{done:,} / {n:,} iterations")
+                progress(
+                    done / n,
+                    text=_("{done} / {n} iterations", done=decimal(done), n=decimal(n)),
+                )
 
         result = ab.run(search, n - 1, STEP_N_SECONDS, report, every, should_stop)  # and B's
         if search.node_cap_reached:
             notify("warning", SESSION_FULL_MESSAGE)
         elif result.stopped is RunStop.CANCELLED:
             # the condition held after this iteration: the entry is the tree as it is now
-            why = getattr(until, "reason", None)
-            said = f"Stopped at iteration {search.iterations:,}: {why or 'its breakpoint'}"
-            notify("info", said + f", after {result.iterations:,} of {n:,} iterations.")
-            lab.last_rate = result.iterations / max(1e-9, time.perf_counter() - start)
-            record_entry(f"until: {result.iterations:,}", None, narration=said + ".")
+            why = getattr(until, "reason", None)  # mcts_lab's words (English)
+            at, ran = search.iterations, result.iterations
+            notify("info", _stopped_at(at, why, ran, n))
+            lab.last_rate = ran / max(1e-9, time.perf_counter() - start)
+            # TRANSLATORS: a history entry's label: Run until ran {n} iterations
+            record_entry(lambda: _("until: {n}", n=decimal(ran)), None,
+                         narration=lambda: _stopped_at(at, why))  # fmt: skip
             return
         elif result.iterations < n - 1:
             notify(
                 "info",
-                f"Step {n:,} stopped after {STEP_N_SECONDS:g} s, at {result.iterations + 1:,} "
-                "iterations: one click never holds the shared server longer.",
+                _(
+                    "Step {n} stopped after {seconds} s, at {done} iterations: one click never "
+                    "holds the shared server longer.",
+                    n=decimal(n),
+                    seconds=decimal(STEP_N_SECONDS),
+                    done=decimal(result.iterations + 1),
+                ),
             )
     try:
         trace = ab.step(search)
@@ -208,12 +245,46 @@ def run_batch(
         return
     elapsed = time.perf_counter() - start
     lab.last_rate = n / elapsed if elapsed else 0.0
-    record_entry(f"step {n:,}", trace)
+    # TRANSLATORS: a history entry's label: Step N ran {n} iterations
+    record_entry(lambda: _("step {n}", n=decimal(n)), trace)
     if until is not None:  # the last, traced iteration: did the condition hold there?
         if should_stop is not None and should_stop():
-            notify("info", f"Stopped at iteration {search.iterations:,}: {until.reason}.")
+            notify(
+                "info",
+                _(
+                    "Stopped at iteration {n}: {reason}.",
+                    n=decimal(search.iterations),
+                    reason=until.reason,
+                ),
+            )
         else:
-            notify("info", f"The condition did not hold within {n:,} iterations.")
+            notify(
+                "info",
+                _("The condition did not hold within {n} iterations.", n=decimal(n)),
+            )
+
+
+def _stopped_at(at: int, why: str | None, ran: int | None = None, n: int = 0) -> str:
+    """Where a breakpoint stopped Step N: "Stopped at iteration 12: <why>" and, with ``ran``,
+    after how many of the ``n`` iterations. ``why`` is mcts_lab's reason (English) or none."""
+    if ran is None:
+        if why:
+            return _("Stopped at iteration {n}: {reason}.", n=decimal(at), reason=why)
+        return _("Stopped at iteration {n}: its breakpoint.", n=decimal(at))
+    if why:
+        return _(
+            "Stopped at iteration {n}: {reason}, after {ran} of {total} iterations.",
+            n=decimal(at),
+            reason=why,
+            ran=decimal(ran),
+            total=decimal(n),
+        )
+    return _(
+        "Stopped at iteration {n}: its breakpoint, after {ran} of {total} iterations.",
+        n=decimal(at),
+        ran=decimal(ran),
+        total=decimal(n),
+    )
 
 
 #: Session keys: the breakpoint's condition (a name of ``mcts_lab.breakpoints.BREAKPOINTS``, or
@@ -230,7 +301,7 @@ def on_run_until() -> None:
 
     name = str(st.session_state.get(UNTIL) or "")
     if not name:
-        notify("info", "Choose a condition to run until.")
+        notify("info", _("Choose a condition to run until."))
         return
     argument = str(st.session_state.get(UNTIL_ARG) or "").strip()[:80]
     search = session().search
@@ -239,10 +310,14 @@ def on_run_until() -> None:
                                     search.root_state)  # fmt: skip
         stop = breakpoint_stop([condition], search)
     except BreakpointError as error:
-        notify("warning", f"Not run: {error}.")
+        notify("warning", _("Not run: {error}.", error=error))
         return
     if stop():  # (it holds already: nothing to run)
-        notify("info", f"{condition.text} holds already: {stop.reason}.")
+        notify(
+            "info",
+            _("{condition} holds already: {reason}.", condition=condition.text,
+              reason=stop.reason),
+        )  # fmt: skip
         return
     run_batch(should_stop=stop, until=stop)
 
@@ -262,7 +337,7 @@ def on_phase_step() -> None:
 
 @safe
 def on_reset() -> None:
-    rebuild("Reset: the tree is empty again (same position, settings and seed).")
+    rebuild(_("Reset: the tree is empty again (same position, settings and seed)."))
 
 
 @safe
@@ -288,7 +363,7 @@ def autoplay_tick() -> None:
     search = lab.search
     if search.game.is_terminal(search.root_state) or search.tree_full:
         st.session_state["autoplay"] = False
-        notify("info", "Autoplay stopped: the game is over or the tree is full.")
+        notify("info", _("Autoplay stopped: the game is over or the tree is full."))
         return
     lab.clicked = False
     if st.session_state["autoplay_batch"]:

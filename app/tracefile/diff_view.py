@@ -14,70 +14,139 @@ HTML: sentences are escaped, the table is data.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
 
 from app.components import ui
+from app.words.i18n import N_, _, decimal, number_text
 from mcts_lab import traces
 from mcts_lab.trace_diff import DEFAULT_TOLERANCE, TraceDiff, diff_traces, node_text
 
-__all__ = ["diff_panel", "node_rows"]
+__all__ = ["diff_panel", "listed", "node_rows", "shown_rows"]
 
 #: The tolerances offered (``--tolerance``'s default first).
 TOLERANCES = (DEFAULT_TOLERANCE, 1e-6, 1e-3, 1e-2)
 _LOG = logging.getLogger(__name__)
 
+#: The column headers of the file view's tables (the rows' keys stay English: data, and what
+#: ``mcts-lab inspect`` writes), shown translated by :func:`shown_rows`.
+COLUMNS = {
+    # the node differences (:func:`node_rows`)
+    "node": N_("node"),
+    "differs": N_("differs"),
+    "visits A": N_("visits A"),
+    "mean A": N_("mean A"),
+    "proven A": N_("proven A"),
+    "visits B": N_("visits B"),
+    "mean B": N_("mean B"),
+    "proven B": N_("proven B"),
+    # Why this path (``FileReplay.decision_rows``)
+    "at node": N_("at node"),
+    "move": N_("move"),
+    "visits": N_("visits"),
+    # TRANSLATORS: a table's column: the mean value Q (the letter may stay)
+    "q": N_("q"),
+    # TRANSLATORS: a table's column: the exploration bonus of the tree policy
+    "bonus": N_("bonus"),
+    "prior": N_("prior"),
+    "score": N_("score"),
+    # TRANSLATORS: a table's column: whether the selection chose this child ("yes" or empty)
+    "chosen": N_("chosen"),
+    # TRANSLATORS: a table's column: the rule that chose (a tree policy's name, kept as is)
+    "rule": N_("rule"),
+}
+#: Cell values of those tables that are words (others are numbers, labels and codes).
+CELLS = {"yes": N_("yes")}
+#: The node differences' fields, as the "differs" column names them.
+FIELDS = {"visits": N_("visits"), "mean": N_("mean"), "proven": N_("proven")}
+
+
+def shown_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Table rows as shown: the known column headers and word cells in the current language
+    (English: the rows unchanged)."""
+    return [
+        {
+            _(COLUMNS[key]) if key in COLUMNS else key: _(CELLS[value])
+            if isinstance(value, str) and value in CELLS
+            else value
+            for key, value in row.items()
+        }
+        for row in rows
+    ]
+
+
+def listed(items: list[str]) -> str:
+    """Items one after the other, the language's separator between them (", " in English)."""
+    text = ""
+    for item in items:
+        # TRANSLATORS: a list's items one after the other ("visit_sum 2, terminal 1")
+        text = _("{items}, {item}", items=text, item=item) if text else item
+    return text
+
 
 def diff_panel(trace: traces.Trace, name: str) -> None:
     """The expander comparing ``trace`` (the open file, called ``name``) with an uploaded B."""
-    with st.expander("Compare with another run (diff)", expanded=False):
+    with st.expander(_("Compare with another run (diff)"), expanded=False):
         st.file_uploader(
-            "Another trace file (B) of the same game and position",
+            _("Another trace file (B) of the same game and position"),
             type=["json", "jsonl"],
             key="trace_diff_file",
-            help="Where do the two runs first part, and how do their final trees differ? "
-            "The same as mcts-lab inspect A --diff B (docs/cli.md).",
+            help=_(
+                "Where do the two runs first part, and how do their final trees differ? "
+                "The same as mcts-lab inspect A --diff B (docs/cli.md)."
+            ),
         )
         st.selectbox(
-            "Tolerance on values",
+            _("Tolerance on values"),
             TOLERANCES,
             key="trace_diff_tolerance",
-            format_func=lambda value: f"{value:g}",
-            help="Values closer than this are the same; visits are compared exactly.",
+            format_func=lambda value: number_text(f"{value:g}"),
+            help=_("Values closer than this are the same; visits are compared exactly."),
         )
         upload = st.session_state.get("trace_diff_file")
         if upload is None:
-            st.caption(f"Open a second file to compare it with {name}.")
+            st.caption(_("Open a second file to compare it with {name}.", name=name))
             return
         result = _result(trace, name, upload, float(st.session_state["trace_diff_tolerance"]))
-        if isinstance(result, str):
-            ui.notice_line("warning", result)
+        if not isinstance(result, TraceDiff):
+            ui.notice_line("warning", result())
             return
         _show(result)
 
 
-def _result(trace: traces.Trace, name: str, upload: Any, tolerance: float) -> TraceDiff | str:
+def _result(
+    trace: traces.Trace, name: str, upload: Any, tolerance: float
+) -> TraceDiff | Callable[[], str]:
     """The diff of ``trace`` and the upload (kept for the same three), or a sentence saying
-    why there is none."""
+    why there is none (a function that makes it in the language current when shown)."""
     key = (trace, getattr(upload, "file_id", None), tolerance)
     kept = st.session_state.get("trace_diff_result")
     if kept is not None and kept[0][0] is trace and kept[0][1:] == key[1:]:
         return kept[1]  # type: ignore[no-any-return]
     other = str(getattr(upload, "name", "file"))
+    short = _short(other)
+    result: TraceDiff | Callable[[], str]
+    size = int(getattr(upload, "size", 0))
     try:
-        if int(getattr(upload, "size", 0)) > traces.MAX_FILE_BYTES:
-            raise traces.TraceError(
-                f"the file has {upload.size:,} bytes; at most {traces.MAX_FILE_BYTES:,} are read"
+        if size > traces.MAX_FILE_BYTES:
+            result = lambda: _(  # noqa: E731
+                "{file} was not compared: the file has {size} bytes; at most {limit} are read",
+                file=short,
+                size=decimal(size),
+                limit=decimal(traces.MAX_FILE_BYTES),
             )
-        data = upload.getvalue()
-        b = traces.loads(data, json_lines=True if other.endswith(".jsonl") else None)
-        result: TraceDiff | str = diff_traces(trace, b, tolerance=tolerance, names=(name, other))
-    except ValueError as error:  # TraceError, DiffInputError: the file's, said in one line
-        result = f"{_short(other)} was not compared: {' '.join(str(error).split())}"
+        else:
+            data = upload.getvalue()
+            b = traces.loads(data, json_lines=True if other.endswith(".jsonl") else None)
+            result = diff_traces(trace, b, tolerance=tolerance, names=(name, other))
+    except ValueError as error:  # TraceError, DiffInputError: mcts_lab's words (English)
+        why = " ".join(str(error).split())
+        result = lambda: _("{file} was not compared: {error}", file=short, error=why)  # noqa: E731
     except Exception:  # a bug of ours: one line here, the traceback in the log
         _LOG.exception("comparing two trace files failed")
-        result = f"{_short(other)} could not be compared (see the log)."
+        result = lambda: _("{file} could not be compared (see the log).", file=short)  # noqa: E731
     st.session_state["trace_diff_result"] = (key, result)
     return result
 
@@ -87,33 +156,63 @@ def _short(text: str, chars: int = 60) -> str:
 
 
 def _show(diff: TraceDiff) -> None:
+    tolerance = number_text(f"{diff.tolerance:g}")
     verdict = (
-        f"Identical within {diff.tolerance:g}."
+        _("Identical within {tolerance}.", tolerance=tolerance)
         if diff.identical
-        else f"The runs differ beyond {diff.tolerance:g}."
+        else _("The runs differ beyond {tolerance}.", tolerance=tolerance)
     )
     ui.notice_line("info" if diff.identical else "warning", verdict)
+    # the notes and explanations are mcts_lab's (trace_diff's English prose)
     if diff.records_note:
-        ui.notice_line("info", diff.records_note + ".")
+        ui.notice_line("info", _("{note}.", note=diff.records_note))
     elif diff.first_difference is None:
-        ui.notice_line("info", f"No difference in the {diff.records_compared:,} iteration records.")
+        ui.notice_line(
+            "info",
+            _(
+                "No difference in the {n} iteration records.",
+                n=decimal(diff.records_compared),
+            ),
+        )
     else:
-        ui.notice_line("warning", f"First difference: {diff.first_difference.explanation}.")
+        ui.notice_line(
+            "warning",
+            _("First difference: {explanation}.", explanation=diff.first_difference.explanation),
+        )
         paths = diff.first_path_difference
         if paths is not None and paths is not diff.first_difference:
-            ui.notice_line("warning", f"First path difference: {paths.explanation}.")
+            ui.notice_line(
+                "warning",
+                _("First path difference: {explanation}.", explanation=paths.explanation),
+            )
     counts = diff.node_counts
     total = sum(counts.values())
     if not total:
-        st.caption(f"The final trees are the same ({diff.a['nodes']:,} nodes).")
+        st.caption(_("The final trees are the same ({n} nodes).", n=decimal(diff.a["nodes"])))
         return
-    st.caption(
-        f"The final trees: {total:,} nodes differ ({counts['changed']:,} changed, "
-        f"{counts['only_a']:,} only in A, {counts['only_b']:,} only in B); mean and proven from "
-        "the view of the player who moved into the node, in [-1, 1]"
-        + (f"; the first {len(diff.node_differences):,} listed." if diff.truncated else ".")
-    )
-    st.dataframe(node_rows(diff), hide_index=True)
+    numbers = {
+        "total": decimal(total),
+        "changed": decimal(counts["changed"]),
+        "only_a": decimal(counts["only_a"]),
+        "only_b": decimal(counts["only_b"]),
+    }
+    if diff.truncated:
+        caption = _(
+            "The final trees: {total} nodes differ ({changed} changed, {only_a} only in A, "
+            "{only_b} only in B); mean and proven from the view of the player who moved into "
+            "the node, in [-1, 1]; the first {listed} listed.",
+            listed=decimal(len(diff.node_differences)),
+            **numbers,
+        )
+    else:
+        caption = _(
+            "The final trees: {total} nodes differ ({changed} changed, {only_a} only in A, "
+            "{only_b} only in B); mean and proven from the view of the player who moved into "
+            "the node, in [-1, 1].",
+            **numbers,
+        )
+    st.caption(caption)
+    st.dataframe(shown_rows(node_rows(diff)), hide_index=True)
 
 
 def node_rows(diff: TraceDiff) -> list[dict[str, Any]]:
@@ -121,10 +220,14 @@ def node_rows(diff: TraceDiff) -> list[dict[str, Any]]:
     visits, mean and proven; ``None`` where a file has no such node)."""
     rows = []
     for item in diff.node_differences:
-        what = {"only_a": "only in A", "only_b": "only in B"}.get(item.kind)
+        if item.kind in ("only_a", "only_b"):
+            what = _("only in A") if item.kind == "only_a" else _("only in B")
+        else:
+            what = listed([_(FIELDS[f]) if f in FIELDS else f for f in item.fields])
         row: dict[str, Any] = {
-            "node": node_text(item.path, "(root)"),
-            "differs": what or ", ".join(item.fields),
+            # TRANSLATORS: the root node in the node-differences table
+            "node": node_text(item.path, _("(root)")),
+            "differs": what,
         }
         for side, stats in (("A", item.a), ("B", item.b)):
             for field in ("visits", "mean", "proven"):

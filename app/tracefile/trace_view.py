@@ -34,9 +34,10 @@ from app.drawing.boards import board_svg
 from app.drawing.tree_layout import build_view
 from app.drawing.tree_model import TreeView
 from app.live.session import DEFAULTS
-from app.tracefile.diff_view import diff_panel
+from app.tracefile.diff_view import diff_panel, listed, shown_rows
 from app.words.c_sensitivity import flip_c
 from app.words.c_sentence import flip_sentence
+from app.words.i18n import N_, _, decimal, fixed, n_, percent
 from app.words.narration import narrate_iteration
 from app.words.record_words import narrate_record
 from mcts_lab import traces
@@ -58,6 +59,15 @@ TREE_HEIGHT = 450
 TREE_BELOW = 270
 MB = 1024 * 1024
 _LOG = logging.getLogger(__name__)
+
+#: Words kept in the session (``trace_error``, ``trace_stop``) are functions that make them
+#: when shown, so a language chosen later shows them in that language.
+Words = Callable[[], str]
+
+
+def shown(kept: Any) -> str:
+    """A kept line (``trace_error``, ``trace_stop``) in the current language."""
+    return str(kept()) if callable(kept) else str(kept)
 
 
 def active() -> bool:
@@ -92,21 +102,23 @@ def open_chosen_file() -> None:
 def trace_sidebar() -> None:
     """The uploader, the size it opens, and why the last file chosen was not opened."""
     sb = st.sidebar
-    sb.header("Debug your own MCTS")
+    sb.header(_("Debug your own MCTS"))
     sb.file_uploader(
-        "Open a tree or trace",
+        _("Open a tree or trace"),
         type=["json", "jsonl"],
         key="trace_file",
         on_change=_on_upload,
-        help="An mcts-trace file (.json or .jsonl) from any MCTS: mcts-lab search --trace, "
-        "OpenSpiel or mctx converted with mcts_lab.traces, your own writer. See "
-        "docs/trace_format.md.",
+        help=_(
+            "An mcts-trace file (.json or .jsonl) from any MCTS: mcts-lab search --trace, "
+            "OpenSpiel or mctx converted with mcts_lab.traces, your own writer. See "
+            "docs/trace_format.md."
+        ),
     )
-    sb.caption(f"Files up to {traces.MAX_FILE_BYTES // MB} MB are opened.")
+    sb.caption(_("Files up to {mb} MB are opened.", mb=decimal(traces.MAX_FILE_BYTES // MB)))
     error = st.session_state.get("trace_error")
     if error:
         with sb:
-            ui.notice_line("warning", error)
+            ui.notice_line("warning", shown(error))
 
 
 def _on_upload() -> None:
@@ -130,14 +142,20 @@ def read_file(
     :class:`~mcts_lab.traces.TraceError` for a file that cannot be opened."""
 
     def reading(fraction: float) -> None:
-        progress(_READ_SHARE * fraction, f"Reading {_short(name, 40)}: {fraction:.0%}")
+        progress(
+            _READ_SHARE * fraction,
+            _("Reading {file}: {share}", file=_short(name, 40), share=percent(fraction)),
+        )
 
-    progress(0.0, f"Reading {_short(name, 40)}")
+    progress(0.0, _("Reading {file}", file=_short(name, 40)))
     trace = traces.read(stream, json_lines=True if name.endswith(".jsonl") else None,
                         progress=reading)  # fmt: skip
-    progress(_READ_SHARE, f"Checking {len(trace.nodes):,} nodes (inspect)")
+    progress(
+        _READ_SHARE,
+        _("Checking {n} nodes (inspect)", n=decimal(len(trace.nodes))),
+    )
     report = inspect_trace(trace)
-    progress(0.95, "Building the tree")
+    progress(0.95, _("Building the tree"))
     return FileReplay(trace), report
 
 
@@ -148,26 +166,37 @@ def _open_upload(where: Any) -> None:
     if upload is None:
         return
     name = str(getattr(upload, "name", "file"))
-    bar = where.progress(0.0, text=f"Reading {_short(name, 40)}")
+    bar = where.progress(0.0, text=_("Reading {file}", file=_short(name, 40)))
+    short = _short(name)
     try:
         size = int(getattr(upload, "size", 0))
         if size > traces.MAX_FILE_BYTES:
-            raise traces.TraceError(
-                f"it has {size / MB:,.1f} MB; the app opens files up to "
-                f"{traces.MAX_FILE_BYTES // MB} MB ({traces.MAX_FILE_BYTES:,} bytes)"
+            st.session_state["trace_error"] = lambda: _(
+                "{file} was not opened: it has {size} MB; the app opens files up to {mb} MB "
+                "({limit} bytes)",
+                file=short,
+                size=fixed(size / MB, 1),
+                mb=decimal(traces.MAX_FILE_BYTES // MB),
+                limit=decimal(traces.MAX_FILE_BYTES),
             )
+            return
         upload.seek(0)
 
         def progress(fraction: float, words: str) -> None:
             bar.progress(fraction, text=words)
 
         replay, report = read_file(upload, name, progress)
-    except traces.TraceError as error:
-        st.session_state["trace_error"] = f"{_short(name)} was not opened: {error}"
+    except traces.TraceError as error:  # mcts_lab's reason (English, a developer's words)
+        why = str(error)
+        st.session_state["trace_error"] = lambda: _(
+            "{file} was not opened: {error}", file=short, error=why
+        )
         return
     except Exception:  # a bug of ours, not the file's: one line here, the traceback in the log
         _LOG.exception("opening a trace file failed")
-        st.session_state["trace_error"] = f"{_short(name)} could not be opened (see the log)."
+        st.session_state["trace_error"] = lambda: _(
+            "{file} could not be opened (see the log).", file=short
+        )
         return
     finally:
         bar.empty()
@@ -230,7 +259,7 @@ def on_run_until() -> None:
 
     name = str(st.session_state.get("run_until") or "")
     if not name:
-        st.session_state["trace_stop"] = "Choose a condition to run until."
+        st.session_state["trace_stop"] = lambda: _("Choose a condition to run until.")
         return
     argument = str(st.session_state.get("run_until_arg") or "").strip()[:80]
     text = f"{name}:{argument}" if argument else name
@@ -239,26 +268,50 @@ def on_run_until() -> None:
     anomalies = (st.session_state.get("trace_report") or {}).get("anomalies") or []
     try:
         stop = run_until(replay, text, n, anomalies)
-    except BreakpointError as error:
-        st.session_state["trace_stop"] = f"Not run: {error}."
+    except BreakpointError as error:  # mcts_lab's reason (English)
+        why = str(error)
+        st.session_state["trace_stop"] = lambda: _("Not run: {error}.", error=why)
         return
     except Exception:  # a bug of ours: one line here, the traceback in the log
         _LOG.exception("run until on a trace file failed")
         st.session_state["trace_iteration"] = replay.position_index
-        st.session_state["trace_stop"] = "Run until could not finish (see the log)."
+        st.session_state["trace_stop"] = lambda: _("Run until could not finish (see the log).")
         return
     st.session_state["trace_iteration"] = replay.position_index
+    st.session_state["trace_stop"] = _stop_words(stop, text, n, replay.end)
+
+
+def _stop_words(stop: Any, text: str, n: int, end: int) -> Words:
+    """Where Run until stopped in the file, and why (made when shown; ``stop.reason`` is
+    mcts_lab's, English; ``text`` the condition as written)."""
+    at, reason, ran = stop.position, stop.reason, stop.ran
     if stop.already:
-        line = f"{text} holds already at iteration {stop.position:,}: {stop.reason}."
-    elif stop.reason is not None:
-        line = f"Stopped at iteration {stop.position:,}: {text}: {stop.reason}."
-    elif stop.position >= replay.end:
-        line = (
-            f"{text} did not hold by the file's last iteration ({replay.end:,}; {stop.ran:,} run)."
+        return lambda: _(
+            "{condition} holds already at iteration {n}: {reason}.",
+            condition=text,
+            n=decimal(at),
+            reason=reason,
         )
-    else:
-        line = f"{text} did not hold within {n:,} iterations (now at {stop.position:,})."
-    st.session_state["trace_stop"] = line
+    if reason is not None:
+        return lambda: _(
+            "Stopped at iteration {n}: {condition}: {reason}.",
+            n=decimal(at),
+            condition=text,
+            reason=reason,
+        )
+    if at >= end:
+        return lambda: _(
+            "{condition} did not hold by the file's last iteration ({end}; {ran} run).",
+            condition=text,
+            end=decimal(end),
+            ran=decimal(ran),
+        )
+    return lambda: _(
+        "{condition} did not hold within {n} iterations (now at {at}).",
+        condition=text,
+        n=decimal(n),
+        at=decimal(at),
+    )
 
 
 def on_step() -> None:
@@ -330,25 +383,25 @@ def trace_screen() -> None:
     with st.container(key="trace_controls", horizontal=True, vertical_alignment="center"):
         can_step = replay.steppable
         st.button(
-            "Step",
+            _("Step"),
             key="trace_step",
             on_click=on_step,
             type="primary",
             disabled=not can_step or replay.position_index >= replay.end,
         )
         st.button("◀", key="trace_back", on_click=on_back, disabled=not can_step,
-                  help="Back: the previous iteration")  # fmt: skip
+                  help=_("Back: the previous iteration"))  # fmt: skip
         st.button("▶", key="trace_forward", on_click=on_forward, disabled=not can_step,
-                  help="Forward to the file's last iteration")  # fmt: skip
-        st.button("Close the file", key="trace_close", on_click=on_close)
+                  help=_("Forward to the file's last iteration"))  # fmt: skip
+        st.button(_("Close the file"), key="trace_close", on_click=on_close)
     if replay.steppable and replay.end > 0:
         st.slider(
-            "Iteration of the file",
+            _("Iteration of the file"),
             0,
             replay.end,
             key="trace_iteration",
             on_change=on_slider,
-            help="Drag to any iteration of the file: the tree as the file's search had it.",
+            help=_("Drag to any iteration of the file: the tree as the file's search had it."),
         )
     _stats(replay, report)
     left, right = st.columns([3, 2], gap="small")
@@ -357,7 +410,7 @@ def trace_screen() -> None:
     with right:
         with st.container(key="trace_narration"):
             stop = st.session_state.get("trace_stop")
-            lines = [("lab-stop", str(stop))] if stop else []
+            lines = [("lab-stop", shown(stop))] if stop else []
             st.html(
                 "".join(
                     f'<p class="{css}">{html.escape(line)}</p>'
@@ -378,19 +431,27 @@ def narration_lines(replay: FileReplay) -> list[tuple[str, str]]:
     record = replay.record()
     status = ""
     if not trace.records:
-        status = (
-            f"A tree of {len(trace.nodes):,} nodes without iteration records: hover for the "
-            "numbers, click to focus."
+        status = n_(
+            "A tree of {count} node without iteration records: hover for the numbers, click "
+            "to focus.",
+            "A tree of {count} nodes without iteration records: hover for the numbers, click "
+            "to focus.",
+            len(trace.nodes),
+            count=decimal(len(trace.nodes)),
         )
     elif not replay.steppable:
-        status = (
-            f"The file's records start at iteration {trace.records[0]['iteration']}, not 1: "
-            "the final tree is shown."
+        status = _(
+            "The file's records start at iteration {n}, not 1: the final tree is shown.",
+            n=trace.records[0]["iteration"],
         )
     elif record is None:
-        status = (
-            f"The file holds {replay.end:,} iterations. Press Step to replay the first: the "
-            "tree grows as the file's search grew it."
+        status = n_(
+            "The file holds {count} iteration. Press Step to replay the first: the tree grows "
+            "as the file's search grew it.",
+            "The file holds {count} iterations. Press Step to replay the first: the tree "
+            "grows as the file's search grew it.",
+            replay.end,
+            count=decimal(replay.end),
         )
     if record is None:
         return [("lab-narration", status)]
@@ -418,13 +479,23 @@ def _stats(replay: FileReplay, report: dict[str, Any]) -> None:
     writer = header.get("writer") or {}
     counts = report.get("anomaly_counts") or {}
     found = sum(counts.values())
+    writer_name, game = writer.get("name"), header.get("game")
+    # the cells of the file's statistics line, " · " between them
     parts = [
-        f"file {st.session_state.get('trace_name') or ''}",
-        f"by {writer.get('name') or 'an unnamed writer'}",
-        f"game {header.get('game') or '(not named)'}",
-        f"iteration {replay.position_index:,} of {replay.end:,}",
-        f"nodes {replay.attached:,} of {len(replay.trace.nodes):,}",
-        f"{found:,} anomal{'y' if found == 1 else 'ies'}" if found else "no anomalies",
+        # TRANSLATORS: the open file's name in the file view's statistics line
+        _("file {name}", name=st.session_state.get("trace_name") or ""),
+        # TRANSLATORS: who wrote the file (a program's name)
+        _("by {writer}", writer=writer_name) if writer_name else _("by an unnamed writer"),
+        _("game {game}", game=game) if game else _("game (not named)"),
+        _("iteration {n} of {end}", n=decimal(replay.position_index), end=decimal(replay.end)),
+        _(
+            "nodes {n} of {total}",
+            n=decimal(replay.attached),
+            total=decimal(len(replay.trace.nodes)),
+        ),
+        n_("{count} anomaly", "{count} anomalies", found, count=decimal(found))
+        if found
+        else _("no anomalies"),
     ]
     st.html(f'<div class="lab-stats">{html.escape(" · ".join(parts))}</div>')
 
@@ -435,7 +506,7 @@ def _tree(replay: FileReplay, report: dict[str, Any]) -> None:
         st.session_state["trace_focus"] = clicked
     focus = st.session_state.get("trace_focus")
     if focus is not None:
-        st.button("Back to the root", key="trace_unfocus", on_click=on_unfocus)
+        st.button(_("Back to the root"), key="trace_unfocus", on_click=on_unfocus)
     path, new_id, changed = replay.marks()
     view = build_view(
         cast(Any, replay.search()),
@@ -459,7 +530,7 @@ def _player_names(replay: FileReplay) -> tuple[str, str]:
         names = None
     if names:
         return str(names[0]), str(names[1])
-    return "player 0", "player 1"
+    return _("player 0"), _("player 1")
 
 
 def mark_anomalies(view: TreeView, anomalies: list[dict[str, Any]]) -> TreeView:
@@ -482,11 +553,13 @@ def mark_anomalies(view: TreeView, anomalies: list[dict[str, Any]]) -> TreeView:
     return dataclasses.replace(view, nodes=tuple(nodes), _by_id={})
 
 
-TABS = ("Why this path", "Anomalies", "Board", "File")
+#: The file view's tabs (shown translated: no code reads a tab back by its label; the kept
+#: ``trace_tabs`` value is the label shown, so a test sets the English one).
+TABS = (N_("Why this path"), N_("Anomalies"), N_("Board"), N_("File"))
 
 
 def _tabs(replay: FileReplay, report: dict[str, Any]) -> None:
-    tabs = st.tabs(TABS, key="trace_tabs", on_change="rerun")
+    tabs = st.tabs([_(name) for name in TABS], key="trace_tabs", on_change="rerun")
     draw = {
         "Why this path": lambda: _why(replay),
         "Anomalies": lambda: _anomalies(report),
@@ -503,60 +576,89 @@ def _why(replay: FileReplay) -> None:
     rows = replay.decision_rows()
     if not rows:
         st.caption(
-            "The iteration shown has no selection terms in the file (a tree without records, "
-            "the start, or a writer that gave none)."
+            _(
+                "The iteration shown has no selection terms in the file (a tree without "
+                "records, the start, or a writer that gave none)."
+            )
         )
         return
-    st.caption("Each decision's children with the writer's own numbers (not recomputed).")
-    st.dataframe(rows, hide_index=True)
+    st.caption(_("Each decision's children with the writer's own numbers (not recomputed)."))
+    st.dataframe(shown_rows(rows), hide_index=True)
 
 
 def _anomalies(report: dict[str, Any]) -> None:
     items = report.get("anomalies") or []
     if not items:
-        st.caption("mcts-lab inspect found no anomaly in this file.")
+        st.caption(_("mcts-lab inspect found no anomaly in this file."))
         return
     counts = report.get("anomaly_counts") or {}
-    listed = min(len(items), ANOMALY_ROWS)
-    more = sum(counts.values()) - listed
-    st.caption(
-        "Found by the checks of docs/trace_format.md (also marked ⚠ on the tree): "
-        + ", ".join(f"{kind} {n:,}" for kind, n in counts.items())
-        + ". A button shows the anomaly's iteration with its node focused"
-        + (f"; the first {listed:,} are listed." if more > 0 else ".")
-    )
+    rows = min(len(items), ANOMALY_ROWS)
+    more = sum(counts.values()) - rows
+    # each check's name (a code of docs/trace_format.md, not translated) and its count
+    found = listed([f"{kind} {decimal(n)}" for kind, n in counts.items()])
+    if more > 0:
+        st.caption(
+            _(
+                "Found by the checks of docs/trace_format.md (also marked ⚠ on the tree): "
+                "{counts}. A button shows the anomaly's iteration with its node focused; the "
+                "first {n} are listed.",
+                counts=found,
+                n=decimal(rows),
+            )
+        )
+    else:
+        st.caption(
+            _(
+                "Found by the checks of docs/trace_format.md (also marked ⚠ on the tree): "
+                "{counts}. A button shows the anomaly's iteration with its node focused.",
+                counts=found,
+            )
+        )
     replay = _replay()
-    shown = st.session_state.get("trace_anomaly_shown")
+    shown_index = st.session_state.get("trace_anomaly_shown")
     for i, item in enumerate(items[:ANOMALY_ROWS]):
         iteration = anomaly_position(replay, item)
         node = item.get("node")
-        where = "the final tree" if iteration is None else f"iteration {iteration:,}"
         with st.container(key=f"trace_anomaly_row_{i}", horizontal=True, gap="small",
                           vertical_alignment="top"):  # fmt: skip
-            css = "lab-anomaly lab-anomaly-shown" if i == shown else "lab-anomaly"
+            css = "lab-anomaly lab-anomaly-shown" if i == shown_index else "lab-anomaly"
+            # the check's name and its detail are mcts_lab's (inspect's English prose)
+            at_node = "" if node is None else " · " + _("node {id}", id=int(node))
             st.html(
                 f'<div class="{css}"><b>{html.escape(str(item.get("kind")))}</b>'
-                f"{'' if node is None else f' · node {int(node)}'} · "
+                f"{html.escape(at_node)} · "
                 f"{html.escape(str(item.get('detail', '')))}</div>",
                 width="stretch",
             )
             st.button(
-                "Show",
+                # TRANSLATORS: a button beside an anomaly: show its iteration in the tree
+                _("Show"),
                 key=f"trace_anomaly_{i}",
                 on_click=on_anomaly,
                 args=(i,),
-                help=f"Show {where}" + ("" if node is None else f" with node {int(node)} focused"),
+                help=_show_help(iteration, None if node is None else int(node)),
             )
+
+
+def _show_help(iteration: int | None, node: int | None) -> str:
+    """The help of an anomaly's Show button: where it goes."""
+    if iteration is None:
+        if node is None:
+            return _("Show the final tree")
+        return _("Show the final tree with node {id} focused", id=node)
+    if node is None:
+        return _("Show iteration {n}", n=decimal(iteration))
+    return _("Show iteration {n} with node {id} focused", n=decimal(iteration), id=node)
 
 
 def _board(replay: FileReplay) -> None:
     moves = replay.game_moves
     if moves is None:
-        st.caption("The file names no registered game: the labels are the file's own.")
+        st.caption(_("The file names no registered game: the labels are the file's own."))
         return
     game, state = moves.game, moves.root_state
     if game.is_terminal(state):
-        st.caption("The root position is already over.")
+        st.caption(_("The root position is already over."))
         return
     root = replay.root
     total = sum(child.visits for child in root.children) or 1
@@ -567,17 +669,22 @@ def _board(replay: FileReplay) -> None:
             stats[action] = (child.visits / total, child.mean(max(root.player, 0)))
     svg = board_svg(game, state, stats)
     if svg is None:
-        st.code(game.format_state(state) or "(start)", language=None)
+        st.code(game.format_state(state) or _("(start)"), language=None)
         return
-    st.caption("The root position, with each move's share of the visits and Q so far.")
+    st.caption(_("The root position, with each move's share of the visits and Q so far."))
     st.image(svg, width="content")
 
 
 def _file(replay: FileReplay, report: dict[str, Any]) -> None:
     header = dict(replay.trace.header)
+    nodes, records = len(replay.trace.nodes), len(replay.trace.records)
     st.caption(
-        f"{len(replay.trace.nodes):,} nodes, depth {report.get('depth')}, "
-        f"{len(replay.trace.records):,} iteration records; inspect took "
-        f"{report.get('seconds', 0):.2f} s."
+        _(
+            "{nodes} nodes, depth {depth}, {records} iteration records; inspect took {seconds} s.",
+            nodes=decimal(nodes),
+            depth=report.get("depth"),
+            records=decimal(records),
+            seconds=fixed(float(report.get("seconds", 0)), 2),
+        )
     )
     st.json(header, expanded=1)
