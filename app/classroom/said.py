@@ -21,7 +21,7 @@ from app.classroom.records import Poll
 from app.quiz import records as _records
 from app.words.c_sensitivity import flip_c
 from app.words.c_sentence import flip_sentence
-from app.words.i18n import _, decimal
+from app.words.i18n import _, current_tag, decimal
 from app.words.narration import PhaseContext, narrate_iteration, narrate_phase
 from mcts_core.trace import (
     ChanceStep,
@@ -371,6 +371,10 @@ def render_numbers(numbers: Any) -> str | None:
     try:
         rate = _float(numbers["rate"])
         entry, last = numbers.get("entry"), numbers.get("last")
+        what_in = numbers.get("what_in")
+        what = numbers.get("what")
+        if isinstance(what_in, dict) and isinstance(what_in.get(current_tag()), str):
+            what = what_in[current_tag()]
         if entry is None or last is None:
             where = _("no clicks yet")
         elif _int(entry) != _int(last):
@@ -378,14 +382,14 @@ def render_numbers(numbers: Any) -> str | None:
                 "entry {number} of {last}: {what} (history; Forward ▶ goes on)",
                 number=decimal(entry),
                 last=decimal(last),
-                what=_str(numbers["what"]),
+                what=_str(what),
             )
         else:
             where = _(
                 "entry {number} of {last}: {what}",
                 number=decimal(entry),
                 last=decimal(last),
-                what=_str(numbers["what"]),
+                what=_str(what),
             )
         return _(
             "Iteration {iteration} · Nodes {nodes} · Depth {depth} · Iterations/s {rate} · {where}",

@@ -35,6 +35,7 @@ from app.components.cookie import read_cookie, write_cookie
 from app.inputs.public_url import public_base
 from app.live.session import notify, redraw_sidebar, safe, session
 from app.quiz import ClassCounts, QuizState, Reveal
+from app.words import i18n
 from app.words.c_sensitivity import flip_c
 from app.words.i18n import N_, _, decimal
 
@@ -417,9 +418,10 @@ def pin_box(where: Any = st) -> None:
     if found is None or not found.pin:
         return
     with where.expander(_("Teacher PIN (not for the projector)")):
+        button = html.escape(_("Take back a class"))
         told = _(
             "Another browser takes this class back with {button}: class {code}, PIN",
-            button=f"<b>{html.escape(_('Take back a class'))}</b>",
+            button=f"<b>{button}</b>",
             code=f"<b>{html.escape(found.code)}</b>",
         )
         st.html(
@@ -845,7 +847,19 @@ def _facts(narration: list[str]) -> tuple[tuple[dict[str, Any] | None, ...], dic
         what = entry.what() if callable(entry.what) else str(entry.what)
         numbers = said.stats_facts(entry.iteration, entry.nodes, entry.depth, entry.rate,
                                    entry.number, lab.history[-1].number, what)  # fmt: skip
+        if callable(entry.what):  # (a label made in the language shown: one per language)
+            numbers["what_in"] = _in_each_language(entry.what)
     return tuple(lines[: len(narration)]), numbers
+
+
+def _in_each_language(words: Any) -> dict[str, str]:
+    """``words()`` in every language a page may choose (a history entry's label: a few words
+    the entry keeps as a function, not as facts)."""
+    found = {}
+    for tag in i18n.offered():
+        with i18n.language(tag):
+            found[tag] = str(words())
+    return found
 
 
 def _lesson_ref() -> LessonRef | None:

@@ -1,0 +1,190 @@
+"""A class in two languages (issue 34): the frame carries facts beside the teacher's words, and
+a phone renders them in its own language while the teacher's page stays in the teacher's."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app.classroom import said
+from app.classroom.frame import Frame, LessonPage, LessonRef
+from app.words import i18n
+from app.words.narration import narrate_iteration, narrate_phase, selection_end
+from games import make_game
+from mcts_core import Search
+from mcts_core.config import SearchConfig
+from tests.app_helpers import outside_pseudo
+
+NAMES = ("X", "O")
+
+
+def _search() -> Search:
+    return Search(make_game("tic_tac_toe"), None, SearchConfig(), seed=3)
+
+
+def _wire(data: object) -> object:
+    return json.loads(json.dumps(data))
+
+
+# ------------------------------------------------------------------ the frame's new keys
+
+
+def _frame() -> Frame:
+    search = _search()
+    trace = search.step()
+    first = _wire(said.narration_facts(trace, None, None, None, NAMES, 1.4, "uct"))
+    assert isinstance(first, dict)
+    return Frame(
+        stats="Iteration 1",
+        narration=("Select: ...", "Raise C ..."),
+        lesson=LessonPage("Exploration · page 1: UCT", "Watch."),
+        said=(first, said.flip_facts(1.4, "uct", 0)),
+        numbers=said.stats_facts(1, 2, 1, 0.0, 1, 1, "step"),
+        lesson_ref=LessonRef("exploration", 1),
+        question={"poll": "q1", "options": ["a1", "b2"], "text": "Which?"},
+        reveal={"poll": "q0", "options": ["a1"], "summary": "a1 won."},
+    )
+
+
+def test_the_facts_go_through_json_and_back_unchanged() -> None:
+    frame = _frame()
+    data = _wire(frame.to_dict())
+    assert isinstance(data, dict)
+    assert {"said", "numbers", "lesson_ref", "question", "reveal"} <= set(data)
+    assert Frame.from_dict(data) == frame
+    # the teacher's words stay in the wire format for a replica of an older version
+    assert data["narration"] == ["Select: ...", "Raise C ..."] and data["stats"] == "Iteration 1"
+
+
+def test_an_old_frame_without_facts_reads_as_before() -> None:
+    old = {"stats": "Iteration 3", "tree": None, "narration": ["Select: X took a1."],
+           "lesson": None, "link": {}, "poll": None, "last_reveal": None, "at": 1.0}  # fmt: skip
+    frame = Frame.from_dict(old)
+    assert frame.said == () and frame.numbers is None and frame.lesson_ref is None
+    assert frame.question is None and frame.reveal is None
+    assert "said" not in Frame().to_dict() and set(Frame().to_dict()) == set(old)
+
+
+def test_garbled_facts_read_as_none_and_the_teacher_s_words_stand() -> None:
+    garbled = {"narration": ["Select: X took a1."], "said": [{"kind": "iteration"}, 3],
+               "numbers": [1], "lesson_ref": {"name": "", "page": 1}, "question": "q"}  # fmt: skip
+    frame = Frame.from_dict(garbled)
+    assert frame.said == ({"kind": "iteration"}, None)
+    assert frame.numbers is None and frame.lesson_ref is None and frame.question is None
+    assert said.render_line(frame.said[0]) is None  # (the phone shows the teacher's line)
+    for ref in ({"name": "x", "page": 0}, {"name": "x", "page": True}, {"name": 3, "page": 1}):
+        assert Frame.from_dict({"lesson_ref": ref}).lesson_ref is None
+
+
+# ------------------------------------------------------------------ the words from facts
+
+
+def test_an_iteration_s_facts_say_what_the_teacher_s_narration_says() -> None:
+    search = _search()
+    for _step in range(12):
+        trace = search.step()
+        facts = _wire(said.narration_facts(trace, None, None, None, NAMES, 1.4, "uct"))
+        assert said.render_line(facts) == narrate_iteration(trace, NAMES, 1.4, "uct")
+
+
+def test_each_phase_s_facts_say_what_the_teacher_s_narration_says() -> None:
+    search = _search()
+    for _step in range(4):
+        search.step()
+    path = search.select()
+    context = selection_end(search, path)
+    steps = [("select", path), ("expand", search.expand()), ("evaluate", search.evaluate())]
+    for phase, result in steps:
+        facts = _wire(said.narration_facts(None, phase, result, context, NAMES, 1.4, "uct"))
+        assert said.render_line(facts) == narrate_phase(phase, result, context, NAMES, 1.4, "uct")
+    trace = search.backpropagate()
+    facts = _wire(said.narration_facts(trace, "backpropagate", trace, trace, NAMES, 1.4, "uct"))
+    expected = narrate_phase("backpropagate", trace, trace, NAMES, 1.4, "uct")
+    assert said.render_line(facts) == expected
+
+
+def test_the_phone_s_words_are_in_its_language() -> None:
+    """In the pseudo-language every word made from the facts went through ``_()``: the
+    narration, the sentence on C, the statistics and the start; and a planted English line
+    is found (the check can fail)."""
+    frame = Frame.from_dict(_wire(_frame().to_dict()))
+    with i18n.language(i18n.PSEUDO):
+        lines = [said.render_line(f, frame.said) for f in frame.said]
+        stats = said.render_numbers(frame.numbers)
+        start = said.render_line({"kind": "start"})
+    shown = [line for line in [*lines, stats, start] if line]
+    assert len(shown) >= 3 and stats and start
+    for line in shown:
+        assert i18n.PSEUDO_OPEN in line
+    assert not re.search(r"[A-Za-z]{3,}", outside_pseudo(str(stats) + str(start)))
+    assert re.search(r"[A-Za-z]{3,}", outside_pseudo(str(stats) + " planted English"))
+
+
+# ------------------------------------------------------------ a class in two languages
+
+pytest.importorskip("streamlit")
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from tests.app_helpers import MAIN, blocks, fresh  # noqa: E402
+from tests.class_fixtures import own_class_store  # noqa: E402
+
+
+@pytest.fixture
+def class_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    yield from own_class_store(tmp_path, monkeypatch)
+
+
+def _phone(code: str, lang: str) -> AppTest:
+    """A student's page with ``?lang=`` that joined class ``code`` (the Join button found by
+    its place: its label is in the page's language)."""
+    at = AppTest.from_file(MAIN, default_timeout=60)
+    at.query_params["class"] = code
+    at.query_params["lang"] = lang
+    at.run()
+    at.text_input(key="class_name").input("Ada")
+    [join] = [b for b in at.button if b.proto.is_form_submitter]
+    join.click().run()
+    assert not at.exception
+    return at
+
+
+def _parts(at: AppTest, css: str) -> list[str]:
+    """The text of every element of class ``css`` on the page (tags dropped)."""
+    found = re.findall(rf'class="{css}"[^>]*>(.*?)</(?:p|div)>', " ".join(blocks(at)), re.S)
+    return [re.sub(r"<[^>]+>", " ", html_text) for html_text in found]
+
+
+def _english_left(texts: list[str]) -> list[str]:
+    """Words of three letters or more outside ⟦ ⟧ (moves, digits and player names pass)."""
+    return [w for t in texts for w in re.findall(r"[A-Za-z]{3,}", outside_pseudo(t))]
+
+
+def test_the_phone_speaks_its_language_and_the_projector_the_teacher_s(
+    class_store: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(i18n.PSEUDO_ENV, "1")
+    teacher = fresh(lesson="exploration", page="1")  # a question at once: which move?
+    teacher.button(key="class_start").click().run()
+    code = teacher.session_state["class_teacher"].code
+    phone = _phone(code, i18n.PSEUDO)
+    teacher.button(key="step").click().run()  # the reveal, a narrated iteration, a new question
+    assert not teacher.exception
+    phone.run()
+    assert not phone.exception
+    narration = _parts(phone, "lab-narration")
+    question = _parts(phone, "lab-student-q")
+    lesson = _parts(phone, "lab-lesson")
+    stats = _parts(phone, "lab-stats")
+    assert narration and question and lesson and stats
+    for texts in (narration, question, lesson, stats):
+        assert all(i18n.PSEUDO_OPEN in t for t in texts), texts
+        assert _english_left(texts) == [], texts
+    assert _english_left(["Select: X took a1."]) == ["Select", "took"]  # (the check can fail)
+    # the projector: the teacher's English, never the pseudo-language
+    teacher_text = " ".join(blocks(teacher))
+    assert i18n.PSEUDO_OPEN not in teacher_text
+    assert "Select" in teacher_text or "select" in teacher_text
