@@ -511,7 +511,7 @@ def stats_rows(
     ]
     if exact is None:
         return rows
-    actions = [action for action, _ in ordered]
+    actions = [action for action, _unused in ordered]
     untried = [action for action in exact.values if action not in stats]
     rows += [{"move": game.action_label(state, a), "visits": "-", "Q": ""} for a in untried]
     wrong = _wrong(exact, favourite)

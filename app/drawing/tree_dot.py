@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.drawing.palette import NEW, PATH, TERMINAL_FILL, PlayerColour, player_colours
+from app.words.i18n import _, fixed, n_
+from app.words.phrases import result_word
 from mcts_core import Decision, IterationTrace, Search
 from mcts_core.nodes import ActionNode
 from mcts_core.printing import dot_escape
@@ -135,7 +137,7 @@ def tree_dot(
 
     # The budget stops the walk, except for the highlighted path: it is always drawn whole.
     while heap and (len(drawn_ids) < bounds.max_nodes or heap[0][0] == -math.inf):
-        _, _, node, state = heapq.heappop(heap)
+        __, ___, node, state = heapq.heappop(heap)
         drawn_ids.add(node.id)
         _action_node_line(lines, node, root_player, player_names, highlight, expanded, colours)
         if not node.children:
@@ -158,7 +160,8 @@ def tree_dot(
                 child = chance
                 text = dot_escape(action)
                 if mark_turn_ends and child.player != node.player:
-                    text += "\\n(turn ends)"  # multi-action turns: where the team turn ends
+                    # multi-action turns: where the team turn ends
+                    text += "\\n" + dot_escape(_("(turn ends)"))
                     style += ", style=bold"
                 lines.append(f'  a{node.id} -> a{child.id} [label="{text}"{style}];')
                 counter = push(counter, child, state, chance.action)
@@ -175,25 +178,26 @@ def tree_dot(
                 outcome = dot_escape(game.outcome_label(state, chance.action, child.outcome))
                 p = probabilities.get(child.outcome, 0.0)
                 edge_style = f', color="{PATH}", penwidth=3' if child.id in highlight else ""
-                turn = "\\n(turn ends)" if mark_turn_ends and child.player != node.player else ""
+                turn = ""
+                if mark_turn_ends and child.player != node.player:
+                    turn = "\\n" + dot_escape(_("(turn ends)"))
                 lines.append(
-                    f'  c{chance.id} -> a{child.id} [label="{outcome}\\np={p:.3f}{turn}", '
+                    f'  c{chance.id} -> a{child.id} [label="{outcome}\\np={fixed(p, 3)}{turn}", '
                     f"style=dashed{edge_style}];"
                 )
                 counter = push(counter, child, state, chance.action)
             missing = chance.num_outcomes - len(chance.children)
             if missing:
-                lines.append(
-                    f'  u{chance.id} [shape=plaintext, fontsize=8, label="{missing} outcome(s) '
-                    f'not drawn yet"];'
-                )
+                not_drawn = n_("{n} outcome not drawn yet", "{n} outcomes not drawn yet", missing)
+                label = dot_escape(not_drawn)
+                lines.append(f'  u{chance.id} [shape=plaintext, fontsize=8, label="{label}"];')
                 lines.append(f"  c{chance.id} -> u{chance.id} [style=dotted];")
         hidden = [c for c in node.children if c not in shown]
         if hidden:
             visits = sum(c.visits for c in hidden)
             lines.append(
                 f'  m{node.id} [shape=box, style="dashed", fontsize=8, color="#9ca3af", '
-                f'label="+{len(hidden)} more\\nN={visits}"];'
+                f'label="{dot_escape(_("+{n} more", n=len(hidden)))}\\nN={visits}"];'
             )
             lines.append(f'  a{node.id} -> m{node.id} [style=dashed, color="#9ca3af"];')
     # Children that were queued but not drawn because the budget ran out: drop their edges.
@@ -229,15 +233,19 @@ def _action_node_line(
 ) -> None:
     view = _q_view(node, root_player)
     if node.player < 0:
-        fill, who = TERMINAL_FILL, "end"
+        # TRANSLATORS: a tree box: the game is over at this node ("#12 end")
+        fill, who = TERMINAL_FILL, _("#{node} end", node=node.id)
     else:  # the colour of the player whose move it was: the one Q is for
-        fill, who = colours[view].fill, f"{names[node.player]} to move"
-    q = node.mean(view)
-    label = f"#{node.id} {who}\\nN={node.visits} Q={q:+.2f} ({names[view]})"
+        fill = colours[view].fill
+        who = _("#{node} {player} to move", node=node.id, player=names[node.player])
+    q = fixed(node.mean(view), 2, signed=True)
+    label = f"{dot_escape(who)}\\nN={node.visits} Q={q} ({dot_escape(names[view])})"
     proof = node.proven
     if proof is not None:
         value = proof[view]
-        label += "\\nproven " + ("win" if value > 0 else "loss" if value < 0 else "draw")
+        result = result_word("win" if value > 0 else "loss" if value < 0 else "draw")
+        # TRANSLATORS: a tree box's line: "proven win"
+        label += "\\n" + dot_escape(_("proven {result}", result=result))
     border = ""
     if node.id == expanded:
         border = f', color="{NEW}", penwidth=3'

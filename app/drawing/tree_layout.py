@@ -34,6 +34,8 @@ from typing import Any
 
 from app.drawing.tree_model import Marks, TreeView, ViewEdge, ViewNode, palette_for
 from app.drawing.tree_text import format_visits, short_label, sibling_labels, text_width
+from app.words.i18n import _, decimal, fixed, n_, number_text
+from app.words.phrases import result_word
 from mcts_core import Search
 from mcts_core.game import ShortLabels, ShortOutcomeLabels
 from mcts_core.nodes import ActionNode, ChanceNode, Move
@@ -133,7 +135,8 @@ def build_view(
     top_box = _Box(f"n{top.id}", top, None, 0, _kind(top))
     top_box.state = search.state_of(top)
     top_box.full_label, top_box.probability, top_box.via = _own_label(search, top)
-    top_box.label = "root" if top is search.root else short_label(top_box.full_label)
+    # TRANSLATORS: the label on the tree's top box when it is the root (a short word)
+    top_box.label = _("root") if top is search.root else short_label(top_box.full_label)
     rows: list[list[_Box]] = [[top_box]]
     for level in range(1, max_levels):
         row: list[_Box] = []
@@ -169,7 +172,8 @@ def build_view(
 
     up: _Box | None = None
     if top is not search.root and top.parent is not None:
-        up = _Box("up", top.parent, None, -1, "up", label="▲ up")
+        # TRANSLATORS: the tree's box that leads back to the parent node (short)
+        up = _Box("up", top.parent, None, -1, "up", label=_("▲ up"))
 
     # --- sizes, then positions
     action_w = _action_width(search, rows, names)
@@ -296,7 +300,7 @@ def _own_label(search: Search, node: Move) -> tuple[str, float | None, str]:
     game = search.game
     parent = node.parent
     if parent is None:
-        return "root", None, ""
+        return _("root"), None, ""
     if isinstance(node, ChanceNode) or isinstance(parent, ActionNode):
         return str(game.action_label(search.state_of(parent), node.action)), None, ""
     state = search.state_of(parent)  # the state where the chance node's action is chosen
@@ -373,8 +377,14 @@ def _lines(search: Search, node: Move, view: int) -> tuple[str, str]:
     q = _q(search, node, view)
     mean = node.mean(view)
     if node.proven is not None and f"{mean:+.2f}" != f"{q:+.2f}":
-        return (f"N {format_visits(node.visits)}", f"mean {mean:+.2f}")
-    return (f"N {format_visits(node.visits)}", f"{q:+.2f}")
+        # TRANSLATORS: a box's line: the mean of a proven node's visits ("mean -1.00")
+        return (f"N {format_visits(node.visits)}", _("mean {value}", value=_signed(mean, 2)))
+    return (f"N {format_visits(node.visits)}", _signed(q, 2))
+
+
+def _signed(x: float, digits: int) -> str:
+    """``x`` signed with ``digits`` decimals, the language's symbols."""
+    return fixed(x, digits, signed=True)
 
 
 def _q(search: Search, node: Move, view: int) -> float:
@@ -483,14 +493,20 @@ def _freeze(ctx: _Context, box: _Box) -> ViewNode:
         visits = sum(c.visits for c in box.folded)
         parent = box.parent
         assert parent is not None and parent.node is not None
-        what = "outcomes" if isinstance(parent.node, ChanceNode) else "moves"
+        folded = len(box.folded)
+        if isinstance(parent.node, ChanceNode):
+            folded_text = n_(
+                "{n} more outcome folded here", "{n} more outcomes folded here", folded
+            )
+        else:
+            folded_text = n_("{n} more move folded here", "{n} more moves folded here", folded)
         at_top = parent is ctx.top  # the top already shows its most visited moves
         more_tip = (
-            f"{len(box.folded)} more {what} folded here",
-            f"N = {visits:,} in all",
-            "the least visited ones"
+            folded_text,
+            _("N = {n} in all", n=decimal(visits)),
+            _("the least visited ones")
             if at_top
-            else f"click to focus on node #{parent.node.id} and show them all",
+            else _("click to focus on node #{node} and show them all", node=parent.node.id),
         )
         return ViewNode(
             box.key, None, parent_key, box.level, x, y, box.w, box.h, "more", "more", box.label,
@@ -499,7 +515,7 @@ def _freeze(ctx: _Context, box: _Box) -> ViewNode:
     if box.kind == "up":
         node = box.node
         assert node is not None
-        up_tip = (f"up to node #{node.id}", "click to draw the tree from there")
+        up_tip = (_("up to node #{node}", node=node.id), _("click to draw the tree from there"))
         return ViewNode(
             box.key, None, None, -1, x, y, box.w, box.h, "up", "up", box.label, (), up_tip, False,
             Marks(), node.id,
@@ -525,49 +541,83 @@ def _freeze(ctx: _Context, box: _Box) -> ViewNode:
     if isinstance(node, ChanceNode):
         role = "chance"
         lines: tuple[str, ...] = ()
-        tip.append(f"{names[view]} tries {box.full_label}")
+        tip.append(_("{player} tries {move}", player=names[view], move=box.full_label))
         seen = len(node.children)
-        tip.append(f"chance node #{node.id}: {node.num_outcomes} outcomes, {seen} drawn so far")
+        tip.append(
+            n_(
+                "chance node #{node}: {n} outcome, {seen} drawn so far",
+                "chance node #{node}: {n} outcomes, {seen} drawn so far",
+                node.num_outcomes,
+                node=node.id,
+                seen=seen,
+            )
+        )
     else:
         role = "end" if node.player < 0 else f"p{view}"  # the colour of whose move it was
         lines = _lines(ctx.search, node, view)
         if node.parent is None:
-            tip.append("root: the position searched")
+            tip.append(_("root: the position searched"))
         elif isinstance(node.parent, ChanceNode):
             tip.append(f"{box.via} → {box.full_label}")
         else:
-            tip.append(f"{names[view]} plays {box.full_label}")
-        who = "game over" if node.player < 0 else f"{names[node.player]} to move"
-        tip.append(f"node #{node.id} · {who}")
-    if box.probability is not None:
-        tip.append(f"probability {box.probability:.1%}")
-    parent_visits = _parent_visits(node)
-    share = ""
-    if parent_visits:
-        share = f" ({node.visits / parent_visits:.0%} of the parent's {parent_visits:,})"
-    tip.append(f"N = {node.visits:,}{share}")
-    if node.visits:
-        if node.parent is not None:
-            why = f" ({names[view]} chose this move)"
+            tip.append(_("{player} plays {move}", player=names[view], move=box.full_label))
+        if node.player < 0:
+            tip.append(_("node #{node} · game over", node=node.id))
         else:
-            why = f" ({names[view]} moves here)" if node.player >= 0 else ""
-        q = _q(ctx.search, node, view)
-        tip.append(f"Q = {q:+.3f} from {names[view]}'s view{why}")
-    if proven is not None:
-        mean = f"{node.mean(view):+.3f}" if node.visits else "–"
-        tip.append(f"proven: {proven} for {names[view]} (the mean of its visits: {mean})")
-    if marks.path:
-        tip.append("on the last selection path")
-    if marks.new:
-        tip.append("added by the last iteration")
-    if marks.changed:
-        tip.append("N and Q changed in the last backup")
-    if marks.pv is not None:
-        tip.append(f"principal variation, move {marks.pv}")
-    if is_top:
-        tip.append("the top of the drawing" + ("" if node.parent is None else ": ▲ up goes back"))
+            tip.append(
+                _("node #{node} · {player} to move", node=node.id, player=names[node.player])
+            )
+    if box.probability is not None:
+        tip.append(_("probability {p}", p=_percent_tip(box.probability)))
+    parent_visits = _parent_visits(node)
+    visits = decimal(node.visits)
+    if parent_visits:
+        tip.append(
+            _(
+                "N = {n} ({share} of the parent's {parent})",
+                n=visits,
+                share=_whole_percent(node.visits / parent_visits),
+                parent=decimal(parent_visits),
+            )  # fmt: skip
+        )
     else:
-        tip.append("click to focus")
+        tip.append(_("N = {n}", n=visits))
+    if node.visits:
+        q = _signed(_q(ctx.search, node, view), 3)
+        player = names[view]
+        if node.parent is not None:
+            tip.append(
+                _("Q = {q} from {player}'s view ({player} chose this move)", q=q, player=player)
+            )
+        elif node.player >= 0:
+            tip.append(_("Q = {q} from {player}'s view ({player} moves here)", q=q, player=player))
+        else:
+            tip.append(_("Q = {q} from {player}'s view", q=q, player=player))
+    if proven is not None:
+        mean = _signed(node.mean(view), 3) if node.visits else "–"
+        tip.append(
+            _(
+                "proven: {result} for {player} (the mean of its visits: {mean})",
+                result=result_word(proven),
+                player=names[view],
+                mean=mean,
+            )  # fmt: skip
+        )
+    if marks.path:
+        tip.append(_("on the last selection path"))
+    if marks.new:
+        tip.append(_("added by the last iteration"))
+    if marks.changed:
+        tip.append(_("N and Q changed in the last backup"))
+    if marks.pv is not None:
+        tip.append(_("principal variation, move {n}", n=marks.pv))
+    if is_top:
+        if node.parent is None:
+            tip.append(_("the top of the drawing"))
+        else:
+            tip.append(_("the top of the drawing: ▲ up goes back"))
+    else:
+        tip.append(_("click to focus"))
     faint = _is_faint(node) and not marks.new  # the node just added is never faint
     return ViewNode(
         box.key, node.id, parent_key, box.level, x, y, box.w, box.h, box.kind, role, box.label,
@@ -590,6 +640,17 @@ def _edge(box: _Box, path: set[int]) -> ViewEdge:
         and parent.node.id in path
     )
     return ViewEdge(parent.key, box.key, label, "path" if on_path else "normal")
+
+
+def _whole_percent(p: float) -> str:
+    """A share as a whole percentage ("67%"), the language's symbols and sign."""
+    return _("{n}%", n=number_text(f"{p * 100:.0f}")) if p == p else f"{p:.0%}"
+
+
+def _percent_tip(p: float) -> str:
+    """A probability with one decimal ("66.7%"), the language's symbols and sign."""
+    # TRANSLATORS: a percentage: the number and the language's percent sign ("66.7%")
+    return _("{n}%", n=number_text(f"{p * 100:.1f}"))
 
 
 def _percent(p: float) -> str:

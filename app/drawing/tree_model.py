@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.drawing import palette
+from app.words.i18n import _, decimal, n_
+from app.words.phrases import clauses_text, comma_list
 
 __all__ = ["Heat", "Marks", "ViewNode", "ViewEdge", "TreeView", "PALETTE", "palette_for"]
 
@@ -235,33 +237,50 @@ class TreeView:
         with their numbers, and the last selection path."""
         top = self.node(self.top_id)
         if top is None:
-            return "Search tree: empty."
+            return _("Search tree: empty.")
         moves = [n for n in self.nodes if n.parent == top.key and n.id is not None]
         moves.sort(key=lambda n: -_visits_of(n))
-        said = [f"Search tree, {self.total:,} nodes. Top: {top.label}, {' '.join(top.lines)}."]
+        said = [
+            n_(
+                "Search tree, {count} node. Top: {top}, {numbers}.",
+                "Search tree, {count} nodes. Top: {top}, {numbers}.",
+                self.total,
+                count=decimal(self.total),
+                top=top.label,
+                numbers=" ".join(top.lines),
+            )  # fmt: skip
+        ]
         if moves:
             said.append(
-                "Most visited moves: "
-                + "; ".join(f"{n.label} {' '.join(n.lines)}" for n in moves[:5])
-                + "."
+                _(
+                    "Most visited moves: {moves}.",
+                    moves=clauses_text([f"{n.label} {' '.join(n.lines)}" for n in moves[:5]]),
+                )
             )
         path = sorted((n for n in self.nodes if n.marks.path and n.key != top.key),
                       key=lambda n: n.level)  # fmt: skip
         heated = [n for n in self.nodes if n.heat is not None]
         if heated:
-            said.append(
-                "The class chose: "
-                + "; ".join(f"{n.label} {n.heat.count}" + (" (right)" if n.heat.right else "")
-                            for n in heated if n.heat is not None)
-                + "."
-            )  # fmt: skip
+            chose = [
+                _("{move} {count} (right)", move=n.label, count=n.heat.count)
+                if n.heat.right
+                else f"{n.label} {n.heat.count}"
+                for n in heated
+                if n.heat is not None
+            ]
+            said.append(_("The class chose: {answers}.", answers=clauses_text(chose)))
         if path:
             new = [n.label for n in self.nodes if n.marks.new]
-            said.append(
-                "Last path: " + ", ".join(n.label for n in path)
-                + (f"; new node {new[0]}." if new else ".")
-            )  # fmt: skip
-        return " ".join(said)
+            moves_text = comma_list([n.label for n in path])
+            if new:
+                said.append(_("Last path: {moves}; new node {new}.", moves=moves_text, new=new[0]))
+            else:
+                said.append(_("Last path: {moves}.", moves=moves_text))
+        # TRANSLATORS: sentences of the tree's description, one after the other
+        text = said[0]
+        for sentence in said[1:]:
+            text = _("{first} {second}", first=text, second=sentence)
+        return text
 
     @property
     def drawn_ids(self) -> frozenset[int]:

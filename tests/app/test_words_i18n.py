@@ -157,3 +157,60 @@ def test_numbers_in_the_words_take_the_language_symbols() -> None:
         answer = ExactAnswer({0: 0.5, 1: -0.25}, {0: "a1", 1: "b1"})
         assert answer.text(0) == "+0,50"
         assert "0,75" in str(verdict(answer, 1))
+
+
+# ------------------------------------------------------------------ drawing
+
+
+def _no_tags(html: str) -> str:
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+def test_figures_boards_and_tree_words_are_wrapped() -> None:
+    from app.drawing.boards import board_legend, stats_rows, tic_tac_toe_svg
+    from app.drawing.figures import (
+        history_figure,
+        html_table,
+        series_point,
+        uct_table_html,
+        update_rows,
+    )
+    from app.drawing.tree_dot import path_ids, tree_dot
+    from app.drawing.tree_layout import build_view
+
+    names = ("X", "O")
+    game = make_game("tic_tac_toe")
+    search = Search(game, None, SearchConfig(solver=True), seed=2)
+    series = []
+    for _unused in range(40):
+        trace = search.step()
+        series.append(series_point(search))
+    labels = {t.label for d in trace.decisions for t in d.children}
+    labels |= {game.action_label(game.initial_state(), a) for a in range(9)}
+    data = labels | set(names) | {"k"}
+    answer = ExactAnswer({0: 1.0, 1: 0.0}, {0: "a1", 1: "b1"})
+    ids = path_ids(trace)
+    with i18n.language(i18n.PSEUDO):
+        texts = [
+            _no_tags(uct_table_html(trace.decisions, names)),
+            _no_tags(html_table(update_rows(trace, names))),
+            _no_tags(html_table(stats_rows(game, search.root_state, {0: (0.5, 0.1)},
+                                           exact=answer, favourite=1))),
+            _no_tags(tic_tac_toe_svg(game, search.root_state, {0: (0.5, 0.1)}, exact=answer)),
+            board_legend(game, exact=True),
+            board_legend(make_game("gridiron")),
+            board_legend(make_game("nim"), exact=True),
+        ]  # fmt: skip
+        fig = history_figure(series, [(1, 1.0), (2, 0.0)])
+        texts += [str(axis.title.text) for axis in (fig.layout.xaxis, fig.layout.yaxis,
+                  fig.layout.yaxis2, fig.layout.yaxis3, fig.layout.yaxis4)]  # fmt: skip
+        texts += [str(t.name) for t in fig.data if t.name not in labels]
+        view = build_view(search, path_ids=ids, new_id=None, changed_ids=ids, focus_id=None,
+                          player_names=names)  # fmt: skip
+        texts.append(view.describe())
+        texts += [tip for node in view.nodes for tip in node.tooltip]
+        texts += [node.label for node in view.nodes if node.kind in ("up",) or node.id == 0]
+        dot = tree_dot(search, highlight=ids, player_names=names).dot
+        texts += re.findall(r'label="([^"]*)"', dot)
+    for text in texts:
+        assert english_left(text.replace("\\n", " "), data) == [], text
