@@ -570,18 +570,18 @@ def _freeze(ctx: _Context, box: _Box) -> ViewNode:
     if box.probability is not None:
         tip.append(_("probability {p}", p=_percent_tip(box.probability)))
     parent_visits = _parent_visits(node)
-    visits = decimal(node.visits)
+    visits_text = decimal(node.visits)
     if parent_visits:
         tip.append(
             _(
                 "N = {n} ({share} of the parent's {parent})",
-                n=visits,
+                n=visits_text,
                 share=_whole_percent(node.visits / parent_visits),
                 parent=decimal(parent_visits),
             )  # fmt: skip
         )
     else:
-        tip.append(_("N = {n}", n=visits))
+        tip.append(_("N = {n}", n=visits_text))
     if node.visits:
         q = _signed(_q(ctx.search, node, view), 3)
         player = names[view]
