@@ -21,7 +21,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from app.words.i18n import N_, _, decimal
+
+def N_(message: str) -> str:
+    """``message`` unchanged, marked for the catalogue (this pure core imports nothing of the
+    app: the screen translates it, ``_(level)``)."""
+    return message
+
 
 __all__ = [
     "CONFIDENCE",
@@ -112,20 +117,15 @@ class ConfidenceTable:
         return self.wrong[0]
 
     def line(self) -> str:
-        """One line for the teacher: "confidently wrong: 3 · sure and right: 5 · fairly sure:
-        2 right, 1 wrong · guessing: 0 right, 2 wrong" (a level nobody gave is left out; the
-        answers without a confidence last)."""
-        line = _("confidently wrong: {wrong} · sure and right: {right}",
-                 wrong=decimal(self.wrong[0]), right=decimal(self.right[0]))  # fmt: skip
+        """The teacher's line in English ("confidently wrong: 3 · sure and right: 5 · ...");
+        the screen shows it in its language (``app.classroom.vote.confidence_line``)."""
+        parts = [f"confidently wrong: {self.wrong[0]}", f"sure and right: {self.right[0]}"]
         for n, level in enumerate(CONFIDENCE[1:], start=1):
             if self.right[n] or self.wrong[n]:
-                line = _("{line} · {level}: {right} right, {wrong} wrong", line=line,
-                         level=_(level), right=decimal(self.right[n]),
-                         wrong=decimal(self.wrong[n]))  # fmt: skip
+                parts.append(f"{level}: {self.right[n]} right, {self.wrong[n]} wrong")
         if self.right[-1] or self.wrong[-1]:
-            line = _("{line} · no confidence given: {right} right, {wrong} wrong", line=line,
-                     right=decimal(self.right[-1]), wrong=decimal(self.wrong[-1]))  # fmt: skip
-        return line
+            parts.append(f"no confidence given: {self.right[-1]} right, {self.wrong[-1]} wrong")
+        return " · ".join(parts)
 
 
 def by_confidence(

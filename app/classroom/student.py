@@ -181,11 +181,8 @@ def _follow(r: Room, me: _Me) -> None:
     with st.container(key="class_follow"):
         # one row that wraps on a phone: who you are, your name, your own copy of the tree
         top = st.container(horizontal=True, vertical_alignment="center", gap="small")
-        you = _(
-            "You are {name} in class {code}",
-            name=f"<b><bdi>{html.escape(name)}</bdi></b>",
-            code=html.escape(me.code),
-        )
+        bold_name = f"<b><bdi>{html.escape(name)}</bdi></b>"
+        you = _("You are {name} in class {code}", name=bold_name, code=html.escape(me.code))
         top.html(f'<p class="lab-class-line">{you}</p>', width="content")
         # TRANSLATORS: a button that opens the box to change one's nickname
         with top.popover(_("Name")):

@@ -418,11 +418,12 @@ def pin_box(where: Any = st) -> None:
     if found is None or not found.pin:
         return
     with where.expander(_("Teacher PIN (not for the projector)")):
-        button = html.escape(_("Take back a class"))
+        button = "<b>" + html.escape(_("Take back a class")) + "</b>"
+        bold_code = "<b>" + html.escape(found.code) + "</b>"
         told = _(
             "Another browser takes this class back with {button}: class {code}, PIN",
-            button=f"<b>{button}</b>",
-            code=f"<b>{html.escape(found.code)}</b>",
+            button=button,
+            code=bold_code,
         )
         st.html(
             f'<p class="lab-class-line">{told}</p>'

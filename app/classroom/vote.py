@@ -248,10 +248,27 @@ def after_vote(r: Room, found: Teacher) -> None:
         line = _share_words(right, answered, poll.round)
         st.html(
             f'{_PI_CSS}<p class="lab-pi"><b>{html.escape(line)}</b> · '
-            f"{html.escape(table.line())}</p>"
+            f"{html.escape(confidence_line(table))}</p>"
         )
     if len(rounds) > 1:
         _switch_table(r, found, rounds[0], poll)
+
+
+def confidence_line(table: peer.ConfidenceTable) -> str:
+    """One line for the teacher: "confidently wrong: 3 · sure and right: 5 · fairly sure:
+    2 right, 1 wrong · guessing: 0 right, 2 wrong" (a level nobody gave is left out; the
+    answers without a confidence last)."""
+    line = _("confidently wrong: {wrong} · sure and right: {right}",
+             wrong=decimal(table.wrong[0]), right=decimal(table.right[0]))  # fmt: skip
+    for n, level in enumerate(peer.CONFIDENCE[1:], start=1):
+        if table.right[n] or table.wrong[n]:
+            line = _("{line} · {level}: {right} right, {wrong} wrong", line=line,
+                     level=_(level), right=decimal(table.right[n]),
+                     wrong=decimal(table.wrong[n]))  # fmt: skip
+    if table.right[-1] or table.wrong[-1]:
+        line = _("{line} · no confidence given: {right} right, {wrong} wrong", line=line,
+                 right=decimal(table.right[-1]), wrong=decimal(table.wrong[-1]))  # fmt: skip
+    return line
 
 
 def _switch_table(r: Room, found: Teacher, first: Poll, last: Poll) -> None:
