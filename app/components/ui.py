@@ -14,7 +14,7 @@ from typing import Any
 
 import streamlit as st
 
-from app.words.i18n import _
+from app.words.i18n import _, current_tag, language
 
 LOG = logging.getLogger("mcts_lab.app")
 
@@ -64,3 +64,16 @@ def notice_line(level: str, text: str) -> None:
     icon = NOTICE_ICONS.get(level, "")
     text = " ".join(text.split())  # one line: a blank line would end the HTML block
     st.html(f'<div class="lab-note lab-{level}">{icon} {html.escape(text)}</div>')
+
+
+def in_page_language(format_func: Callable[[Any], str]) -> Callable[[Any], str]:
+    """A select's ``format_func`` that speaks the language current now (this run's), wherever
+    it is called later: Streamlit keeps it and may call it outside the run (AppTest formats a
+    select's value in the test's thread, where no language is set)."""
+    tag = current_tag()
+
+    def shown(value: Any) -> str:
+        with language(tag):
+            return format_func(value)
+
+    return shown

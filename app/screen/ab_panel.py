@@ -15,7 +15,7 @@ from app.drawing.tree_layout import build_view
 from app.live import ab, history, session
 from app.live.ab import on_b_change, on_toggle, stale
 from app.live.session import Pair
-from app.screen.sidebar import choice_label
+from app.screen.sidebar import choice_format
 from app.words.i18n import N_, _, decimal, fixed, n_, number_text, percent
 from mcts_core import Search
 from mcts_core.config import ROLLOUT_POLICIES, TREE_POLICIES
@@ -130,7 +130,7 @@ def ab_panel() -> None:
                 st.selectbox(_("B: tree policy"), TREE_POLICIES, key="ab_policy",
                              on_change=on_b_change)  # fmt: skip
                 st.selectbox(_("B: rollout"), ROLLOUT_POLICIES, key="ab_rollout",
-                             on_change=on_b_change, format_func=choice_label)  # fmt: skip
+                             on_change=on_b_change, format_func=choice_format())  # fmt: skip
                 st.toggle(_("B: solver"), key="ab_solver", on_change=on_b_change)
     if not s["ab"]:
         ui.help_text(_(HELP))

@@ -29,7 +29,7 @@ from app.drawing.figures import (
 )
 from app.inputs.links import ARENA_GAMES_RANGE, ARENA_ITERATIONS_RANGE
 from app.live import exact_cache, history, jobs, play, session
-from app.screen.sidebar import choice_label
+from app.screen.sidebar import choice_format, choice_label
 from app.words.exact import ExactAnswer, kept_sentence, regret_points
 from app.words.i18n import N_, _, decimal, fixed, number_text, percent
 from mcts_lab import watch
@@ -203,7 +203,7 @@ def play_panel() -> None:
         session.PLAY_MODES,
         key="play_mode",
         horizontal=True,
-        format_func=lambda mode: _(PLAY_MODE_LABELS.get(str(mode), str(mode))),
+        format_func=ui.in_page_language(lambda mode: _(PLAY_MODE_LABELS.get(str(mode), str(mode)))),
     )
     mode = st.session_state["play_mode"]
     best = _("Play best")  # the button's label, as the controls show it
@@ -354,11 +354,16 @@ def _arena_settings() -> None:
     cols[1].number_input(
         _("Iterations per decision"), *ARENA_ITERATIONS_RANGE, step=10, key="arena_iterations"
     )
-    cols[2].selectbox(_("Rollout"), ROLLOUTS, key="arena_rollout", format_func=choice_label,
+    cols[2].selectbox(_("Rollout"), ROLLOUTS, key="arena_rollout", format_func=choice_format(),
                       help=_("{none}: heuristic leaf; {turn}: to the end of the team turn; "
                              "{game}: to the end", none=choice_label("none"),
                              turn=choice_label("turn"), game=choice_label("game")))  # fmt: skip
-    cols[3].selectbox(_("Opponent"), OPPONENTS, key="arena_opponent", format_func=choice_label)
+    cols[3].selectbox(
+        _("Opponent"),
+        OPPONENTS,
+        key="arena_opponent",
+        format_func=choice_format(),
+    )
     if st.button(_("Run arena"), key="arena_run", on_click=session.click_stops_autoplay):
         # A click while the arena plays (this button, or any other) stops it after the pair
         # of games in play (session.click_waiting); the games played are kept.

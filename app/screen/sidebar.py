@@ -55,6 +55,11 @@ CHOICE_LABELS = {
 }
 
 
+def choice_format() -> Callable[[Any], str]:
+    """:func:`choice_label` as a select's ``format_func``, in this run's language."""
+    return ui.in_page_language(choice_label)
+
+
 def choice_label(value: object) -> str:
     """A select box's value as the screen shows it, in the current language."""
     text = str(value)
@@ -174,7 +179,7 @@ def sidebar_controls(on_run_until: Callable[[], None] | None = None) -> None:
         game_choices(),
         key="game",
         on_change=state.on_game_change,
-        format_func=_game_label,
+        format_func=ui.in_page_language(_game_label),
     )
     spec = game_spec(st.session_state["game"])
     for option in spec.options:
@@ -195,7 +200,7 @@ def sidebar_controls(on_run_until: Callable[[], None] | None = None) -> None:
         widget_values.PRESET_CHOICES,
         key="preset",
         on_change=state.on_preset_change,
-        format_func=choice_label,
+        format_func=choice_format(),
         help=_(
             "{tutorial}: {tutorial_help}. {strong}: {strong_help}.",
             tutorial=choice_label("tutorial"),
@@ -224,11 +229,15 @@ def sidebar_controls(on_run_until: Callable[[], None] | None = None) -> None:
         TREE_POLICIES,
         key="policy",
         on_change=change,
-        format_func=lambda name: _(POLICY_NAMES.get(str(name), str(name))),
+        format_func=ui.in_page_language(lambda name: _(POLICY_NAMES.get(str(name), str(name)))),
     )
     if TREE_POLICY_REGISTRY[st.session_state["policy"]].needs_priors:
         sb.selectbox(
-            _("PUCT prior"), PRIORS, key="prior", on_change=change, format_func=choice_label
+            _("PUCT prior"),
+            PRIORS,
+            key="prior",
+            on_change=change,
+            format_func=choice_format(),
         )
     sb.number_input(
         _("Minimum visits T"),
@@ -243,14 +252,14 @@ def sidebar_controls(on_run_until: Callable[[], None] | None = None) -> None:
         EXPANSION_ORDERS,
         key="expansion",
         on_change=change,
-        format_func=choice_label,
+        format_func=choice_format(),
     )
     sb.selectbox(
         _("Rollout policy"),
         ROLLOUT_POLICIES,
         key="rollout",
         on_change=change,
-        format_func=choice_label,
+        format_func=choice_format(),
     )
     sb.number_input(
         _("Rollout depth (-1 = to the end, 0 = heuristic only)"),
@@ -264,7 +273,7 @@ def sidebar_controls(on_run_until: Callable[[], None] | None = None) -> None:
         ROLLOUT_HORIZONS,
         key="horizon",
         on_change=change,
-        format_func=choice_label,
+        format_func=choice_format(),
         help=_(
             "'{turn}' stops the rollout when the player to move changes.",
             turn=choice_label("turn"),
@@ -322,7 +331,7 @@ def sidebar_controls(on_run_until: Callable[[], None] | None = None) -> None:
         FINAL_POLICIES,
         key="final_policy",
         on_change=change,
-        format_func=choice_label,
+        format_func=choice_format(),
     )
     sb.toggle(_("MCTS-Solver (prove wins and losses)"), key="solver", on_change=change)
     sb.number_input(

@@ -45,9 +45,9 @@ def test_accept_language_reads_a_bounded_header() -> None:
 
 
 def test_only_offered_languages_are_chosen() -> None:
-    assert i18n.OFFERED == ("en",)  # until a catalogue is whole (scripts/catalogues.py check)
-    assert from_accept_language("de-DE,de;q=0.9") is None
-    assert choose_language(None, None, "de-DE,de;q=0.9") == "en"
+    assert i18n.OFFERED == ALL  # each catalogue whole (scripts/catalogues.py check)
+    assert from_accept_language("de-DE,de;q=0.9", ("en", "es")) is None
+    assert choose_language(None, None, "de-DE,de;q=0.9", ("en", "es")) == "en"
     assert choose_language("es", "de", "ar", ALL) == "es"  # the select first
     assert choose_language(None, "de", "ar", ALL) == "de"  # then the link
     assert choose_language(None, None, "ar", ALL) == "ar"  # then the browser
@@ -58,7 +58,8 @@ def test_link_language_is_checked_like_every_link_value() -> None:
     assert link_language(None) == (None, None)
     assert link_language("en") == ("en", None)
     assert link_language("ZH-hans", ALL) == ("zh-Hans", None)
-    assert link_language("de") == (None, "ignored lang='de' from the link: use en")
+    assert link_language("de") == ("de", None)
+    assert link_language("de", ("en",)) == (None, "ignored lang='de' from the link: use en")
     assert link_language("x" * 400, ALL) == (
         None,
         "ignored lang='xxxxxxxxxxxxxxxxxxxxxxxx…' from the link: use en, es, de, zh-Hans, ar",
@@ -67,16 +68,19 @@ def test_link_language_is_checked_like_every_link_value() -> None:
 
 def test_a_refused_lang_link_warns_once_and_the_page_is_english() -> None:
     at = fresh(lang="klingon")
-    assert notes(at, "warning") == ["ignored lang='klingon' from the link: use en"]
+    assert notes(at, "warning") == [
+        "ignored lang='klingon' from the link: use en, es, de, zh-Hans, ar"
+    ]
     assert at.session_state[language_choice.KEY] == "en"
-    assert not [s for s in at.selectbox if s.label == "Language"]  # one language: no select
     at.run()
     assert not notes(at, "warning")
 
 
 def test_a_lang_link_with_markdown_is_plain_text() -> None:
     at = fresh(lang="[x](http://evil.example)")
-    assert notes(at, "warning") == ["ignored lang='[x](http://evil.example)' from the link: use en"]
+    assert notes(at, "warning") == [
+        "ignored lang='[x](http://evil.example)' from the link: use en, es, de, zh-Hans, ar"
+    ]
     for element in list(at.markdown) + list(at.warning) + list(at.caption):
         assert "evil.example" not in element.value
 
@@ -87,11 +91,19 @@ def test_the_select_lists_offered_languages_and_takes_the_link(
     monkeypatch.setattr(i18n, "OFFERED", ("en", "es"))
     at = fresh(lang="es")
     assert not notes(at, "warning")
-    select = next(s for s in at.selectbox if s.label == "Language")
+    select = at.selectbox(key=language_choice.KEY)  # its label is in the page's language
     assert list(select.options) == ["English", "Español"]
     assert select.value == "es"
     select.set_value("en").run()
     assert at.session_state[language_choice.KEY] == "en"
+
+
+def test_one_language_offered_draws_no_select(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(i18n, "OFFERED", ("en",))
+    at = fresh(lang="es")
+    assert notes(at, "warning") == ["ignored lang='es' from the link: use en"]
+    assert at.session_state[language_choice.KEY] == "en"
+    assert not [s for s in at.selectbox if s.key == language_choice.KEY]
 
 
 def test_the_pseudo_language_is_offered_only_when_a_test_asks(
