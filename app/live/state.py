@@ -346,6 +346,12 @@ def rebuild(done: str, state: Any | None = None, level: str = "info") -> bool:
 SETTING_NAMES = {"c": "C", "expansion": N_("expansion order"), "rollout_depth": N_("rollout depth")}
 
 
+def _setting_name(key: str) -> str:
+    """A setting's name in the message (C is a term: not translated)."""
+    name = SETTING_NAMES.get(key, key)
+    return _(name) if key in SETTING_NAMES and key != "c" else name
+
+
 def _setting_text(key: str, value: Any) -> str:
     if key == "rollout_depth":
         if value < 0:
@@ -369,7 +375,7 @@ def on_game_change() -> None:
         # TRANSLATORS: a setting a game changed: "C 1.4 -> 0.5", "rollout depth to the end -> 4"
         _(
             "{setting} {before} -> {after}",
-            setting=_(SETTING_NAMES[key]) if key in SETTING_NAMES and key != "c" else key,
+            setting=_setting_name(key),
             before=_setting_text(key, s[key]),
             after=_setting_text(key, value),
         )
