@@ -222,7 +222,9 @@ def lesson_sidebar() -> None:
             ("", *found),
             key="lesson",
             on_change=_on_pick,
-            format_func=lambda name: found[name].title if name else _(NO_LESSON),
+            format_func=ui.in_page_language(
+                lambda name: found[name].title if name else _(NO_LESSON)
+            ),
             help=_(
                 "Guided lessons: each page sets up the screen, says what to press and asks "
                 "a question (lessons/*.toml; docs/lessons.md says how to write one)."

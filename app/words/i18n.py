@@ -70,7 +70,7 @@ BY_TAG: dict[str, Language] = {lang.tag: lang for lang in LANGUAGES}
 #: The languages offered to users (the sidebar select, ``?lang=``, ``Accept-Language``): those
 #: whose catalogue is complete. ``scripts/catalogues.py check`` fails when one of them misses
 #: a message. Adding a language is one line here, once its catalogue is whole.
-OFFERED: tuple[str, ...] = ("en",)
+OFFERED: tuple[str, ...] = ("en", "es", "de", "zh-Hans", "ar")
 
 SOURCE = "en"
 #: The pseudo-language for tests (never offered): messages accented and wrapped in ⟦ ⟧.
