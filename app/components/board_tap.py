@@ -3,7 +3,8 @@
 position the question asks about (tic-tac-toe's 3x3, Connect Four's 7x6, compact) with each
 answer's cell or column a button. A tap sends the answer's index back with the question's poll
 id and round (the trigger ``answer``, read by :func:`tapped_board`); labels are drawn with
-``textContent`` only.
+``textContent`` only. Its own words (the aria labels) are made here with ``_()`` in the page's
+language and sent with the data (:func:`board_words`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from typing import Any
 
 import streamlit.components.v2 as components
 
-__all__ = ["render_board_tap", "tapped_board"]
+from app.words.i18n import _
+
+__all__ = ["board_words", "render_board_tap", "tapped_board"]
 
 STATIC = Path(__file__).resolve().parent / "static"
 _COMPONENT: Callable[..., Any] = components.component(
@@ -28,7 +31,18 @@ def render_board_tap(data: dict[str, Any], *, key: str, on_answer: Callable[[], 
     """Draw the board ``data`` (``app.classroom.tap.board_data``: ``view``, ``rows``, ``taps``
     as ``[{"at", "choice", "label"}]``, ``poll``, ``round``, ``chosen``, ``caption``); a tap
     calls ``on_answer``."""
-    _COMPONENT(key=key, data=data, on_answer_change=on_answer)
+    _COMPONENT(key=key, data=data | {"words": board_words()}, on_answer_change=on_answer)
+
+
+def board_words() -> dict[str, str]:
+    """The board's own words in the current language: the board's accessible name and a move's
+    (``{label}``, the move's label, filled by the script)."""
+    return {
+        # TRANSLATORS: the accessible name of a phone's board whose cells answer a question
+        "board": _("board: tap a move to answer"),
+        # TRANSLATORS: a move's box or board cell a student taps to answer with that move
+        "answer": _("answer {label}", label="{label}"),
+    }
 
 
 def tapped_board(key: str) -> tuple[str, int, int] | None:

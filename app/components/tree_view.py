@@ -11,11 +11,15 @@ of what the last iteration marked (a Step, back, a focus) the view frames the to
 path, the new node and the favourite (PV badge 1): it zooms out only as far as they need, never
 past the first view's zoom, and pans to them; a narrow container (a phone) also fits the
 drawing's whole width.
+
+The component's own words (the buttons' names and tooltips, the legend, the aria labels) are
+made here with ``_()`` at draw time, in the page's language, and sent with the data
+(:func:`tree_words`, ``data["words"]``): the script has no English of its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +27,9 @@ import streamlit as st
 import streamlit.components.v2 as components
 
 from app.drawing.tree_model import TreeView
+from app.words.i18n import N_, _, decimal, n_
 
-__all__ = ["clicked_focus", "render_tree", "render_tree_data", "tapped_answer"]
+__all__ = ["clicked_focus", "render_tree", "render_tree_data", "tapped_answer", "tree_words"]
 
 STATIC = Path(__file__).resolve().parent / "static"
 _CSS = (STATIC / "tree_view.css").read_text(encoding="utf-8")
@@ -50,7 +55,13 @@ def render_tree(
     above 1 for a projector; ``min_scale``, when set, the least zoom the view frames a Step
     at (a projector's readable labels): what does not fit at it gives way to the node just
     added, the rest a pan away."""
-    data: dict[str, Any] = {"view": view.to_dict(), "height": int(height), "scale": float(scale)}
+    shown = view.to_dict()
+    data: dict[str, Any] = {
+        "view": shown,
+        "height": int(height),
+        "scale": float(scale),
+        "words": tree_words(shown),
+    }
     if min_scale:
         data["minScale"] = float(min_scale)
     if below is not None:
@@ -75,11 +86,125 @@ def render_tree_data(
     ``{"poll": id, "round": n, "nodes": {node id: answer index}, "chosen": index or None}``;
     a tap sends ``{"poll", "round", "choice"}`` back as the trigger ``answer`` (read it with
     :func:`tapped_answer`) and calls ``on_answer``."""
-    payload: dict[str, Any] = {"view": data, "height": int(height), "scale": 1.0, "fit": fit}
+    payload: dict[str, Any] = {
+        "view": data,
+        "height": int(height),
+        "scale": 1.0,
+        "fit": fit,
+        "words": tree_words(data),
+    }
     if answer is not None:
         payload["answer"] = answer
     _COMPONENT(key=key, data=payload, on_focus_change=_no_op,
                on_answer_change=on_answer or _no_op)  # fmt: skip
+
+
+#: A player's colour as the palette names it (:mod:`app.drawing.palette`) -> its message.
+COLOUR_NAMES: dict[str, str] = {
+    # TRANSLATORS: a player's colour, starting a line of the tree's legend ("blue, square
+    # corners: X's move"); lower case in English
+    "blue": N_("blue"),
+    # TRANSLATORS: a player's colour in the tree's legend (see "blue")
+    "red": N_("red"),
+    # TRANSLATORS: a player's colour in the tree's legend (see "blue"); Connect Four's first
+    "yellow": N_("yellow"),
+}
+
+
+def _colour(name: object, fallback: str) -> str:
+    """A palette's colour name in words: its message translated (``fallback``'s when none)."""
+    if not name:
+        return _(fallback)
+    message = COLOUR_NAMES.get(str(name))
+    return _(message) if message else str(name)
+
+
+def tree_words(view: Mapping[str, Any]) -> dict[str, Any]:
+    """The tree component's own words in the current language, for the view ``view`` (the
+    :meth:`TreeView.to_dict` data: its players, colours and counts fill the sentences): the
+    zoom buttons' visible text and tooltips, the legend's lines, the aria labels. The script
+    sets them with ``textContent`` and attributes only; ``{label}`` in ``answer`` is a move's
+    label, filled by the script."""
+    names = list(view.get("player_names") or ["X", "O"])[:2] + ["X", "O"]
+    first, second = str(names[0]), str(names[1])
+    palette = view.get("palette") or {}
+    drawn, total = int(view.get("drawn") or 0), int(view.get("total") or 0)
+    info = n_(
+        "{drawn} of {count} node drawn",
+        "{drawn} of {count} nodes drawn",
+        total,
+        drawn=decimal(drawn),
+        count=decimal(total),
+    )
+    if view.get("focus_found") is False:
+        info = _("{info} · the focused node is not in the tree: drawing from the root", info=info)
+    return {
+        "tree": _("search tree"),
+        # the buttons in their order: visible text, then the tooltip (the aria label is both)
+        "buttons": [
+            ["−", _("zoom out")],
+            ["+", _("zoom in")],
+            ["1:1", _("actual size, the top box centred")],
+            # TRANSLATORS: the tree's button that zooms to show the whole drawing (short: a
+            # button of its own, about 3-6 letters)
+            [_("fit"), _("fit the whole drawing")],
+            ["?", _("what the colours and marks mean")],
+        ],
+        # TRANSLATORS: a button's accessible name: its visible text, then what it does
+        "button": _("{text}: {title}", text="{text}", title="{title}"),
+        # TRANSLATORS: a move's box or board cell a student taps to answer with that move
+        "answer": _("answer {label}", label="{label}"),
+        # the letters on a proven node's badge (bottom left of its box)
+        "proven": {
+            # TRANSLATORS: one letter on a badge: a proven win (the legend's "W / D / L")
+            "win": _("W"),
+            # TRANSLATORS: one letter on a badge: a proven draw (the legend's "W / D / L")
+            "draw": _("D"),
+            # TRANSLATORS: one letter on a badge: a proven loss (the legend's "W / D / L")
+            "loss": _("L"),
+        },
+        "legend": {
+            "p0": _(
+                "{colour}, square corners: {player}'s move, Q for {player} (as on the board; "
+                "the root: the player to move)",
+                colour=_colour(palette.get("p0_name"), N_("blue")),
+                player=first,
+            ),
+            "p1": _(
+                "{colour}, round corners: {player}'s move, Q for {player}",
+                colour=_colour(palette.get("p1_name"), N_("red")),
+                player=second,
+            ),
+            "end": _("grey: the game is over"),
+            "chance": _(
+                "amber diamond ◆: a move with dice; each outcome's probability on its edge"
+            ),
+            "path": _("orange, thick line: the last selection path"),
+            "new": _("green double outline: the node just added"),
+            "changed": _("thick outline, bold numbers: N and Q changed in the last backup"),
+            "pv": _(
+                "purple numbered badge: the principal variation (most visited line), one "
+                "number per move"
+            ),
+            "proven": _(
+                "W / D / L badge: proven win, draw or loss (solver) for the player whose move "
+                "it was; its Q is the proven value"
+            ),
+            "more": _("+n, dashed: moves folded away (click to show them)"),
+            "heat": _(
+                "teal shade and number: how many of the class chose that move (the darker, "
+                "the larger their share)"
+            ),
+            "right": _("✓ and a dark green ring: the right answer, after the reveal"),
+            "answer": _("tap a move's box to answer with it; a thick dark ring: your answer"),
+            "how": _(
+                "N: visits. Q: the mean value for the player who chose the move into the box. "
+                "Grey numbers in a pale box: few visits. Hover a box for details, click to "
+                "focus on it. Drag to pan; +, −, Ctrl + wheel zoom; fit shows it all."
+            ),
+            "info": info,
+        },
+    }
 
 
 def tapped_answer(key: str) -> tuple[str, int, int] | None:

@@ -1,7 +1,8 @@
 // A phone's board for a question about a move (app/components/board_tap.py): the position the
 // question asks about, each answer's cell (tic-tac-toe) or column (Connect Four) a button that
 // sends the answer's index back with the round it was drawn for. Built with createElementNS and
-// textContent only: labels are data, never HTML.
+// textContent only: labels are data, never HTML. Its words (aria labels) come translated with
+// the data (data.words, made in app/components/board_tap.py in the page's language).
 const NS = "http://www.w3.org/2000/svg";
 const COLOURS = {
   tic_tac_toe: { X: "#2563eb", O: "#dc2626" },
@@ -13,6 +14,15 @@ function el(tag, attrs, parent) {
   for (const k of Object.keys(attrs || {})) e.setAttribute(k, String(attrs[k]));
   if (parent) parent.appendChild(e);
   return e;
+}
+
+// A message's named placeholders filled as Python's str.format fills them ("{label}").
+function fill(template, values) {
+  return String(template || "").replace(/\{\{|\}\}|\{(\w+)\}/g, (m, name) => {
+    if (m === "{{") return "{";
+    if (m === "}}") return "}";
+    return Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : m;
+  });
 }
 
 function clear(e) {
@@ -31,7 +41,8 @@ function button(st, g, tap) {
   g.setAttribute("role", "button");
   g.setAttribute("tabindex", "0");
   g.setAttribute("class", "bt-tap" + (st.chosen === tap.choice ? " bt-chosen" : ""));
-  g.setAttribute("aria-label", "answer " + String(tap.label));
+  const said = st.data.words || {};
+  g.setAttribute("aria-label", fill(said.answer || "{label}", { label: String(tap.label) }));
   if (st.chosen === tap.choice) g.setAttribute("aria-pressed", "true");
   g.setAttribute("data-choice", String(tap.choice));
   g.addEventListener("click", (e) => { e.preventDefault(); send(st, tap); });
@@ -122,7 +133,7 @@ export default function (component) {
     const root = document.createElement("div");
     root.className = "bt-root";
     parentElement.appendChild(root);
-    const svg = el("svg", { role: "group", "aria-label": "board: tap a move to answer" }, root);
+    const svg = el("svg", { role: "group" }, root);
     const caption = document.createElement("div");
     caption.className = "bt-caption";
     root.appendChild(caption);
@@ -132,6 +143,7 @@ export default function (component) {
   st.setTrigger = setTriggerValue;
   if (!data || !Array.isArray(data.rows) || !data.rows.length || !Array.isArray(data.taps)) return;
   st.data = data;
+  st.svg.setAttribute("aria-label", String((data.words && data.words.board) || ""));
   st.chosen = Number.isInteger(data.chosen) ? data.chosen : null;
   draw(st);
 }

@@ -3,6 +3,8 @@
 // createElement(NS) and every text set with textContent only: game labels are data, never HTML.
 // After every change of what the last iteration marked (a Step, back, a new focus) the view
 // frames the boxes that matter: the top, the last path, the new node and the favourite (PV 1).
+// Its own words (buttons, legend, aria labels) come translated with the data (data.words, made
+// by tree_words in app/components/tree_view.py, in the page's language): none are written here.
 const NS = "http://www.w3.org/2000/svg";
 const ROLES = new Set(["p0", "p1", "end", "chance", "more", "up"]);
 const PAD_X = 4;
@@ -32,6 +34,20 @@ function svgText(parent, x, y, str, cls) {
   return t;
 }
 
+// A message's named placeholders filled as Python's str.format fills them ("{label}"; "{{" is
+// a brace): the words come with placeholders for what only the script knows.
+function fill(template, values) {
+  return String(template || "").replace(/\{\{|\}\}|\{(\w+)\}/g, (m, name) => {
+    if (m === "{{") return "{";
+    if (m === "}}") return "}";
+    return Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : m;
+  });
+}
+
+function words(st) {
+  return (st.data && st.data.words) || {};
+}
+
 function clear(e) {
   while (e.firstChild) e.removeChild(e.firstChild);
 }
@@ -54,7 +70,7 @@ function setup(host) {
   const root = htmlEl("div", "tv-root", host);
   const scroll = htmlEl("div", "tv-scroll", root);
   // a group, not an image: its boxes are buttons (focus on click); its name says the tree
-  const svg = svgEl("svg", { role: "group", "aria-label": "search tree" }, scroll);
+  const svg = svgEl("svg", { role: "group" }, scroll);
   const edgesG = svgEl("g", { class: "tv-edges" }, svg);
   const labelsG = svgEl("g", { class: "tv-edge-labels" }, svg);
   const nodesG = svgEl("g", { class: "tv-nodes" }, svg);
@@ -65,21 +81,21 @@ function setup(host) {
     host, root, scroll, svg, edgesG, labelsG, nodesG, tip, legend,
     data: null, view: null, byKey: new Map(), scale: 1, offsetX: 0, moved: false,
     drag: null, tipKey: null, setTrigger: null, lastWidth: -1, ro: null, frameKey: null,
-    fitWidth: false,
+    fitWidth: false, buttons: [],
   };
-  const buttons = [
-    ["−", "zoom out", () => zoomAtCentre(st, 1 / 1.25)],
-    ["+", "zoom in", () => zoomAtCentre(st, 1.25)],
-    ["1:1", "actual size, the top box centred", () => actualSize(st)],
-    ["fit", "fit the whole drawing", () => fit(st)],
-    ["?", "what the colours and marks mean", () => legend.classList.toggle("open")],
+  // their text and tooltips come with the data (nameButtons), in this order
+  const actions = [
+    () => zoomAtCentre(st, 1 / 1.25),
+    () => zoomAtCentre(st, 1.25),
+    () => actualSize(st),
+    () => fit(st),
+    () => legend.classList.toggle("open"),
   ];
-  for (const [text, title, action] of buttons) {
-    const b = htmlEl("button", "tv-button", bar, text);
+  for (const action of actions) {
+    const b = htmlEl("button", "tv-button", bar);
     b.type = "button";
-    b.title = title;
-    b.setAttribute("aria-label", text + ": " + title); // the visible text first (WCAG 2.5.3)
     b.addEventListener("click", (e) => { e.preventDefault(); action(); });
+    st.buttons.push(b);
   }
 
   scroll.addEventListener("pointerdown", (e) => {
@@ -144,6 +160,21 @@ function setup(host) {
     st.ro.observe(scroll);
   }
   return st;
+}
+
+// The buttons' visible text, tooltip and accessible name, from the data's words.
+function nameButtons(st) {
+  const w = words(st);
+  const named = Array.isArray(w.buttons) ? w.buttons : [];
+  st.buttons.forEach((b, i) => {
+    const pair = Array.isArray(named[i]) ? named[i] : ["", ""];
+    const text = String(pair[0] || "");
+    const title = String(pair[1] || "");
+    if (b.textContent !== text) b.textContent = text;
+    b.title = title;
+    // the visible text first (WCAG 2.5.3)
+    b.setAttribute("aria-label", w.button ? fill(w.button, { text: text, title: title }) : text);
+  });
 }
 
 function nodeGroup(target) {
@@ -391,7 +422,7 @@ function drawNode(st, n, pal) {
   }
   if (choice !== null) {
     g.classList.add("tv-answer");
-    g.setAttribute("aria-label", "answer " + n.label);
+    g.setAttribute("aria-label", fill(words(st).answer || "{label}", { label: n.label }));
     if (st.answer.chosen === choice) {
       g.classList.add("tv-my-answer");
       g.setAttribute("aria-pressed", "true");
@@ -462,7 +493,9 @@ function drawNode(st, n, pal) {
   }
   if (m.pv) badge(g, n.w - 2, 1, m.pv, pal.pv, "tv-pv");
   if (n.proven) { // bottom left: clear of the PV badge (top right) and of the neighbours'
-    const letter = n.proven === "win" ? "W" : n.proven === "loss" ? "L" : "D";
+    const letters = words(st).proven || {};
+    const which = n.proven === "win" ? "win" : n.proven === "loss" ? "loss" : "draw";
+    const letter = letters[which] || which.charAt(0).toUpperCase();
     badge(g, 2, n.h - 1, letter, pal.proven, "tv-proven");
   }
   drawHeat(st, g, n, pal, true);
@@ -505,60 +538,42 @@ function drawHeat(st, g, n, pal, box) {
   }
 }
 
+// The legend's lines: the swatches drawn here, the words from the data (words.legend, with the
+// game's players and colours already in them).
 function drawLegend(st, pal) {
-  const names = st.view.player_names || ["X", "O"];
+  const said = words(st).legend || {};
   const lg = st.legend;
   clear(lg);
-  const row = (swatch, text, extra) => {
+  const row = (swatch, key, extra) => {
     const r = htmlEl("div", "tv-legend-row", lg);
     const s = htmlEl("span", "tv-swatch" + (extra ? " " + extra : ""), r);
     if (swatch) s.style.background = swatch[0];
     if (swatch) s.style.borderColor = swatch[1];
-    htmlEl("span", "", r, text);
+    htmlEl("span", "", r, said[key] || "");
     return s;
   };
-  const colour = (i) => pal["p" + i + "_name"] || (i === 0 ? "blue" : "red");
-  row([pal.p0, pal.p0_stroke], colour(0) + ", square corners: " + names[0]
-    + "'s move, Q for " + names[0] + " (as on the board; the root: the player to move)",
-  "tv-swatch-square");
-  row([pal.p1, pal.p1_stroke], colour(1) + ", round corners: " + names[1]
-    + "'s move, Q for " + names[1], "tv-swatch-round");
-  row([pal.end, pal.end_stroke], "grey: the game is over");
-  row([pal.chance, pal.chance_stroke], "amber diamond ◆: a move with dice; each outcome's "
-    + "probability on its edge", "tv-swatch-diamond");
-  row(["#ffffff", pal.path], "orange, thick line: the last selection path", "tv-swatch-thick");
-  row(["#ffffff", pal.new], "green double outline: the node just added", "tv-swatch-double");
-  row(["#ffffff", "#111827"], "thick outline, bold numbers: N and Q changed in the last backup",
-    "tv-swatch-thick");
-  row([pal.pv, pal.pv], "purple numbered badge: the principal variation (most visited line), "
-    + "one number per move", "tv-swatch-badge");
-  row([pal.proven, pal.proven], "W / D / L badge: proven win, draw or loss (solver) for the "
-    + "player whose move it was; its Q is the proven value", "tv-swatch-badge");
-  row(["#ffffff", pal.more_stroke], "+n, dashed: moves folded away (click to show them)",
-    "tv-swatch-dashed");
+  row([pal.p0, pal.p0_stroke], "p0", "tv-swatch-square");
+  row([pal.p1, pal.p1_stroke], "p1", "tv-swatch-round");
+  row([pal.end, pal.end_stroke], "end");
+  row([pal.chance, pal.chance_stroke], "chance", "tv-swatch-diamond");
+  row(["#ffffff", pal.path], "path", "tv-swatch-thick");
+  row(["#ffffff", pal.new], "new", "tv-swatch-double");
+  row(["#ffffff", "#111827"], "changed", "tv-swatch-thick");
+  row([pal.pv, pal.pv], "pv", "tv-swatch-badge");
+  row([pal.proven, pal.proven], "proven", "tv-swatch-badge");
+  row(["#ffffff", pal.more_stroke], "more", "tv-swatch-dashed");
   if (st.view.nodes.some((n) => n.heat)) {
-    row([pal.heat, pal.heat], "teal shade and number: how many of the class chose that move "
-      + "(the darker, the larger their share)", "tv-swatch-badge");
-    row([pal.right, pal.right], "✓ and a dark green ring: the right answer, after the reveal",
-      "tv-swatch-badge");
+    row([pal.heat, pal.heat], "heat", "tv-swatch-badge");
+    row([pal.right, pal.right], "right", "tv-swatch-badge");
   }
-  if (st.answer) {
-    row(["#ffffff", pal.text], "tap a move's box to answer with it; a thick dark ring: your "
-      + "answer", "tv-swatch-thick");
-  }
-  htmlEl("div", "tv-legend-text", lg,
-    "N: visits. Q: the mean value for the player who chose the move into the box. "
-    + "Grey numbers in a pale box: few visits. Hover a box for details, click to focus on it. "
-    + "Drag to pan; +, −, Ctrl + wheel zoom; fit shows it all.");
-  const v = st.view;
-  let info = v.drawn + " of " + v.total + " nodes drawn";
-  if (!v.focus_found) info += " · the focused node is not in the tree: drawing from the root";
-  htmlEl("div", "tv-legend-text", lg, info);
+  if (st.answer) row(["#ffffff", pal.text], "answer", "tv-swatch-thick");
+  htmlEl("div", "tv-legend-text", lg, said.how || "");
+  htmlEl("div", "tv-legend-text", lg, said.info || "");
 }
 
 function render(st, data) {
   const v = data.view;
-  if (v.summary) st.svg.setAttribute("aria-label", String(v.summary));
+  st.svg.setAttribute("aria-label", String(v.summary || (data.words && data.words.tree) || ""));
   st.view = v;
   const px = Math.max(80, Number(data.height) || 400) + "px";
   // grow with a taller window (a 1080-high projector) when asked: "calc(100vh - Npx)"
@@ -570,6 +585,7 @@ function render(st, data) {
   }
   st.fitWidth = Boolean(data.fit);
   st.data = data;
+  nameButtons(st);
   const a = data.answer;
   st.answer = a && typeof a === "object" && a.nodes && typeof a.nodes === "object"
     ? { poll: String(a.poll), round: Number(a.round) || 0, nodes: a.nodes,
