@@ -1,8 +1,9 @@
 """Take screenshots of the running app with headless Chromium (for docs and for looking).
 
     python scripts/screenshot.py OUT.png "query string" [--size 1280x720] [--tab NAME]
-        [--scroll-to CSS] [KEY ...]
+        [--scroll-to CSS] [--lang TAG ...] [KEY ...]
     python scripts/screenshot.py --all assets      # the README's pictures, all again
+    python scripts/screenshot.py --all out/languages --lang all   # ... in every language
 
 Starts the app on a free port, opens it with the query string (``steps=N`` rebuilds a tree of N
 iterations), opens a detail tab if asked, clicks the buttons with the given widget keys in order
@@ -12,16 +13,26 @@ KEY's input, e.g. ``ab_c:=0.5``; waiting until the app is idle after each), scro
 element matching ``--scroll-to`` into view if asked (e.g. ``".st-key-detail_panels img"``: the
 board inside the detail tab's scroll box) and saves a screenshot of the viewport, as a
 projector would show it.
+
+``--lang TAG`` (repeatable, or ``all``: every offered language) takes the screenshot once per
+language, with ``lang=TAG`` in the query; the file names carry the tag (``OUT-de.png``,
+``app-phone-zh-Hans.png``). ``--tab`` stays the tab's English name: it is clicked by its title
+in that language.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the app's words (tab titles)
+
 from app_server import CHROMIUM, CHROMIUM_ARGS, IDLE, running_app
 from playwright.sync_api import sync_playwright
+
+from app.words import i18n
 
 #: The README's and docs' pictures: file in assets/, query, viewport, tab, keys to click.
 ASSETS: list[tuple[str, str, str, str | None, list[str]]] = [
@@ -59,10 +70,17 @@ def shoot(
     size: str,
     tab: str | None,
     scroll_to: str | None = None,
+    lang: str | None = None,
 ) -> None:
-    """One screenshot of the app at ``url`` (see the module docstring) into ``out``."""
+    """One screenshot of the app at ``url`` (see the module docstring) into ``out``; ``lang``:
+    in that language (``lang=`` in the query, the tab clicked by its title there)."""
     width, height = (int(v) for v in size.lower().split("x"))
     page = browser.new_page(viewport={"width": width, "height": height})
+    if lang:
+        query = f"{query}&lang={lang}" if query else f"lang={lang}"
+        if tab:
+            with i18n.language(lang):
+                tab = i18n._(tab)
     page.goto(f"{url}/?{query}")
     page.wait_for_selector("g.tv-node", timeout=600_000)
     page.wait_for_selector(IDLE, timeout=600_000)
@@ -98,22 +116,58 @@ def shoot(
     page.close()
 
 
+def languages(asked: list[str] | None) -> list[str | None]:
+    """The languages ``--lang`` asked for, in order (``all``: every offered one); ``[None]``
+    when none was: the page's own choice, the file names unchanged."""
+    if not asked:
+        return [None]
+    tags: list[str | None] = []
+    for tag in asked:
+        for one in i18n.OFFERED if tag == "all" else (tag,):
+            if one not in i18n.OFFERED:
+                raise SystemExit(
+                    f"--lang {one}: not an offered language ({', '.join(i18n.OFFERED)})"
+                )
+            if one not in tags:
+                tags.append(one)
+    return tags
+
+
+def tagged(path: str, lang: str | None) -> str:
+    """``path`` with the language's tag before its suffix (``app.png`` -> ``app-de.png``)."""
+    if lang is None:
+        return path
+    p = Path(path)
+    return str(p.with_name(f"{p.stem}-{lang}{p.suffix or '.png'}"))
+
+
 def main(
-    out: str, query: str, keys: list[str], size: str, tab: str | None, scroll_to: str | None = None
+    out: str,
+    query: str,
+    keys: list[str],
+    size: str,
+    tab: str | None,
+    scroll_to: str | None = None,
+    langs: list[str] | None = None,
 ) -> None:
     with running_app() as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        shoot(browser, url, out, query, keys, size, tab, scroll_to)
+        for lang in languages(langs):
+            shoot(browser, url, tagged(out, lang), query, keys, size, tab, scroll_to, lang)
+            print(tagged(out, lang))
         browser.close()
 
 
-def refresh_assets(folder: Path) -> None:
-    """Take every picture of :data:`ASSETS` again, into ``folder``."""
+def refresh_assets(folder: Path, langs: list[str] | None = None) -> None:
+    """Take every picture of :data:`ASSETS` again, into ``folder`` (per language, ``--lang``)."""
+    folder.mkdir(parents=True, exist_ok=True)
     with running_app() as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        for name, query, size, tab, keys in ASSETS:
-            shoot(browser, url, str(folder / name), query, keys, size, tab)
-            print(folder / name)
+        for lang in languages(langs):
+            for name, query, size, tab, keys in ASSETS:
+                out = tagged(str(folder / name), lang)
+                shoot(browser, url, out, query, keys, size, tab, None, lang)
+                print(out)
         browser.close()
 
 
@@ -128,8 +182,15 @@ if __name__ == "__main__":
     parser.add_argument("--tab", help="a detail tab to open first, e.g. 'Why this path'")
     parser.add_argument("--scroll-to", help="CSS selector of an element to scroll into view")
     parser.add_argument("--all", action="store_true", help="every picture of ASSETS into OUT")
+    parser.add_argument(
+        "--lang",
+        action="append",
+        metavar="TAG",
+        help="a language (es, de, zh-Hans, ar, en; repeatable) or 'all': one picture each, "
+        "the tag in its file name",
+    )
     args = parser.parse_args()
     if args.all:
-        refresh_assets(Path(args.out))
+        refresh_assets(Path(args.out), args.lang)
     else:
-        main(args.out, args.query, args.keys, args.size, args.tab, args.scroll_to)
+        main(args.out, args.query, args.keys, args.size, args.tab, args.scroll_to, args.lang)
