@@ -143,6 +143,17 @@ def new_name(taken: set[str] | frozenset[str] = frozenset()) -> str:
 _JOINERS = frozenset({"\u200d", *map(chr, range(0xE0020, 0xE0080))})
 
 
+class NameRefused(ValueError):
+    """Why a typed nickname was refused: ``reason`` is ``"empty"``, ``"long"`` (``values``:
+    ``most`` and ``length``) or ``"control"``; the text is the English reason (the room makes
+    the sentence a person reads from ``reason`` and ``values``)."""
+
+    def __init__(self, reason: str, text: str, **values: int) -> None:
+        super().__init__(text)
+        self.reason = reason
+        self.values = values
+
+
 def check_name(text: str) -> str:
     """A typed nickname made safe to keep: spaces trimmed and folded; ``ValueError`` with a
     short reason when it is empty, longer than :data:`NAME_MAX` characters (saying how long it
@@ -150,12 +161,17 @@ def check_name(text: str) -> str:
     only as escaped text either way)."""
     name = " ".join(str(text).split())
     if not name:
-        raise ValueError("a name needs at least one letter")
+        raise NameRefused("empty", "a name needs at least one letter")
     if len(name) > NAME_MAX:
-        raise ValueError(f"a name has at most {NAME_MAX} characters; this one has {len(name)}")
+        raise NameRefused(
+            "long",
+            f"a name has at most {NAME_MAX} characters; this one has {len(name)}",
+            most=NAME_MAX,
+            length=len(name),
+        )
     controls = ("Cc", "Cf", "Co", "Cs", "Zl", "Zp")
     if any(unicodedata.category(ch) in controls and ch not in _JOINERS for ch in name):
-        raise ValueError("a name cannot hold control characters")
+        raise NameRefused("control", "a name cannot hold control characters")
     return name
 
 

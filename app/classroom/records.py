@@ -14,7 +14,18 @@ __all__ = ["ClassError", "ClassInfo", "Poll", "Student"]
 
 class ClassError(Exception):
     """A refusal a person reads: a wrong or expired code, a full class, a stale answer.
-    Its text is one short plain sentence (the view shows it escaped)."""
+
+    ``message`` is one short plain sentence in English with named placeholders (an
+    ``N_``-marked message of the catalogue) and ``values`` fill them: ``str(error)`` is the
+    English sentence (logs, tests), a page shows it in its reader's language
+    (``app.classroom.said.refusal``: ``_(message, **values)``, numbers the language's way) and
+    escaped. Plain data: this pure core imports nothing of the app.
+    """
+
+    def __init__(self, message: str, /, **values: object) -> None:
+        self.message = message
+        self.values = values
+        super().__init__(message.format_map(values) if values else message)
 
 
 @dataclass(frozen=True)
@@ -84,6 +95,10 @@ class Poll:
             reads ``()``.
         closed: the teacher closed the vote (**Close the vote**) before the reveal: no more
             answers or confidences; the phones say so. A record from before reads ``False``.
+        facts: the question's words as facts (``app.quiz.records.Question.facts``: the text's
+            spec and one spec per choice, JSON data), so that what is shown later (the
+            end-of-class summary) reads in each reader's language; ``{}`` when the question
+            has none, and for a record from before (its ``text`` is shown then).
     """
 
     id: str
@@ -97,6 +112,7 @@ class Poll:
     rows: tuple[tuple[str, ...], ...] = field(default=())
     misconceptions: tuple[tuple[str, str], ...] = ()
     closed: bool = False
+    facts: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -110,4 +126,6 @@ class Poll:
         data["misconceptions"] = tuple(
             (str(choice), str(mistake)) for choice, mistake in data.get("misconceptions", ())
         )
+        facts = data.get("facts")
+        data["facts"] = facts if isinstance(facts, dict) else {}
         return Poll(**data)

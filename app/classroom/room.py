@@ -24,6 +24,14 @@ from app.classroom import codes, peer
 from app.classroom.records import ClassError, ClassInfo, Poll, Student
 from app.classroom.store import RETENTION_SECONDS, ClassStore
 
+
+def N_(message: str) -> str:
+    """``message`` unchanged, marked for the catalogue (this pure core imports nothing of the
+    app's words: a :class:`ClassError` carries the message and its values, the page shows
+    ``_(message, **values)``)."""
+    return message
+
+
 __all__ = [
     "ANSWER_LIMIT",
     "CONNECTED_SECONDS",
@@ -76,14 +84,23 @@ MAX_QUESTION_CHARS = 600
 LOST_LIMIT = ANSWER_LIMIT
 #: The largest frame the teacher's page publishes (its JSON text, bytes).
 MAX_FRAME_BYTES = 2_000_000
+#: The largest facts of a question's words a poll keeps (their JSON text, bytes).
+MAX_FACTS_BYTES = 20_000
 #: What a student's page hears once the teacher removed the name (or never knew it).
-NOT_IN_CLASS = "You are not in this class (the teacher may have removed the name)."
+NOT_IN_CLASS = N_("You are not in this class (the teacher may have removed the name).")
 #: Codes tried before giving up on finding a free one (31**6 codes: never needed in practice).
 _CODE_TRIES = 20
 
-_WRONG_CODE = "No class with that code is open. Check the code on the projector."
-_NOT_TEACHER = "Only the teacher of this class can do that."
-_NOT_TEACHER_KEY = "That is not the PIN of a class this store keeps."
+_WRONG_CODE = N_("No class with that code is open. Check the code on the projector.")
+_NOT_TEACHER = N_("Only the teacher of this class can do that.")
+_NOT_TEACHER_KEY = N_("That is not the PIN of a class this store keeps.")
+_TOO_MANY_ANSWERS = N_("Too many answers at once. Wait a few seconds.")
+#: A typed name refused (``app.classroom.codes.NameRefused``'s reason -> the sentence).
+_NAME_REFUSED = {
+    "empty": N_("Name not used: a name needs at least one letter."),
+    "long": N_("Name not used: a name has at most {most} characters; this one has {length}."),
+    "control": N_("Name not used: a name cannot hold control characters."),
+}
 
 
 @dataclass(frozen=True)
@@ -230,7 +247,7 @@ class Room:
             code = codes.new_code()
             if self.store.create_class(code, codes.credentials_hash(secret, pin), now):
                 return Teacher(code, secret, pin)
-        raise ClassError("No free class code was found. Try again.")
+        raise ClassError(N_("No free class code was found. Try again."))
 
     def claim(self, code: str, secret: str) -> ClassInfo:
         """The class ``code`` (open or ended, while the store keeps it) for the holder of its
@@ -252,11 +269,15 @@ class Room:
         limit, window = PIN_LIMIT
         key = f"pin-wrong:{client}"
         if not self.store.hit(key, limit - 1, window, now, add=0):
-            raise ClassError("Too many wrong PINs from this network. Wait ten minutes.")
+            raise ClassError(N_("Too many wrong PINs from this network. Wait ten minutes."))
         code = codes.normalise_code(typed_code)
         pin = codes.normalise_pin(typed_pin)
         if code is None or pin is None:
-            raise ClassError("Type the class code (6 characters) and the teacher PIN (10).")
+            raise ClassError(
+                N_("Type the class code ({code} characters) and the teacher PIN ({pin})."),
+                code=6,
+                pin=10,
+            )
         try:
             info = self.claim(code, pin)
         except ClassError:
@@ -283,19 +304,32 @@ class Room:
         self._teacher(code, secret)
         text = json.dumps(frame, separators=(",", ":"))
         if len(text.encode("utf-8")) > MAX_FRAME_BYTES:
-            raise ClassError("This screen is too large to send to the class.")
+            raise ClassError(N_("This screen is too large to send to the class."))
         return self.store.publish(code, text, self.clock())
 
     def open_question(
-        self, code: str, secret: str, question_id: str, text: str, choices: Sequence[str]
+        self,
+        code: str,
+        secret: str,
+        question_id: str,
+        text: str,
+        choices: Sequence[str],
+        facts: Mapping[str, Any] | None = None,
     ) -> Poll:
-        """Open round 1 of a question (closing any open round without a reveal)."""
+        """Open round 1 of a question (closing any open round without a reveal). ``facts``:
+        its words as facts (``app.quiz.records.Question.facts``), kept with every round so
+        that the class's summary shows it in each reader's language; left out when they are
+        not JSON data or longer than :data:`MAX_FACTS_BYTES`."""
         self._teacher(code, secret)
         clean = _choices(choices)
         if not 2 <= len(clean) <= MAX_CHOICES:
-            raise ClassError(f"A class question needs 2 to {MAX_CHOICES} different answers.")
+            raise ClassError(
+                N_("A class question needs {least} to {most} different answers."),
+                least=2,
+                most=MAX_CHOICES,
+            )
         poll = Poll(id=str(question_id)[:80], round=1, text=_question_text(text),
-                    choices=clean, opened=self.clock())  # fmt: skip
+                    choices=clean, opened=self.clock(), facts=_facts(facts))  # fmt: skip
         self.store.put_poll(code, poll)
         self.store.touch(code, poll.opened)
         return poll
@@ -311,9 +345,9 @@ class Room:
         self._teacher(code, secret)
         poll = self.store.current_poll(code)
         if poll is None:
-            raise ClassError("There is no question to vote on again.")
+            raise ClassError(N_("There is no question to vote on again."))
         again = Poll(id=poll.id, round=poll.round + 1, text=poll.text, choices=poll.choices,
-                     opened=self.clock())  # fmt: skip
+                     opened=self.clock(), facts=poll.facts)  # fmt: skip
         self.store.put_poll(code, again)
         self.store.touch(code, again.opened)
         return again
@@ -325,7 +359,7 @@ class Room:
         self._teacher(code, secret)
         poll = self.store.current_poll(code)
         if poll is None or poll.revealed:
-            raise ClassError("There is no open vote to close.")
+            raise ClassError(N_("There is no open vote to close."))
         closed = replace(poll, closed=True)
         self.store.put_poll(code, closed)
         self.store.touch(code, self.clock())
@@ -353,7 +387,7 @@ class Room:
         self._teacher(code, secret)
         poll = self.store.current_poll(code)
         if poll is None:
-            raise ClassError("There is no open question to reveal.")
+            raise ClassError(N_("There is no open question to reveal."))
 
         def shown(round_: Poll) -> Poll:
             return replace(
@@ -494,12 +528,12 @@ class Room:
         now = self.clock()
         limit, window = JOIN_LIMIT
         if not self.store.hit(f"join:{browser or client}", limit, window, now):
-            raise ClassError("Too many tries. Wait a minute, then type the code again.")
+            raise ClassError(N_("Too many tries. Wait a minute, then type the code again."))
         wrong_limit, wrong_window = WRONG_CODE_LIMIT
         wrong_key = f"join-wrong:{client}"
         # a look, not a count: refused once ``wrong_limit`` wrong codes were answered
         if not self.store.hit(wrong_key, wrong_limit - 1, wrong_window, now, add=0):
-            raise ClassError("Too many wrong codes from this network. Wait a minute.")
+            raise ClassError(N_("Too many wrong codes from this network. Wait a minute."))
         try:
             code = self.find(typed_code)
         except ClassError:
@@ -507,15 +541,15 @@ class Room:
             raise
         present = [s for s in self.store.students(code) if not s.removed]
         if len(present) >= MAX_STUDENTS:
-            raise ClassError(f"This class is full ({MAX_STUDENTS} students).")
+            raise ClassError(N_("This class is full ({most} students)."), most=MAX_STUDENTS)
         if name is not None and name.strip():
             try:
                 chosen = codes.unique_name(codes.check_name(name), {s.name for s in present})
             except ValueError as error:
-                raise ClassError(f"Name not used: {error}.") from None
+                raise _name_refused(error) from None
             removed = {s.name.casefold() for s in self.store.students(code) if s.removed}
             if codes.check_name(name).casefold() in removed:  # not back at once, renamed "2"
-                raise ClassError("The teacher removed that name from this class.")
+                raise ClassError(N_("The teacher removed that name from this class."))
         else:
             chosen = codes.new_name({s.name for s in present})
         now = self.clock()
@@ -535,7 +569,7 @@ class Room:
         try:
             chosen = codes.unique_name(codes.check_name(name), others)
         except ValueError as error:
-            raise ClassError(f"Name not used: {error}.") from None
+            raise _name_refused(error) from None
         renamed = self.store.update_student(
             code, student_id, lambda s: None if s.removed else replace(s, name=chosen)
         )
@@ -563,10 +597,10 @@ class Room:
             return False
         assert poll is not None
         if choice not in poll.choices:
-            raise ClassError("That answer is not one of this question's choices.")
+            raise ClassError(N_("That answer is not one of this question's choices."))
         limit, window = ANSWER_LIMIT
         if not self.store.hit(f"answer:{code}:{student.id}", limit, window, self.clock()):
-            raise ClassError("Too many answers at once. Wait a few seconds.")
+            raise ClassError(_TOO_MANY_ANSWERS)
         self.store.put_answer(code, poll.id, poll.round, student.id, choice, self.clock())
         return True
 
@@ -585,13 +619,13 @@ class Room:
         student = self._student(code, student_id)
         level = level or ""
         if level and level not in peer.CONFIDENCE:
-            raise ClassError("That is not one of the confidence levels.")
+            raise ClassError(N_("That is not one of the confidence levels."))
         poll = self.store.current_poll(code)
         if not _open(poll, poll_id, round_):
             return False
         limit, window = ANSWER_LIMIT
         if not self.store.hit(f"answer:{code}:{student.id}", limit, window, self.clock()):
-            raise ClassError("Too many answers at once. Wait a few seconds.")
+            raise ClassError(_TOO_MANY_ANSWERS)
         self.store.put_confidence(code, poll_id, round_, student.id, level)
         return True
 
@@ -608,7 +642,7 @@ class Room:
         student = self._student(code, student_id)
         limit, window = LOST_LIMIT
         if not self.store.hit(f"lost:{code}:{student.id}", limit, window, self.clock()):
-            raise ClassError("Too many taps at once. Wait a few seconds.")
+            raise ClassError(N_("Too many taps at once. Wait a few seconds."))
         found = self.store.frame(code)
         try:
             data = json.loads(found[1]) if found and found[1] else {}
@@ -658,6 +692,29 @@ def _open(poll: Poll | None, poll_id: str, round_: int) -> bool:
         and poll.id == poll_id
         and poll.round == round_
     )
+
+
+def _name_refused(error: ValueError) -> ClassError:
+    """The refusal of a typed name, one sentence per reason ``codes.check_name`` gives."""
+    reason = getattr(error, "reason", None)
+    message = _NAME_REFUSED.get(reason) if isinstance(reason, str) else None
+    if message is None:
+        return ClassError(N_("Name not used: {reason}."), reason=str(error))
+    return ClassError(message, **getattr(error, "values", {}))
+
+
+def _facts(facts: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A question's facts as a poll keeps them: a JSON object (a copy), or ``{}``."""
+    if not facts:
+        return {}
+    try:
+        text = json.dumps(dict(facts), separators=(",", ":"))
+    except (TypeError, ValueError):
+        return {}
+    if len(text.encode("utf-8")) > MAX_FACTS_BYTES:
+        return {}
+    kept: dict[str, Any] = json.loads(text)
+    return kept
 
 
 def _question_text(text: str) -> str:

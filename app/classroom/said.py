@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
 
-from app.classroom.records import Poll
+from app.classroom.records import ClassError, Poll
 from app.quiz import records as _records
 from app.words.c_sensitivity import flip_c
 from app.words.c_sentence import flip_sentence
@@ -41,6 +41,7 @@ __all__ = [
     "flip_facts",
     "narration_facts",
     "question_text",
+    "refusal",
     "render_line",
     "render_numbers",
     "root_decision",
@@ -401,6 +402,25 @@ def render_numbers(numbers: Any) -> str | None:
         )
     except (KeyError, TypeError, ValueError):
         return None
+
+
+# --------------------------------------------------------------------------- refusals
+
+
+def refusal(error: BaseException) -> str:
+    """What a failed class action says, in the current language: a :class:`ClassError`'s
+    message with its values (whole numbers the language's way); another error (the store
+    away: ``OSError``) its own text, as a developer reads it."""
+    if not isinstance(error, ClassError):
+        return str(error)
+    values = {
+        name: decimal(value) if isinstance(value, int) and not isinstance(value, bool) else value
+        for name, value in error.values.items()
+    }
+    try:
+        return _(error.message, **values)
+    except (KeyError, IndexError, ValueError):  # (a catalogue's placeholder gone wrong)
+        return str(error)
 
 
 # ------------------------------------------------------------------- a question's words

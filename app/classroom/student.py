@@ -109,7 +109,10 @@ def student_page() -> None:
 
 def _store_away(error: OSError) -> None:
     st.warning(
-        _("Not now: {error}. The page tries again when the teacher's screen changes.", error=error)
+        _(
+            "Not now: {error}. The page tries again when the teacher's screen changes.",
+            error=class_words.refusal(error),
+        )
     )
 
 
@@ -164,7 +167,7 @@ def _on_join() -> None:
             browser=session_id(),
         )
     except (ClassError, OSError) as error:
-        st.session_state["class_join_notice"] = str(error)
+        st.session_state["class_join_notice"] = class_words.refusal(error)
         return
     st.session_state["class_me"] = _Me(code, student.id)
     st.session_state.pop(ENDED, None)  # a new class: the last one's end is no news
@@ -232,7 +235,7 @@ def _still_in(r: Room, me: _Me) -> Student | None:
             st.session_state[ENDED] = me
             _leave("")
         else:
-            _leave(str(error))
+            _leave(class_words.refusal(error))
         return None
     if student is None:
         st.session_state[REMOVED_FROM] = me.code  # not back into this class from this page
@@ -299,7 +302,7 @@ def _on_explore(me: _Me) -> None:
     try:
         _version, frame = _shown(room(), me.code)  # the tree on the projector now
     except (ClassError, OSError) as error:
-        st.session_state["class_notice"] = _("Not now: {error}", error=error)
+        st.session_state["class_notice"] = _("Not now: {error}", error=class_words.refusal(error))
         return
     link = explore_link(frame)
     if link is None:
@@ -362,7 +365,7 @@ def _class_news(me: _Me) -> None:
         else:
             words = _("The teacher removed your name from the class.")
     except ClassError as error:
-        words = str(error)
+        words = class_words.refusal(error)
     except OSError:
         pass  # the store is away for a moment: the next look says more
     st.html(f'<p class="lab-class-line"><b>{html.escape(words)}</b></p>')
@@ -386,7 +389,7 @@ def _on_rename() -> None:
     try:
         room().rename(me.code, me.id, str(st.session_state.get("class_rename", "")))
     except (ClassError, OSError) as error:
-        st.session_state["class_notice"] = str(error)
+        st.session_state["class_notice"] = class_words.refusal(error)
 
 
 def _question(r: Room, me: _Me, frame: Frame | None, version: int) -> Poll | None:
@@ -523,7 +526,7 @@ def _on_confidence(poll_id: str, round_: int) -> None:
             return
         st.session_state["class_notice"] = _("That vote has closed; the open one is below.")
     except (ClassError, OSError) as error:
-        st.session_state["class_notice"] = _("Not sent: {error}", error=error)
+        st.session_state["class_notice"] = _("Not sent: {error}", error=class_words.refusal(error))
     st.session_state["class_confidence"] = None
 
 
@@ -533,7 +536,9 @@ def _on_lost(me: _Me) -> None:
     try:
         room().lost(me.code, me.id)
     except (ClassError, OSError) as error:
-        st.session_state["class_lost_said"] = _("Not sent: {error}", error=error)
+        st.session_state["class_lost_said"] = _(
+            "Not sent: {error}", error=class_words.refusal(error)
+        )
         return
     st.session_state["class_lost_said"] = _(
         "Sent: the teacher sees how many are lost (not who) until the next step."
@@ -680,7 +685,7 @@ def _on_answer(poll_id: str, round_: int, choices: tuple[str, ...] = ()) -> None
             return
         st.session_state["class_notice"] = _("That question has closed; the open one is below.")
     except (ClassError, OSError) as error:
-        st.session_state["class_notice"] = _("Not sent: {error}", error=error)
+        st.session_state["class_notice"] = _("Not sent: {error}", error=class_words.refusal(error))
     try:
         kept = next((p for p in r.rounds(me.code, poll_id) if p.round == round_), None)
         st.session_state["class_answer"] = (

@@ -8,7 +8,9 @@ A wrong answer counts for the misconception its poll names for that choice
 (``Poll.misconceptions``, from ``app.quiz.misconceptions`` at the reveal); every round counts (a
 student wrong the same way in round 1 and round 2 shows it twice). :func:`class_html` is the
 teacher's table (counts only: no names, it may be projected); :func:`student_html` a student's
-own answers, score and misconceptions. Every string in them is escaped.
+own answers, score and misconceptions. Every string in them is escaped. Their words are in the
+current language, made when they are shown (the reading is shared by every language): a
+question from the facts its poll keeps (``Poll.facts``), the text the store keeps otherwise.
 """
 
 from __future__ import annotations
@@ -16,11 +18,14 @@ from __future__ import annotations
 import functools
 import html
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from app.classroom.room import Room
 from app.classroom.store import ClassStore
+from app.quiz import records
 from app.quiz.misconceptions import MISCONCEPTIONS, Misconception
+from app.words.i18n import _, decimal, n_, percent
 
 __all__ = [
     "ClassSummary",
@@ -28,9 +33,11 @@ __all__ = [
     "MisconceptionCount",
     "StudentSummary",
     "cached_summary",
+    "choice_words",
     "class_html",
     "student_html",
     "student_view",
+    "question_words",
     "summarise",
     "teacher_view",
 ]
@@ -44,10 +51,13 @@ class Given:
     """One answer a student gave to one revealed round.
 
     Attributes:
-        poll: the question's id; ``question`` its text; ``round`` the round.
+        poll: the question's id; ``question`` its text (the teacher's English); ``round`` the
+            round.
         choice: the answer given.
         right: whether it was right; ``None`` for a round revealed ungraded.
         misconception: the id of the misconception a wrong answer showed, or ``None``.
+        choices: the question's choices; ``facts``: its words' facts as the poll keeps them
+            (``{}``: none), so that :func:`question_words` shows it in the reader's language.
     """
 
     poll: str
@@ -56,6 +66,8 @@ class Given:
     choice: str
     right: bool | None
     misconception: str | None
+    choices: tuple[str, ...] = ()
+    facts: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
 
 @dataclass(frozen=True)
@@ -133,7 +145,9 @@ def summarise(store: ClassStore, code: str) -> ClassSummary:
             right = (choice in poll.right) if graded else None
             mistake = mistakes.get(choice) if right is False else None
             given.setdefault(sid, []).append(
-                Given(poll.id, poll.text, poll.round, choice, right, mistake)
+                Given(
+                    poll.id, poll.text, poll.round, choice, right, mistake, poll.choices, poll.facts
+                )  # fmt: skip
             )
     names = {s.id: s.name for s in students}
     order = list(names) + [sid for sid in given if sid not in names]
@@ -209,16 +223,54 @@ def _link(mistake: Misconception) -> str:
     )
 
 
+def question_words(answer: Given) -> str:
+    """The question of ``answer`` in the current language: made from the facts its poll keeps
+    (``Poll.facts``), or the text the store keeps (the teacher's English: a question asked
+    without facts, or a poll kept before they were)."""
+    try:
+        return str(records.question_words(answer.facts, answer.question))
+    except Exception:  # (facts that do not read: the stored text stands)
+        return answer.question
+
+
+def choice_words(answer: Given) -> str:
+    """The answer given, as the question's choice reads in the current language (a move's
+    label stays itself)."""
+    try:
+        return str(records.choice_words(answer.facts, answer.choices, answer.choice))
+    except Exception:
+        return answer.choice
+
+
+def _head(summary: ClassSummary) -> str:
+    questions = n_("{n} question revealed", "{n} questions revealed", summary.questions,
+                   n=decimal(summary.questions))  # fmt: skip
+    students = n_("{n} student answered", "{n} students answered", len(summary.students),
+                  n=decimal(len(summary.students)))  # fmt: skip
+    if summary.graded:
+        # TRANSLATORS: the class's score: "1 of 4 answers right (25%)"; {n} is the answers
+        right = _(
+            "{right} of {n} answers right ({share})",
+            right=decimal(summary.right),
+            n=decimal(summary.graded),
+            share=percent(summary.right / summary.graded),
+        )
+    else:
+        # TRANSLATORS: the class's score when no answer was graded: "0 of 0 answers right"
+        right = _("{right} of {n} answers right", right=decimal(summary.right),
+                  n=decimal(summary.graded))  # fmt: skip
+    # TRANSLATORS: the class's summary's title (bold), a class code: "Class ABC123: summary."
+    title = html.escape(_("Class {code}: summary.", code=summary.code))
+    # TRANSLATORS: the summary's first line after its title: "1 question revealed, 4 students
+    # answered; 1 of 4 answers right (25%)."
+    said = _("{questions}, {students}; {right}.", questions=questions, students=students,
+             right=right)  # fmt: skip
+    return f"<b>{title}</b> {html.escape(said)}"
+
+
 def class_html(summary: ClassSummary) -> str:
     """The teacher's summary: questions, students, the class's score, and per misconception
     the students who showed it, how many times, and the lesson page about it. No names."""
-    share = f" ({100 * summary.right / summary.graded:.0f}%)" if summary.graded else ""
-    head = (
-        f"<b>Class {html.escape(summary.code)}: summary.</b> {summary.questions} question"
-        f"{'' if summary.questions == 1 else 's'} revealed, {len(summary.students)} student"
-        f"{'' if len(summary.students) == 1 else 's'} answered; {summary.right} of "
-        f"{summary.graded} answers right{share}."
-    )
     rows = []
     for count in summary.misconceptions:
         mistake = _known(count.id)
@@ -227,18 +279,46 @@ def class_html(summary: ClassSummary) -> str:
         rows.append(
             f'<tr data-misconception="{html.escape(count.id)}"><td>{name}'
             f"{'<br>' + page if page else ''}</td>"
-            f'<td class="lab-num">{count.students}</td><td class="lab-num">{count.times}</td></tr>'
+            f'<td class="lab-num">{decimal(count.students)}</td>'
+            f'<td class="lab-num">{decimal(count.times)}</td></tr>'
         )
     if rows:
+        heads = (
+            # TRANSLATORS: a column of the class's summary: each misconception and its lesson page
+            html.escape(_("misconception · lesson page")),
+            # TRANSLATORS: a column of the class's summary: how many students showed it
+            html.escape(_("students")),
+            # TRANSLATORS: a column of the class's summary: how many answers showed it
+            html.escape(_("times")),
+        )
         table = (
-            '<table class="lab-summary-table"><tr><th>misconception · lesson page</th>'
-            "<th>students</th><th>times</th></tr>" + "".join(rows) + "</table>"
+            '<table class="lab-summary-table">'
+            + "".join(f"<th>{h}</th>" for h in heads).join(("<tr>", "</tr>"))
+            + "".join(rows)
+            + "</table>"
         )
     else:
-        table = '<p class="lab-class-line">No wrong answer showed a known misconception.</p>'
+        none = html.escape(_("No wrong answer showed a known misconception."))
+        table = f'<p class="lab-class-line">{none}</p>'
     return (
-        SUMMARY_CSS + f'<div class="lab-summary"><p class="lab-class-line">{head}</p>{table}</div>'
+        SUMMARY_CSS
+        + f'<div class="lab-summary"><p class="lab-class-line">{_head(summary)}</p>{table}</div>'
     )
+
+
+def _answer_item(answer: Given) -> str:
+    text = question_words(answer)
+    if len(text) > QUESTION_CHARS:
+        text = text[: QUESTION_CHARS - 1] + "…"
+    choice = f"<b>{html.escape(choice_words(answer))}</b>"
+    mark = "" if answer.right is None else " ✓" if answer.right else " ✗"
+    if answer.round > 1:
+        # TRANSLATORS: one answer in a student's summary: the question, the answer given (bold
+        # HTML) and the round it was given in; a mark ✓ or ✗ may follow
+        return _("{question} {choice} (round {round})", question=html.escape(text),
+                 choice=choice, round=decimal(answer.round)) + mark  # fmt: skip
+    # TRANSLATORS: one answer in a student's summary: the question, then the answer (bold HTML)
+    return _("{question} {choice}", question=html.escape(text), choice=choice) + mark
 
 
 def student_html(summary: ClassSummary, student_id: str) -> str:
@@ -246,22 +326,18 @@ def student_html(summary: ClassSummary, student_id: str) -> str:
     and their misconceptions with what is true instead and the lesson page."""
     mine = summary.of(student_id)
     if mine is None:
+        none = html.escape(_("You answered no question that was revealed."))
         return (
-            SUMMARY_CSS + '<div class="lab-my-summary"><p class="lab-class-line">You answered '
-            "no question that was revealed.</p></div>"
+            SUMMARY_CSS + f'<div class="lab-my-summary"><p class="lab-class-line">{none}</p></div>'
         )
-    items = []
-    for answer in mine.answers:
-        text = answer.question
-        if len(text) > QUESTION_CHARS:
-            text = text[: QUESTION_CHARS - 1] + "…"
-        mark = "" if answer.right is None else " ✓" if answer.right else " ✗"
-        which = f" (round {answer.round})" if answer.round > 1 else ""
-        items.append(
-            f"<li>{html.escape(text)} <b>{html.escape(answer.choice)}</b>{which}{mark}</li>"
-        )
+    items = [f"<li>{_answer_item(answer)}</li>" for answer in mine.answers]
+    # TRANSLATORS: a student's summary's heading (bold), before "· Score 1 of 2"
+    heading = html.escape(_("Your answers"))
+    # TRANSLATORS: a student's score at the end of a class: "Score 1 of 2" (right of graded)
+    score = html.escape(_("Score {right} of {graded}", right=decimal(mine.right),
+                          graded=decimal(mine.graded)))  # fmt: skip
     parts = [
-        f'<p class="lab-class-line"><b>Your answers</b> · Score {mine.right} of {mine.graded}</p>',
+        f'<p class="lab-class-line"><b>{heading}</b> · {score}</p>',
         f'<ol class="lab-my-answers">{"".join(items)}</ol>',
     ]
     if mine.misconceptions:
@@ -270,17 +346,22 @@ def student_html(summary: ClassSummary, student_id: str) -> str:
             mistake = _known(mid)
             if mistake is None:
                 continue
-            found.append(
-                f'<li data-misconception="{html.escape(mid)}"><b>{html.escape(mistake.name)}'
-                f"</b> ({times} time{'' if times == 1 else 's'}): "
-                f"{html.escape(mistake.explanation)} Read: {_link(mistake)}</li>"
-            )
-        parts.append('<p class="lab-class-line"><b>Your misconceptions</b></p>')
+            bold = "<b>" + html.escape(mistake.name) + "</b>"
+            # TRANSLATORS: one misconception in a student's summary: "the exploration bonus
+            # ignored (1 time): what is true instead. Read: 3. Whose view?, page 1" ({name} is
+            # bold, {link} a link to the lesson page)
+            said = n_("{name} ({n} time): {explanation} Read: {link}",
+                      "{name} ({n} times): {explanation} Read: {link}", times,
+                      n=decimal(times), name=bold,
+                      explanation=html.escape(mistake.explanation),
+                      link=_link(mistake))  # fmt: skip
+            found.append(f'<li data-misconception="{html.escape(mid)}">{said}</li>')
+        mistakes_head = html.escape(_("Your misconceptions"))
+        parts.append(f'<p class="lab-class-line"><b>{mistakes_head}</b></p>')
         parts.append(f'<ul class="lab-my-mistakes">{"".join(found)}</ul>')
     else:
-        parts.append(
-            '<p class="lab-class-line">None of your answers showed a known misconception.</p>'
-        )
+        none = html.escape(_("None of your answers showed a known misconception."))
+        parts.append(f'<p class="lab-class-line">{none}</p>')
     return SUMMARY_CSS + '<div class="lab-my-summary">' + "".join(parts) + "</div>"
 
 

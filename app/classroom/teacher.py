@@ -172,7 +172,7 @@ def _on_start() -> None:
     try:
         found = room().start()
     except (ClassError, OSError) as error:
-        notify("error", _("No class started: {error}", error=error))
+        notify("error", _("No class started: {error}", error=said.refusal(error)))
         return
     _teach(found, poll=None, last_reveal=None, quiz=True)
     st.session_state["class_join_shown"] = True
@@ -222,7 +222,10 @@ def _on_end() -> None:
         except ClassError:  # (a class that already ended: nothing to do)
             pass
         except OSError as error:
-            notify("warning", _("The class did not end: {error}. Try End again.", error=error))
+            notify(
+                "warning",
+                _("The class did not end: {error}. Try End again.", error=said.refusal(error)),
+            )
             return
         _add_past(found)  # its results stay downloadable
         st.session_state[ENDED_SUMMARY] = found  # the screen shows the class's summary
@@ -262,7 +265,7 @@ def summary_box(found: Teacher) -> None:
             shown = _summary_of(found)
         except OSError as error:
             shown = None
-            st.caption(_("The class store did not answer: {error}", error=error))
+            st.caption(_("The class store did not answer: {error}", error=said.refusal(error)))
         if shown is not None:
             st.html(CLASS_CSS + shown)
         st.button(_("Close summary"), key="class_summary_close", on_click=_on_summary_close,
@@ -317,7 +320,10 @@ def resume_once() -> None:
                 continue  # (expired, or not this store's: forgotten)
     except OSError as error:
         st.sidebar.caption(
-            _("Your class could not be found now: {error}. Reload to try again.", error=error)
+            _(
+                "Your class could not be found now: {error}. Reload to try again.",
+                error=said.refusal(error),
+            )
         )
         return
     st.session_state[RESUMED] = True
@@ -394,7 +400,7 @@ def _on_resume() -> None:
     try:
         found, info = r.claim_by_pin(typed_code, typed_pin, client_address())
     except (ClassError, OSError) as error:
-        notify("warning", _("Not taken back: {error}", error=error))
+        notify("warning", _("Not taken back: {error}", error=said.refusal(error)))
         return
     found = Teacher(found.code, found.secret, found.secret)  # (the PIN is this key's secret)
     if info.ended:
@@ -406,7 +412,7 @@ def _on_resume() -> None:
         _take_back(r, found)
     except OSError as error:
         st.session_state["class_teacher"] = None
-        notify("warning", _("Not taken back: {error}", error=error))
+        notify("warning", _("Not taken back: {error}", error=said.refusal(error)))
         return
     st.session_state[RESUMED] = True
 
@@ -471,7 +477,7 @@ def room_box(click: Any) -> None:
         r = room()
         poll = r.store.current_poll(found.code)
     except OSError as error:
-        st.caption(_("The class store did not answer: {error}", error=error))
+        st.caption(_("The class store did not answer: {error}", error=said.refusal(error)))
         st.session_state[PENDING] = True  # the count line brings the box back (_resync)
         _live_count()
         return
@@ -523,7 +529,7 @@ def room_box(click: Any) -> None:
                         st.html(CLASS_CSS + bars_html(r, found.code, rounds, found.secret,
                                                       summary=False))  # fmt: skip
             except OSError as error:  # the store went away mid-box: one line, no traceback
-                st.caption(_("The class store did not answer: {error}", error=error))
+                st.caption(_("The class store did not answer: {error}", error=said.refusal(error)))
             if not st.session_state.get("presentation", False):  # names are not projected
                 _live_names()  # its own fragment too: a late join shows without a click
 
@@ -537,7 +543,7 @@ def _count_line() -> None:
     try:
         count = room().count(found.code, vote.screen())
     except (ClassError, OSError) as error:
-        st.caption(_("The class store did not answer: {error}", error=error))
+        st.caption(_("The class store did not answer: {error}", error=said.refusal(error)))
         return
     if st.session_state.get(PENDING):
         _resync()
@@ -567,7 +573,7 @@ def _names_part() -> None:
     try:
         _names(room(), found)
     except OSError as error:
-        st.caption(_("The class store did not answer: {error}", error=error))
+        st.caption(_("The class store did not answer: {error}", error=said.refusal(error)))
 
 
 #: The names box as a fragment of its own, rerun every COUNT_SECONDS like the count line: a
@@ -609,7 +615,7 @@ def _on_remove(student_id: str) -> None:
         try:
             room().remove_student(found.code, found.secret, student_id)
         except (ClassError, OSError) as error:
-            notify("warning", _("The name was not removed: {error}", error=error))
+            notify("warning", _("The name was not removed: {error}", error=said.refusal(error)))
 
 
 @safe
@@ -620,7 +626,7 @@ def _on_again() -> None:
     try:
         room().vote_again(found.code, found.secret)
     except (ClassError, OSError) as error:
-        notify("warning", str(error))
+        notify("warning", said.refusal(error))
     st.session_state["class_published"] = ""  # students must see the new round
 
 
@@ -647,7 +653,7 @@ def sync_poll(quiz: QuizState | None) -> None:
     except OSError as error:
         st.session_state[PENDING] = True
         st.caption(_("Not sent to the class: {error}. It is sent again when the store answers.",
-                     error=error))  # fmt: skip
+                     error=said.refusal(error)))  # fmt: skip
 
 
 #: Session key: (the id of the quiz question, the class's poll id) of the last reveal the quiz
@@ -726,7 +732,8 @@ def _sync_poll(quiz: QuizState | None) -> None:
     if question is not None and (current is None or current[0] != id(question)):
         # unique in the class (a page taken back asks with the same counter in the same second)
         poll_id = f"q{quiz.counter}-{int(time.time())}-{secrets.token_hex(3)}"
-        r.open_question(found.code, found.secret, poll_id, question.text, question.options)
+        r.open_question(found.code, found.secret, poll_id, question.text, question.options,
+                        getattr(question, "facts", None))  # fmt: skip
         class_heat.remember(poll_id, question)  # a question about a move: tapped, shaded
         st.session_state["class_poll"] = (id(question), poll_id)
         st.session_state["class_published"] = ""
@@ -766,7 +773,7 @@ def _on_reveal_unmatched() -> None:
         # (the store keeps the English text: every phone shows it in its language)
         room().reveal(found.code, found.secret, (), NOT_GRADED)
     except (ClassError, OSError) as error:
-        notify("warning", _("Not revealed: {error}", error=error))
+        notify("warning", _("Not revealed: {error}", error=said.refusal(error)))
         return
     st.session_state["class_poll"] = None
     st.session_state["class_last_reveal"] = current[1]
@@ -922,9 +929,9 @@ def publish(frame: Frame) -> None:
         st.session_state[UNSENT] = frame
         st.session_state[PENDING] = True
         st.caption(_("Not sent to the class: {error}. It is sent when the store answers.",
-                     error=error))  # fmt: skip
+                     error=said.refusal(error)))  # fmt: skip
     except ClassError as error:
-        st.caption(_("Not sent to the class: {error}", error=error))
+        st.caption(_("Not sent to the class: {error}", error=said.refusal(error)))
 
 
 def _publish(frame: Frame) -> None:

@@ -24,7 +24,7 @@ from typing import Any
 
 import streamlit as st
 
-from app.classroom import ClassError, Poll, Room, Teacher, peer
+from app.classroom import ClassError, Poll, Room, Teacher, peer, said
 from app.classroom.here import room, teacher
 from app.classroom.room import screen_key
 from app.live.session import notify, safe, session
@@ -175,7 +175,7 @@ def _on_close() -> None:
     try:
         poll = room().close_vote(found.code, found.secret)
     except (ClassError, OSError) as error:
-        notify("warning", _("The vote was not closed: {error}", error=error))
+        notify("warning", _("The vote was not closed: {error}", error=said.refusal(error)))
         return
     st.session_state[CLOSED] = (poll.id, poll.round, predicted_right(poll))
     st.session_state["class_published"] = ""  # the phones are told (a new version)
