@@ -21,6 +21,7 @@ import streamlit as st
 from app.classroom import Poll
 from app.classroom.moves import BoardTaps, MoveMap
 from app.components.tree_view import tapped_answer
+from app.words.i18n import N_, _
 
 __all__ = ["BOARD_KEY", "TREE_KEY", "board_data", "on_tap", "subject", "tree_answer"]
 
@@ -29,7 +30,7 @@ TREE_KEY = "class_tree"
 #: The phone's board component under a question about a move.
 BOARD_KEY = "class_board"
 #: What a tap on a question the page no longer shows says (the radio's words).
-CLOSED = "That question has closed; the open one is below."
+CLOSED = N_("That question has closed; the open one is below.")
 
 
 def subject(moves: dict[str, Any] | None, poll: Poll | None) -> MoveMap | None:
@@ -78,7 +79,7 @@ def board_data(found: MoveMap | None, poll: Poll, chosen: str | None) -> dict[st
         "poll": poll.id,
         "round": poll.round,
         "chosen": poll.choices.index(chosen) if chosen in poll.choices else None,
-        "caption": "Tap a move on the board or in the tree to answer.",
+        "caption": _("Tap a move on the board or in the tree to answer."),
     }
 
 
@@ -96,7 +97,7 @@ def on_tap(
             return
         poll_id, round_, index = tap
         if poll_id != poll.id or round_ != poll.round or index >= len(poll.choices):
-            st.session_state["class_notice"] = CLOSED
+            st.session_state["class_notice"] = _(CLOSED)
             return
         st.session_state["class_answer"] = poll.choices[index]
         answer(poll.id, poll.round, poll.choices)

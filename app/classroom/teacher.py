@@ -855,8 +855,10 @@ def _facts(narration: list[str]) -> tuple[tuple[dict[str, Any] | None, ...], dic
         what = entry.what() if callable(entry.what) else str(entry.what)
         numbers = said.stats_facts(entry.iteration, entry.nodes, entry.depth, entry.rate,
                                    entry.number, lab.history[-1].number, what)  # fmt: skip
-        if callable(entry.what):  # (a label made in the language shown: one per language)
-            numbers["what_in"] = _in_each_language(entry.what)
+        # (a label made in the language shown, HistoryEntry.say_what: one per language)
+        say_what = getattr(entry, "say_what", None)
+        if callable(say_what):
+            numbers["what_in"] = _in_each_language(say_what)
     return tuple(lines[: len(narration)]), numbers
 
 
