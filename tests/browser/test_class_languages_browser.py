@@ -100,6 +100,17 @@ def _english_sentences() -> list[str]:
     return sorted(pieces)
 
 
+def _all_text(page: Any) -> str:
+    """The page's text and its components' (the board and the tree are iframes)."""
+    texts = [_text(page, "body")]
+    for frame in page.frames[1:]:
+        try:
+            texts.append(str(frame.locator("body").inner_text(timeout=2_000)))
+        except Exception:  # (a component frame gone or not loaded: nothing to read)
+            continue
+    return " ".join(texts)
+
+
 def _english_left(page_text: str, sentences: list[str]) -> list[str]:
     flat = " ".join(page_text.split())
     return [s for s in sentences if s and s in flat]
@@ -135,6 +146,10 @@ def test_phones_in_spanish_and_chinese_follow_an_english_teacher(
     wait_idle(teacher, 600)  # (the count line's own rerun ends before the Reveal)
     _shot(phones["es"], "class_lang_es_question_390x844.png")
     _shot(phones["zh-Hans"], "class_lang_zh_question_390x844.png")
+    sentences = _english_sentences()
+    for tag, phone in phones.items():  # the question, its answers and the board: no English
+        left = _english_left(_all_text(phone), sentences)
+        assert not left, (tag, left)
 
     click(teacher, "class_reveal")  # the iteration the question is about runs, then the reveal
     wait_text(teacher, ".lab-quiz", r"Class: \d of 2 right")
@@ -146,7 +161,6 @@ def test_phones_in_spanish_and_chinese_follow_an_english_teacher(
     assert teacher_lines and teacher_lines[0][:60] in shown_teacher
     _shot(teacher, "class_lang_teacher_1280x720.png")
 
-    sentences = _english_sentences()
     for tag, phone in phones.items():
         with i18n.language(tag):
             expected_stats = said.render_numbers(frame.numbers)
@@ -175,6 +189,6 @@ def test_phones_in_spanish_and_chinese_follow_an_english_teacher(
         assert "The teacher presses" not in lesson and "Press Phase" not in lesson, lesson
         phone.locator(".lab-narration").first.scroll_into_view_if_needed()
         _shot(phone, f"class_lang_{tag}_reveal_390x844.png")
-        left = _english_left(_text(phone, "body"), sentences)
+        left = _english_left(_all_text(phone), sentences)
         assert not left, (tag, left)
     assert version >= 1
