@@ -328,7 +328,10 @@ def autoplay_speed() -> float:
 
 
 def player_names() -> tuple[str, str]:
-    return game_spec(st.session_state["game"]).player_names
+    """The two players' names in the page's language ("Home" is "Local" in Spanish; X and O
+    stay marks): for words only, never stored as a value."""
+    first, second = game_spec(st.session_state["game"]).player_names
+    return _(first), _(second)
 
 
 def multi_action(game: Any) -> bool:

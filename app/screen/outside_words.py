@@ -15,6 +15,17 @@ GAME_LABELS: tuple[str, ...] = (
     N_("Nim"),
 )
 
+#: The players' names that are words (``GameSpec.player_names``; X and O are marks, the same
+#: in every language), translated where the app reads them (``app.live.session.player_names``).
+PLAYER_NAMES: tuple[str, ...] = (
+    # TRANSLATORS: gridiron's two teams
+    N_("Home"),
+    N_("Away"),
+    # TRANSLATORS: Nim's two players, the one who moves first and the other
+    N_("First"),
+    N_("Second"),
+)
+
 #: The games' options (``GameSpec.options``: gridiron's size and heuristic weights).
 GAME_OPTION_LABELS: tuple[str, ...] = (
     N_("Size"),

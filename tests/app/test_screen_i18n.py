@@ -21,7 +21,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 #: breakpoints' syntax and the watch box's example (typed as is), the terms that are not words.
 NOT_WORDS = (
     "MCTS Lab",
-    "English",
+    *(lang.name for lang in i18n.LANGUAGES),  # the language select: each by its own name
     "en-XA",
     "favourite-changes",
     "proven[:MOVE]",
@@ -146,6 +146,7 @@ def test_outside_words_are_the_packages_words() -> None:
 
     specs = [game_spec(g) for g in game_choices() if not g.startswith("openspiel:")]
     assert {s.label for s in specs} <= set(ow.GAME_LABELS)
+    assert {n for s in specs for n in s.player_names} - {"X", "O"} <= set(ow.PLAYER_NAMES)
     assert {o.label for s in specs for o in s.options} <= set(ow.GAME_OPTION_LABELS)
     assert {s.position_help for s in specs} <= set(ow.POSITION_HELPS)
     assert set(PRESET_HELP.values()) <= set(ow.PRESET_HELPS)
