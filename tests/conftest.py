@@ -26,6 +26,15 @@ __all__ = ["CHROMIUM", "IDLE", "ROOT", "CliRunner", "running_app"]
 CliRunner = Callable[..., tuple[int, str, str]]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every real-browser test in one xdist group: with ``-n 2 --dist loadgroup`` (pyproject's
+    addopts) they run one after another on one worker (their module-scoped app servers and
+    pages unchanged), while the other worker runs the rest of the suite beside them."""
+    for item in items:
+        if item.get_closest_marker("browser") is not None:
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
+
 @pytest.fixture(autouse=True)
 def _real_main_module() -> Iterator[None]:
     """Each test ends with the real ``__main__`` module back in ``sys.modules``.
