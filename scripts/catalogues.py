@@ -6,7 +6,8 @@
     python scripts/catalogues.py check     # CI: exit 1 and one line per problem
 
 The messages are the calls ``_("...")``, ``n_("...", "...", n)`` and ``N_("...")`` (a constant
-translated where it is shown) in app/ (the keywords ``_``, ``n_:1,2`` and ``N_``). ``check``
+translated where it is shown) in app/ (the keywords ``_``, ``n_:1,2`` and ``N_``), and the quiz's
+plural facts ``P("...", "...", n)`` (``app/quiz/words.py``; ``P:1,2``). ``check``
 fails on a message in the code that the template lacks (run
 ``extract``), on a message missing from, or untranslated (or fuzzy) in, the catalogue of a
 language offered to users (``app.words.i18n.OFFERED``; English is the source and has none),
@@ -39,7 +40,7 @@ from app.words.i18n import (  # noqa: E402
     placeholders,
 )
 
-KEYWORDS = {"_": None, "n_": (1, 2), "N_": None}
+KEYWORDS = {"_": None, "n_": (1, 2), "N_": None, "P": (1, 2)}
 SOURCE_DIR = ROOT / "app"
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 

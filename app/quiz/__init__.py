@@ -190,8 +190,8 @@ def settle(
         if search.iterations != target or trace is None or trace.iteration != target:
             ran = search.iterations - question.iteration
             reason = P(
-                N_("{n} iteration ran at once (Step N), and the question was about one"),
-                N_("{n} iterations ran at once (Step N), and the question was about one"),
+                "{n} iteration ran at once (Step N), and the question was about one",
+                "{n} iterations ran at once (Step N), and the question was about one",
                 ran,
                 n=count(ran),
             )

@@ -128,7 +128,7 @@ def favourite(search: Search) -> tuple[Any, str, int] | None:
 
 def visits_words(n: int) -> Spec:
     """``n`` visits in words ("1 visit", "1,200 visits")."""
-    return P(N_("{n} visit"), N_("{n} visits"), n)
+    return P("{n} visit", "{n} visits", n)
 
 
 def even_point(search: Search) -> float:

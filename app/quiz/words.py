@@ -15,7 +15,9 @@ A *spec* is plain JSON-friendly data (it can go into the class's store as it is)
 - ``{"join": [spec, ...]}``: a list ("c1, c3"; the separator is a message).
 
 The templates are English messages marked with ``N_`` where they are written (so they reach
-the catalogue); :func:`render` translates them. :func:`english` renders a spec in English: the
+the catalogue; a :func:`P` call's two literal forms are extracted as one plural entry, the
+keyword ``P:1,2`` of ``scripts/catalogues.py``: never wrap them in ``N_``); :func:`render`
+translates them. :func:`english` renders a spec in English: the
 records keep that text too (``Question.text``, ``Reveal.summary``) for what compares or files
 it, but a screen shows :func:`render` of the facts.
 """

@@ -307,3 +307,18 @@ def _quiz_rounds() -> None:
         assert seen >= 3, game
         box = at.session_state["lab"].quiz
         assert box.answered + box.unanswered >= 3
+
+
+def test_a_plural_fact_is_one_plural_entry_of_the_catalogue() -> None:
+    """``P("{n} visit", "{n} visits", n)`` reaches the template as one entry with its plural
+    (the extraction keyword ``P:1,2``), so a language's forms are found for it: two entries of
+    one form each would leave every language's screen in English."""
+    from babel.messages.pofile import read_po
+
+    from app.words.i18n import LOCALE_DIR
+
+    with (LOCALE_DIR / "mcts_lab.pot").open("rb") as f:
+        template = read_po(f)
+    entry = template.get(("{n} visit", "{n} visits"))
+    assert entry is not None and entry.pluralizable
+    assert template.get("{n} visits") is None  # not a lone message

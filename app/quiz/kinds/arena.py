@@ -20,16 +20,12 @@ def ask(a: AskContext) -> Question | None:
     if arena is None:
         return None
     text = P(
-        N_(
-            "The arena: {games} game with MCTS as home (moving first), {games} as away, "
-            "against a {opponent} player, {iterations} iterations a move, '{expansion}' "
-            "order. On which side will MCTS win more?"
-        ),
-        N_(
-            "The arena: {games} games with MCTS as home (moving first), {games} as away, "
-            "against a {opponent} player, {iterations} iterations a move, '{expansion}' "
-            "order. On which side will MCTS win more?"
-        ),
+        "The arena: {games} game with MCTS as home (moving first), {games} as away, "
+        "against a {opponent} player, {iterations} iterations a move, '{expansion}' "
+        "order. On which side will MCTS win more?",
+        "The arena: {games} games with MCTS as home (moving first), {games} as away, "
+        "against a {opponent} player, {iterations} iterations a move, '{expansion}' "
+        "order. On which side will MCTS win more?",
         arena.games,
         games=plain(arena.games),
         opponent=name(arena.opponent),
@@ -46,14 +42,10 @@ def grade(g: GradeContext) -> Reveal:
     correct = HOME if home > away else AWAY if away > home else SAME
     games = int(result.games_per_side)
     summary = P(
-        N_(
-            "MCTS won {home} of {games} game at home and {away} of {games} away "
-            "({home_draws} and {away_draws} draws)."
-        ),
-        N_(
-            "MCTS won {home} of {games} games at home and {away} of {games} away "
-            "({home_draws} and {away_draws} draws)."
-        ),
+        "MCTS won {home} of {games} game at home and {away} of {games} away "
+        "({home_draws} and {away_draws} draws).",
+        "MCTS won {home} of {games} games at home and {away} of {games} away "
+        "({home_draws} and {away_draws} draws).",
         games,
         home=plain(home),
         games=plain(games),

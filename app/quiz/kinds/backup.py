@@ -71,14 +71,10 @@ def grade(g: GradeContext) -> Reveal:
         return g.dropped(M(N_("that node was not on the path")))
     correct = fmt(update.added)
     summary = P(
-        N_(
-            "It added {added} to {move}: that node counts for {player}, who chose it. Its Q is "
-            "now {q} after {visits} visit."
-        ),
-        N_(
-            "It added {added} to {move}: that node counts for {player}, who chose it. Its Q is "
-            "now {q} after {visits} visits."
-        ),
+        "It added {added} to {move}: that node counts for {player}, who chose it. Its Q is "
+        "now {q} after {visits} visit.",
+        "It added {added} to {move}: that node counts for {player}, who chose it. Its Q is "
+        "now {q} after {visits} visits.",
         update.visits,
         added=num(correct),
         move=str(q.data["label"]),

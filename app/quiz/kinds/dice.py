@@ -88,8 +88,8 @@ def ask(a: AskContext) -> Question | None:
     shown = set(likely[:MAX_OPTIONS] + others[: max(0, 4 - len(likely))])
     options = [label for label, _ in outcomes if label in shown]
     text = P(
-        N_("{move} (node #{node}) needs dice: {n} outcome. Which of these is the most likely?"),
-        N_("{move} (node #{node}) needs dice: {n} outcomes. Which of these is the most likely?"),
+        "{move} (node #{node}) needs dice: {n} outcome. Which of these is the most likely?",
+        "{move} (node #{node}) needs dice: {n} outcomes. Which of these is the most likely?",
         len(outcomes),
         move=action,
         node=str(chance.id),

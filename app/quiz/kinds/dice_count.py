@@ -30,14 +30,10 @@ def ask(a: AskContext) -> Question | None:
     options = sorted(options[:4])
     nearest = min(options, key=lambda guess: abs(guess - expected))
     text = P(
-        N_(
-            "The dice of {move} (node #{node}) were rolled {n} time so far. About how often "
-            "should '{outcome}' have come up?"
-        ),
-        N_(
-            "The dice of {move} (node #{node}) were rolled {n} times so far. About how often "
-            "should '{outcome}' have come up?"
-        ),
+        "The dice of {move} (node #{node}) were rolled {n} time so far. About how often "
+        "should '{outcome}' have come up?",
+        "The dice of {move} (node #{node}) were rolled {n} times so far. About how often "
+        "should '{outcome}' have come up?",
         n,
         move=action,
         node=str(chance.id),

@@ -70,14 +70,10 @@ def grade(g: GradeContext) -> Reveal:
         # TRANSLATORS: {value} and {best} are "win", "loss", "draw" or a number ({best} in the
         # plural, "wins", for two moves or more); {moves} the best moves ("c1, c3")
         summary = P(
-            N_(
-                "After {iterations} iterations the favourite is {move} ({visits}); perfect play "
-                "says it is a {value}, while {moves} is a {best}."
-            ),
-            N_(
-                "After {iterations} iterations the favourite is {move} ({visits}); perfect play "
-                "says it is a {value}, while {moves} are {best}."
-            ),
+            "After {iterations} iterations the favourite is {move} ({visits}); perfect play "
+            "says it is a {value}, while {moves} is a {best}.",
+            "After {iterations} iterations the favourite is {move} ({visits}); perfect play "
+            "says it is a {value}, while {moves} are {best}.",
             len(best_moves),
             moves=join(best_moves),
             best=exact_plural_words(best) if many else exact_words(best),

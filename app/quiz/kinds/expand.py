@@ -38,14 +38,10 @@ def grade(g: GradeContext) -> Reveal:
         return g.dropped(M(N_("the expansion happened elsewhere")))
     label = expansion.action_label
     summary = P(
-        N_(
-            "It added {move} (node #{node}), by the '{order}' expansion order; {n} move there "
-            "still untried."
-        ),
-        N_(
-            "It added {move} (node #{node}), by the '{order}' expansion order; {n} moves there "
-            "still untried."
-        ),
+        "It added {move} (node #{node}), by the '{order}' expansion order; {n} move there "
+        "still untried.",
+        "It added {move} (node #{node}), by the '{order}' expansion order; {n} moves there "
+        "still untried.",
         expansion.untried,
         move=label,
         node=str(expansion.node_id),

@@ -38,21 +38,17 @@ def grade(g: GradeContext) -> Reveal:
     facts = {"n": count(ran), "move": fav[1], "visits": visits_words(fav[2])}
     if same:
         summary = P(
-            N_("After {n} more iteration the favourite is {move} ({visits}): unchanged."),
-            N_("After {n} more iterations the favourite is {move} ({visits}): unchanged."),
+            "After {n} more iteration the favourite is {move} ({visits}): unchanged.",
+            "After {n} more iterations the favourite is {move} ({visits}): unchanged.",
             ran,
             **facts,
         )
     else:
         summary = P(
-            N_(
-                "After {n} more iteration the favourite is {move} ({visits}): it changed from "
-                "{before}."
-            ),
-            N_(
-                "After {n} more iterations the favourite is {move} ({visits}): it changed from "
-                "{before}."
-            ),
+            "After {n} more iteration the favourite is {move} ({visits}): it changed from "
+            "{before}.",
+            "After {n} more iterations the favourite is {move} ({visits}): it changed from "
+            "{before}.",
             ran,
             before=str(q.data["label"]),
             **facts,

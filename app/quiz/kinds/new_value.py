@@ -68,8 +68,8 @@ def grade(g: GradeContext) -> Reveal:
     how: Spec
     if evaluation.kind == "rollout":
         how = P(
-            N_("the rollout played {n} random move to the end: {result}"),
-            N_("the rollout played {n} random moves to the end: {result}"),
+            "the rollout played {n} random move to the end: {result}",
+            "the rollout played {n} random moves to the end: {result}",
             len(evaluation.rollout),
             result=result_words(evaluation.raw, g.names),
         )
