@@ -1,7 +1,7 @@
 """Rehearse every lesson as a teacher with a clicker would: Present mode, Page Down alone.
 
     python scripts/rehearse_lessons.py --size 1280x720 [--lesson NAME ...] [--out DIR]
-                                       [--strict-labels] [--class N]
+                                       [--strict-labels] [--class N] [--lang TAG ...]
 
 Starts the app, opens each lesson's first page in Present mode in headless Chromium at the given
 window size, and runs it by the clicker's keys only (Page Down; once per lesson Page Up and Page
@@ -22,6 +22,14 @@ press) and a row of the table it prints:
 Exits 1 when a page fails: its text not whole or under 18 px, a screen box outside the window,
 a key that changed nothing, or (``--strict-labels``) tree labels under 14 px.
 
+``--lang TAG`` (repeatable; ``all``: every language the app offers, app.words.i18n.OFFERED)
+rehearses the lessons in that language (``?lang=TAG``: the app's words and the lesson's
+translation, lessons/TAG/). English by default, its screenshots and rows named as they always
+were; another language's screenshots are ``DIR/<TAG>-<lesson>-<page>-...png`` and its rows'
+lesson ``<lesson> [TAG]``. The script reads no word of the page: the clicker's state (what Page
+Down does next, the page and the count, the slide, the presses done) is in ``data-clicker-*``
+attributes on the text slide and on the strip above the screen (app.lessons.clicker.state).
+
 ``--class N`` rehearses the lessons with a class instead: the teacher's page starts a class (the
 one mouse click, before the lesson), N phones (390x844) join by its code, and the lesson runs by
 Page Down alone; before each press a phone answers the open question (phone k takes answer k,
@@ -31,13 +39,12 @@ the reveal's table and the next question whole inside the window (and the narrat
 on every phone the question with its answers and the tree it asks about on one screen.
 Screenshots: ``DIR/class-<lesson>-<page>-<press>.png`` (projector) and ``-phone<k>.png``.
 Exits 1 when a reveal or a question is outside the window, a phone's answers and tree are not
-on one screen, or the counts differ.
+on one screen, or the counts differ. (In English only: it reads the class's count line.)
 """
 
 from __future__ import annotations
 
 import argparse
-import re
 import statistics
 import sys
 from dataclasses import dataclass, field
@@ -47,6 +54,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from app_server import CHROMIUM, CHROMIUM_ARGS, IDLE, running_app
+
+from app.words.i18n import OFFERED
 
 #: The boxes of the classroom screen that must be inside the window (as the browser tests').
 SCREEN_BOXES = ("controls", "stats", "tree", "narration")
@@ -60,6 +69,7 @@ class PageRow:
 
     lesson: str
     page: int
+    lang: str = "en"
     text_overflow_px: float = 0.0
     text_min_px: float = 0.0
     screen_problem: str = ""
@@ -74,7 +84,7 @@ class PageRow:
         text = "whole" if self.text_overflow_px <= 0 else f"+{self.text_overflow_px:.0f} px"
         tab = f"{self.tab}: {'in view' if self.tab_in_view else 'below'}" if self.tab else ""
         return [
-            self.lesson,
+            where(self.lesson, self.lang),
             str(self.page),
             f"{text}, {self.text_min_px:.1f} px",
             self.screen_problem or "inside",
@@ -83,6 +93,11 @@ class PageRow:
             " ".join(self.keys),
             "0",
         ]
+
+
+def where(lesson: str, lang: str) -> str:
+    """A row's lesson, with its language when not English: "exploration [de]"."""
+    return lesson if lang == "en" else f"{lesson} [{lang}]"
 
 
 def _idle(page: Any) -> None:
@@ -119,24 +134,55 @@ def _label_px(page: Any) -> float:
     return float(statistics.median(sizes)) if sizes else 0.0
 
 
+#: The clicker's state on the page, in no language (``data-clicker-*`` on the text slide or the
+#: strip above the screen: app.lessons.clicker.state), as one string: "next page slide done".
+STATE_JS = """() => {
+  const d = document.querySelector('[data-clicker-next]')?.dataset;
+  return d ? [d.clickerNext, d.clickerPage, d.clickerSlide, d.clickerDone].join(' ') : '';
+}"""
+
+
+def _state(page: Any) -> dict[str, str]:
+    """The clicker's state: ``next`` (what Page Down does: screen, press, tab, page, end),
+    ``page``, ``pages``, ``slide``, ``done`` (app.lessons.clicker.state); {} when not drawn."""
+    found = page.evaluate(
+        "() => Object.assign({}, document.querySelector('[data-clicker-next]')?.dataset ?? {})"
+    )
+    return {key.removeprefix("clicker").lower(): value for key, value in found.items()}
+
+
 def _wait_changed(page: Any, before: str) -> bool:
-    """Until the clicker's button names its next action (every press moves it on)."""
+    """Until the clicker's state (``STATE_JS``) is no longer ``before``: every press moves it
+    on."""
     try:
-        page.wait_for_function(
-            "b => (document.querySelector('.st-key-clicker_next')?.innerText ?? '') !== b",
-            arg=before,
-            timeout=30_000,
-        )
+        page.wait_for_function(f"b => ({STATE_JS})() !== b", arg=before, timeout=30_000)
     except Exception:  # Playwright's TimeoutError: the key changed nothing
         return False
     _idle(page)
     return True
 
 
+def _button(page: Any) -> str:
+    """The clicker's forward button's words (for the report only: the script reads none)."""
+    return page.inner_text(".st-key-clicker_next").strip().removeprefix("▶").strip()
+
+
+def lang_query(lang: str) -> str:
+    """The link's language parameter: none for English (the links as they always were)."""
+    return "" if lang == "en" else f"&lang={lang}"
+
+
+def shot(out: Path, lang: str, name: str) -> str:
+    """A screenshot's path: ``name`` as ever for English, ``<lang>-name`` for another."""
+    return str(out / (name if lang == "en" else f"{lang}-{name}"))
+
+
 def rehearse_lesson(
-    browser: Any, url: str, name: str, size: tuple[int, int], out: Path | None
+    browser: Any, url: str, name: str, size: tuple[int, int], out: Path | None, lang: str = "en"
 ) -> list[PageRow]:
-    """Run lesson ``name`` by Page Down alone in a fresh page of ``browser``; one row a page."""
+    """Run lesson ``name`` by Page Down alone in a fresh page of ``browser``, in the language
+    ``lang`` (``?lang=``); one row a page. The clicker's state is read from its
+    ``data-clicker-*`` attributes, never from its words."""
     width, height = size
     from app.lessons.reading import load_lessons
 
@@ -144,17 +190,15 @@ def rehearse_lesson(
     tabs = {(name, n): p.setup.tab for n, p in enumerate(found[name].pages, start=1)
             if p.setup is not None and p.setup.tab}  # fmt: skip
     page = browser.new_page(viewport={"width": width, "height": height})
-    page.goto(f"{url}/?lesson={name}&page=1&presentation=1")
-    page.wait_for_function(  # the slide's words, not the page's loading skeleton
-        "() => /page 1 of/.test(document.querySelector('.lab-slide')?.innerText ?? '')",
-        timeout=90_000,
+    page.goto(f"{url}/?lesson={name}&page=1&presentation=1{lang_query(lang)}")
+    page.wait_for_selector(  # the slide, not the page's loading skeleton
+        ".lab-slide[data-clicker-page='1']", timeout=90_000
     )
     _idle(page)
-    found = re.search(r"page 1 of (\d+)", page.inner_text(".st-key-lesson_page"))
-    pages = int(found.group(1)) if found else 1
+    pages = int(_state(page).get("pages", "1"))
     rows = []
     for number in range(1, pages + 1):
-        row = PageRow(name, number)
+        row = PageRow(name, number, lang)
         rows.append(row)
         box = page.locator(".st-key-lesson_page").first.bounding_box()
         row.text_overflow_px = 0.0 if box is None else box["y"] + box["height"] - height
@@ -167,7 +211,7 @@ def rehearse_lesson(
         if row.text_min_px < MIN_TEXT_PX:
             row.problems.append(f"text at {row.text_min_px:.1f} px")
         if out is not None:
-            page.screenshot(path=str(out / f"{name}-{number}-text.png"))
+            page.screenshot(path=shot(out, lang, f"{name}-{number}-text.png"))
         _key(page, "PageDown", row)  # the screen
         if number == 1:  # Page Up: back to the text; Page Down: the screen again
             _key(page, "PageUp", row)
@@ -181,13 +225,16 @@ def rehearse_lesson(
         medians = [_label_px(page)]
         row.screen_problem = _screen_problem(page, width, height)
         while True:
-            label = page.inner_text(".st-key-clicker_next")
-            if "Next page" in label or "End of the lesson" in label:
+            kind, before = _state(page).get("next", ""), page.evaluate(STATE_JS)
+            if not kind:
+                row.problems.append("the clicker's state (data-clicker-next) not on the page")
                 break
-            if "Show the" in label and "tab" in label:  # the tab slide: its first screen
+            if kind in ("page", "end"):
+                break
+            if kind == "tab":  # the tab slide: its first screen
                 row.keys.append("PgDn")
                 page.keyboard.press("PageDown")
-                if not _wait_changed(page, label):
+                if not _wait_changed(page, before):
                     row.problems.append("Page Down did not show the tab")
                     break
                 slide = page.locator(".st-key-lesson_tab_slide").first
@@ -198,12 +245,13 @@ def rehearse_lesson(
                 if result is not None and result > height:
                     row.problems.append(f"the tab's result table ends at y {result:.0f}")
                 if out is not None:
-                    page.screenshot(path=str(out / f"{name}-{number}-tab.png"))
+                    page.screenshot(path=shot(out, lang, f"{name}-{number}-tab.png"))
                 continue
+            label = _button(page)
             row.keys.append("PgDn")
             page.keyboard.press("PageDown")
-            if not _wait_changed(page, label):
-                row.problems.append(f"Page Down ({label.strip()}) changed nothing")
+            if not _wait_changed(page, before):
+                row.problems.append(f"Page Down ({label}) changed nothing")
                 break
             medians.append(_label_px(page))
             row.screen_problem = row.screen_problem or _screen_problem(page, width, height)
@@ -216,15 +264,14 @@ def rehearse_lesson(
         if row.tab and not row.tab_in_view:
             row.problems.append(f"the {row.tab} tab starts below the window")
         if out is not None:
-            page.screenshot(path=str(out / f"{name}-{number}-screen.png"))
+            page.screenshot(path=shot(out, lang, f"{name}-{number}-screen.png"))
         if number < pages:
             row.keys.append("PgDn")
             page.keyboard.press("PageDown")
             try:
-                page.wait_for_function(
-                    "n => (document.querySelector('.st-key-lesson_text_slide')?.innerText ?? '')"
-                    ".includes('page ' + n + ' of')", arg=number + 1, timeout=30_000,
-                )  # fmt: skip
+                page.wait_for_selector(
+                    f".lab-slide[data-clicker-page='{number + 1}']", timeout=30_000
+                )
             except Exception:  # Playwright's TimeoutError
                 row.problems.append("Page Down did not turn the page")
                 break
@@ -296,14 +343,14 @@ def rehearse_class(
     rows: list[RevealRow] = []
     number = 1
     while True:
-        label = teacher.inner_text(".st-key-clicker_next").strip().removeprefix("▶").strip()
-        label = label.removesuffix("PageDown").strip()
-        if label.startswith("End of the lesson"):
+        label = _button(teacher).removesuffix("PageDown").strip()  # (the report's words)
+        kind = _state(teacher).get("next", "")
+        if kind in ("end", ""):
             break
         count = teacher.locator(".lab-class-count")  # (not on a text or tab slide)
         asked = count.first.inner_text() if count.count() else ""
         row = None
-        if "answered" in asked and not label.startswith(("Show the", "Next page")):
+        if "answered" in asked and kind == "press":
             row = RevealRow(name, number, label, given=phones)
             for k, phone in enumerate(pages):
                 wait_text(phone, ".st-key-class_question", "Question", timeout=30_000)
@@ -316,13 +363,13 @@ def rehearse_class(
                 answer(phone, k % max(1, choices))
             wait_text(teacher, ".lab-class-count", f"{phones} of {phones} answered",
                       timeout=30_000)  # fmt: skip
-        before = teacher.inner_text(".st-key-clicker_next")
+        before = teacher.evaluate(STATE_JS)
         teacher.keyboard.press("PageDown")
         if not _wait_changed(teacher, before):
             rows.append(row or RevealRow(name, number, label))
             rows[-1].problems.append(f"Page Down ({label}) changed nothing")
             break
-        if label.startswith("Next page"):
+        if kind == "page":
             number += 1
             continue
         if row is None:
@@ -365,6 +412,19 @@ def rehearse_class(
     return rows
 
 
+def languages(asked: list[str]) -> list[str] | None:
+    """The languages ``--lang`` names, in the order given, ``all`` for every one the app offers
+    (app.words.i18n.OFFERED), each once; ``None`` when one is not offered."""
+    found: list[str] = []
+    for tag in asked:
+        for one in OFFERED if tag == "all" else (tag,):
+            if one not in OFFERED:
+                return None
+            if one not in found:
+                found.append(one)
+    return found
+
+
 def lesson_names() -> list[str]:
     from app.lessons.reading import load_lessons
 
@@ -399,9 +459,21 @@ def main(argv: list[str] | None = None) -> int:
         default=0,
         help="rehearse with a class of N phones (1-8): default lesson: exploration",
     )
+    parser.add_argument(
+        "--lang",
+        action="append",
+        metavar="TAG",
+        help="a language the app offers (?lang=TAG), or 'all': repeatable (default: en); "
+        "screenshots and rows other than English's are named with the tag",
+    )
     args = parser.parse_args(argv)
     if not 0 <= args.phones <= 8:
         parser.error("--class: 1 to 8 phones")
+    langs = languages(args.lang or ["en"])
+    if langs is None:
+        parser.error(f"--lang: one of {', '.join(OFFERED)} or all")
+    if args.phones and langs != ["en"]:  # (the phones' words are read: "3 of 3 answered")
+        parser.error("--class rehearses in English only")
     try:
         width, height = (int(n) for n in args.size.lower().split("x"))
     except ValueError:
@@ -418,11 +490,12 @@ def main(argv: list[str] | None = None) -> int:
     (out / "class.db").unlink(missing_ok=True)
     with running_app(env=store) as url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        for name in names:
-            if args.phones:
-                rows += rehearse_class(browser, url, name, (width, height), args.phones, out)
-            else:
-                rows += rehearse_lesson(browser, url, name, (width, height), out)
+        for lang in langs:
+            for name in names:
+                if args.phones:
+                    rows += rehearse_class(browser, url, name, (width, height), args.phones, out)
+                else:
+                    rows += rehearse_lesson(browser, url, name, (width, height), out, lang)
         browser.close()
     print(table(rows))
     failed = [
@@ -432,7 +505,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.strict_labels or not p.startswith("labels")
     ]
     for row, problem in failed:
-        print(f"FAIL {row.lesson} page {row.page}: {problem}", file=sys.stderr)
+        lesson = where(row.lesson, getattr(row, "lang", "en"))
+        print(f"FAIL {lesson} page {row.page}: {problem}", file=sys.stderr)
     if args.phones:
         print(f"{len(rows)} reveals, {args.phones} phones, 1 mouse click (Start a class); "
               f"{len(failed)} failures; screenshots in {out}", file=sys.stderr)  # fmt: skip

@@ -40,8 +40,10 @@ __all__ = [
     "at_end",
     "back",
     "blanked",
+    "next_kind",
     "next_label",
     "start_page",
+    "state",
     "tab_slide",
     "text_slide",
     "toggle_blank",
@@ -57,6 +59,10 @@ DONE = "lesson_presses_done"
 BLANK = "lesson_blank"
 
 Slide = Literal["text", "screen", "tab"]
+#: What Page Down does next, in no language (the page's ``data-clicker-next``, read by
+#: scripts/rehearse_lessons.py and the browser tests): the screen, a press, the named tab, the
+#: next page, or nothing (the lesson's end).
+NextKind = Literal["screen", "press", "tab", "page", "end"]
 
 #: What each press a page may name does, run from the clicker (``reading.PRESSES`` names them).
 ACTIONS: dict[str, Callable[[], None]] = {
@@ -111,14 +117,40 @@ def at_end(page: Page, last_page: bool) -> bool:
     return not (_named_tab(page) and st.session_state.get(SLIDE) == "screen")
 
 
+def next_kind(page: Page, last_page: bool) -> NextKind:
+    """What Page Down does next, as a stable word: ``screen`` (from the text), ``press`` (the
+    page's next press), ``tab`` (the named tab alone), ``page`` (the next page) or ``end``."""
+    if text_slide():
+        return "screen"
+    if _done() < len(page.press):
+        return "press"
+    if _named_tab(page) and st.session_state.get(SLIDE) == "screen":
+        return "tab"
+    return "end" if last_page else "page"
+
+
+def state(page: Page, number: int, pages: int) -> dict[str, str]:
+    """The clicker's state as ``data-clicker-*`` attributes' values (no language): the next
+    action's kind, the page's number and count, the slide, the presses done; any Page Down or
+    Page Up that does something changes one of them."""
+    return {
+        "next": next_kind(page, number >= pages),
+        "page": str(number),
+        "pages": str(pages),
+        "slide": str(st.session_state.get(SLIDE, "text")),
+        "done": str(_done()),
+    }
+
+
 def next_label(page: Page, last_page: bool) -> str:
     """What Page Down does next, in words (the current language): "Show the screen", "Step",
     "Phase (2 of 4)", "Next page", or "End of the lesson"."""
-    if text_slide():
+    kind = next_kind(page, last_page)
+    if kind == "screen":
         # TRANSLATORS: the clicker's next action: from the page's text to the screen.
         return _("Show the screen")
-    done = _done()
-    if done < len(page.press):
+    if kind == "press":
+        done = _done()
         name = press_name(page.press[done])
         if len(page.press) == 1:
             return name
@@ -126,10 +158,10 @@ def next_label(page: Page, last_page: bool) -> str:
         return _("{button} ({number} of {count})", button=name, number=done + 1,
                  count=len(page.press))  # fmt: skip
     tab = _named_tab(page)
-    if tab and st.session_state.get(SLIDE) == "screen":
+    if kind == "tab" and tab:
         # TRANSLATORS: the clicker's next action: that detail tab alone on the projector.
         return _("Show the {tab} tab", tab=_(tab))
-    return _("End of the lesson") if last_page else _("Next page")
+    return _("End of the lesson") if kind == "end" else _("Next page")
 
 
 def advance(page: Page) -> bool:

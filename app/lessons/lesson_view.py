@@ -403,7 +403,10 @@ def _text_slide(lesson: Lesson, number: int) -> None:
     if todo:
         parts.append(f'<p class="lab-do">{html.escape(todo)}</p>')
     with st.container(key="lesson_text_slide"):
-        st.html(LESSON_CSS + f'<div class="lab-slide">{"".join(parts)}</div>')
+        st.html(
+            LESSON_CSS + f'<div class="lab-slide"{_clicker_data(lesson, number)}>'
+            f"{''.join(parts)}</div>"
+        )
     _clicker_buttons(lesson, number)
 
 
@@ -418,11 +421,19 @@ def _strip(lesson: Lesson, number: int) -> None:
     head = _("{title} ({where})", title=bold, where=_where(lesson, number))
     left, right = st.columns([3, 2], vertical_alignment="center")
     left.html(
-        LESSON_CSS + f'<div class="lab-strip"><p>{head}</p>'
+        LESSON_CSS + f'<div class="lab-strip"{_clicker_data(lesson, number)}><p>{head}</p>'
         f'<p class="lab-do">{html.escape(todo)}</p></div>'
     )
     with right:
         _clicker_buttons(lesson, number)
+
+
+def _clicker_data(lesson: Lesson, number: int) -> str:
+    """The clicker's state as ``data-clicker-*`` attributes (:func:`clicker.state`: the next
+    action's kind, the page and the count, the slide, the presses done), for scripts and tests
+    that must not read the buttons' words (scripts/rehearse_lessons.py, in every language)."""
+    found = clicker.state(lesson.pages[number - 1], number, len(lesson.pages))
+    return "".join(f' data-clicker-{name}="{html.escape(value)}"' for name, value in found.items())
 
 
 def _clicker_buttons(lesson: Lesson, number: int) -> None:
