@@ -13,7 +13,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from app.words.exact import ExactAnswer
-from app.words.i18n import N_, _, fixed, n_, percent
+from app.words.i18n import N_, _, fixed, n_, number_text, percent
 from app.words.phrases import result_word
 from mcts_core import Decision, IterationTrace, Search
 from mcts_core.nodes import ChanceNode
@@ -124,12 +124,20 @@ def html_table(rows: Sequence[dict[str, Any]], highlight: int | None = None) -> 
     body = []
     for i, row in enumerate(rows):
         style = ' style="background:#fef3c7;font-weight:600"' if i == highlight else ""
-        cells = "".join(f"<td>{_html('' if v is None else v)}</td>" for v in row.values())
+        cells = "".join(f"<td>{_html(_cell(v))}</td>" for v in row.values())
         body.append(f"<tr{style}>{cells}</tr>")
     return (
         '<table class="mcts-table" style="font-size:0.85rem;border-collapse:collapse">'
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
     )
+
+
+def _cell(value: Any) -> str:
+    """A table cell's text; a number (or a number's text, "+0.333") with the language's
+    symbols ("0,6" in German; English unchanged)."""
+    if value is None:
+        return ""
+    return number_text(str(value)) if not isinstance(value, bool) else str(value)
 
 
 def _html(value: Any) -> str:

@@ -290,9 +290,10 @@ def _simulate_text(
         return worth_too(_(_TERMINAL_AT[key], result=result_text(ev.raw, player_names)))
     if kind == "rollout":
         return worth_too(
-            _(
+            n_(  # English needs no plural here; other languages do ("eine Länge von {n} Zügen")
                 "a {n}-move rollout ended in {result}",
-                n=len(ev.rollout),
+                "a {n}-move rollout ended in {result}",
+                len(ev.rollout),
                 result=result_text(ev.raw, player_names),
             )  # fmt: skip
         )

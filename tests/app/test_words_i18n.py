@@ -214,3 +214,14 @@ def test_figures_boards_and_tree_words_are_wrapped() -> None:
         texts += re.findall(r'label="([^"]*)"', dot)
     for text in texts:
         assert english_left(text.replace("\\n", " "), data) == [], text
+
+
+def test_a_table_writes_its_numbers_the_languages_way() -> None:
+    from app.drawing.figures import html_table
+
+    rows = [{"node": "#3", "value added": -0.6, "visits now": 12, "mean now": 1.0, "q": "+0.333"}]
+    assert "<td>-0.6</td>" in html_table(rows)  # English unchanged
+    with i18n.language("de"):
+        german = html_table(rows)
+    assert "<td>-0,6</td>" in german and "<td>1,0</td>" in german and "<td>+0,333</td>" in german
+    assert "<td>12</td>" in german and "<td>#3</td>" in german
