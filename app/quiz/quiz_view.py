@@ -382,7 +382,13 @@ def _numbers_html(reveal: Reveal, counts: ClassCounts | None = None, brief: bool
         if counts is not None:
             if len(counts.rounds) > 1:
                 # TRANSLATORS: round {n} of a class's vote, short, in a table's header: "r1"
-                rounds = " → ".join(_("r{n}", n=i18n.decimal(n)) for n in counts.rounds)
+                rounds = _("r{n}", n=i18n.decimal(counts.rounds[0]))
+                for n in counts.rounds[1:]:
+                    # TRANSLATORS: one round after another in a header, "r1 → r2" (an arrow
+                    # that points the way the language reads)
+                    rounds = _(
+                        "{rounds} → {round}", rounds=rounds, round=_("r{n}", n=i18n.decimal(n))
+                    )
                 # TRANSLATORS: a table's header: the class's answers in each round, "class r1 → r2"
                 heads.append(html.escape(_("class {rounds}", rounds=rounds)))
             else:

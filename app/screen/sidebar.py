@@ -83,9 +83,9 @@ header[data-testid="stHeader"] {height: 0; min-height: 0;}
 .st-key-controls {column-gap: 0.45rem !important;}
 .st-key-controls [data-testid="stBaseButton-secondary"],
 .st-key-controls [data-testid="stBaseButton-primary"] {padding-left: 0.6rem; padding-right: 0.6rem;}
-.lab-stat {margin-right: 1.1rem; white-space: nowrap;}
+.lab-stat {margin-inline-end: 1.1rem; white-space: nowrap;}
 .lab-stat small {color: #666;}
-.lab-where {color: #666; font-size: 0.8rem; margin-left: 0.2rem;}
+.lab-where {color: #666; font-size: 0.8rem; margin-inline-start: 0.2rem;}
 .lab-tree-help {color: #666; font-size: 0.8rem; line-height: 1.1rem;}
 .stTabs [data-baseweb="tab-list"], .stTabs [role="tablist"] {flex-wrap: wrap; row-gap: 0;
   column-gap: 0.9rem;}

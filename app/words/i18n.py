@@ -234,14 +234,16 @@ def pseudo(message: str) -> str:
 
 def decimal(x: float) -> str:
     """A number the language's way with Babel's default pattern (``0.25`` -> "0,25" in es)."""
-    return format_decimal(x, locale=_now().locale)
+    return _sign_first(format_decimal(x, locale=_now().locale))
 
 
 def percent(x: float) -> str:
     """A share as a percentage the language's way (``0.25`` -> "25 %" in de)."""
-    return format_percent(x, locale=_now().locale)
+    return _sign_first(format_percent(x, locale=_now().locale))
 
 
+#: The left-to-right mark (U+200E): keeps a number's sign before its digits in Arabic text.
+LRM = "\u200e"
 _PLAIN_NUMBER = re.compile(r"([+-]?)([0-9]+)(?:\.([0-9]+))?")
 
 
@@ -256,7 +258,13 @@ def number_text(text: str) -> str:
     sign, _whole, fraction = match.groups()
     digits = "0." + "0" * len(fraction) if fraction else "0"
     pattern = f"+{digits};-{digits}" if sign == "+" else digits
-    return format_decimal(Decimal(text), format=pattern, locale=current.locale)
+    return _sign_first(format_decimal(Decimal(text), format=pattern, locale=current.locale))
+
+
+def _sign_first(written: str) -> str:
+    """A left-to-right mark before a number's sign in a right-to-left language: in Arabic text
+    "-1.000" would show as "1.000-" (CLDR writes Arabic's own signs the same way, "\u200e-")."""
+    return LRM + written if written[:1] in "+-" and is_rtl() else written
 
 
 def fixed(x: float, digits: int, *, signed: bool = False) -> str:
