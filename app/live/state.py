@@ -39,7 +39,7 @@ from app.live.session import (
     sentences,
     session,
 )
-from app.words.i18n import N_, _, decimal, number_text
+from app.words.i18n import N_, _, current_tag, decimal, number_text
 from games.registry import all_specs, game_spec, make_game, opening_state
 from mcts_core import ConfigError, NodeCapReached, PositionError, Search, SearchConfig
 from mcts_core.phases import PHASES, Phase
@@ -193,11 +193,14 @@ def _options_for(game_name: str, widgets: dict[str, Any] | None = None) -> dict[
     return options
 
 
-def share_link() -> str:
+def share_link(with_language: bool = False) -> str:
     """The address that rebuilds this tree on a student's device: the public base (never
     loopback when the machine has a LAN address; ``MCTS_LAB_PUBLIC_URL`` first) with
-    :func:`replay_params`."""
-    return public_base(st.context.url) + "?" + urllib.parse.urlencode(replay_params())
+    :func:`replay_params`, and ``lang=`` (this page's language) only when ``with_language``."""
+    params = replay_params()
+    if with_language:
+        params["lang"] = current_tag()
+    return public_base(st.context.url) + "?" + urllib.parse.urlencode(params)
 
 
 def replay_params() -> dict[str, str]:

@@ -31,7 +31,7 @@ from app.quiz import quiz_view
 from app.screen import ab_panel, game_panels, panels
 from app.words.c_sensitivity import flip_c
 from app.words.c_sentence import flip_sentence
-from app.words.i18n import _, decimal, number_text
+from app.words.i18n import BY_TAG, _, current_tag, decimal, number_text
 from mcts_core import Decision, IterationTrace
 from mcts_core.phases import Phase
 
@@ -63,7 +63,16 @@ def header() -> None:
         if link.open:
             with link:
                 st.caption(_("Copy this link (the icon on the right): it reopens this tree."))
-                st.code(state.share_link(), language=None, wrap_lines=True)
+                # the link carries the sender's language only when asked: by default each
+                # student's page speaks its own browser's language (issue 34)
+                tag = current_tag()
+                with_language = st.checkbox(
+                    _("Open it in {language}", language=BY_TAG[tag].name if tag in BY_TAG else tag),
+                    key="link_lang",
+                    help=_("Adds lang= to the link; without it, the link opens in the language "
+                           "of the browser that opens it."),
+                )  # fmt: skip
+                st.code(state.share_link(with_language), language=None, wrap_lines=True)
         if st.session_state["presentation"]:
             teacher.start_button(sidebar=False)  # (the sidebar is hidden in Present mode)
         st.toggle(

@@ -15,7 +15,7 @@ from app.inputs import widget_values
 from app.inputs.links import SEED_RANGE
 from app.live import session, state, stepping
 from app.words.exact import EXACT_SECONDS
-from app.words.i18n import N_, _, is_rtl, number_text
+from app.words.i18n import N_, _, fixed, is_rtl, number_text
 from games.registry import game_choices, game_spec
 from games.spec import GameOption
 from mcts_core.config import (
@@ -221,9 +221,7 @@ def sidebar_controls(on_run_until: Callable[[], None] | None = None) -> None:
             seconds=number_text(f"{EXACT_SECONDS:g}"),
         ),
     )
-    sb.slider(
-        _("Exploration C"), *widget_values.widget_range("c"), step=0.05, key="c", on_change=change
-    )
+    decimal_slider(sb, _("Exploration C"), "c", *widget_values.widget_range("c"), 0.05, change)
     sb.selectbox(
         _("Tree policy"),
         TREE_POLICIES,
@@ -280,13 +278,10 @@ def sidebar_controls(on_run_until: Callable[[], None] | None = None) -> None:
         ),
     )
     if st.session_state["rollout"] == "epsilon":
-        sb.slider(
-            _("Epsilon (random share)"),
-            *widget_values.widget_range("epsilon"),
-            step=0.05,
-            key="epsilon",
-            on_change=change,
-        )
+        decimal_slider(
+            sb, _("Epsilon (random share)"), "epsilon", *widget_values.widget_range("epsilon"),
+            0.05, change,
+        )  # fmt: skip
     with sb.expander(_("Evaluation shaping")):
         st.number_input(
             _("Win value"),
@@ -306,13 +301,10 @@ def sidebar_controls(on_run_until: Callable[[], None] | None = None) -> None:
             key="loss_value",
             on_change=change,
         )
-        st.slider(
-            _("Heuristic weight"),
-            *widget_values.widget_range("heuristic_weight"),
-            step=0.1,
-            key="heuristic_weight",
-            on_change=change,
-        )
+        decimal_slider(
+            st, _("Heuristic weight"), "heuristic_weight",
+            *widget_values.widget_range("heuristic_weight"), 0.1, change,
+        )  # fmt: skip
         st.selectbox(
             _("Value range"),
             VALUE_RANGES,
@@ -375,6 +367,35 @@ def _game_label(name: str) -> str:
         return name
 
 
+def decimal_slider(
+    where: Any,
+    label: str,
+    key: str,
+    low: float,
+    high: float,
+    step: float,
+    on_change: Callable[[], None],
+) -> None:
+    """A slider of decimals. Streamlit writes a slider's numbers (its value above the thumb,
+    its ends) with a decimal point in every language; where the language writes a comma
+    ("1,40" in German and Spanish) those numbers are hidden and the label carries the value
+    the language's way ("C de exploración: 1,40"). The key alone is the slider's identity
+    (Streamlit), so the label may change with the value."""
+    if number_text("0.5") != "0.5" and isinstance(step, float):
+        digits = len(f"{step:g}".partition(".")[2])
+        value = float(st.session_state.get(key, low))
+        label = _("{setting}: {value}", setting=label, value=fixed(value, digits))
+        st.html(
+            "<style>"
+            + ",".join(
+                f".st-key-{key} [data-testid='{part}']"
+                for part in ("stSliderThumbValue", "stSliderTickBarMin", "stSliderTickBarMax")
+            )
+            + "{display: none;}</style>"
+        )
+    where.slider(label, low, high, step=step, key=key, on_change=on_change)
+
+
 def _option_widget(where: Any, option: GameOption, on_change: Callable[[], None]) -> None:
     """The widget of one of the game's options (its registration, ``GameSpec.options``)."""
     if option.choices:
@@ -384,4 +405,4 @@ def _option_widget(where: Any, option: GameOption, on_change: Callable[[], None]
         )  # fmt: skip
     elif option.slider is not None:
         low, high, step = option.slider
-        where.slider(_(option.label), low, high, step=step, key=option.key, on_change=on_change)
+        decimal_slider(where, _(option.label), option.key, low, high, step, on_change)

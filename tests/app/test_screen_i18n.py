@@ -13,7 +13,7 @@ import pytest
 
 from app.inputs.tabs import DETAIL_TABS
 from app.words import i18n
-from tests.app_helpers import fresh, outside_pseudo, tab
+from tests.app_helpers import blocks, fresh, outside_pseudo, tab
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -153,3 +153,17 @@ def test_outside_words_are_the_packages_words() -> None:
     assert {b.doc for b in BREAKPOINTS.values()} <= set(ow.BREAKPOINT_DOCS)
     assert set(SYNC_TEXT.values()) <= set(ow.SYNC_TEXTS)
     assert {p.label for p in PHASES} <= set(ow.PHASE_LABELS)
+
+
+def test_a_decimal_slider_says_its_value_the_languages_way() -> None:
+    """Streamlit writes a slider's numbers with a point in every language: in German the C
+    slider's own numbers are hidden and its label carries the value ("…: 1,40")."""
+    at = fresh()
+    assert at.slider(key="c").label == "Exploration C"
+    assert not any(".st-key-c [data-testid='stSliderThumbValue']" in b for b in blocks(at))
+    at = fresh(lang="de")
+    label = at.slider(key="c").label
+    assert label.endswith(": 1,40") and label != "Exploration C"
+    assert any(".st-key-c [data-testid='stSliderThumbValue']" in b for b in blocks(at))
+    at.slider(key="c").set_value(0.5).run()
+    assert at.slider(key="c").label.endswith(": 0,50")

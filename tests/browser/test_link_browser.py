@@ -62,3 +62,21 @@ def test_a_lesson_link_rebuilds_the_senders_tree(app_url: str, browser: Any) -> 
     assert narration(other) == narration(page)
     page.close()
     other.close()
+
+
+def test_the_link_carries_the_senders_language_only_when_asked(app_url: str, browser: Any) -> None:
+    page = open_page(browser, f"{app_url}/?lang=de&game=nim&seed=1")
+    click(page, "step")
+    assert "lang" not in _params(_link(page))  # each student's own browser's language
+    page.locator(".st-key-link button").first.click()
+    box = page.locator(".st-key-link_lang label").first  # "Open it in Deutsch"
+    box.wait_for(timeout=15_000)
+    box.click()
+    code = page.locator("[data-testid='stPopoverBody'] code").first
+    page.wait_for_function(
+        "() => (document.querySelector(\"[data-testid='stPopoverBody'] code\") || {})"
+        ".innerText?.includes('lang=de')",
+        timeout=15_000,
+    )
+    assert _params(" ".join(code.inner_text().split()).replace(" ", ""))["lang"] == "de"
+    page.close()
