@@ -83,7 +83,15 @@ class Frame:
             ``app.classroom.teacher.question_facts``), or ``None``; read as ``None`` unless
             it is an object.
         reveal: the last revealed question's facts (as ``question``, with the reveal's
-            ``summary`` spec), or ``None``; read as ``None`` unless it is an object.
+            ``summary`` spec, its table's ``rows`` (a spec per cell), the row ``marked`` and
+            ``why``, the quiz kind's English message), or ``None``; read as ``None`` unless it
+            is an object.
+        tree_words: the drawn tree's words in each language a phone may choose:
+            ``{"lang": the teacher's tag, "in": {tag: words}}`` (``app.classroom.said``:
+            :func:`~app.classroom.said.tree_words_of` gives a view's words, each box's label,
+            numbers and tooltip by its key; ``tree`` keeps the teacher's geometry and words),
+            or ``None``; read as ``None`` unless it is an object, each language checked
+            again when shown (:func:`~app.classroom.said.tree_in_language`).
     """
 
     stats: str = ""
@@ -100,6 +108,7 @@ class Frame:
     lesson_ref: LessonRef | None = None
     question: dict[str, Any] | None = None
     reveal: dict[str, Any] | None = None
+    tree_words: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The wire format: plain JSON data, the keys as every replica reads them (``moves``
@@ -128,6 +137,8 @@ class Frame:
             data["question"] = self.question
         if self.reveal is not None:
             data["reveal"] = self.reveal
+        if self.tree_words is not None:
+            data["tree_words"] = self.tree_words
         return data
 
     def changed_key(self) -> str:
@@ -163,6 +174,7 @@ class Frame:
             lesson_ref=_lesson_ref(data.get("lesson_ref")),
             question=_object(data.get("question")),
             reveal=_object(data.get("reveal")),
+            tree_words=_object(data.get("tree_words")),
         )
 
 

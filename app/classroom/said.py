@@ -44,9 +44,13 @@ __all__ = [
     "refusal",
     "render_line",
     "render_numbers",
+    "reveal_rows",
     "root_decision",
     "stats_facts",
     "summary_text",
+    "tree_in_language",
+    "tree_words_of",
+    "why_text",
 ]
 
 #: What the screen says before the first click (the same words as the teacher's screen).
@@ -274,10 +278,14 @@ def _read_trace(d: Mapping[str, Any]) -> IterationTrace:
 
 
 def _names(facts: Mapping[str, Any]) -> tuple[str, str]:
+    """The players' names in the current language: the facts carry the game's own (English)
+    names ("Home", "First"; X and O are marks), translated here with ``_()`` as
+    ``app.live.session.player_names`` does for the teacher's screen (a frame of an older
+    version carried the teacher's words: a name the catalogue does not know stays as it is)."""
     names = [_str(n) for n in facts["names"]]
     if len(names) != 2:
         raise ValueError(names)
-    return names[0], names[1]
+    return _(names[0]), _(names[1])
 
 
 def _context(d: Any) -> PhaseContext | IterationTrace | None:
@@ -472,3 +480,92 @@ def summary_text(facts: dict[str, Any] | None, poll: Poll) -> str:
         return poll.summary if words is None else str(words(found, poll.summary))
     except Exception:
         return poll.summary
+
+
+def reveal_rows(facts: dict[str, Any] | None, poll: Poll) -> tuple[tuple[str, ...], ...]:
+    """The revealed question's table of deciding numbers (a header row, then one row per
+    item) in the current language, from the reveal's facts in the frame (``rows``: a spec per
+    cell, ``app.quiz.records.rows_words``); ``()`` when the frame has none for this poll (a
+    frame of an older version, another question) or they do not read."""
+    found = _facts_for(facts, poll)
+    if found is None or not isinstance(found.get("rows"), list) or not found["rows"]:
+        return ()
+    try:
+        rows = _records.rows_words(found, ())
+    except Exception:
+        return ()
+    if not all(isinstance(row, tuple) and len(row) == len(rows[0]) for row in rows):
+        return ()
+    return rows
+
+
+def why_text(facts: dict[str, Any] | None, poll: Poll) -> str:
+    """Why MCTS does what the revealed question asked about, in the current language (the
+    reveal's facts carry the quiz kind's English message, ``Reveal.why``); ``""`` when none."""
+    found = _facts_for(facts, poll)
+    why = found.get("why") if found is not None else None
+    if not isinstance(why, str) or not why:
+        return ""
+    try:
+        return _(why)
+    except (KeyError, IndexError, ValueError):  # (a catalogue's braces gone wrong)
+        return why
+
+
+# ------------------------------------------------------------------- the tree's words
+
+
+def tree_words_of(tree: Mapping[str, Any]) -> dict[str, Any]:
+    """The words of a drawn tree (``TreeView.to_dict()``) that change with the language: each
+    box's label, numbers and tooltip by its key, the screen reader's summary and the players'
+    names (the geometry, marks and heat are not words)."""
+    nodes = {}
+    for node in tree.get("nodes") or ():
+        if isinstance(node, dict) and isinstance(node.get("key"), str):
+            nodes[node["key"]] = [
+                str(node.get("label", "")),
+                [str(line) for line in node.get("lines") or ()],
+                [str(line) for line in node.get("tooltip") or ()],
+            ]
+    return {
+        "summary": str(tree.get("summary", "")),
+        "player_names": [str(n) for n in tree.get("player_names") or ()][:2],
+        "nodes": nodes,
+    }
+
+
+def tree_in_language(tree: dict[str, Any], words: Any) -> dict[str, Any]:
+    """The teacher's drawn tree with its words in the current language: ``words`` is the
+    frame's ``tree_words`` (``{"lang": the teacher's tag, "in": {tag: tree_words_of(...)}}``),
+    the geometry stays the teacher's. The teacher's words where the frame has none for this
+    language (a frame of an older version, a tree drawn from an entry of the history before a
+    class ran) or they do not read: never fails."""
+    try:
+        if not isinstance(words, dict) or not isinstance(words.get("in"), dict):
+            return tree
+        mine = words["in"].get(current_tag())
+        if not isinstance(mine, dict) or not isinstance(mine.get("nodes"), dict):
+            return tree
+        by_key = mine["nodes"]
+        nodes = []
+        for node in tree.get("nodes") or ():
+            said = by_key.get(node.get("key")) if isinstance(node, dict) else None
+            if not (isinstance(said, list) and len(said) == 3):
+                nodes.append(node)
+                continue
+            label, lines, tooltip = said
+            if not (isinstance(label, str) and isinstance(lines, list)
+                    and isinstance(tooltip, list)):  # fmt: skip
+                nodes.append(node)
+                continue
+            nodes.append({**node, "label": label, "lines": [str(x) for x in lines],
+                          "tooltip": [str(x) for x in tooltip]})  # fmt: skip
+        shown = {**tree, "nodes": nodes}
+        if isinstance(mine.get("summary"), str) and mine["summary"]:
+            shown["summary"] = mine["summary"]
+        names = mine.get("player_names")
+        if isinstance(names, list) and len(names) == 2 and all(isinstance(n, str) for n in names):
+            shown["player_names"] = names
+        return shown
+    except (TypeError, AttributeError, ValueError):
+        return tree

@@ -556,7 +556,51 @@ def _last_reveal(r: Room, me: _Me, frame: Frame | None, version: int) -> None:
     rounds, bars = _class_bars(r, me.code, last, version, i18n.current_tag(), known)
     if rounds:
         verdict = _verdict(r, me, rounds, facts)
-        st.html(f'<p class="lab-class-line"><b>{html.escape(verdict)}</b></p>' + bars)
+        more = _reveal_more(facts, rounds[-1])
+        st.html(f'<p class="lab-class-line"><b>{html.escape(verdict)}</b></p>' + bars + more)
+
+
+def _reveal_more(facts: dict[str, Any] | None, poll: Poll) -> str:
+    """Under the class's bars, folded (one line on a phone): the table of numbers that
+    decided the revealed question and why MCTS does so, in this page's language, from the
+    reveal's facts in the frame (``""``: the frame has none for this question)."""
+    rows = class_words.reveal_rows(facts, poll)
+    why = class_words.why_text(facts, poll)
+    if not rows and not why:
+        return ""
+    body = ""
+    if rows:
+        marked = (facts or {}).get("marked")  # (an index among the rows under the header)
+        header, *cells = rows
+        heads = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+        lines = "".join(
+            ('<tr class="lab-mark">' if n == marked and marked is not True else "<tr>")
+            + "".join(f"<td>{html.escape(c)}</td>" for c in row)
+            + "</tr>"
+            for n, row in enumerate(cells)
+        )
+        named = html.escape(_("the deciding numbers"), quote=True)
+        body += (
+            f'<div class="lab-reveal-rows" tabindex="0" role="region" aria-label="{named}">'
+            f"<table><tr>{heads}</tr>{lines}</table></div>"
+        )
+    if why:
+        body += f'<p class="lab-class-line">{html.escape(why)}</p>'
+    title = html.escape(_("Why?"))
+    return (
+        f'{_REVEAL_CSS}<details class="lab-reveal-more"><summary>{title}</summary>{body}</details>'
+    )
+
+
+_REVEAL_CSS = """<style>
+.lab-reveal-more summary {min-height: 2.75rem; display: list-item; line-height: 2.75rem;
+  font-weight: 600; cursor: pointer;}
+.lab-reveal-rows {overflow-x: auto; max-width: 100%;}
+.lab-reveal-rows table {border-collapse: collapse; font-size: 0.9rem;}
+.lab-reveal-rows th, .lab-reveal-rows td {padding: 0.1rem 0.4rem; text-align: start;
+  white-space: nowrap; border-bottom: 1px solid #e5e7eb;}
+.lab-reveal-rows tr.lab-mark td {font-weight: 700; background: #fef9c3;}
+</style>"""
 
 
 def _verdict(
@@ -707,7 +751,9 @@ def _frame_tree(frame: Frame, poll: Poll | None = None) -> None:
         found = tap.subject(frame.moves, poll)
         answer = tap.tree_answer(found, poll, st.session_state.get("class_answer"))
     on_answer = _guarded(tap.on_tap(tap.TREE_KEY, poll, _on_answer)) if answer and poll else None
-    render_tree_data(frame.tree, key=tap.TREE_KEY, height=360, fit=True, answer=answer,
+    # the teacher's geometry with its words in this page's language (Frame.tree_words)
+    tree = class_words.tree_in_language(frame.tree, frame.tree_words)
+    render_tree_data(tree, key=tap.TREE_KEY, height=360, fit=True, answer=answer,
                      on_answer=on_answer)  # fmt: skip
 
 

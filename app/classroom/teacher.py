@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import html
+import logging
 import secrets
 import time
 from typing import Any
@@ -38,6 +39,7 @@ from app.quiz import ClassCounts, QuizState, Reveal
 from app.words import i18n
 from app.words.c_sensitivity import flip_c
 from app.words.i18n import N_, _, decimal
+from games.registry import game_spec
 
 __all__ = [
     "CLASS_CSS",
@@ -61,6 +63,8 @@ __all__ = [
     "teacher",
     "watcher",
 ]
+
+_LOG = logging.getLogger(__name__)
 
 #: How often a student's page asks whether the teacher's screen changed (seconds) when no
 #: watcher pushes the change to it (app/classroom/push.py: AppTest, a Streamlit without the runtime
@@ -437,6 +441,25 @@ def pin_box(where: Any = st) -> None:
         )
 
 
+#: Session key: the round (poll id, round) whose Reveal made its click and the search's
+#: iterations before it: a Reveal is one click.
+REVEAL_MADE = "class_reveal_made"
+
+
+def _on_reveal(click: Any, asked: tuple[str, int] | None) -> None:
+    """Reveal: make the click the open round's question is about (``click``), once per round.
+    The callback of a Reveal that comes again for a round whose click was made (a second
+    press before the page showed the reveal, the same press delivered twice) does nothing: a
+    second iteration would void the question it reveals ("2 iterations ran at once")."""
+    iterations = session().search.iterations
+    made = st.session_state.get(REVEAL_MADE)
+    if asked is not None and made is not None and made[0] == asked and made[1] != iterations:
+        _LOG.warning("Reveal of %s round %s again: its click was made", *asked)
+        return
+    st.session_state[REVEAL_MADE] = (asked, iterations)  # (the search before its click)
+    click()
+
+
 @safe
 def _on_toggle_join() -> None:
     st.session_state["class_join_shown"] = not st.session_state.get("class_join_shown", False)
@@ -486,7 +509,9 @@ def room_box(click: Any) -> None:
         with st.container(horizontal=True, gap="small", key="class_room_buttons"):
             open_round = poll is not None and not poll.revealed
             click = _on_reveal_unmatched if unmatched_poll() else click
-            st.button(_("Reveal"), key="class_reveal", on_click=click, disabled=not open_round,
+            asked = (poll.id, poll.round) if open_round and poll is not None else None
+            st.button(_("Reveal"), key="class_reveal", on_click=_on_reveal,
+                      args=(click, asked), disabled=not open_round,
                       help=_("Make the click the question is about and show the class's "
                              "answers with the numbers that decided it."))  # fmt: skip
             vote.close_button(open_round, st.session_state.get("presentation", False))
@@ -817,6 +842,7 @@ def frame_of(
         lesson_ref=_lesson_ref() if lesson is not None else None,
         question=question_facts(poll[1] if poll else None),
         reveal=reveal_facts(st.session_state.get("class_last_reveal")),
+        tree_words=_tree_words(tree),
     )
 
 
@@ -825,13 +851,13 @@ def _facts(narration: list[str]) -> tuple[tuple[dict[str, Any] | None, ...], dic
     entry's, the second the sentence on C when the screen has it; the others: ``None``, the
     teacher's text stands) and the statistics' numbers."""
     from app.live.history import current_entry
-    from app.live.session import player_names
 
     lab = session()
     search = lab.search
     entry = current_entry()
     c, policy = float(st.session_state["c"]), str(st.session_state["policy"])
-    names = player_names()
+    # the game's own names ("Home", "First"): each phone translates them (said._names)
+    names = game_spec(str(st.session_state["game"])).player_names
     first: dict[str, Any] | None = None
     if entry is None:
         first = {"kind": "start"}
@@ -872,6 +898,85 @@ def _in_each_language(words: Any) -> dict[str, str]:
     return found
 
 
+#: Session key: the drawn trees' words per language made so far (:func:`_tree_words`), by
+#: the tree's own data: an entry of the history shown again finds the words of its time.
+TREE_WORDS = "class_tree_words"
+#: Trees whose words are kept (the newest).
+TREE_WORDS_KEPT = 64
+
+
+def _tree_words(tree: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The published tree's words in every language a phone may choose (``Frame.tree_words``):
+    each made by drawing the same tree again in that language (``history.tree_view_now`` with
+    the entry's marks, the class's heat put back), its geometry left to the teacher's. Made
+    only when the drawing of this screen is the search as it is now (the newest entry: it is
+    drawn again in the teacher's language and compared); an entry of the history shown again
+    finds the words made when it was the newest. ``None``: none known (each phone shows the
+    teacher's words)."""
+    if not tree:
+        return None
+    key = _tree_key(tree)
+    kept: dict[str, dict[str, Any]] = st.session_state.setdefault(TREE_WORDS, {})
+    found = kept.get(key)
+    if found is None:
+        found = _tree_words_now(tree, key)
+        if found is None:
+            return None
+        kept[key] = found
+        for old in list(kept)[: max(0, len(kept) - TREE_WORDS_KEPT)]:
+            del kept[old]
+    return {"lang": i18n.current_tag(), "in": found}
+
+
+def _tree_key(tree: dict[str, Any]) -> str:
+    """What a drawn tree is, without its words' language: its boxes' keys, places, numbers
+    and marks, and the class's heat (the summary names the class's choices)."""
+    nodes = [
+        (n.get("key"), n.get("x"), n.get("y"), n.get("w"), n.get("id"), n.get("lines"),
+         n.get("marks"), n.get("proven"), n.get("heat"))
+        for n in tree.get("nodes") or ()
+        if isinstance(n, dict)
+    ]  # fmt: skip
+    edges = tree.get("edges")
+    return repr((i18n.current_tag(), tree.get("top"), tree.get("total"), nodes, edges))
+
+
+def _tree_words_now(tree: dict[str, Any], key: str) -> dict[str, Any] | None:
+    """:func:`_tree_words`'s words drawn now, when ``tree`` is the search's tree now."""
+    from app.drawing.tree_heat import with_heat
+    from app.drawing.tree_model import Heat
+    from app.live import history
+
+    lab = session()
+    entry = history.current_entry()
+    if entry is not None and (not lab.history or entry is not lab.history[-1]):
+        return None  # (an older entry: the search has moved on since it was drawn)
+    marks = entry.marks if entry is not None else (None, None, None)
+    heat = {}
+    for node in tree.get("nodes") or ():
+        found = node.get("heat") if isinstance(node, dict) else None
+        if isinstance(found, dict) and isinstance(node.get("id"), int):
+            right = found.get("right")
+            heat[node["id"]] = Heat(int(found.get("count", 0)), float(found.get("share", 0.0)),
+                                    None if right is None else bool(right))  # fmt: skip
+
+    def drawn() -> dict[str, Any]:
+        return with_heat(history.tree_view_now(*marks), heat).to_dict()
+
+    try:
+        if _tree_key(drawn()) != key:
+            return None  # not the search as it is now (a file's tree, an arena's run since)
+        words = {}
+        for tag in i18n.offered():
+            if tag != i18n.current_tag():
+                with i18n.language(tag):
+                    words[tag] = said.tree_words_of(drawn())
+    except Exception:  # (the words are a courtesy: the phones keep the teacher's)
+        _LOG.exception("the tree's words in the phones' languages")
+        return None
+    return words
+
+
 def _lesson_ref() -> LessonRef | None:
     """The open lesson page as (name, page number)."""
     name = st.session_state.get("lesson")
@@ -910,9 +1015,14 @@ def reveal_facts(poll_id: str | None) -> dict[str, Any] | None:
     if revealed != (id(reveal.question), poll_id):
         return None
     facts = dict(getattr(reveal.question, "facts", None) or {})
-    summary = (getattr(reveal, "facts", None) or {}).get("summary")
-    if summary is not None:
-        facts["summary"] = summary
+    found = getattr(reveal, "facts", None) or {}
+    if found.get("summary") is not None:
+        facts["summary"] = found["summary"]
+    if found.get("rows") and reveal.verdict != "dropped":  # the table of deciding numbers
+        facts["rows"] = found["rows"]
+        facts["marked"] = reveal.marked
+    if reveal.why:
+        facts["why"] = reveal.why  # (the quiz kind's English message: each phone's _())
     if not facts:
         return None
     return {"poll": poll_id, "options": list(reveal.question.options), **facts}
@@ -977,10 +1087,13 @@ def bars_html(
         for n, (poll, tally) in enumerate(zip(rounds, tallies, strict=True)):
             count = tally.get(choice, 0)
             width = 100 * count / most
-            title = html.escape(_("round {round}: {n}", round=poll.round, n=count), quote=True)
+            said_count = decimal(count)  # (the language's digits)
+            title = html.escape(
+                _("round {round}: {n}", round=decimal(poll.round), n=said_count), quote=True
+            )
             cells.append(
                 f'<span class="lab-bar lab-round-{min(n + 1, 2)}" style="width:{width:.0f}%"'
-                f' title="{title}"></span> {count}'
+                f' title="{title}"></span> {said_count}'
             )
         rows.append(
             f'<tr class="{"lab-right" if choice in right else ""}">'

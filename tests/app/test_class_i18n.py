@@ -3,6 +3,7 @@ a phone renders them in its own language while the teacher's page stays in the t
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterator
@@ -12,7 +13,10 @@ import pytest
 
 from app.classroom import said
 from app.classroom.frame import Frame, LessonPage, LessonRef
+from app.classroom.records import Poll
+from app.quiz.words import M, count, num
 from app.words import i18n
+from app.words.i18n import N_
 from app.words.narration import narrate_iteration, narrate_phase, selection_end
 from games import make_game
 from mcts_core import Search
@@ -124,11 +128,111 @@ def test_the_phone_s_words_are_in_its_language() -> None:
     assert re.search(r"[A-Za-z]{3,}", outside_pseudo(str(stats) + " planted English"))
 
 
+def test_player_names_go_in_english_and_each_phone_translates_them() -> None:
+    """The facts carry the game's own names ("Home", "Away"); a phone says them in its
+    language with ``_()`` (a frame of an older version with other names: as they are)."""
+    search = Search(make_game("gridiron"), None, SearchConfig(), seed=1)
+    trace = search.step()
+    facts = _wire(said.narration_facts(trace, None, None, None, ("Home", "Away"), 1.4, "uct"))
+    assert isinstance(facts, dict) and facts["names"] == ["Home", "Away"]
+    assert said.render_line(facts) == narrate_iteration(trace, ("Home", "Away"), 1.4, "uct")
+    with i18n.language(i18n.PSEUDO):
+        shown = str(said.render_line(facts))
+        wanted = narrate_iteration(trace, (i18n._("Home"), i18n._("Away")), 1.4, "uct")
+    assert shown == wanted and "Home" not in outside_pseudo(shown)
+
+
+def _poll(poll_id: str = "q1") -> Poll:
+    return Poll(poll_id, 1, "Which move does selection take?", ("a1", "b2"), 0.0, True,
+                ("a1",), "a1 won.")  # fmt: skip
+
+
+def _reveal_facts() -> dict[str, object]:
+    rows = [
+        [M(N_("move")), M(N_("N")), M(N_("Q"))],
+        ["a1", count(3), num("+0.333")],
+        ["b2", count(1), num("-1.000")],
+    ]
+    why = "Selection adds an exploration bonus to each move's Q."
+    return _wire({"poll": "q1", "options": ["a1", "b2"], "rows": rows, "marked": 0, "why": why})
+
+
+def test_the_reveal_s_table_and_why_are_in_the_phone_s_language() -> None:
+    facts = _reveal_facts()
+    assert said.reveal_rows(facts, _poll()) == (("move", "N", "Q"), ("a1", "3", "+0.333"),
+                                                ("b2", "1", "-1.000"))  # fmt: skip
+    with i18n.language(i18n.PSEUDO):
+        rows = said.reveal_rows(facts, _poll())
+        why = said.why_text(facts, _poll())
+    assert rows[0][0].startswith(i18n.PSEUDO_OPEN) and why.startswith(i18n.PSEUDO_OPEN)
+    cells = " ".join(c for row in rows for c in row)
+    assert _english_left([cells, why]) == []
+    assert _english_left([cells + " planted"]) == ["planted"]  # (the check can fail)
+    with i18n.language("de"):  # numbers the language's way
+        assert said.reveal_rows(facts, _poll())[1][2] == "+0,333"
+    # another question's facts, none, or garbled: nothing (the phone shows its bars alone)
+    assert said.reveal_rows(facts, _poll("q2")) == () and said.why_text(facts, _poll("q2")) == ""
+    assert said.reveal_rows(None, _poll()) == () and said.why_text({}, _poll()) == ""
+    assert said.reveal_rows({**facts, "rows": "x"}, _poll()) == ()
+    assert said.reveal_rows({**facts, "rows": [["a"], ["b", "c"]]}, _poll()) == ()
+
+
+def _tree() -> dict[str, object]:
+    from app.drawing.tree_layout import build_view
+
+    search = _search()
+    for _step in range(6):
+        search.step()
+    view = build_view(search, path_ids=set(), new_id=None, changed_ids=set(), focus_id=None,
+                      player_names=NAMES)  # fmt: skip
+    return view.to_dict()
+
+
+def test_the_tree_s_words_come_in_the_phone_s_language_on_the_teacher_s_geometry() -> None:
+    from app.drawing.tree_layout import build_view
+
+    tree = _tree()
+    search = _search()
+    for _step in range(6):
+        search.step()
+    with i18n.language(i18n.PSEUDO):
+        pseudo = build_view(search, path_ids=set(), new_id=None, changed_ids=set(),
+                            focus_id=None, player_names=NAMES).to_dict()  # fmt: skip
+    words = _wire({"lang": "en", "in": {i18n.PSEUDO: said.tree_words_of(pseudo)}})
+    frame = Frame.from_dict(_wire({"tree": tree, "tree_words": words}))
+    assert frame.tree_words == words
+    with i18n.language(i18n.PSEUDO):
+        shown = said.tree_in_language(tree, frame.tree_words)
+    nodes = shown["nodes"]
+    assert isinstance(nodes, list) and len(nodes) == len(tree["nodes"])  # type: ignore[arg-type]
+    for mine, teachers in zip(nodes, tree["nodes"], strict=True):  # type: ignore[call-overload]
+        assert {k: v for k, v in mine.items() if k not in ("label", "lines", "tooltip")} == {
+            k: v for k, v in teachers.items() if k not in ("label", "lines", "tooltip")
+        }  # the teacher's geometry, marks and heat
+        assert _english_left(mine["tooltip"]) == [], mine["tooltip"]
+    assert nodes[0]["label"].startswith(i18n.PSEUDO_OPEN)  # "root"
+    assert _english_left([str(shown["summary"])]) == []
+    assert _english_left(list(tree["nodes"][0]["tooltip"])) != []  # type: ignore[index]
+    # a language the frame has no words for, an old frame, garbled words: the teacher's
+    with i18n.language("de"):
+        assert said.tree_in_language(tree, words) == tree
+    assert said.tree_in_language(tree, None) == tree
+    for bad in ({"in": 3}, {"in": {i18n.PSEUDO: {"nodes": [1]}}}, "x"):
+        with i18n.language(i18n.PSEUDO):
+            assert said.tree_in_language(tree, bad) == tree
+    with i18n.language(i18n.PSEUDO):
+        odd = said.tree_in_language(tree, {"in": {i18n.PSEUDO: {"nodes": {"n0": [1, 2, 3]}}}})
+    assert odd["nodes"] == tree["nodes"]
+    assert Frame.from_dict({"tree_words": [1]}).tree_words is None
+    assert "tree_words" not in Frame().to_dict()
+
+
 # ------------------------------------------------------------ a class in two languages
 
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
+import app.classroom.teacher as class_view  # noqa: E402
 from tests.app_helpers import MAIN, blocks, fresh  # noqa: E402
 from tests.class_fixtures import own_class_store  # noqa: E402
 
@@ -184,6 +288,29 @@ def test_the_phone_speaks_its_language_and_the_projector_the_teacher_s(
         assert all(i18n.PSEUDO_OPEN in t for t in texts), texts
         assert _english_left(texts) == [], texts
     assert _english_left(["Select: X took a1."]) == ["Select", "took"]  # (the check can fail)
+    # the reveal's table of deciding numbers and its why, folded under the class's bars
+    page = " ".join(blocks(phone))
+    table = re.search(r'class="lab-reveal-rows".*?</table>', page, re.S)
+    why = re.search(r"<summary>(.*?)</summary>(.*?)</details>", page, re.S)
+    assert table is not None and why is not None, page[-2000:]
+    cells = re.findall(r"<t[hd]>(.*?)</t[hd]>", table.group(0))
+    folded = html.unescape(re.sub(r"<style>.*?</style>|<[^>]+>", " ", why.group(2), flags=re.S))
+    assert len(cells) >= 4 and _english_left([*cells, why.group(1), folded]) == [], folded
+    # the tree: the teacher's words in English, each phone's in its language (en-XA here)
+    version, data = class_view.room().follow(code, -1)
+    frame = Frame.from_dict(data)
+    assert frame.tree is not None and frame.tree_words is not None
+    assert frame.tree_words["lang"] == "en" and set(frame.tree_words["in"]) == set(
+        i18n.offered()
+    ) - {"en"}
+    with i18n.language(i18n.PSEUDO):
+        tree = said.tree_in_language(frame.tree, frame.tree_words)
+    assert [n["x"] for n in tree["nodes"]] == [n["x"] for n in frame.tree["nodes"]]
+    assert tree["nodes"][0]["label"] == "⟦ŕööţ⟧" or tree["nodes"][0]["label"].startswith("⟦")
+    tips = [t for n in tree["nodes"] for t in n["tooltip"]]
+    assert tips and _english_left(tips) == [], tips
+    assert _english_left([tree["summary"]]) == [], tree["summary"]
+    assert _english_left([t for n in frame.tree["nodes"] for t in n["tooltip"]]) != []
     # the projector: the teacher's English, never the pseudo-language
     teacher_text = " ".join(blocks(teacher))
     assert i18n.PSEUDO_OPEN not in teacher_text

@@ -10,7 +10,10 @@ facts in its own language (the expected text is computed here from the frame the
 keeps, with ``i18n.language(tag)`` and the narration's own functions), the same iteration as
 the projector, the question and verdict in its language, the lesson page from the lesson's own
 translation with the translated "Next on the projector" line; and no English sentence of the
-catalogue anywhere on it. Screenshots go to out/class_lang_*.png.
+catalogue anywhere on it; the reveal's table of deciding numbers (folded under the class's
+bars, opened) cell for cell and its why in the phone's language, and the tree's box labels and
+the top box's tooltip from the frame's ``tree_words`` in the phone's language on the teacher's
+geometry. Screenshots go to out/class_lang_*.png.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from app_server import running_app
 
 from app.classroom import said
 from app.classroom.frame import Frame
+from app.classroom.records import Poll
 from app.classroom.room import Room
 from app.classroom.store import SQLiteStore
 from app.words import i18n
@@ -161,6 +165,11 @@ def test_phones_in_spanish_and_chinese_follow_an_english_teacher(
     assert teacher_lines and teacher_lines[0][:60] in shown_teacher
     _shot(teacher, "class_lang_teacher_1280x720.png")
 
+    room = Room(SQLiteStore(str(class_store)))
+    try:
+        revealed = [p for p in room.rounds(code, str(frame.last_reveal)) if p.revealed][-1]
+    finally:
+        room.store.close()
     for tag, phone in phones.items():
         with i18n.language(tag):
             expected_stats = said.render_numbers(frame.numbers)
@@ -187,8 +196,71 @@ def test_phones_in_spanish_and_chinese_follow_an_english_teacher(
             next_line = i18n._("Next on the projector: {presses}.", presses="")[:8]
         assert next_line in lesson, (tag, lesson)
         assert "The teacher presses" not in lesson and "Press Phase" not in lesson, lesson
+        _reveal_table(phone, tag, frame, revealed)
+        _tree_words(phone, tag, frame)
         phone.locator(".lab-narration").first.scroll_into_view_if_needed()
         _shot(phone, f"class_lang_{tag}_reveal_390x844.png")
         left = _english_left(_all_text(phone), sentences)
         assert not left, (tag, left)
     assert version >= 1
+
+
+def _reveal_table(phone: Any, tag: str, frame: Frame, revealed: Poll) -> None:
+    """The reveal's table of deciding numbers and its why, folded under the class's bars:
+    opened, each cell is the frame's facts rendered in the phone's language."""
+    with i18n.language(tag):
+        rows = said.reveal_rows(frame.reveal, revealed)
+        why = said.why_text(frame.reveal, revealed)
+    assert len(rows) >= 2 and why, (tag, frame.reveal)
+    phone.locator(".lab-reveal-more summary").first.click()
+    cells = phone.locator(".lab-reveal-rows tr").evaluate_all(
+        "rs => rs.map(r => [...r.children].map(c => c.textContent.trim()))"
+    )
+    assert [tuple(row) for row in cells] == [tuple(r) for r in rows], (tag, cells, rows)
+    assert any(rows[0][n] != english for n, english in enumerate(_english_rows(frame)[0]))
+    assert " ".join(why.split())[:40] in _text(phone, ".lab-reveal-more"), (tag, why)
+    phone.locator(".lab-reveal-more").first.scroll_into_view_if_needed()
+    _shot(phone, f"class_lang_{tag}_reveal_table_390x844.png")
+
+
+def _english_rows(frame: Frame) -> tuple[tuple[str, ...], ...]:
+    from app.quiz.records import rows_words
+
+    with i18n.language("en"):
+        return rows_words(frame.reveal, ())
+
+
+def _tree_words(phone: Any, tag: str, frame: Frame) -> None:
+    """The phone's tree: the teacher's boxes with their labels and tooltips in the phone's
+    language (the frame's ``tree_words``), never the teacher's English."""
+    assert frame.tree is not None and frame.tree_words is not None, frame.tree_words
+    with i18n.language(tag):
+        tree = said.tree_in_language(frame.tree, frame.tree_words)
+    labels = {n["key"]: n["label"] for n in tree["nodes"]}
+    english = {n["key"]: n["label"] for n in frame.tree["nodes"]}
+    top = str(frame.tree["top"])
+    assert labels[top] != english[top] == "root", (tag, labels[top])
+    box = phone.locator(f".st-key-class_follow g.tv-node[data-key='{top}']").first
+    box.wait_for(timeout=15_000)
+    shown = phone.locator(".st-key-class_follow g.tv-node").evaluate_all(
+        "gs => gs.map(g => [g.dataset.key, (g.querySelector('.tv-label') || {}).textContent])"
+    )
+    drawn = {str(k): str(v) for k, v in shown if v is not None}
+    assert top in drawn and len(drawn) == len(labels), (tag, drawn)
+    for key, label in drawn.items():  # each label the phone's, cut (…) where the teacher's
+        wanted = labels[key]  # box is narrower than it: the geometry stays the teacher's
+        assert label == wanted or (label.endswith("…") and wanted.startswith(label[:-1])), (
+            tag,
+            key,
+            label,
+            wanted,
+        )
+    assert drawn[top] != "root", tag
+    box.hover()
+    tip = phone.locator(".st-key-class_follow .tv-tip").first
+    tip.wait_for(timeout=5_000)
+    wanted = next(n["tooltip"] for n in tree["nodes"] if n["key"] == top)
+    teachers = next(n["tooltip"] for n in frame.tree["nodes"] if n["key"] == top)
+    assert " ".join(tip.inner_text().split()) == " ".join(" ".join(wanted).split()), tag
+    assert wanted != teachers
+    phone.mouse.move(1, 1)  # (the tooltip goes: the screenshot shows the page)
