@@ -4,6 +4,7 @@ layout, :mod:`app.drawing.tree_layout`, sizes its boxes from it)."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 
 SHORT_CHARS = 8  # a label longer than SHORT_CHARS + 1 characters is cut to SHORT_CHARS + "…"
@@ -88,15 +89,21 @@ _EM: dict[str, float] = {
 
 
 def text_width(text: str, size: float, bold: bool = False) -> float:
-    """An upper estimate of ``text``'s width in px at font size ``size``."""
+    """An upper estimate of ``text``'s width in px at font size ``size``. Format characters
+    (Unicode's Cf: the LRM before a signed number in a right-to-left language, i18n.fixed) take
+    no room; a character not in ``_EM`` takes 1 em (a Chinese one), 0.7 em if Arabic."""
     em = 0.0
     for ch in text:
+        if unicodedata.category(ch) == "Cf":
+            continue
         if ch in _EM:
             em += _EM[ch]
         elif ch.isupper():
             em += 0.75
         elif ch.isascii():
             em += 0.62
+        elif "\u0600" <= ch <= "\u06ff" or "\ufb50" <= ch <= "\ufeff":
+            em += 0.7  # Arabic's letters (joined, at most 0.61 em in Chromium's fallback font)
         else:
             em += 1.0
     return em * size * (1.1 if bold else 1.0)

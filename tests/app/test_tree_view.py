@@ -186,6 +186,25 @@ def test_the_drawing_fits_560_px_at_1_to_1(game: str, iterations: int) -> None:
     assert view.width <= 560
 
 
+def test_an_rtl_language_draws_the_boxes_no_wider_than_german() -> None:
+    """Arabic writes a signed Q with an LRM first ("\u200e+1.00", i18n.fixed): a format
+    character of no width; and its root's name (الجذر) is estimated at 0.7 em a letter, not a
+    Chinese character's 1 em. The boxes were at their widest (76 px), and tic-tac-toe's nine
+    moves after 10 steps overflowed the projector's tree box (scripts/rehearse_lessons.py)."""
+    from app.drawing.tree_text import text_width
+    from app.words import i18n
+
+    assert text_width("\u200e+1.00", 12) == text_width("+1.00", 12)
+    search, trace = searched("tic_tac_toe", 10)
+    with i18n.language("ar"):
+        arabic = view_of(search, trace, "tic_tac_toe")
+    with i18n.language("de"):
+        german = view_of(search, trace, "tic_tac_toe")
+    assert any("\u200e" in line for n in arabic.nodes for line in n.lines)
+    assert arabic.width <= german.width, (arabic.width, german.width)
+    assert arabic.nodes[0].w < tree_layout.MAX_W
+
+
 def test_children_are_centred_under_their_parent_when_there_is_room() -> None:
     view = case_view("tic_tac_toe", 10)
     boxes = {n.key: n for n in view.nodes}
