@@ -443,7 +443,10 @@ def _clicker_buttons(lesson: Lesson, number: int) -> None:
     last = number >= len(lesson.pages)
     label = clicker.next_label(page, last)
     with st.container(horizontal=True, gap="small"):
-        st.button("◀", key="clicker_prev", on_click=_on_clicker_back, shortcut=clicker.PREVIOUS_KEY,
+        # (the back arrow points to where the page's lines start: right in Arabic)
+        back = "▶" if i18n.is_rtl() else "◀"
+        st.button(back, key="clicker_prev", on_click=_on_clicker_back,
+                  shortcut=clicker.PREVIOUS_KEY,
                   help=_("Back one slide: the screen to its text, the text to the previous "
                          "page (key: Page Up, a clicker's back button)"))  # fmt: skip
         # TRANSLATORS: the clicker's forward button, naming what it does next ("Show the
