@@ -90,7 +90,7 @@ _EM: dict[str, float] = {
 
 def text_width(text: str, size: float, bold: bool = False) -> float:
     """An upper estimate of ``text``'s width in px at font size ``size``. Format characters
-    (Unicode's Cf: the LRM before a signed number in a right-to-left language, i18n.fixed) take
+    (Unicode's Cf: the isolate around a signed number in a right-to-left language, i18n.fixed) take
     no room; a character not in ``_EM`` takes 1 em (a Chinese one), 0.7 em if Arabic."""
     em = 0.0
     for ch in text:

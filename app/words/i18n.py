@@ -242,8 +242,9 @@ def percent(x: float) -> str:
     return _sign_first(format_percent(x, locale=_now().locale))
 
 
-#: The left-to-right mark (U+200E): keeps a number's sign before its digits in Arabic text.
-LRM = "\u200e"
+#: Left-to-right isolate and its end (U+2066, U+2069): a signed number inside right-to-left
+#: text keeps its sign before its digits.
+LRI, PDI = "\u2066", "\u2069"
 _PLAIN_NUMBER = re.compile(r"([+-]?)([0-9]+)(?:\.([0-9]+))?")
 
 
@@ -262,9 +263,10 @@ def number_text(text: str) -> str:
 
 
 def _sign_first(written: str) -> str:
-    """A left-to-right mark before a number's sign in a right-to-left language: in Arabic text
-    "-1.000" would show as "1.000-" (CLDR writes Arabic's own signs the same way, "\u200e-")."""
-    return LRM + written if written[:1] in "+-" and is_rtl() else written
+    """A signed number isolated left to right in a right-to-left language (U+2066 ... U+2069):
+    in Arabic text "-1.000" would show as "1.000-", and a mark before the sign (U+200E) was
+    not enough between two numbers ("+1.518 = +1.851" showed "1.851+" in Chromium)."""
+    return LRI + written + PDI if written[:1] in "+-" and is_rtl() else written
 
 
 def fixed(x: float, digits: int, *, signed: bool = False) -> str:

@@ -203,12 +203,12 @@ def test_a_context_without_a_language_asks_the_fallback(monkeypatch: pytest.Monk
 
 
 def test_a_signed_number_keeps_its_sign_first_in_arabic() -> None:
-    """In right-to-left text "-1.000" shows as "1.000-" unless a left-to-right mark precedes
-    the sign; left-to-right languages get no mark."""
+    """In right-to-left text "-1.000" shows as "1.000-" unless the number is isolated left to
+    right; left-to-right languages get no isolate."""
     with language("ar"):
-        assert i18n.number_text("-1.000") == i18n.LRM + "-1.000"
-        assert i18n.fixed(0.25, 2, signed=True) == i18n.LRM + "+0.25"
-        assert i18n.decimal(-0.5) == i18n.LRM + "-0.5"
+        assert i18n.number_text("-1.000") == i18n.LRI + "-1.000" + i18n.PDI
+        assert i18n.fixed(0.25, 2, signed=True) == i18n.LRI + "+0.25" + i18n.PDI
+        assert i18n.decimal(-0.5) == i18n.LRI + "-0.5" + i18n.PDI
         assert i18n.decimal(0.5) == "0.5"
     with language("de"):
         assert i18n.number_text("-1.000") == "-1,000"

@@ -187,20 +187,20 @@ def test_the_drawing_fits_560_px_at_1_to_1(game: str, iterations: int) -> None:
 
 
 def test_an_rtl_language_draws_the_boxes_no_wider_than_german() -> None:
-    """Arabic writes a signed Q with an LRM first ("\u200e+1.00", i18n.fixed): a format
-    character of no width; and its root's name (الجذر) is estimated at 0.7 em a letter, not a
+    """Arabic writes a signed Q isolated left to right ("\u2066+1.00\u2069", i18n.fixed): format
+    characters of no width; and its root's name (الجذر) is estimated at 0.7 em a letter, not a
     Chinese character's 1 em. The boxes were at their widest (76 px), and tic-tac-toe's nine
     moves after 10 steps overflowed the projector's tree box (scripts/rehearse_lessons.py)."""
     from app.drawing.tree_text import text_width
     from app.words import i18n
 
-    assert text_width("\u200e+1.00", 12) == text_width("+1.00", 12)
+    assert text_width("\u2066+1.00\u2069", 12) == text_width("+1.00", 12)
     search, trace = searched("tic_tac_toe", 10)
     with i18n.language("ar"):
         arabic = view_of(search, trace, "tic_tac_toe")
     with i18n.language("de"):
         german = view_of(search, trace, "tic_tac_toe")
-    assert any("\u200e" in line for n in arabic.nodes for line in n.lines)
+    assert any(i18n.LRI in line for n in arabic.nodes for line in n.lines)
     assert arabic.width <= german.width, (arabic.width, german.width)
     assert arabic.nodes[0].w < tree_layout.MAX_W
 
