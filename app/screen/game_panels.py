@@ -233,8 +233,8 @@ def final_policies_panel() -> None:
     st.subheader(_("Final-move policies"))
     ui.help_text(
         _(
-            "After searching, which move to play? Most visited (robust, the usual choice), "
-            "highest value (greedy), or robust (best on both counts)."
+            "After searching, which move to play? Most visited (the usual choice), highest "
+            "value (greedy), or robust (best on both counts)."
         )
     )
     if not search.root.children:
