@@ -389,7 +389,7 @@ def decimal_slider(
             "<style>"
             + ",".join(
                 f".st-key-{key} [data-testid='{part}']"
-                for part in ("stSliderThumbValue", "stSliderTickBarMin", "stSliderTickBarMax")
+                for part in ("stSliderThumbValue", "stSliderTickBar")
             )
             + "{display: none;}</style>"
         )
