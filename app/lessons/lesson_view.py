@@ -59,7 +59,7 @@ LESSON_CSS = """
 .lab-lesson .lab-lesson-head {font-weight: 600; font-size: 1rem;}
 .lab-lesson .lab-lesson-page {color: #555; font-size: 0.8rem;}
 .lab-lesson .lab-do {background: #e0f2fe; padding: 0.2rem 0.4rem; border-radius: 0.3rem;}
-.lab-slide {font-size: 1.6rem; line-height: 2.25rem; max-width: 62rem;}
+.lab-slide {font-size: 1.6rem; line-height: 2.25rem;}
 .lab-slide p {margin: 0 0 0.9rem 0; font-size: 1.6rem; line-height: 2.25rem;}
 .lab-slide .lab-lesson-page {color: #4b5563; font-size: 1.15rem; margin: 0;}
 .lab-slide .lab-lesson-head {font-size: 2.1rem; font-weight: 700; line-height: 2.6rem;
@@ -68,6 +68,15 @@ LESSON_CSS = """
 .lab-strip {font-size: 1.15rem; line-height: 1.5rem;}
 .lab-strip p {margin: 0; font-size: 1.15rem; line-height: 1.5rem;}
 .lab-strip .lab-do {background: #e0f2fe; padding: 0.1rem 0.4rem; border-radius: 0.3rem;}
+.lab-slide .lab-lesson-page {min-height: 2.5rem; padding-inline-end: 30rem;}
+.st-key-lesson_page:has(.lab-slide) > [data-testid="stLayoutWrapper"]:has(> .st-key-clicker_row)
+  {position: absolute; top: 1rem; inset-inline-end: 1rem; width: auto; z-index: 1;}
+.st-key-lesson_page:has(.lab-slide) {position: relative;}
+.st-key-clicker_row {flex-wrap: nowrap !important; width: auto !important;}
+[data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-clicker_row)
+  > [data-testid="stColumn"] {flex: 1 1 0 !important; width: auto !important; min-width: 0;}
+[data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"] .st-key-clicker_row)
+  > [data-testid="stColumn"]:has(.st-key-clicker_row) {flex: 0 0 auto !important;}
 .st-key-clicker_next kbd {color: #ffffff !important; opacity: 1 !important;}
 .st-key-clicker_prev kbd, .st-key-clicker_blank kbd {color: #4b5563 !important;
   opacity: 1 !important;}
@@ -442,7 +451,7 @@ def _clicker_buttons(lesson: Lesson, number: int) -> None:
     page = lesson.pages[number - 1]
     last = number >= len(lesson.pages)
     label = clicker.next_label(page, last)
-    with st.container(horizontal=True, gap="small"):
+    with st.container(horizontal=True, gap="small", key="clicker_row"):
         # (the back arrow points to where the page's lines start: right in Arabic)
         back = "▶" if i18n.is_rtl() else "◀"
         st.button(back, key="clicker_prev", on_click=_on_clicker_back,
