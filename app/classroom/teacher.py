@@ -39,6 +39,7 @@ from app.quiz import ClassCounts, QuizState, Reveal
 from app.words import i18n
 from app.words.c_sensitivity import flip_c
 from app.words.i18n import N_, _, decimal
+from app.words.phrases import comma_list
 from games.registry import game_spec
 
 __all__ = [
@@ -1101,11 +1102,7 @@ def bars_html(
             f'<td style="width:70%">{"<br>".join(cells)}</td></tr>'
         )
     if nobody:
-        listed = nobody[0]
-        for other in nobody[1:]:
-            # TRANSLATORS: joins the items of a list ("c1, c3"): {items} is the list so far
-            listed = _("{items}, {item}", items=listed, item=other)
-        nobody_chose = html.escape(_("Nobody chose {choices}", choices=listed))
+        nobody_chose = html.escape(_("Nobody chose {choices}", choices=comma_list(nobody)))
         rows.append(f'<tr><td colspan="2">{nobody_chose}</td></tr>')
     legend = ""
     if len(rounds) > 1:

@@ -30,6 +30,7 @@ from app.classroom.room import screen_key
 from app.live.session import notify, safe, session
 from app.quiz import settle
 from app.words.i18n import N_, _, decimal, n_
+from app.words.phrases import comma_list
 
 __all__ = [
     "ANONYMOUS",
@@ -291,13 +292,7 @@ def _switch_table(r: Room, found: Teacher, first: Poll, last: Poll) -> None:
     def confidence(counts_: tuple[int, ...]) -> str:
         parts = [_("{n} {level}", n=decimal(n), level=_(lv))
                  for lv, n in zip(levels, counts_, strict=True) if n]  # fmt: skip
-        if not parts:
-            return "-"
-        listed = parts[0]
-        for part in parts[1:]:
-            # TRANSLATORS: joins the items of a list ("c1, c3"): {items} is the list so far
-            listed = _("{items}, {item}", items=listed, item=part)
-        return listed
+        return comma_list(parts) if parts else "-"
 
     before, after = confidence(moved.confidence_before), confidence(moved.confidence_after)
     cells = "".join(

@@ -39,6 +39,7 @@ from app.quiz.records import dropped
 from app.quiz.words import M
 from app.words import i18n
 from app.words.i18n import N_, _
+from app.words.phrases import comma_list
 from mcts_core import Evaluation, Expansion, Search
 from mcts_core.phases import Phase
 
@@ -413,11 +414,7 @@ def _numbers_html(reveal: Reveal, counts: ClassCounts | None = None, brief: bool
             for i, (row, words) in shown
         )
         if folded:
-            items = folded[0]
-            for item in folded[1:]:
-                # TRANSLATORS: joins the answers nobody chose: "a1, b2"
-                items = _("{items}, {item}", items=items, item=item)
-            nobody = _("Nobody chose {answers}", answers=items)
+            nobody = _("Nobody chose {answers}", answers=comma_list(folded))
             body_rows += f'<tr><td colspan="{len(heads)}">{html.escape(nobody)}</td></tr>'
         # a scroll box a keyboard can reach (tabindex), named for a screen reader; whole when
         # it carries the class's answers (a reveal that hid the right answer misleads a class)

@@ -21,6 +21,7 @@ import streamlit as st
 
 from app.components import ui
 from app.words.i18n import N_, _, decimal, number_text
+from app.words.phrases import comma_list
 from mcts_lab import traces
 from mcts_lab.trace_diff import DEFAULT_TOLERANCE, TraceDiff, diff_traces, node_text
 
@@ -79,11 +80,7 @@ def shown_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def listed(items: list[str]) -> str:
     """Items one after the other, the language's separator between them (", " in English)."""
-    text = ""
-    for item in items:
-        # TRANSLATORS: a list's items one after the other ("visit_sum 2, terminal 1")
-        text = _("{items}, {item}", items=text, item=item) if text else item
-    return text
+    return comma_list(items)
 
 
 def diff_panel(trace: traces.Trace, name: str) -> None:
