@@ -1,0 +1,137 @@
+"""The games' move and outcome labels in the page's language (:mod:`app.words.game_words`,
+issue 34): English unchanged, every label shape the games write known (a new shape in games/
+fails here), an unknown label unchanged."""
+
+from __future__ import annotations
+
+import random
+import re
+from functools import cache
+
+import pytest
+
+from app.words import i18n
+from app.words.game_words import shown
+from games.registry import make_game
+
+#: (game name, options) of every built-in game the app offers, each gridiron size.
+GAMES = (
+    ("tic_tac_toe", {}),
+    ("connect_four", {}),
+    ("nim", {}),
+    ("gridiron", {"size": 1}),
+    ("gridiron", {"size": 3}),
+    ("gridiron", {"size": 5}),
+)
+PLAYOUTS = 300
+
+
+def _labels_of(name: str, options: dict[str, int], playouts: int, seed: int) -> set[str]:
+    game = make_game(name, **options)
+    rng = random.Random(seed)
+    labels: set[str] = set()
+    for _unused in range(playouts):
+        state = game.initial_state()
+        steps = 0
+        while not game.is_terminal(state) and steps < 400:
+            actions = list(game.legal_actions(state))
+            for a in actions:
+                labels.add(game.action_label(state, a))
+                if hasattr(game, "short_action_label"):
+                    labels.add(game.short_action_label(state, a))
+            action = rng.choice(actions)
+            outcomes = list(game.chance_outcomes(state, action))
+            for o, _p in outcomes:
+                labels.add(game.outcome_label(state, action, o))
+                if hasattr(game, "short_outcome_label"):
+                    labels.add(game.short_outcome_label(state, action, o))
+            outcome = rng.choices([o for o, _p in outcomes], [p for _o, p in outcomes])[0]
+            state = game.next_state(state, action, outcome)
+            steps += 1
+    labels.discard("")
+    return labels
+
+
+@cache
+def every_label() -> frozenset[str]:
+    """The labels of every position reached in 300 random playouts of each game."""
+    labels: set[str] = set()
+    for i, (name, options) in enumerate(GAMES):
+        labels |= _labels_of(name, dict(options), PLAYOUTS, seed=i)
+    return frozenset(labels)
+
+
+#: What a label may keep in English: player tokens (H1, A2), cells (a1), a Nim box's h1.
+_TOKEN = re.compile(r"\b(?:[HA]\d+|[a-z]\d+)\b")
+_WORD = re.compile(r"[A-Za-z]{2,}|\b[A-Za-z]\b")
+
+
+def _has_word(label: str) -> bool:
+    return _WORD.search(_TOKEN.sub(" ", label)) is not None
+
+
+def test_english_labels_unchanged() -> None:
+    labels = every_label()
+    assert len(labels) > 100  # every game's shapes were reached
+    with i18n.language("en"):
+        changed = {x: shown(x) for x in labels if shown(x) != x}
+    assert not changed
+
+
+def test_every_label_shape_known() -> None:
+    """A label with a word in it must change in the pseudo-language: a new label shape in
+    games/ that game_words does not know fails here."""
+    with i18n.language(i18n.PSEUDO):
+        unknown = sorted(x for x in every_label() if _has_word(x) and shown(x) == x)
+    assert not unknown, f"label shapes app/words/game_words.py does not know: {unknown[:20]}"
+
+
+def test_the_check_finds_an_unknown_shape() -> None:
+    """The check above can fail: a planted label of a new shape is left unchanged."""
+    with i18n.language(i18n.PSEUDO):
+        assert shown("H1 leaps to (3,2)") == "H1 leaps to (3,2)"
+        assert _has_word("H1 leaps to (3,2)")
+        assert not _has_word("a1") and not _has_word("H1")
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        "take 3 from heap 1",
+        "3 from h1",
+        "col 4",
+        "kick-off",
+        "end turn",
+        "H1 acts",
+        "A2 stops",
+        "H1 move to (3,2)",
+        "H2 dodge and pick up at (4,1)",
+        "block A2",
+        "to 3,2",
+        "dodge 3+ ok, pickup failed, ball scatters to (4,2), away touchdown",
+        "block: defender down, ball scatters to (1,2)",
+        "def↓ 3,2",
+        "drop 4,2",
+        "ball lands on (1,2)",
+    ],
+)
+def test_pseudo_keeps_the_tokens(label: str) -> None:
+    with i18n.language(i18n.PSEUDO):
+        words = shown(label)
+    assert words != label
+    assert i18n.PSEUDO_OPEN in words
+    for token in re.findall(r"[HA]\d+|\(\d+,\d+\)|\d+,\d+|\d+", label):
+        assert token in words
+
+
+def test_unknown_labels_unchanged() -> None:
+    with i18n.language(i18n.PSEUDO):
+        odd = ("a1", "x(0,2)", "Roll", "pig stop", "", "take 3 from heap", "dodge 3+ ok, jump")
+        for label in odd:
+            assert shown(label) == label
+
+
+def test_spanish_words() -> None:
+    with i18n.language("es"):
+        assert shown("take 3 from heap 1") != "take 3 from heap 1"
+        assert "3" in shown("take 3 from heap 1")
