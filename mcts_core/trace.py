@@ -6,6 +6,7 @@ record holds a single value it says from whose view; per-player tuples are (play
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -19,6 +20,12 @@ __all__ = [
     "NodeUpdate",
     "IterationTrace",
     "PathStep",
+    "evaluation_from_dict",
+    "expansion_from_dict",
+    "json_float",
+    "json_int",
+    "json_str",
+    "step_from_dict",
 ]
 
 
@@ -226,3 +233,137 @@ class IterationTrace:
             for child in raw.get("children", ()):
                 child["action"] = child["label"]
         return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> IterationTrace:
+        """The trace :meth:`to_dict` wrote (a class's frame carries it to the phones), each
+        value checked: ``ValueError``, ``KeyError`` or ``TypeError`` on anything else. An
+        action reads back as its label (``to_dict`` keeps labels only)."""
+        return _read_trace(data)
+
+
+# ------------------------------------------------------------------ reading to_dict back
+
+
+def json_int(value: Any) -> int:
+    """``value`` if it is a whole number (not a bool) read from JSON, else ``ValueError``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(value)
+    return value
+
+
+def json_float(value: Any) -> float:
+    """``value`` as a float if it is a number (not a bool) read from JSON, else ``ValueError``."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(value)
+    return float(value)
+
+
+def _opt_float(value: Any) -> float | None:
+    return None if value is None else json_float(value)
+
+
+def json_str(value: Any) -> str:
+    """``value`` if it is text, else ``ValueError``."""
+    if not isinstance(value, str):
+        raise ValueError(value)
+    return value
+
+
+def _opt_str(value: Any) -> str | None:
+    return None if value is None else json_str(value)
+
+
+def _child(d: Mapping[str, Any]) -> ChildTerms:
+    return ChildTerms(
+        node_id=json_int(d["node_id"]),
+        action=json_str(d["label"]),
+        label=json_str(d["label"]),
+        visits=json_int(d["visits"]),
+        q=json_float(d["q"]),
+        bonus=json_float(d["bonus"]),
+        prior=_opt_float(d.get("prior")),
+        score=json_float(d["score"]),
+        proven=_opt_str(d.get("proven")),
+    )
+
+
+def step_from_dict(d: Mapping[str, Any]) -> PathStep:
+    """A path step as :meth:`IterationTrace.to_dict` wrote it (``type`` decision or chance)."""
+    if d.get("type") == "chance":
+        return ChanceStep(
+            node_id=json_int(d["node_id"]),
+            action_label=json_str(d["action_label"]),
+            outcome_label=json_str(d["outcome_label"]),
+            probability=json_float(d["probability"]),
+            num_outcomes=json_int(d["num_outcomes"]),
+            child_id=None if d.get("child_id") is None else json_int(d["child_id"]),
+        )
+    children = tuple(_child(c) for c in d["children"])
+    chosen = json_int(d["chosen"])
+    if not 0 <= chosen < len(children):
+        raise ValueError(chosen)
+    return Decision(
+        node_id=json_int(d["node_id"]),
+        player=json_int(d["player"]),
+        parent_visits=json_int(d["parent_visits"]),
+        rule=json_str(d["rule"]),
+        children=children,
+        chosen=chosen,
+    )
+
+
+def expansion_from_dict(d: Any) -> Expansion | None:
+    """An expansion as :meth:`IterationTrace.to_dict` wrote it (``None`` stays ``None``)."""
+    if d is None:
+        return None
+    return Expansion(
+        parent_id=json_int(d["parent_id"]),
+        chance_id=None if d.get("chance_id") is None else json_int(d["chance_id"]),
+        node_id=json_int(d["node_id"]),
+        new_action=bool(d["new_action"]),
+        action_label=json_str(d["action_label"]),
+        outcome_label=json_str(d["outcome_label"]),
+        probability=json_float(d["probability"]),
+        untried=json_int(d["untried"]),
+    )
+
+
+def evaluation_from_dict(d: Mapping[str, Any]) -> Evaluation:
+    """An evaluation as :meth:`IterationTrace.to_dict` wrote it."""
+    return Evaluation(
+        kind=json_str(d["kind"]),
+        rollout=tuple(
+            RolloutStep(
+                json_int(r["player"]), json_str(r["action_label"]), json_str(r["outcome_label"])
+            )
+            for r in d["rollout"]
+        ),
+        end_state=json_str(d["end_state"]),
+        raw=tuple(json_float(x) for x in d["raw"]),
+        value=tuple(json_float(x) for x in d["value"]),
+    )
+
+
+def _read_trace(d: Mapping[str, Any]) -> IterationTrace:
+    return IterationTrace(
+        iteration=json_int(d["iteration"]),
+        path=tuple(step_from_dict(s) for s in d["path"]),
+        expansion=expansion_from_dict(d.get("expansion")),
+        leaf_id=json_int(d["leaf_id"]),
+        evaluation=evaluation_from_dict(d["evaluation"]),
+        updates=tuple(
+            NodeUpdate(
+                node_id=json_int(u["node_id"]),
+                kind=json_str(u["kind"]),
+                player=json_int(u["player"]),
+                view=json_int(u["view"]),
+                added=json_float(u["added"]),
+                visits=json_int(u["visits"]),
+                mean=json_float(u["mean"]),
+                proven=_opt_str(u.get("proven")),
+            )
+            for u in d["updates"]
+        ),
+        note=json_str(d.get("note", "")),
+    )

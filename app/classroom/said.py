@@ -24,15 +24,15 @@ from app.words.c_sentence import flip_sentence
 from app.words.i18n import _, current_tag, decimal
 from app.words.narration import PhaseContext, narrate_iteration, narrate_phase
 from mcts_core.trace import (
-    ChanceStep,
-    ChildTerms,
     Decision,
-    Evaluation,
-    Expansion,
     IterationTrace,
-    NodeUpdate,
     PathStep,
-    RolloutStep,
+    evaluation_from_dict,
+    expansion_from_dict,
+    json_float,
+    json_int,
+    json_str,
+    step_from_dict,
 )
 
 __all__ = [
@@ -161,120 +161,8 @@ def stats_facts(
 # ----------------------------------------------------------------------- reading facts
 
 
-def _int(value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(value)
-    return value
-
-
-def _float(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError(value)
-    return float(value)
-
-
-def _opt_float(value: Any) -> float | None:
-    return None if value is None else _float(value)
-
-
-def _str(value: Any) -> str:
-    if not isinstance(value, str):
-        raise ValueError(value)
-    return value
-
-
-def _opt_str(value: Any) -> str | None:
-    return None if value is None else _str(value)
-
-
-def _child(d: Mapping[str, Any]) -> ChildTerms:
-    return ChildTerms(
-        node_id=_int(d["node_id"]),
-        action=_str(d["label"]),
-        label=_str(d["label"]),
-        visits=_int(d["visits"]),
-        q=_float(d["q"]),
-        bonus=_float(d["bonus"]),
-        prior=_opt_float(d.get("prior")),
-        score=_float(d["score"]),
-        proven=_opt_str(d.get("proven")),
-    )
-
-
-def _read_step(d: Mapping[str, Any]) -> PathStep:
-    if d.get("type") == "chance":
-        return ChanceStep(
-            node_id=_int(d["node_id"]),
-            action_label=_str(d["action_label"]),
-            outcome_label=_str(d["outcome_label"]),
-            probability=_float(d["probability"]),
-            num_outcomes=_int(d["num_outcomes"]),
-            child_id=None if d.get("child_id") is None else _int(d["child_id"]),
-        )
-    children = tuple(_child(c) for c in d["children"])
-    chosen = _int(d["chosen"])
-    if not 0 <= chosen < len(children):
-        raise ValueError(chosen)
-    return Decision(
-        node_id=_int(d["node_id"]),
-        player=_int(d["player"]),
-        parent_visits=_int(d["parent_visits"]),
-        rule=_str(d["rule"]),
-        children=children,
-        chosen=chosen,
-    )
-
-
-def _read_expansion(d: Any) -> Expansion | None:
-    if d is None:
-        return None
-    return Expansion(
-        parent_id=_int(d["parent_id"]),
-        chance_id=None if d.get("chance_id") is None else _int(d["chance_id"]),
-        node_id=_int(d["node_id"]),
-        new_action=bool(d["new_action"]),
-        action_label=_str(d["action_label"]),
-        outcome_label=_str(d["outcome_label"]),
-        probability=_float(d["probability"]),
-        untried=_int(d["untried"]),
-    )
-
-
-def _read_evaluation(d: Mapping[str, Any]) -> Evaluation:
-    return Evaluation(
-        kind=_str(d["kind"]),
-        rollout=tuple(
-            RolloutStep(_int(r["player"]), _str(r["action_label"]), _str(r["outcome_label"]))
-            for r in d["rollout"]
-        ),
-        end_state=_str(d["end_state"]),
-        raw=tuple(_float(x) for x in d["raw"]),
-        value=tuple(_float(x) for x in d["value"]),
-    )
-
-
-def _read_trace(d: Mapping[str, Any]) -> IterationTrace:
-    return IterationTrace(
-        iteration=_int(d["iteration"]),
-        path=tuple(_read_step(s) for s in d["path"]),
-        expansion=_read_expansion(d.get("expansion")),
-        leaf_id=_int(d["leaf_id"]),
-        evaluation=_read_evaluation(d["evaluation"]),
-        updates=tuple(
-            NodeUpdate(
-                node_id=_int(u["node_id"]),
-                kind=_str(u["kind"]),
-                player=_int(u["player"]),
-                view=_int(u["view"]),
-                added=_float(u["added"]),
-                visits=_int(u["visits"]),
-                mean=_float(u["mean"]),
-                proven=_opt_str(u.get("proven")),
-            )
-            for u in d["updates"]
-        ),
-        note=_str(d.get("note", "")),
-    )
+_int, _float, _str = json_int, json_float, json_str  # the facts' values checked as a trace's
+_read_trace = IterationTrace.from_dict
 
 
 def _names(facts: Mapping[str, Any]) -> tuple[str, str]:
@@ -297,7 +185,7 @@ def _context(d: Any) -> PhaseContext | IterationTrace | None:
     if stop not in ("untried", "new_outcome", "terminal", "proven", "repeat", "full"):
         raise ValueError(stop)
     return PhaseContext(
-        tuple(_read_step(s) for s in d["path"]),
+        tuple(step_from_dict(s) for s in d["path"]),
         stop,  # type: ignore[arg-type]
         _int(d["leaf_player"]),
         _int(d["leaf_id"]),
@@ -306,11 +194,11 @@ def _context(d: Any) -> PhaseContext | IterationTrace | None:
 
 def _phase_result(phase: str, d: Any) -> Any:
     if phase == "select":
-        return tuple(_read_step(s) for s in d)
+        return tuple(step_from_dict(s) for s in d)
     if phase == "expand":
-        return _read_expansion(d)
+        return expansion_from_dict(d)
     if phase == "evaluate":
-        return _read_evaluation(d)
+        return evaluation_from_dict(d)
     return _read_trace(d)
 
 
