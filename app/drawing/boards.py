@@ -23,6 +23,7 @@ from typing import Any
 from app.drawing.palette import BLUE, CLASS, RED, RIGHT, YELLOW
 from app.drawing.tree_model import Heat
 from app.words.exact import ExactAnswer
+from app.words.game_words import shown
 from app.words.i18n import N_, _, fixed, percent
 from games.registry import game_spec
 
@@ -386,7 +387,11 @@ def _escape(text: str) -> str:
 
 
 def _non_move_stats(game: Any, state: Any, stats: Stats) -> list[tuple[Any, str, float, float]]:
-    rows = [(a, game.action_label(state, a), s, q) for a, (s, q) in stats.items() if a[0] != "move"]
+    rows = [
+        (a, shown(game.action_label(state, a)), s, q)
+        for a, (s, q) in stats.items()
+        if a[0] != "move"
+    ]
     return sorted(rows, key=lambda r: -r[2])
 
 
@@ -503,7 +508,7 @@ def stats_rows(
     ordered = sorted(stats.items(), key=lambda item: -item[1][0])
     rows: list[dict[str, Any]] = [
         {
-            "move": game.action_label(state, action),
+            "move": shown(game.action_label(state, action)),
             "visits": percent(share),
             "Q": fixed(q, 3, signed=True),
         }
@@ -513,7 +518,7 @@ def stats_rows(
         return rows
     actions = [action for action, _unused in ordered]
     untried = [action for action in exact.values if action not in stats]
-    rows += [{"move": game.action_label(state, a), "visits": "-", "Q": ""} for a in untried]
+    rows += [{"move": shown(game.action_label(state, a)), "visits": "-", "Q": ""} for a in untried]
     wrong = _wrong(exact, favourite)
     for row, action in zip(rows, actions + untried, strict=True):
         row["exact"] = exact.text(action)
@@ -527,7 +532,7 @@ def button_label(game: Any, state: Any, action: Any) -> str:
     """Short text for a move's button (Connect Four columns are numbered 1..7)."""
     spec = _spec(game)
     if spec is None or spec.buttons is None:
-        return str(game.action_label(state, action))
+        return shown(str(game.action_label(state, action)))
     return str(spec.buttons.label(game, state, action))
 
 

@@ -34,6 +34,7 @@ from typing import Any
 
 from app.drawing.tree_model import Marks, TreeView, ViewEdge, ViewNode, palette_for
 from app.drawing.tree_text import format_visits, short_label, sibling_labels, text_width
+from app.words.game_words import shown
 from app.words.i18n import _, decimal, fixed, n_, number_text
 from app.words.phrases import result_word
 from mcts_core import Search
@@ -302,10 +303,10 @@ def _own_label(search: Search, node: Move) -> tuple[str, float | None, str]:
     if parent is None:
         return _("root"), None, ""
     if isinstance(node, ChanceNode) or isinstance(parent, ActionNode):
-        return str(game.action_label(search.state_of(parent), node.action)), None, ""
+        return shown(str(game.action_label(search.state_of(parent), node.action))), None, ""
     state = search.state_of(parent)  # the state where the chance node's action is chosen
     text, probability = _outcome_text(search, state, parent, node)
-    return text, probability, str(game.action_label(state, parent.action))
+    return text, probability, shown(str(game.action_label(state, parent.action)))
 
 
 def _outcome_text(
@@ -314,7 +315,7 @@ def _outcome_text(
     game = search.game
     text = game.outcome_label(state, chance.action, node.outcome)
     probability = dict(game.chance_outcomes(state, chance.action)).get(node.outcome)
-    return (str(text) if text else str(node.outcome)), probability
+    return (shown(str(text)) if text else str(node.outcome)), probability
 
 
 def _state_of_box(search: Search, box: _Box) -> Any:
@@ -339,12 +340,14 @@ def _child_box(search: Search, parent: _Box, child: Move, state: Any, level: int
         box.full_label, box.probability = _outcome_text(search, state, node, child)
         box.via = parent.full_label
         if isinstance(search.game, ShortOutcomeLabels):  # the game's own few characters
-            box.label = str(search.game.short_outcome_label(state, node.action, child.outcome))
+            box.label = shown(
+                str(search.game.short_outcome_label(state, node.action, child.outcome))
+            )
             return box
     else:
-        box.full_label = str(search.game.action_label(state, child.action))
+        box.full_label = shown(str(search.game.action_label(state, child.action)))
         if isinstance(search.game, ShortLabels):  # the game's own few-character label
-            box.label = str(search.game.short_action_label(state, child.action))
+            box.label = shown(str(search.game.short_action_label(state, child.action)))
             return box
     box.label = box.full_label  # shortened with its siblings (sibling_labels)
     return box

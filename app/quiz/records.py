@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from app.quiz.words import M, Spec, english, render
 from app.words import i18n
+from app.words.game_words import shown
 from app.words.i18n import N_, _, n_
 from mcts_core import Evaluation, Expansion, IterationTrace, Search
 from mcts_core.trace import PathStep
@@ -121,11 +122,11 @@ def choice_words(facts: dict[str, Any] | None, options: Sequence[str], option: s
     ``facts["choices"]``, or the option itself (a move's label, an unknown value)."""
     choices = (facts or {}).get("choices")
     if not choices:
-        return option
+        return shown(option)
     try:
         spec = choices[list(options).index(option)]
     except (ValueError, IndexError):
-        return option
+        return shown(option)
     return render(spec)
 
 

@@ -5,7 +5,8 @@ teacher's question in its own language). Pure; no Streamlit.
 
 A *spec* is plain JSON-friendly data (it can go into the class's store as it is):
 
-- a ``str``: shown as it is (a move label, an outcome's label, a node number);
+- a ``str``: shown as it is (a node number), a game's move or outcome label in the current
+  language's words (:func:`app.words.game_words.shown`);
 - ``{"msg": TEMPLATE, "args": {NAME: spec}}``: ``_(TEMPLATE, NAME=...)`` (:func:`M`);
 - ``{"msg": SINGULAR, "plural": PLURAL, "n": N, "args": {...}}``: ``n_(...)`` (:func:`P`);
 - ``{"int": N}``: a count with the language's grouping ("1,200"; :func:`count`);
@@ -28,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.words import i18n
+from app.words.game_words import shown
 from app.words.i18n import N_, _, n_
 
 __all__ = ["M", "P", "count", "english", "join", "name", "num", "plain", "render"]
@@ -93,8 +95,8 @@ def render(spec: Spec) -> str:
     this form is shown as its text)."""
     if spec is None:
         return ""
-    if isinstance(spec, str):
-        return spec
+    if isinstance(spec, str):  # a move's or an outcome's label in the language's words
+        return shown(spec)
     if isinstance(spec, (int, float)):
         return i18n.decimal(spec)
     if not isinstance(spec, Mapping):

@@ -31,6 +31,7 @@ from app.inputs.links import ARENA_GAMES_RANGE, ARENA_ITERATIONS_RANGE
 from app.live import exact_cache, history, jobs, play, session
 from app.screen.sidebar import choice_format, choice_label
 from app.words.exact import ExactAnswer, kept_sentence, regret_points
+from app.words.game_words import shown
 from app.words.i18n import N_, _, decimal, fixed, number_text, percent
 from mcts_lab import watch
 
@@ -99,9 +100,9 @@ def board_panel() -> None:
     svg = board_svg(game, root, stats, line, exact=exact, favourite=favourite, heat=heat)
     if heat:  # the class's answers in words too (the picture's badges say the counts)
         chosen = [
-            _("{move} {count} ✓ right", move=game.action_label(root, a), count=h.count)
+            _("{move} {count} ✓ right", move=shown(game.action_label(root, a)), count=h.count)
             if h.right
-            else _("{move} {count}", move=game.action_label(root, a), count=h.count)
+            else _("{move} {count}", move=shown(game.action_label(root, a)), count=h.count)
             for a, h in heat.items()
             if h.count or h.right
         ]
@@ -148,7 +149,7 @@ def board_panel() -> None:
             _("Move to play"),
             range(len(choices)),
             key="move_pick",
-            format_func=lambda i: game.action_label(root, choices[i]),
+            format_func=lambda i: shown(game.action_label(root, choices[i])),
         )
         st.button(
             _("Play this move"),
@@ -172,7 +173,7 @@ def _board_words(
     moves = "; ".join(
         _(
             "{move} {share} of the visits, Q {q}",
-            move=game.action_label(root, action),
+            move=shown(game.action_label(root, action)),
             share=percent(share),
             q=fixed(q, 2, signed=True),
         )

@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from app.words.game_words import shown
 from app.words.i18n import N_, _, n_
 from app.words.phrases import (
     a_result_text,
@@ -238,24 +239,25 @@ def _expand_text(
         if stop == "full":
             return _("nothing added, the tree is full (node cap)")
         return _("nothing added")
-    move = expansion.action_label
+    move = shown(expansion.action_label)
     if not expansion.new_action:
         return _(
             "added the new dice outcome of {action}: {outcome} (probability {probability})",
-            action=move, outcome=expansion.outcome_label, probability=prob(expansion.probability),
+            action=move, outcome=shown(expansion.outcome_label),
+            probability=prob(expansion.probability),
         )  # fmt: skip
     if expansion.chance_id is not None:
         if mover is None:
             return _(
                 "added move {move}, and the dice gave {outcome} (probability {probability})",
-                move=move, outcome=expansion.outcome_label,
+                move=move, outcome=shown(expansion.outcome_label),
                 probability=prob(expansion.probability),
             )  # fmt: skip
         return _(
             "added {player}'s move {move}, and the dice gave {outcome} "
             "(probability {probability})",
             player=player_name(player_names, mover), move=move,
-            outcome=expansion.outcome_label, probability=prob(expansion.probability),
+            outcome=shown(expansion.outcome_label), probability=prob(expansion.probability),
         )  # fmt: skip
     if mover is None:
         return _("added move {move}", move=move)
@@ -594,7 +596,8 @@ def _stop_clause(text: str, path: Sequence[PathStep], stop: Stop | None) -> str:
         return _(
             "{text}; at depth {depth} the dice drew an outcome not in the tree yet, "
             "{action}: {outcome} (probability {probability})",
-            text=text, depth=depth, action=last.action_label, outcome=last.outcome_label,
+            text=text, depth=depth, action=shown(last.action_label),
+            outcome=shown(last.outcome_label),
             probability=prob(last.probability),
         )  # fmt: skip
     if stop in _STOP_REASONS:

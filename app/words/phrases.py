@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from app.words.game_words import shown
 from app.words.i18n import N_, _, n_, number_text
 from mcts_core.trace import ChanceStep, ChildTerms, Decision, PathStep
 
@@ -149,36 +150,36 @@ def decision_text(d: Decision, player_names: Sequence[str], detail: int = 0) -> 
         return _(
             "{player} took {move} by the minimum-visits rule: it had the fewest visits "
             "(n = {visits}), and every move needs T visits before the formula counts",
-            player=who, move=t.label, visits=t.visits,
+            player=who, move=shown(t.label), visits=t.visits,
         )  # fmt: skip
     if d.rule == "solver":
         if t.proven:
             return _(
                 "{player} took {move}: the solver decided, it is {proven} for {player}",
-                player=who, move=t.label, proven=proven_text(t.proven),
+                player=who, move=shown(t.label), proven=proven_text(t.proven),
             )  # fmt: skip
         return _(
             "{player} took {move}: the solver decided, it is a proven result",
-            player=who, move=t.label,
+            player=who, move=shown(t.label),
         )  # fmt: skip
     r = runner_up(d)
     if r is None:
         return _(
             "{player} took {move}, the only move there ({terms})",
-            player=who, move=t.label, terms=terms_text(t, prior=detail < 3),
+            player=who, move=shown(t.label), terms=terms_text(t, prior=detail < 3),
         )  # fmt: skip
     u = d.children[r]
     margin = t.score - u.score
     chosen = _(
         "{player} took {move} ({terms})",
-        player=who, move=t.label, terms=terms_text(t, prior=detail < 3),
+        player=who, move=shown(t.label), terms=terms_text(t, prior=detail < 3),
     )  # fmt: skip
     if detail < 2:
         # TRANSLATORS: a move and its terms: "c3 (Q +0.500 plus bonus +0.300 = +0.800)"
-        other = _("{move} ({terms})", move=u.label, terms=terms_text(u, prior=detail < 2))
+        other = _("{move} ({terms})", move=shown(u.label), terms=terms_text(u, prior=detail < 2))
     else:
         # TRANSLATORS: a move and its total: "c3 (+0.800)"
-        other = _("{move} ({score})", move=u.label, score=fmt(u.score))
+        other = _("{move} ({score})", move=shown(u.label), score=fmt(u.score))
     if margin == 0.0:
         return _(
             "{chosen}, tied with {other}: the first listed wins a tie", chosen=chosen, other=other
@@ -200,7 +201,8 @@ def dice_text(steps: Sequence[ChanceStep], detail: int = 0) -> str:
         s = steps[0]
         return _(
             "the dice drew {action}: {outcome} (probability {probability})",
-            action=s.action_label, outcome=s.outcome_label, probability=prob(s.probability),
+            action=shown(s.action_label), outcome=shown(s.outcome_label),
+            probability=prob(s.probability),
         )  # fmt: skip
     if not steps:
         return ""
@@ -234,9 +236,13 @@ def path_text(
             text = n_("{n} move was forced", "{n} moves were forced", len(forced))
         elif detail < 1:
             mover = player_name(player_names, first.player)
-            text = _("{player}'s only move was {move}", player=mover, move=first.chosen_terms.label)
+            text = _(
+                "{player}'s only move was {move}",
+                player=mover,
+                move=shown(first.chosen_terms.label),
+            )
         else:
-            text = _("after the forced {move}", move=first.chosen_terms.label)
+            text = _("after the forced {move}", move=shown(first.chosen_terms.label))
         if before:
             text = _("{forced} and {dice}", forced=text, dice=dice_text(before, detail))
         decided = decision_text(decisions[main], player_names, detail)
@@ -267,7 +273,7 @@ def path_text(
             text = _(
                 "{text} ({moves})",
                 text=text,
-                moves=comma_list([d.chosen_terms.label for d in rest]),
+                moves=comma_list([shown(d.chosen_terms.label) for d in rest]),
             )
         special = [d.rule for d in rest if d.rule in RULE_NAMES]
         for rule in sorted(set(special)):

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from app.words.game_words import shown
 from app.words.i18n import _, n_
 from app.words.phrases import comma_list, fmt, player_name
 
@@ -30,7 +31,7 @@ def narrate_record(
     moves = []
     terms_given = False
     for here, there in zip(path, path[1:], strict=False):
-        text = label(there)
+        text = shown(label(there))
         decision = decisions.get(here)
         terms = None
         if decision is not None and decision.get("chosen") == there:
@@ -47,7 +48,7 @@ def narrate_record(
     else:
         select = _("selection stopped at the root")
     if expanded:
-        expand = _("added {moves}", moves=comma_list([label(n) for n in expanded]))
+        expand = _("added {moves}", moves=comma_list([shown(label(n)) for n in expanded]))
     else:
         expand = _("nothing added")
     leaf = record.get("leaf", path[-1])

@@ -261,6 +261,7 @@ pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from app.quiz.quiz_view import plain_label  # noqa: E402
+from app.words import game_words  # noqa: E402
 from tests.app.test_quiz import quiz_text  # noqa: E402
 from tests.app_helpers import fresh  # noqa: E402
 
@@ -291,13 +292,14 @@ def _quiz_rounds() -> None:
                 pills = at.pills[0]
                 assert pills.options and all(not english_left(o, allowed) for o in pills.options)
                 assert pills.help and not english_left(pills.help)
-                # the values stay English (the game's labels as they are); words are translated
+                # the values stay English (the game's labels as they are); words are translated,
+                # a move's label by its shape (game_words)
                 for value, spec, shown in zip(question.options, question.facts["choices"],
                                               pills.options, strict=True):  # fmt: skip
                     assert (
                         (shown != value)
                         if isinstance(spec, dict)
-                        else (shown == plain_label(value))
+                        else (shown == plain_label(game_words.shown(value)))
                     )
                 seen += 1
                 if not pills.disabled:
