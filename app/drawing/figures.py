@@ -13,6 +13,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from app.words.exact import ExactAnswer
+from app.words.game_words import shown
 from app.words.i18n import N_, _, fixed, n_, number_text, percent
 from app.words.phrases import result_word
 from mcts_core import Decision, IterationTrace, Search
@@ -242,8 +243,8 @@ def rollout_rows(trace: IterationTrace, player_names: Sequence[str]) -> list[dic
         {
             "#": i + 1,
             "player": player_names[step.player],
-            "move": step.action_label,
-            "dice": step.outcome_label,
+            "move": shown(step.action_label),
+            "dice": shown(step.outcome_label),
         }
         for i, step in enumerate(trace.evaluation.rollout)
     ]
@@ -263,7 +264,7 @@ def chance_rows(search: Search, chance: ChanceNode) -> list[dict[str, Any]]:
         visits = child.visits if child else 0
         rows.append(
             {
-                "outcome": game.outcome_label(state, chance.action, outcome) or str(outcome),
+                "outcome": shown(game.outcome_label(state, chance.action, outcome)) or str(outcome),
                 "probability": round(p, 4),
                 "drawn": visits,
                 "expected": round(p * total, 2),

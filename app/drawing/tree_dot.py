@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.drawing.palette import NEW, PATH, TERMINAL_FILL, PlayerColour, player_colours
+from app.words import game_words
 from app.words.i18n import _, fixed, n_
 from app.words.phrases import result_word
 from mcts_core import Decision, IterationTrace, Search
@@ -154,7 +155,7 @@ def tree_dot(
         ][:room]
         for chance in shown:
             on_path = chance.id in highlight
-            action = game.action_label(state, chance.action)
+            action = game_words.shown(game.action_label(state, chance.action))
             style = f', color="{PATH}", penwidth=3' if on_path else ""
             if isinstance(chance, ActionNode):  # a deterministic move: one edge
                 child = chance
@@ -175,7 +176,9 @@ def tree_dot(
             lines.append(f'  a{node.id} -> c{chance.id} [label="{dot_escape(action)}"{style}];')
             probabilities = dict(game.chance_outcomes(state, chance.action))
             for child in chance.children:
-                outcome = dot_escape(game.outcome_label(state, chance.action, child.outcome))
+                outcome = dot_escape(
+                    game_words.shown(game.outcome_label(state, chance.action, child.outcome))
+                )
                 p = probabilities.get(child.outcome, 0.0)
                 edge_style = f', color="{PATH}", penwidth=3' if child.id in highlight else ""
                 turn = ""

@@ -20,6 +20,7 @@ from app.live.session import (
     set_outside_widget,
 )
 from app.live.stepping import SERVER_MAX_NODES, STEP_N_SECONDS, game_over_notice
+from app.words.game_words import shown
 from app.words.i18n import N_, _, decimal, n_, percent
 from mcts_core.rollout import sample_outcome
 
@@ -68,8 +69,10 @@ def play_move(action: Any, who: str, thought: Words = no_words) -> bool:
 
     def played() -> str:
         if dice:
-            return _("{who} played {move} — {dice}.", who=_(who), move=label, dice=dice)
-        return _("{who} played {move}.", who=_(who), move=label)
+            return _(
+                "{who} played {move} — {dice}.", who=_(who), move=shown(label), dice=shown(dice)
+            )
+        return _("{who} played {move}.", who=_(who), move=shown(label))
 
     def kept() -> str:
         return _(
@@ -100,8 +103,12 @@ def play_move(action: Any, who: str, thought: Words = no_words) -> bool:
             ),
         )
 
-    # TRANSLATORS: a history entry's label: who played which move ("You: b2")
-    record_entry(lambda: _("{who}: {move}", who=_(who), move=label), None, narration=narration)
+    record_entry(
+        # TRANSLATORS: a history entry's label: who played which move ("You: b2")
+        lambda: _("{who}: {move}", who=_(who), move=shown(label)),
+        None,
+        narration=narration,
+    )
     if game.is_terminal(search.root_state):
         returns = game.returns(search.root_state)
         names = player_names()
@@ -115,7 +122,7 @@ def play_move(action: Any, who: str, thought: Words = no_words) -> bool:
 
 def _describe(game: Any, state: Any, action: Any) -> str:
     try:
-        return _("{move} is not possible here", move=game.action_label(state, action))
+        return _("{move} is not possible here", move=shown(game.action_label(state, action)))
     except Exception:
         return _("{move} is not possible here", move=repr(action))
 

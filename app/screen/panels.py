@@ -32,6 +32,7 @@ from app.drawing.figures import (
 from app.drawing.tree_dot import find_action_node, path_ids
 from app.inputs import widget_values
 from app.live import exact_cache, history, session
+from app.words.game_words import shown
 from app.words.i18n import N_, _, decimal, fixed, n_, number_text
 from app.words.narration import ENTROPY_TEXT, explain_n_convention
 from mcts_core import ChanceNode, ChanceStep, Decision, Evaluation, Expansion, IterationTrace
@@ -173,8 +174,8 @@ def _expansion_text(expansion: Expansion | None) -> None:
             "#{parent}; {n} untried moves left there.",
             expansion.untried,
             node=expansion.node_id,
-            move=expansion.action_label,
-            outcome=expansion.outcome_label,
+            move=shown(expansion.action_label),
+            outcome=shown(expansion.outcome_label),
             p=fixed(expansion.probability, 3),
             parent=expansion.parent_id,
         )
@@ -186,7 +187,7 @@ def _expansion_text(expansion: Expansion | None) -> None:
             "left there.",
             expansion.untried,
             node=expansion.node_id,
-            move=expansion.action_label,
+            move=shown(expansion.action_label),
             parent=expansion.parent_id,
         )
     st.markdown(said)
@@ -352,9 +353,9 @@ def chance_panel(trace: IterationTrace | None) -> None:
         st.markdown(
             _(
                 "**{move}** (node #{node}): drew *{outcome}* with p={p}",
-                move=step.action_label,
+                move=shown(step.action_label),
                 node=step.node_id,
-                outcome=step.outcome_label,
+                outcome=shown(step.outcome_label),
                 p=fixed(step.probability, 3),
             )
         )
