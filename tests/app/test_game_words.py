@@ -135,3 +135,46 @@ def test_spanish_words() -> None:
     with i18n.language("es"):
         assert shown("take 3 from heap 1") != "take 3 from heap 1"
         assert "3" in shown("take 3 from heap 1")
+
+
+# --------------------------------------------------------- where labels are shown
+
+
+def _searched(name: str, options: dict[str, int], iterations: int) -> tuple[object, list[object]]:
+    from mcts_core import Search
+
+    search = Search(make_game(name, **options), seed=3)
+    traces = [search.step() for _unused in range(iterations)]
+    return search, traces
+
+
+@pytest.mark.parametrize("name, options", [("gridiron", {"size": 1}), ("nim", {})])
+def test_the_tree_and_the_narration_show_labels_in_the_language(
+    name: str, options: dict[str, int]
+) -> None:
+    """The tree's boxes and tooltips and the narration's moves go through shown(): in the
+    pseudo-language no English label word is left in them (H1, (3,2), numbers are kept)."""
+    from app.drawing.tree_dot import path_ids
+    from app.drawing.tree_layout import build_view
+    from app.words.narration import narrate_iteration
+
+    search, traces = _searched(name, options, 60)
+    english_words = {
+        w for label in every_label() for w in re.findall(r"[A-Za-z]{3,}", _TOKEN.sub(" ", label))
+    }
+    assert {"heap", "from"} <= english_words or {"acts", "kick"} & english_words
+    with i18n.language(i18n.PSEUDO):
+        view = build_view(
+            search,  # type: ignore[arg-type]
+            path_ids=path_ids(traces[-1]),  # type: ignore[arg-type]
+            new_id=None,
+            changed_ids=set(),
+            focus_id=None,
+            player_names=("Home", "Away"),
+        )
+        boxes = [n.label for n in view.nodes] + ["\n".join(n.tooltip) for n in view.nodes]
+        said = [narrate_iteration(t, ("Home", "Away"), 1.4, "uct") for t in traces]  # type: ignore[arg-type]
+    for text in boxes + said:
+        outside = re.sub(r"⟦[^⟧]*⟧", " ", text)
+        left = set(re.findall(r"[A-Za-z]{3,}", outside)) & english_words
+        assert not left, (left, text)
