@@ -146,6 +146,8 @@ RTL_CSS = """
 [data-testid="stCode"], .stCode, .katex-display, .mcts-tree, iframe, svg, table,
 [data-testid="stSlider"] [data-baseweb="slider"] {direction: ltr; text-align: left;}
 .lab-stat b, .lab-stats b {unicode-bidi: isolate; direction: ltr;}
+code {direction: ltr; unicode-bidi: isolate;}
+input, textarea, [data-baseweb="select"] div {unicode-bidi: plaintext;}
 """
 
 

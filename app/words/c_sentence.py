@@ -6,6 +6,7 @@ numbers with the language's symbols)."""
 from __future__ import annotations
 
 from app.words.c_sensitivity import CFlip, exploration_coefficients, flip_points, same_c
+from app.words.game_words import shown
 from app.words.i18n import _, fixed, number_text
 from app.words.phrases import c_text
 from mcts_core.trace import Decision
@@ -34,7 +35,10 @@ def flip_sentence(
     if decision.rule == "solver":
         return _("C did not matter here: a proven result decided.")
     if len(decision.children) < 2:
-        return _("{move} is the only move here, so no value of C changes the choice.", move=t.label)
+        return _(
+            "{move} is the only move here, so no value of C changes the choice.",
+            move=shown(t.label),
+        )
     flips = sorted(
         flip_points(decision, policy, c),
         key=lambda f: (abs(f.c_flip - c), f.direction != "raise"),
@@ -45,7 +49,7 @@ def flip_sentence(
         return _(
             "No value of C changes this choice: {move} has the best Q and no other move has a "
             "bigger bonus.",
-            move=t.label,
+            move=shown(t.label),
         )
     clauses = _flip_clause(flips[0], first=True)
     for f in flips[1:]:  # a list of clauses: the separator is the language's
@@ -58,7 +62,7 @@ def _flip_clause(f: CFlip, *, first: bool) -> str:
     chosen instead") or a later one ("lower it below 0.52 and a1 would")."""
     c = f.current_c
     now = same_c(f.c_flip, c)
-    move = f.runner_up_label
+    move = shown(f.runner_up_label)  # a game's label in the page's language ("H1 actúa")
     here = fixed(c, 2)  # C now, two decimals
     there = number_text(c_text(f.c_flip, c))  # the flip's C, as many decimals as it needs
     if f.direction == "raise":
