@@ -33,6 +33,7 @@ from app.screen.sidebar import choice_format, choice_label
 from app.words.exact import ExactAnswer, kept_sentence, regret_points
 from app.words.game_words import shown
 from app.words.i18n import N_, _, decimal, fixed, number_text, percent
+from games.registry import game_choices, game_spec
 from mcts_lab import watch
 
 #: The Play tab's modes as shown (the values stay the widget's: ``app.live.session.PLAY_MODES``).
@@ -378,19 +379,75 @@ def _arena_settings() -> None:
             st.success(_("Arena finished in {seconds} s.", seconds=fixed(result.seconds, 1)))
 
 
+#: The arena table's headings (``mcts_lab.arena.table_columns``, the botbowl tutorial's
+#: English) as the page shows them.
+ARENA_HEADINGS = {
+    # TRANSLATORS: the arena table's first heading: which rollout the search used
+    "Rollouts": N_("Rollouts"),
+    # TRANSLATORS: the arena table's heading: the game (the tutorial's "environment")
+    "Env": N_("Env"),
+    "Home Wins": N_("Home Wins"),
+    # TRANSLATORS: touchdowns scored at home (gridiron)
+    "Home TDs": N_("Home TDs"),
+    "Away Wins": N_("Away Wins"),
+    "Away TDs": N_("Away TDs"),
+    "Total Wins": N_("Total Wins"),
+    "Total TDs": N_("Total TDs"),
+    # TRANSLATORS: wins per game, on average
+    "AVG Wins": N_("AVG Wins"),
+    "AVG TDs": N_("AVG TDs"),
+    # TRANSLATORS: the search's iterations per decision
+    "Iterations": N_("Iterations"),
+}
+
+
+def _arena_notes(result: Any) -> list[str]:
+    """The lines under the arena's table (``mcts_lab.arena.table_notes``' facts) in the page's
+    language."""
+    opponent = choice_label(result.opponent)
+    if result.opponent == "mcts":
+        opponent = _("{opponent} ({n} iterations)", opponent=opponent,
+                     n=decimal(result.opponent_iterations))  # fmt: skip
+    notes = [
+        _(
+            "vs {opponent}; draws {draws} (home {home_draws}, away {away_draws}); losses "
+            "{losses} (home {home_losses}, away {away_losses}); {decisions} decisions, mean "
+            "root visits {visits} ({reuse}); {seconds} s",
+            opponent=opponent,
+            draws=decimal(result.draws),
+            home_draws=decimal(result.home_draws),
+            away_draws=decimal(result.away_draws),
+            losses=decimal(result.home_losses + result.away_losses),
+            home_losses=decimal(result.home_losses),
+            away_losses=decimal(result.away_losses),
+            decisions=decimal(result.decisions),
+            visits=decimal(round(result.mean_root_visits)),
+            reuse=_("tree reuse") if result.reuse else _("fresh tree per decision"),
+            seconds=fixed(result.seconds, 1),
+        )
+    ]
+    if not result.has_score:
+        game = _(game_spec(result.game).label) if result.game in game_choices() else result.game
+        notes.append(_("{game} has no touchdowns: the TD columns are 0", game=game))
+    return notes
+
+
 def _arena_result() -> None:
     result = session.session().arena
     if result is None:
         return
-    from mcts_lab.arena import table_columns, table_notes
+    from mcts_lab.arena import table_columns
 
     # the tutorial's table turned on its side, one column a line, its notes as wrapped text:
     # its 11 columns side by side (mcts-lab arena's table, 1,015 px) were cut at 320 px
-    columns = table_columns(result, rollouts=st.session_state["arena_rollout"])
-    width = max(len(head) for head, _, _ in columns)
-    lines = [f"{head:<{width}}  {cell}" for head, cell, _ in columns]
+    columns = [
+        (_(ARENA_HEADINGS.get(head, head)), number_text(cell))
+        for head, cell, _align in table_columns(result, rollouts=st.session_state["arena_rollout"])
+    ]
+    width = max(len(head) for head, _ in columns)
+    lines = [f"{head:<{width}}  {cell}" for head, cell in columns]
     st.code("\n".join(lines), language=None)
-    for note in table_notes(result):
+    for note in _arena_notes(result):
         st.caption(note)
     st.plotly_chart(arena_figure(result), width="stretch", key="arena_chart")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import html
+import re
 
 import pytest
 
@@ -311,6 +312,16 @@ def test_arena_tab_runs_and_plots() -> None:
     assert not at.exception
     assert any("Home Wins" in c.value for c in at.code)
     assert any("Arena finished" in s.value for s in at.success)
+    # the notes under the table, made in the app's words: in English as mcts-lab arena says them
+    assert any(
+        re.fullmatch(
+            r"vs random; draws \d+ \(home \d+, away \d+\); losses \d+ \(home \d+, away \d+\); "
+            r"\d+ decisions, mean root visits [\d,]+ \((tree reuse|fresh tree per decision)\); "
+            r"[\d.]+ s",
+            c.value,
+        )
+        for c in at.caption
+    ), [c.value for c in at.caption]
 
 
 def test_preset_picker_sets_the_search_and_a_change_by_hand_makes_it_custom() -> None:
