@@ -292,9 +292,9 @@ def _simulate_text(
         return worth_too(_(_TERMINAL_AT[key], result=result_text(ev.raw, player_names)))
     if kind == "rollout":
         return worth_too(
-            n_(  # English needs no plural here; other languages do ("eine Länge von {n} Zügen")
-                "a {n}-move rollout ended in {result}",
-                "a {n}-move rollout ended in {result}",
+            n_(
+                "a rollout of {n} move ended in {result}",
+                "a rollout of {n} moves ended in {result}",
                 len(ev.rollout),
                 result=result_text(ev.raw, player_names),
             )  # fmt: skip
@@ -304,10 +304,12 @@ def _simulate_text(
     if kind == "heuristic":
         return _(_HEURISTIC_AT[key], worth=worth())
     if kind == "cutoff":
-        return _(
-            "a {n}-move rollout stopped at its depth or turn limit, where the heuristic "
+        return n_(
+            "a rollout of {n} move stopped at its depth or turn limit, where the heuristic "
             "gave {worth}",
-            n=len(ev.rollout), worth=worth(),
+            "a rollout of {n} moves stopped at its depth or turn limit, where the heuristic "
+            "gave {worth}",
+            len(ev.rollout), worth=worth(),
         )  # fmt: skip
     if kind == "repeat":
         return _(_REPEAT_AT[key], worth=worth())

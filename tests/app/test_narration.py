@@ -138,7 +138,8 @@ def test_connect_four_steps_summarise_deep_paths() -> None:
             result = (
                 "a draw" if raw[0] == raw[1] else f"a win for {XO[0 if raw[0] > raw[1] else 1]}"
             )
-            assert f"a {n}-move rollout ended in {result}" in text
+            moves = "move" if n == 1 else "moves"
+            assert f"a rollout of {n} {moves} ended in {result}" in text
     assert deep > 10
 
 
