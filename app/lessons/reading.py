@@ -349,10 +349,9 @@ class _Reader:
                     break
         if key is None:
             return None
-        pattern = re.compile(rf"^\s*{re.escape(key)}\s*=|[{{,]\s*{re.escape(key)}\s*=")
-        for i in range(start, end):
-            if pattern.search(lines[i]):
-                return i + 1
+        found = _key_line(lines, start, end, key)
+        if found is not None:
+            return found
         return start + 1 if page is not None else None
 
     def lesson(self, data: dict[str, Any]) -> Lesson:
@@ -630,10 +629,9 @@ class _TranslationReader(_Reader):
                 return start + 1 if starts else None
         if key is None:
             return None
-        pattern = re.compile(rf"^\s*{re.escape(key)}\s*=|[{{,]\s*{re.escape(key)}\s*=")
-        for i in range(start, end):
-            if pattern.search(lines[i]):
-                return i + 1
+        found = _key_line(lines, start, end, key)
+        if found is not None:
+            return found
         own_table = re.compile(rf'\s*\[\s*pages\s*\.\s*"?0*{page}"?\s*\.\s*{re.escape(key)}\s*\]')
         for i, line in enumerate(lines):  # a table of its own: [pages.1.setup]
             if page is not None and own_table.match(line):
@@ -678,6 +676,16 @@ def _pseudo(lesson: Lesson) -> Lesson:
             for page in lesson.pages
         ),
     )
+
+
+def _key_line(lines: list[str], start: int, end: int, key: str) -> int | None:
+    """The 1-based line of ``key = ...`` (or of ``key`` inside an inline table) among
+    ``lines[start:end]``, or ``None``: where a file's error points."""
+    pattern = re.compile(rf"^\s*{re.escape(key)}\s*=|[{{,]\s*{re.escape(key)}\s*=")
+    for i in range(start, end):
+        if pattern.search(lines[i]):
+            return i + 1
+    return None
 
 
 def _toml(value: Any) -> str:
