@@ -152,8 +152,8 @@ def read_link(params: Mapping[str, str]) -> tuple[dict[str, Any], list[str]]:
         if len(raw) > MAX_VALUE_CHARS:
             refused.append(
                 n_(
-                    "ignored {name} from the link: {count} character is too long",
-                    "ignored {name} from the link: {count} characters is too long",
+                    "ignored {name} from the link: too long ({count} character)",
+                    "ignored {name} from the link: too long ({count} characters)",
                     len(raw),
                     name=name,
                     count=i18n.decimal(len(raw)),

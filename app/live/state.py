@@ -413,7 +413,7 @@ def on_position_change() -> None:
     if len(text) > MAX_VALUE_CHARS:  # the same limit as a link's
         notify(
             "error",
-            _("Position not used: {n} characters is too long.", n=decimal(len(text))),
+            _("Position not used: too long ({n} characters).", n=decimal(len(text))),
         )
         st.session_state["position"] = lab.position
         return

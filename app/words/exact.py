@@ -105,8 +105,7 @@ class ExactAnswer:
         if not self.unknown:
             return None
         return n_(
-            # TRANSLATORS: the English says "values ... are" for one move too
-            "The exact values of {n} of {total} moves are unknown (?): the {seconds} s budget "
+            "The exact value of {n} of {total} moves is unknown (?): the {seconds} s budget "
             "ran out before perfect play was worked out. Later positions, with fewer moves left, "
             "solve faster.",
             "The exact values of {n} of {total} moves are unknown (?): the {seconds} s budget "

@@ -200,7 +200,7 @@ def dice_text(steps: Sequence[ChanceStep], detail: int = 0) -> str:
     if len(steps) == 1 and detail < 1:
         s = steps[0]
         return _(
-            "the dice drew {action}: {outcome} (probability {probability})",
+            "the dice of {action} gave {outcome} (probability {probability})",
             action=shown(s.action_label), outcome=shown(s.outcome_label),
             probability=prob(s.probability),
         )  # fmt: skip
