@@ -374,8 +374,10 @@ def _backprop_text(trace: IterationTrace, player_names: Sequence[str], *, explai
     if same and other:
         o = other[0]
         text = n_(
-            "{lead} and {n} node above it, {value} for {player} at the other {others}",
-            "{lead} and {n} nodes above it, {value} for {player} at the other {others}",
+            "{lead} and {n} node above it, {value} for {player} at the rest of the path "
+            "({others})",
+            "{lead} and {n} nodes above it, {value} for {player} at the rest of the path "
+            "({others})",
             len(same),
             lead=lead, value=fmt(o.added), player=player_name(player_names, o.view),
             others=len(other),
