@@ -338,10 +338,9 @@ def question_text(facts: dict[str, Any] | None, poll: Poll) -> str:
     found = _facts_for(facts, poll)
     if found is None:
         return poll.text
-    words = getattr(_records, "question_words", None)
     try:
-        return poll.text if words is None else str(words(found, poll.text))
-    except Exception:
+        return _records.question_words(found, poll.text)
+    except Exception:  # facts another replica wrote: the stored text then
         return poll.text
 
 
@@ -351,10 +350,9 @@ def choice_text(facts: dict[str, Any] | None, poll: Poll, choice: str) -> str:
     found = _facts_for(facts, poll)
     if found is None:
         return choice
-    words = getattr(_records, "choice_words", None)
     try:
-        return choice if words is None else str(words(found, found["options"], choice))
-    except Exception:
+        return _records.choice_words(found, found["options"], choice)
+    except Exception:  # facts another replica wrote: the stored value then
         return choice
 
 
@@ -363,10 +361,9 @@ def summary_text(facts: dict[str, Any] | None, poll: Poll) -> str:
     found = _facts_for(facts, poll)
     if found is None or "summary" not in found:
         return poll.summary
-    words = getattr(_records, "summary_words", None)
     try:
-        return poll.summary if words is None else str(words(found, poll.summary))
-    except Exception:
+        return _records.summary_words(found, poll.summary)
+    except Exception:  # facts another replica wrote: the stored summary then
         return poll.summary
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from app.words.i18n import N_, _
+from app.words.i18n import N_, SOURCE, _, current_tag
 
 _PLAYER = r"[HA]\d+"
 _SQUARE = r"\(\d+,\d+\)"  # a full label's square: "(3,2)"
@@ -192,8 +192,8 @@ def shown(label: str) -> str:
     """A game's English move or outcome label in the current language ("take 3 from heap 1" ->
     "toma 3 del montón 1" in Spanish); a label of an unknown shape comes back unchanged, and in
     English every label does."""
-    if not label:
-        return label
+    if not label or current_tag() == SOURCE:
+        return label  # English is the games' own words: no pattern to try (every rerun)
     for way in _WAYS:
         words = way(label)
         if words is not None:
