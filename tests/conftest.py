@@ -27,12 +27,16 @@ CliRunner = Callable[..., tuple[int, str, str]]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every real-browser test in one xdist group: with ``-n 2 --dist loadgroup`` (pyproject's
-    addopts) they run one after another on one worker (their module-scoped app servers and
-    pages unchanged), while the other worker runs the rest of the suite beside them."""
+    """Each real-browser module in an xdist group of its own: with ``-n 2 --dist loadgroup``
+    (pyproject's addopts) a module's tests run in order on one worker, keeping its
+    module-scoped app server, Chromium and pages, while the two workers share the modules
+    between them and the rest of the suite beside them (one group for every browser test kept
+    one worker on them for the whole run). A test that names its own group keeps it."""
     for item in items:
-        if item.get_closest_marker("browser") is not None:
-            item.add_marker(pytest.mark.xdist_group("browser"))
+        if item.get_closest_marker("browser") is None:
+            continue
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(f"browser:{item.path.stem}"))
 
 
 @pytest.fixture(autouse=True)
