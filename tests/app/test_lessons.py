@@ -713,3 +713,42 @@ def test_a_translated_lesson_on_screen_and_a_broken_one(
     assert "Another lesson" in broken[0]  # named by its English title
     assert "Another lesson" in at.selectbox(key="lesson").options  # in English
     assert "Mía <script>alert(1)</script>" in at.selectbox(key="lesson").options
+
+
+def strip_line(at: AppTest) -> str:
+    """The projector's line of what Page Down does next, above the screen."""
+    found = [b for b in blocks(at) if 'class="lab-strip"' in b]
+    return plain(re.search(r'<p class="lab-do">(.*?)</p>', found[0]).group(1)) if found else ""
+
+
+@pytest.mark.slow
+def test_page_down_on_a_lessons_last_slide_opens_the_next_lesson() -> None:
+    """The clicker through a course (issue 40): on the last page of lesson 1 the strip says
+    what each Page Down does, never a press already done; after the last slide Page Down opens
+    lesson 2's first page (its text slide), where it used to do nothing."""
+    first, second = list(LESSONS)[:2]
+    last = len(LESSONS[first].pages)
+    at = fresh(lesson=first, page=str(last), presentation="1")
+    said: list[tuple[str, str]] = []
+    for _press in range(6):
+        at.button(key="clicker_next").click().run()
+        assert not at.exception, at.exception
+        if at.session_state["lesson"] != first:
+            break
+        said.append((clicker_kind(at), strip_line(at)))
+    assert (
+        said
+        == [
+            ("press", "Page Down: Step N, after the class answers the question."),
+            ("tab", "Page Down: Show the Board tab."),
+            ("lesson", f"Page Down: Next lesson: {LESSONS[second].title}."),
+        ][: len(said)]
+    ), said
+    assert said[-1][0] == "lesson"
+    assert at.session_state["lesson"] == second and at.session_state["lesson_page"] == 1
+    assert at.session_state["lesson_slide"] == "text"
+
+
+def clicker_kind(at: AppTest) -> str:
+    found = [b for b in blocks(at) if "data-clicker-next" in b]
+    return re.search(r'data-clicker-next="(\w+)"', found[0]).group(1) if found else ""
