@@ -230,7 +230,7 @@ def rehearse_lesson(
             if not kind:
                 row.problems.append("the clicker's state (data-clicker-next) not on the page")
                 break
-            if kind in ("page", "end"):
+            if kind in ("page", "lesson", "end"):
                 break
             if kind == "tab":  # the tab slide: its first screen
                 row.keys.append("PgDn")
@@ -346,7 +346,7 @@ def rehearse_class(
     while True:
         label = _button(teacher).removesuffix("PageDown").strip()  # (the report's words)
         kind = _state(teacher).get("next", "")
-        if kind in ("end", ""):
+        if kind in ("end", "lesson", ""):
             break
         count = teacher.locator(".lab-class-count")  # (not on a text or tab slide)
         asked = count.first.inner_text() if count.count() else ""

@@ -42,6 +42,7 @@ __all__ = [
     "blanked",
     "next_kind",
     "next_label",
+    "presses_done",
     "start_page",
     "state",
     "tab_slide",
@@ -61,8 +62,9 @@ BLANK = "lesson_blank"
 Slide = Literal["text", "screen", "tab"]
 #: What Page Down does next, in no language (the page's ``data-clicker-next``, read by
 #: scripts/rehearse_lessons.py and the browser tests): the screen, a press, the named tab, the
-#: next page, or nothing (the lesson's end).
-NextKind = Literal["screen", "press", "tab", "page", "end"]
+#: next page, the next lesson's first page (from the last slide of a lesson that has a next one),
+#: or nothing (the course's end).
+NextKind = Literal["screen", "press", "tab", "page", "lesson", "end"]
 
 #: What each press a page may name does, run from the clicker (``reading.PRESSES`` names them).
 ACTIONS: dict[str, Callable[[], None]] = {
@@ -110,31 +112,38 @@ def _done() -> int:
     return int(st.session_state.get(DONE, 0))
 
 
-def at_end(page: Page, last_page: bool) -> bool:
-    """Whether Page Down has nothing left to do: the last page, its presses and tab done."""
-    if not last_page or text_slide() or _done() < len(page.press):
-        return False
-    return not (_named_tab(page) and st.session_state.get(SLIDE) == "screen")
+def presses_done() -> int:
+    """The open page's presses the clicker has done on its screen."""
+    return _done()
 
 
-def next_kind(page: Page, last_page: bool) -> NextKind:
+def at_end(page: Page, last_page: bool, next_lesson: str = "") -> bool:
+    """Whether Page Down has nothing left to do: the last page of the last lesson, its presses
+    and tab done."""
+    return next_kind(page, last_page, next_lesson) == "end"
+
+
+def next_kind(page: Page, last_page: bool, next_lesson: str = "") -> NextKind:
     """What Page Down does next, as a stable word: ``screen`` (from the text), ``press`` (the
-    page's next press), ``tab`` (the named tab alone), ``page`` (the next page) or ``end``."""
+    page's next press), ``tab`` (the named tab alone), ``page`` (the next page), ``lesson``
+    (the first page of ``next_lesson``, the lesson after this one: "" when none) or ``end``."""
     if text_slide():
         return "screen"
     if _done() < len(page.press):
         return "press"
     if _named_tab(page) and st.session_state.get(SLIDE) == "screen":
         return "tab"
-    return "end" if last_page else "page"
+    if not last_page:
+        return "page"
+    return "lesson" if next_lesson else "end"
 
 
-def state(page: Page, number: int, pages: int) -> dict[str, str]:
+def state(page: Page, number: int, pages: int, next_lesson: str = "") -> dict[str, str]:
     """The clicker's state as ``data-clicker-*`` attributes' values (no language): the next
     action's kind, the page's number and count, the slide, the presses done; any Page Down or
     Page Up that does something changes one of them."""
     return {
-        "next": next_kind(page, number >= pages),
+        "next": next_kind(page, number >= pages, next_lesson),
         "page": str(number),
         "pages": str(pages),
         "slide": str(st.session_state.get(SLIDE, "text")),
@@ -142,10 +151,11 @@ def state(page: Page, number: int, pages: int) -> dict[str, str]:
     }
 
 
-def next_label(page: Page, last_page: bool) -> str:
+def next_label(page: Page, last_page: bool, next_lesson: str = "") -> str:
     """What Page Down does next, in words (the current language): "Show the screen", "Step",
-    "Phase (2 of 4)", "Next page", or "End of the lesson"."""
-    kind = next_kind(page, last_page)
+    "Phase (2 of 4)", "Next page", "Next lesson: 2. Exploration ..." (``next_lesson``: its
+    title) or "End of the lesson"."""
+    kind = next_kind(page, last_page, next_lesson)
     if kind == "screen":
         # TRANSLATORS: the clicker's next action: from the page's text to the screen.
         return _("Show the screen")
@@ -161,6 +171,10 @@ def next_label(page: Page, last_page: bool) -> str:
     if kind == "tab" and tab:
         # TRANSLATORS: the clicker's next action: that detail tab alone on the projector.
         return _("Show the {tab} tab", tab=_(tab))
+    if kind == "lesson":
+        # TRANSLATORS: the clicker's next action on a lesson's last slide: the next lesson's
+        # first page ("Next lesson: 2. Exploration versus exploitation").
+        return _("Next lesson: {lesson}", lesson=next_lesson)
     return _("End of the lesson") if kind == "end" else _("Next page")
 
 

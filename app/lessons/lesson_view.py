@@ -10,6 +10,7 @@ a teacher's plain text: escaped, paragraphs kept, never Markdown or HTML.
 from __future__ import annotations
 
 import html
+from dataclasses import replace
 
 import streamlit as st
 
@@ -419,11 +420,35 @@ def _text_slide(lesson: Lesson, number: int) -> None:
     _clicker_buttons(lesson, number)
 
 
+def _next_lesson(lesson: Lesson) -> Lesson | None:
+    """The lesson after ``lesson`` in the picker's order (in the current language), or
+    ``None``: Page Down on a lesson's last slide opens its first page."""
+    found, _errors = lessons()
+    names = list(found)
+    at = names.index(lesson.name) if lesson.name in names else len(names)
+    return found[names[at + 1]] if at + 1 < len(names) else None
+
+
+def _next_title(lesson: Lesson) -> str:
+    following = _next_lesson(lesson)
+    return following.title if following is not None else ""
+
+
 def _strip(lesson: Lesson, number: int) -> None:
-    """Above the screen slide: where the lesson is and what to do, in one line, and the
-    clicker's buttons."""
+    """Above the screen slide: where the lesson is and what Page Down does next, in one line
+    (never a press already done: after the presses it names the tab, the next page or the next
+    lesson), and the clicker's buttons."""
     page = lesson.pages[number - 1]
-    todo = _todo(page, clicker_words=True) or _("Page Down: the next page.")
+    last = number >= len(lesson.pages)
+    following = _next_title(lesson)
+    if clicker.next_kind(page, last, following) == "press":
+        todo = _todo(replace(page, press=page.press[clicker.presses_done() :]), clicker_words=True)
+    elif clicker.next_kind(page, last, following) == "end":
+        todo = _("End of the lesson")
+    else:
+        # TRANSLATORS: the projector's line above the screen once the page's presses are done:
+        # what the clicker's Page Down does next ("Page Down: Next page.").
+        todo = _("Page Down: {action}.", action=clicker.next_label(page, last, following))
     # TRANSLATORS: the projector's one line above the screen: the page's title (bold), then
     # where it is ("Phases · page 2 of 4").
     bold = "<b>" + html.escape(page.title) + "</b>"
@@ -441,7 +466,8 @@ def _clicker_data(lesson: Lesson, number: int) -> str:
     """The clicker's state as ``data-clicker-*`` attributes (:func:`clicker.state`: the next
     action's kind, the page and the count, the slide, the presses done), for scripts and tests
     that must not read the buttons' words (scripts/rehearse_lessons.py, in every language)."""
-    found = clicker.state(lesson.pages[number - 1], number, len(lesson.pages))
+    found = clicker.state(lesson.pages[number - 1], number, len(lesson.pages),
+                          _next_title(lesson))  # fmt: skip
     return "".join(f' data-clicker-{name}="{html.escape(value)}"' for name, value in found.items())
 
 
@@ -450,7 +476,8 @@ def _clicker_buttons(lesson: Lesson, number: int) -> None:
     Blank (B: ``clicker_blank``)."""
     page = lesson.pages[number - 1]
     last = number >= len(lesson.pages)
-    label = clicker.next_label(page, last)
+    following = _next_title(lesson)
+    label = clicker.next_label(page, last, following)
     with st.container(horizontal=True, gap="small", key="clicker_row"):
         # (the back arrow points to where the page's lines start: right in Arabic)
         back = "▶" if i18n.is_rtl() else "◀"
@@ -462,7 +489,7 @@ def _clicker_buttons(lesson: Lesson, number: int) -> None:
         # screen", "Step", "Next page").
         st.button(_("▶ {action}", action=label), key="clicker_next", on_click=_on_clicker_next,
                   type="primary", shortcut=clicker.NEXT_KEY,
-                  disabled=clicker.at_end(page, last),
+                  disabled=clicker.at_end(page, last, following),
                   help=_("The page's next action, then the next page (key: Page Down, a "
                          "clicker's forward button)"))  # fmt: skip
         # TRANSLATORS: the clicker's button that blacks the projector out (key B), and back.
@@ -487,8 +514,12 @@ def _on_clicker_next() -> None:
         return
     if not clicker.text_slide():  # a press on the screen: the class has joined, the tree's turn
         st.session_state["class_join_shown"] = False
-    if clicker.advance(lesson.pages[number - 1]) and number < len(lesson.pages):
-        open_page(lesson, number + 1)
+    if clicker.advance(lesson.pages[number - 1]):
+        following = _next_lesson(lesson)
+        if number < len(lesson.pages):
+            open_page(lesson, number + 1)
+        elif following is not None:  # the course goes on: the next lesson's first page
+            open_page(following, 1)
 
 
 @session.safe

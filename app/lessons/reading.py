@@ -27,6 +27,7 @@ from app.inputs.links import (
     SEED_RANGE,
 )
 from app.inputs.tabs import LESSON_TABS
+from app.lessons import claims
 from app.quiz import KINDS
 from app.words import i18n
 from app.words.i18n import N_, _
@@ -67,10 +68,9 @@ MAX_TEXT_CHARS = 4_000
 MAX_PRESSES = 50
 MAX_STEPS = 200_000  # a page's prepared tree, as a link's (app.inputs.links.MAX_LINK_STEPS)
 
-#: What a page's ``[page.expect]`` may promise (checked by tests/app/test_lessons.py): the root's
-#: favourite once set up, the right answer after the presses, the root moves the solver has
-#: proven once set up (comma-separated labels).
-EXPECT_KEYS = ("favourite", "answer", "proven")
+#: What a page's ``[page.expect]`` may claim (``app/lessons/claims.py``, checked by
+#: tests/app/test_lessons.py against a run of the page).
+EXPECT_KEYS = claims.CLAIM_KEYS
 
 #: The buttons a page may tell the student to press: name -> widget key.
 PRESSES: dict[str, str] = {
@@ -201,7 +201,8 @@ class Page:
         press: the buttons to press, in order (names from :data:`PRESSES`).
         questions: the quiz kinds the page asks (``app.quiz.KINDS``); empty: no question.
         depth: the selection question's depth (``None``: the root).
-        expect: what the page's text promises, checked by the tests (:data:`EXPECT_KEYS`).
+        expect: what the page's text claims, by claim type (``app/lessons/claims.py``: labels
+            as text, ``taken`` and ``says`` as tuples), checked by the tests.
     """
 
     title: str
@@ -210,7 +211,7 @@ class Page:
     press: tuple[str, ...] = ()
     questions: tuple[str, ...] = ()
     depth: int | None = None
-    expect: Mapping[str, str] = field(default_factory=dict)
+    expect: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -409,19 +410,57 @@ class _Reader:
             raise self.fail("depth is the 'select' question's depth: add it to questions",
                             "depth", number)  # fmt: skip
         setup = None if "setup" not in data else self.setup(data["setup"], number)
-        expect = data.get("expect", {})
-        if not isinstance(expect, dict):
-            raise self.fail("expect must be a table ([page.expect])", "expect", number)
-        for key, value in expect.items():
-            if key not in EXPECT_KEYS:
-                raise self.fail(f"unknown expect key {key!r} ({', '.join(EXPECT_KEYS)})", key,
-                                number, "expect")  # fmt: skip
-            if not isinstance(value, str):
-                raise self.fail(f"expect.{key} must be text in quotes", key, number, "expect")
-        if "answer" in expect and not questions:
+        expect = self.claims(data.get("expect", {}), number, press, questions)
+        return Page(title, text, setup, press, questions, depth, expect)
+
+    def claims(self, data: Any, page: int, press: tuple[str, ...],
+               questions: tuple[str, ...]) -> dict[str, Any]:  # fmt: skip
+        """A page's ``[page.expect]``: each claim of :data:`claims.CLAIM_KEYS` in its shape."""
+        if not isinstance(data, dict):
+            raise self.fail("expect must be a table ([page.expect])", "expect", page)
+        read: dict[str, Any] = {}
+        for key, value in data.items():
+            if key not in claims.CLAIM_KEYS:
+                raise self.fail(f"unknown expect key {key!r} ({', '.join(claims.CLAIM_KEYS)})",
+                                key, page, "expect")  # fmt: skip
+            if key in ("taken", "says"):
+                if (
+                    not isinstance(value, list)
+                    or not value
+                    or not all(isinstance(v, str) and v.strip() for v in value)
+                ):
+                    raise self.fail(f'expect.{key} must be a list of texts in quotes, e.g. '
+                                    f'["{"best" if key == "taken" else "Q +1.000"}"]', key, page,
+                                    "expect")  # fmt: skip
+                if key == "taken":
+                    for v in value:
+                        if v not in claims.TAKEN:
+                            raise self.fail(f"expect.taken: {v[:30]!r} is not one of "
+                                            f"{', '.join(claims.TAKEN)}", key, page,
+                                            "expect")  # fmt: skip
+                read[key] = tuple(value)
+                continue
+            if not isinstance(value, str) or not value.strip():
+                raise self.fail(f"expect.{key} must be text in quotes", key, page, "expect")
+            if key == "arena" and value not in claims.ARENA_SIDES:
+                raise self.fail(f"expect.arena: {value[:30]!r} is not one of "
+                                f"{', '.join(claims.ARENA_SIDES)}", key, page,
+                                "expect")  # fmt: skip
+            read[key] = value
+        if "answer" in read and not questions:
             raise self.fail("expect.answer needs a question (questions = [...])", "answer",
-                            number, "expect")  # fmt: skip
-        return Page(title, text, setup, press, questions, depth, dict(expect))
+                            page, "expect")  # fmt: skip
+        if "taken" in read and ("select" not in questions or not press):
+            raise self.fail("expect.taken is about the select question's move: add "
+                            '"select" to questions and a press', "taken", page,
+                            "expect")  # fmt: skip
+        if "arena" in read and "Run arena" not in press:
+            raise self.fail('expect.arena needs a press of "Run arena"', "arena", page,
+                            "expect")  # fmt: skip
+        if "says" in read and not press:
+            raise self.fail("expect.says is what the presses show: add a press", "says", page,
+                            "expect")  # fmt: skip
+        return read
 
     def names(self, data: Mapping[str, Any], key: str, page: int, allowed: tuple[str, ...],
               limit: int) -> tuple[str, ...]:  # fmt: skip

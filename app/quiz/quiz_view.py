@@ -72,12 +72,14 @@ QUIZ_CSS = """
 </style>
 """
 
-#: Presentation mode (a projector, a wider column): larger type.
+#: Presentation mode (a projector): the question and its answers in projector type (18.4 px),
+#: the reveal's table whole (no scroll box: the class reads every row) and its "Why?" open.
 PRESENTATION_QUIZ_CSS = """
 <style>
-.lab-quiz {font-size: 1.05rem; line-height: 1.4rem;}
-.lab-quiz table {font-size: 0.9rem; line-height: 1.2rem;}
-.lab-quiz .lab-rows {max-height: 6.1rem;}
+.lab-quiz {font-size: 1.15rem; line-height: 1.5rem;}
+.lab-quiz table {font-size: 1.0rem; line-height: 1.3rem;}
+.lab-quiz .lab-rows {max-height: none; overflow: visible;}
+.st-key-quiz_answer button, .st-key-quiz_answer button p {font-size: 1.15rem !important;}
 </style>
 """
 
@@ -231,6 +233,11 @@ def _draw(box: QuizState, search: Search, class_counts: ClassCounts | None, in_c
         parts.append(f"<p>{score}{verdict}</p>")
         lines += _lines(box.score_text + re.sub(r"<[^>]+>", "", verdict))
         score = ""
+    if presenting and reveal is not None and reveal.verdict != "dropped":
+        # the projector: the reveal first and whole, the next question after it
+        st.html("".join(parts) + "</div>")
+        parts = [css, '<div class="lab-quiz lab-quiz-numbers">']
+        lines += _reveal_numbers(reveal, counts, presenting, css)
     question = box.pending
     if question is not None:
         asked = _("Question: {question}", question=question.words())
@@ -273,15 +280,22 @@ def _draw(box: QuizState, search: Search, class_counts: ClassCounts | None, in_c
             else _("The iteration has begun: the answer is locked until it ends."),
         )
         lines += 2 + sum(len(question.option_words(o)) + 4 for o in question.options) // LINE_CHARS
-    if reveal is not None and reveal.verdict != "dropped":
-        # a class on the projector: the table alone (the narration below says what happened,
-        # and "Why?" is a click away in the quiz of one's own): the screen's height is short
-        brief = presenting and counts is not None
-        numbers = _numbers_html(reveal, counts, brief)
-        st.html(css + f'<div class="lab-quiz lab-quiz-numbers">{numbers}</div>')
-        rows = len(reveal.rows) if counts is not None else min(4, len(reveal.rows))
-        lines += _lines(reveal.summary_words()) + 2 + rows
+    if not presenting and reveal is not None and reveal.verdict != "dropped":
+        lines += _reveal_numbers(reveal, counts, presenting, css)
     return lines
+
+
+def _reveal_numbers(reveal: Reveal, counts: ClassCounts | None, presenting: bool,
+                    css: str) -> int:  # fmt: skip
+    """What happened and the numbers that decided it (on the projector whole, "Why?" open);
+    the lines they take."""
+    # a class on the projector: the table alone (the narration below says what happened,
+    # and "Why?" is a click away in the quiz of one's own): the screen's height is short
+    brief = presenting and counts is not None
+    numbers = _numbers_html(reveal, counts, brief, whole=presenting)
+    st.html(css + f'<div class="lab-quiz lab-quiz-numbers">{numbers}</div>')
+    rows = len(reveal.rows) if counts is not None or presenting else min(4, len(reveal.rows))
+    return _lines(reveal.summary_words()) + 2 + rows
 
 
 def plain_label(text: str) -> str:
@@ -361,9 +375,11 @@ def _class_td(counts: tuple[int, ...], most: int) -> str:
     return f'<td class="lab-class-cell">{bars} {" → ".join(str(c) for c in counts)}</td>'
 
 
-def _numbers_html(reveal: Reveal, counts: ClassCounts | None = None, brief: bool = False) -> str:
+def _numbers_html(reveal: Reveal, counts: ClassCounts | None = None, brief: bool = False,
+                  whole: bool = False) -> str:  # fmt: skip
     """What happened, the table of deciding numbers (with the class's counts, whole, when
-    given), and the explanation under "Why?" (``brief``: the table alone)."""
+    given), and the explanation under "Why?" (``brief``: the table alone; ``whole``: the
+    projector's, the table whole and "Why?" open)."""
     # TRANSLATORS: the label before the last question's summary: "Last question: It added ..."
     label = _("Last question:")
     body = (
@@ -418,15 +434,18 @@ def _numbers_html(reveal: Reveal, counts: ClassCounts | None = None, brief: bool
             body_rows += f'<tr><td colspan="{len(heads)}">{html.escape(nobody)}</td></tr>'
         # a scroll box a keyboard can reach (tabindex), named for a screen reader; whole when
         # it carries the class's answers (a reveal that hid the right answer misleads a class)
-        whole = " lab-rows-whole" if counts is not None else ""
+        whole_rows = " lab-rows-whole" if counts is not None or whole else ""
         named = html.escape(_("the deciding numbers"), quote=True)
         body += (
-            f'<div class="lab-rows{whole}" tabindex="0" role="region" aria-label="{named}">'
+            f'<div class="lab-rows{whole_rows}" tabindex="0" role="region" aria-label="{named}">'
             f"<table><tr>{cells}</tr>{body_rows}</table></div>"
         )
     if reveal.why and not brief:
         why = html.escape(_("Why?"))
-        body += f"<details><summary>{why}</summary>{html.escape(reveal.why_words())}</details>"
+        opened = " open" if whole else ""
+        body += (
+            f"<details{opened}><summary>{why}</summary>{html.escape(reveal.why_words())}</details>"
+        )
     return body
 
 

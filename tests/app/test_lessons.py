@@ -18,6 +18,7 @@ pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
 
 from app.lessons import lesson_view
+from app.lessons.claims import ONCE_SET_UP, PageRun, failures
 from app.lessons.reading import (
     LESSONS_ENV,
     PRESSES,
@@ -105,16 +106,49 @@ def check_setup(at: AppTest, page: Page, where: str) -> None:
         assert s["details"] == setup.tab, where
 
 
-def check_expectations_after_setup(at: AppTest, page: Page, where: str) -> None:
+def set_up_run(at: AppTest) -> PageRun:
+    """The page as set up, before its presses: the root's favourite, moves and badges."""
     search = lab(at).search
-    if "favourite" in page.expect:
-        assert search.best_child().label == page.expect["favourite"], where
-        if at.session_state["details"] == "Board":  # the Board tab's most visited line
-            line = next(c.value for c in at.caption if c.value.startswith("Most visited line"))
-            assert f"1. {lab_player(at)} {page.expect['favourite']}" in line, (where, line)
-    if "proven" in page.expect:
-        proven = [c.label for c in search.children_summary() if c.proven]
-        assert proven == [p.strip() for p in page.expect["proven"].split(",")], where
+    children = tuple((c.label, c.proven) for c in search.children_summary())
+    favourite = search.best_child().label if children else ""
+    return PageRun(set_up=search, favourite=favourite, children=children)
+
+
+def check_expectations_after_setup(at: AppTest, page: Page, where: str) -> None:
+    """The page's claims about its set-up hold (claims.ONCE_SET_UP), and the Board tab's most
+    visited line names the favourite."""
+    wrong = failures(page.expect, set_up_run(at), "set up")
+    assert not wrong, (where, wrong)
+    if "favourite" in page.expect and at.session_state["details"] == "Board":
+        line = next(c.value for c in at.caption if c.value.startswith("Most visited line"))
+        assert f"1. {lab_player(at)} {page.expect['favourite']}" in line, (where, line)
+
+
+def pressed_run(at: AppTest, page: Page) -> PageRun:
+    """The page after its presses: what the claims of claims.AFTER_PRESSES are checked on."""
+    session = lab(at)
+    reveal = session.quiz.reveal if session.quiz is not None else None
+    arena = session.arena
+    return PageRun(
+        search=session.search,
+        trace=session.history[-1].trace if session.history else None,
+        depth=page.depth or 0,
+        correct=tuple(reveal.correct) if reveal is not None else (),
+        arena=(arena.home_wins, arena.away_wins) if arena is not None else None,
+        shown=" ".join(plain(b) for b in blocks(at)),
+    )
+
+
+def run_page(name: str, number: int, page: Page | None = None) -> tuple[PageRun, PageRun]:
+    """Page ``number`` of lesson ``name`` opened by its link and its presses run, as the app
+    runs them: the page as set up and after its presses."""
+    page = page or LESSONS[name].pages[number - 1]
+    at = fresh(lesson=name, page=str(number))
+    before = set_up_run(at)
+    for press in page.press:
+        at.button(key=PRESSES[press]).click().run()
+        assert not at.exception, at.exception
+    return before, pressed_run(at, page)
 
 
 def lab_player(at: AppTest) -> str:
@@ -201,11 +235,11 @@ def follow(name: str) -> None:
                 assert reveal.verdict == "wrong", where
                 assert f"you said {reveal.answer}, the answer was" in shown, where
             assert " ".join(reveal.summary.split()) in shown, where
-            if "answer" in page.expect:
-                assert page.expect["answer"] in reveal.correct, (where, reveal.correct)
             assert quiz.answered == score_before + 1, where
             score_before = quiz.answered
             assert quiz.score_text in shown, where
+        wrong = failures(page.expect, pressed_run(at, page), "after")
+        assert not wrong, (where, wrong)  # every claim of the page about its presses holds
         if number < len(lesson.pages):
             assert not at.button(key="lesson_next").disabled
             at.button(key="lesson_next").click().run()
@@ -226,10 +260,79 @@ def test_the_lessons_that_come_with_the_app_load() -> None:
     ]
 
 
+def test_no_page_repeats_another_pages_run() -> None:
+    """Two pages of a lesson with the same tree and presses show the same iteration twice,
+    whatever they ask (chance page 3 repeated page 1's before issue 40)."""
+    for lesson in LESSONS.values():
+        runs = [
+            (s.game, s.position, s.steps, sorted(s.settings.items()), p.press)
+            for p in lesson.pages
+            if (s := p.setup) is not None
+        ]
+        assert len(set(map(repr, runs))) == len(runs), lesson.name
+
+
 @pytest.mark.parametrize("name", list(LESSONS))
 @pytest.mark.slow
 def test_every_lesson_end_to_end(name: str) -> None:
     follow(name)
+
+
+#: The planted failures: a lesson page run as the app runs it, with a claim of each type the
+#: run contradicts (whose_view page 2 as it was before issue 40: O took a2, Q -1.000, its worst
+#: move, by the bonus in a four-way tie).
+PLANTED = """
+title = "Planted"
+
+[[page]]
+title = "O took its worst move"
+text = "Press Step."
+press = ["Step"]
+questions = ["select"]
+depth = 1
+
+[page.setup]
+game = "tic_tac_toe"
+seed = 0
+steps = 60
+
+[page.expect]
+taken = ["highest Q", "best"]
+"""
+
+
+def test_every_claim_type_can_fail(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each claim type, planted false on a real run of a page, is reported (and the true claims
+    of the same runs hold): the check can fail."""
+    wrong: dict[str, Any] = {"favourite": "b2", "best": "c1", "answer": "a2",
+                             "says": ("Q +9.999",), "taken": ("best",)}  # fmt: skip
+    before, after = run_page("exploration", 1)
+    assert not failures(LESSONS["exploration"].pages[0].expect, before, "set up")
+    for key, value in wrong.items():
+        when = "set up" if key in ONCE_SET_UP else "after"
+        said = failures({key: value}, before if when == "set up" else after, when)
+        assert len(said) == 1 and said[0].startswith(f"{key} = "), (key, said)
+    assert failures({"taken": ("best",)}, after, "after") == [
+        "taken = ('best',): c1 is not best (exact: b2)"  # (C = 0.1: the search's losing pick)
+    ]
+    before, _after = run_page("traps", 3)
+    assert failures({"proven": "a1, b2"}, before, "set up") == [
+        "proven = 'a1, b2': the proven moves are a1, b2, a3"
+    ]
+    assert failures({"lost": "c3"}, before, "set up") == [
+        "lost = 'c3': the loss badges are on a1, b2, a3"
+    ]
+    _before, after = run_page("expansion_order", 2)
+    assert failures({"arena": "away"}, after, "after") == [
+        "arena = 'away': MCTS won 8 games at home and 3 away"
+    ]
+    write(tmp_path, "planted", PLANTED)
+    monkeypatch.setenv(LESSONS_ENV, str(tmp_path))
+    page = load_lesson(tmp_path / "planted.toml").pages[0]
+    _before, after = run_page("planted", 1, page)
+    assert failures(page.expect, after, "after") == [
+        "taken = ('highest Q', 'best'): a2 has Q -1.000, the highest is -0.333"
+    ]
 
 
 # ----------------------------------------------------------------------- the format
@@ -275,6 +378,16 @@ def test_a_good_file_loads(tmp_path: Path) -> None:
         (GOOD.replace('text = "Read this."', 'txt = "Read this."'), 6, "unknown key 'txt'"),
         (GOOD.replace("steps = 9", "steps = -1"), 12, "steps: use a whole number"),
         (GOOD + '\n[page.expect]\nfavourit = "a1"\n', 15, "unknown expect key"),
+        (GOOD + '\n[page.expect]\ntaken = ["worst"]\n', 15, "'worst' is not one of best"),
+        (GOOD + '\n[page.expect]\ntaken = "best"\n', 15, "expect.taken must be a list"),
+        (GOOD + '\n[page.expect]\narena = "home"\n', 15, 'needs a press of "Run arena"'),
+        (GOOD + "\n[page.expect]\nsays = []\n", 15, "expect.says must be a list"),
+        (GOOD + "\n[page.expect]\nbest = 1\n", 15, "expect.best must be text in quotes"),
+        (
+            GOOD.replace('["select"]', '["expand"]') + '\n[page.expect]\ntaken = ["best"]\n',
+            15,
+            "expect.taken is about the select question's move",
+        ),
     ],
 )
 def test_a_malformed_file_names_the_line(tmp_path: Path, text: str, line: int, says: str) -> None:
@@ -600,3 +713,42 @@ def test_a_translated_lesson_on_screen_and_a_broken_one(
     assert "Another lesson" in broken[0]  # named by its English title
     assert "Another lesson" in at.selectbox(key="lesson").options  # in English
     assert "Mía <script>alert(1)</script>" in at.selectbox(key="lesson").options
+
+
+def strip_line(at: AppTest) -> str:
+    """The projector's line of what Page Down does next, above the screen."""
+    found = [b for b in blocks(at) if 'class="lab-strip"' in b]
+    return plain(re.search(r'<p class="lab-do">(.*?)</p>', found[0]).group(1)) if found else ""
+
+
+@pytest.mark.slow
+def test_page_down_on_a_lessons_last_slide_opens_the_next_lesson() -> None:
+    """The clicker through a course (issue 40): on the last page of lesson 1 the strip says
+    what each Page Down does, never a press already done; after the last slide Page Down opens
+    lesson 2's first page (its text slide), where it used to do nothing."""
+    first, second = list(LESSONS)[:2]
+    last = len(LESSONS[first].pages)
+    at = fresh(lesson=first, page=str(last), presentation="1")
+    said: list[tuple[str, str]] = []
+    for _press in range(6):
+        at.button(key="clicker_next").click().run()
+        assert not at.exception, at.exception
+        if at.session_state["lesson"] != first:
+            break
+        said.append((clicker_kind(at), strip_line(at)))
+    assert (
+        said
+        == [
+            ("press", "Page Down: Step N, after the class answers the question."),
+            ("tab", "Page Down: Show the Board tab."),
+            ("lesson", f"Page Down: Next lesson: {LESSONS[second].title}."),
+        ][: len(said)]
+    ), said
+    assert said[-1][0] == "lesson"
+    assert at.session_state["lesson"] == second and at.session_state["lesson_page"] == 1
+    assert at.session_state["lesson_slide"] == "text"
+
+
+def clicker_kind(at: AppTest) -> str:
+    found = [b for b in blocks(at) if "data-clicker-next" in b]
+    return re.search(r'data-clicker-next="(\w+)"', found[0]).group(1) if found else ""
