@@ -502,12 +502,12 @@ def stats_rows(
     *,
     exact: ExactAnswer | None = None,
     favourite: Action | None = None,
-) -> list[dict[str, Any]]:
+) -> list[dict[str, object]]:
     """The generic view's table: each move the root tried, most visited first, with its share
     of the root's visits and Q (the mover's view). With ``exact``, an ``exact`` column, the
     untried moves after the tried ones, and a mark on a wrong favourite."""
     ordered = sorted(stats.items(), key=lambda item: -item[1][0])
-    rows: list[dict[str, Any]] = [
+    rows: list[dict[str, object]] = [
         {
             "move": shown(game.action_label(state, action)),
             "visits": percent(share),
