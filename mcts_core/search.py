@@ -18,8 +18,12 @@ An iteration is four phases, each its own method (mctx: simulate, expand, backwa
 for teaching; ``run()`` loops without recording traces (the fast path). Every random draw comes
 from the search's own ``random.Random(seed)``, so the same seed gives the same tree.
 
-The solver (:mod:`mcts_core.solver`), the tree queries (:mod:`mcts_core.queries`) and the trace
-records (:mod:`mcts_core.tracing`) live in their own modules; this one runs the iterations.
+The solver (:mod:`mcts_core.solver`), the tree queries (:mod:`mcts_core.queries`), building the
+trace records (:mod:`mcts_core.tracing`), the rollouts (:mod:`mcts_core.rollout`), the run's
+budget and the node cap (:mod:`mcts_core.limits`), the state cache
+(:mod:`mcts_core.state_cache`), what a real move keeps of the tree (:mod:`mcts_core.reuse`) and
+the benchmark's one-loop ``run()`` (:mod:`mcts_core.plain_loop`) live in their own modules; this
+one runs the iterations.
 """
 
 from __future__ import annotations
@@ -29,12 +33,12 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from mcts_core import queries
-from mcts_core.config import FINAL_POLICIES, SearchConfig, check_count
+from mcts_core.config import FINAL_POLICIES, SearchConfig
 from mcts_core.game import Game
+from mcts_core.limits import NodeCapReached, RunResult, node_cap_message, run_limit
 from mcts_core.nodes import (
     ActionNode,
     ChanceNode,
@@ -44,22 +48,24 @@ from mcts_core.nodes import (
     SolverOutcomeNode,
 )
 from mcts_core.phases import PHASES, Iteration, Phase, RunStop, Stop
+from mcts_core.plain_loop import plain_loop_applies, run_plain
 from mcts_core.policies import INVERSE_SQRT, TREE_POLICY_REGISTRY, make_value_mapping, softmax
 from mcts_core.queries import ChildSummary
-from mcts_core.rollout import generic_random_playout, pick_index, sample_outcome
+from mcts_core.reuse import UNSET, Reuse, kept_root, played_outcome
+from mcts_core.rollout import action_score, generic_random_playout, guided_playout, sample_outcome
 from mcts_core.solver import proof_label, propagate_proofs
+from mcts_core.state_cache import CACHE_VISITS, replay_state
 from mcts_core.trace import (
-    ChanceStep,
     Decision,
     Evaluation,
     Expansion,
     IterationTrace,
     PathStep,
-    RolloutStep,
 )
-from mcts_core.tracing import decision, iteration_trace
+from mcts_core.tracing import chance_step, decision, expansion, iteration_trace, rollout_steps
 
 __all__ = [
+    "CACHE_VISITS",
     "PHASES",
     "ChildSummary",
     "NodeCapReached",
@@ -68,45 +74,6 @@ __all__ = [
     "Search",
     "proof_label",
 ]
-
-_UNSET: Any = object()
-_MAX_RUN_ITERATIONS = 10_000_000
-#: A node caches its state once it has been visited this often: the selection then stops
-#: replaying moves there. Most nodes are leaves visited once or twice, so the cache costs few
-#: bytes per simulation and saves most of the replay (measured in docs/search.md).
-CACHE_VISITS = 5
-
-
-class NodeCapReached(RuntimeError):
-    """The tree is full and this iteration needed a new node: it was not counted.
-
-    Nothing in the tree changed. The message says what to do (raise ``max_nodes`` or play a
-    move, which frees the discarded part of the tree).
-    """
-
-
-@dataclass(frozen=True, slots=True)
-class RunResult:
-    """What ``Search.run`` did: iterations run, wall seconds, and why it stopped."""
-
-    iterations: int
-    seconds: float
-    stopped: RunStop
-    message: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Reuse:
-    """What ``Search.advance`` kept of the tree after a real move."""
-
-    kept_nodes: int
-    discarded_nodes: int
-    kept_visits: int
-
-    @property
-    def kept_share(self) -> float:
-        total = self.kept_nodes + self.discarded_nodes
-        return self.kept_nodes / total if total else 0.0
 
 
 class Search:
@@ -160,18 +127,9 @@ class Search:
         self._detect_repeats = cfg.detect_repeats and not getattr(
             self.game, "states_never_repeat", False
         )
-        # The benchmark's configuration on a game without chance that plays random games to the
-        # end itself runs in one loop (_run_plain): the four phases inlined, no scratch record.
+        # The benchmark's configuration runs in one loop (mcts_core.plain_loop).
         self._random_returns = getattr(self.game, "random_returns", None)
-        self._plain_loop = (
-            self._plain_uct
-            and cfg.rollout == "random"
-            and cfg.rollout_depth is None
-            and cfg.rollout_horizon == "game"
-            and not self._detect_repeats
-            and getattr(self.game, "deterministic", False)
-            and self._random_returns is not None
-        )
+        self._plain_loop = plain_loop_applies(self.game, cfg, self._detect_repeats)
 
     def _reset(self, root_state: Any) -> None:
         self.rng = random.Random(self.seed)
@@ -334,17 +292,7 @@ class Search:
         A half-done iteration is finished first and counts as one. The run also stops when the
         solver proves the root, and when the tree is full and an iteration needs a new node.
         """
-        if iterations is None and seconds is None:
-            raise ValueError("give iterations, seconds or both")
-        if iterations is not None:
-            check_count("iterations", iterations, 0, _MAX_RUN_ITERATIONS)
-        if seconds is not None and (
-            isinstance(seconds, bool)
-            or not isinstance(seconds, int | float)
-            or not 0 <= seconds <= 3600
-        ):
-            raise ValueError(f"seconds must be between 0 and 3600, got {seconds!r}")
-        limit = _MAX_RUN_ITERATIONS if iterations is None else iterations
+        limit = run_limit(iterations, seconds)
         done = 0
         stopped = RunStop.ITERATIONS
         start = time.perf_counter()
@@ -356,7 +304,8 @@ class Search:
             if self._plain_loop and self._pending is None:
                 # every iteration adds at most one node: stop the fast loop before the cap
                 room = self.config.max_nodes - self.node_count
-                done, stop = self._run_plain(
+                done, stop = run_plain(
+                    self,
                     done,
                     min(limit, done + max(room, 0)),
                     deadline,
@@ -391,132 +340,10 @@ class Search:
         message = self.node_cap_message if stopped is RunStop.NODE_CAP else ""
         return RunResult(done, elapsed, stopped, message)
 
-    def _run_plain(
-        self,
-        done: int,
-        limit: int,
-        deadline: float | None,
-        progress: Callable[[int], None] | None,
-        progress_every: int,
-        should_stop: Callable[[], bool] | None,
-    ) -> tuple[int, RunStop | None]:
-        """Iterations ``done`` .. ``limit - 1`` of :meth:`run` in one loop: plain UCT, random
-        rollouts to the end, no solver, on a game without chance (``deterministic``) whose
-        ``random_returns`` plays the rollout. The four phases are those of ``_select``,
-        ``_expand``, ``_evaluate`` and ``_backpropagate``, inlined: the same arithmetic, the same
-        draws, the same tree (tests compare it with ``step()``'s). ``limit`` must leave room
-        for one new node per iteration. Returns the iterations done and why it stopped early
-        (``None``: it reached ``limit``)."""
-        game = self.game
-        next_state = game.next_state
-        is_terminal = game.is_terminal
-        current_player = game.current_player
-        returns = game.returns
-        random_returns = self._random_returns
-        assert random_returns is not None
-        terminal_values = self._terminal_values
-        value = self._value
-        rng = self.rng
-        root = self.root
-        root_state = self.root_state
-        c = self.config.c
-        log = math.log
-        sqrt = math.sqrt
-        rsqrt = INVERSE_SQRT
-        table_size = len(rsqrt)
-        perf_counter = time.perf_counter
-        cache_visits = CACHE_VISITS
-        choose = self._choose
-        init_actions = self._init_actions
-        max_depth = self.max_depth
-        next_id = self._next_id
-        while done < limit:
-            if deadline is not None and perf_counter() >= deadline:
-                return done, RunStop.SECONDS
-            # select: UCT's first maximum at every fully expanded node
-            node = root
-            state = root_state
-            path = [node]
-            while node.player >= 0:
-                actions = node.actions
-                if actions is None:
-                    actions = init_actions(node, state)
-                children = node.children
-                if len(children) < len(actions):
-                    # expand: the next untried action, a new leaf
-                    action = actions[len(children)]
-                    state = next_state(state, action)
-                    player = -1 if is_terminal(state) else current_player(state)
-                    leaf = ActionNode(next_id, node, action, player)
-                    next_id += 1
-                    self._next_id = next_id
-                    self.node_count += 1
-                    node.children = children + (leaf,)
-                    node = leaf
-                    path.append(leaf)
-                    break
-                move: Any  # an ActionNode: a game without chance has no chance nodes
-                if node.visits < table_size:
-                    scale = c * sqrt(log(node.visits))
-                    best_score = -math.inf
-                    move = children[0]
-                    if node.player:
-                        for other in children:
-                            n = other.visits
-                            score = other.value1 / n + scale * rsqrt[n]
-                            if score > best_score:
-                                best_score = score
-                                move = other
-                    else:
-                        for other in children:
-                            n = other.visits
-                            score = other.value0 / n + scale * rsqrt[n]
-                            if score > best_score:
-                                best_score = score
-                                move = other
-                else:  # visited beyond the table: the general choice, same arithmetic
-                    move = choose(node, state, None)
-                cached = move.state
-                if cached is None:
-                    cached = next_state(state, move.action)
-                    if move.visits >= cache_visits:
-                        move.state = cached
-                state = cached
-                node = move
-                path.append(node)
-            # evaluate: the returns of the terminal leaf, or of a random game from the new one
-            raw = returns(state) if node.player < 0 else random_returns(state, rng)
-            values = terminal_values.get(raw)
-            if values is None:
-                values = terminal_values[raw] = (value(raw[0]), value(raw[1]))
-            v0, v1 = values
-            # backpropagate
-            for node in path:
-                if node.visits:
-                    node.value0 += v0
-                    node.value1 += v1
-                else:  # first visit: store the shared floats themselves (no new objects)
-                    node.value0 = v0
-                    node.value1 = v1
-                node.visits += 1
-            if len(path) - 1 > max_depth:
-                max_depth = self.max_depth = len(path) - 1
-            self.iterations += 1
-            done += 1
-            if done % progress_every == 0:
-                if progress is not None:
-                    progress(done)
-                if should_stop is not None and should_stop():
-                    return done, RunStop.CANCELLED
-        return done, None
-
     @property
     def node_cap_message(self) -> str:
-        return (
-            f"The tree is full: it holds its cap of {self.config.max_nodes:,} nodes, and the "
-            "next iteration needed a new one, so the search stopped there. Raise max_nodes or "
-            "play a move to free memory."
-        )
+        """What a person reads when this tree is full."""
+        return node_cap_message(self.config.max_nodes)
 
     # ---------------------------------------------------------------- phases
 
@@ -594,14 +421,7 @@ class Search:
                 sampled = move.child_for(outcome)
                 if steps is not None:
                     steps.append(
-                        ChanceStep(
-                            node_id=move.id,
-                            action_label=game.action_label(state, action),
-                            outcome_label=game.outcome_label(state, action, outcome),
-                            probability=probability,
-                            num_outcomes=len(outcomes),
-                            child_id=None if sampled is None else sampled.id,
-                        )
+                        chance_step(game, state, move, outcome, probability, len(outcomes), sampled)
                     )
                 if sampled is None:
                     it.before = state
@@ -638,7 +458,7 @@ class Search:
             self.rng.shuffle(shuffled)
             actions = tuple(shuffled)
         elif cfg.expansion_order == "heuristic":
-            raw = [self._action_score(state, a, node.player) for a in actions]
+            raw = [action_score(self.game, state, a, node.player) for a in actions]
             order = sorted(range(len(actions)), key=lambda i: -raw[i])  # stable: ties listed
             actions = tuple(actions[i] for i in order)
             scores = [raw[i] for i in order]
@@ -648,17 +468,9 @@ class Search:
         node.actions = actions
         if self._policy.needs_priors and cfg.prior == "heuristic":
             if scores is None:
-                scores = [self._action_score(state, a, node.player) for a in actions]
+                scores = [action_score(self.game, state, a, node.player) for a in actions]
             self._heuristic_priors[node.id] = tuple(softmax(scores))
         return actions
-
-    def _action_score(self, state: Any, action: Any, player: int) -> float:
-        """The mover's expected heuristic right after ``action`` (over its chance outcomes)."""
-        game = self.game
-        total = 0.0
-        for outcome, probability in game.chance_outcomes(state, action):
-            total += probability * game.heuristic(game.next_state(state, action, outcome))[player]
-        return total
 
     def _priors(self, node: ActionNode, state: Any) -> tuple[float, ...]:
         """The PUCT priors of the node's moves tried so far, in expansion order."""
@@ -670,7 +482,7 @@ class Search:
             return (1.0 / len(actions),) * tried
         priors = self._heuristic_priors.get(node.id)
         if priors is None:  # the node was expanded under another policy: compute now
-            scores = [self._action_score(state, a, node.player) for a in actions]
+            scores = [action_score(self.game, state, a, node.player) for a in actions]
             priors = self._heuristic_priors[node.id] = tuple(softmax(scores))
         return priors[:tried]
 
@@ -748,7 +560,6 @@ class Search:
                 parent.children += (chance,)
                 outcome, probability = outcomes[sample_outcome(outcomes, self.rng)]
             it.state = game.next_state(state, action, outcome)
-            new_action = True
         elif stop is Stop.NEW_OUTCOME:
             if room < 1:
                 self._refuse(it)
@@ -756,7 +567,6 @@ class Search:
             assert chance is not None
             action, outcome, probability = chance.action, it.outcome, it.probability
             state = it.before
-            new_action = False
         else:
             self._refuse(it)
         child = self._new_node(chance or parent, action, outcome, it.state)
@@ -769,15 +579,8 @@ class Search:
         if depth > self.max_depth:
             self.max_depth = depth
         if it.steps is not None:
-            it.expansion = Expansion(
-                parent_id=parent.id,
-                chance_id=None if chance is None else chance.id,
-                node_id=child.id,
-                new_action=new_action,
-                action_label=game.action_label(state, action),
-                outcome_label=game.outcome_label(state, action, outcome),
-                probability=probability,
-                untried=len(parent.actions or ()) - len(parent.children),
+            it.expansion = expansion(
+                game, state, parent, chance, child, outcome, probability, stop is Stop.EXPAND
             )
         if it.seen is not None and it.state in it.seen:
             it.stop = Stop.REPEAT
@@ -819,7 +622,10 @@ class Search:
                     game, state, self.rng, cfg.rollout_depth, turn
                 )
             else:
-                end, rollout = self._guided_playout(state, turn)
+                epsilon = cfg.epsilon if cfg.rollout == "epsilon" else 0.0
+                end, rollout = guided_playout(
+                    game, state, self.rng, cfg.rollout_depth, turn, epsilon
+                )
             if game.is_terminal(end):
                 kind = "rollout"
                 raw = tuple(game.returns(end))
@@ -829,7 +635,7 @@ class Search:
             if it.steps is not None:
                 it.evaluation = Evaluation(
                     kind,
-                    self._label_rollout(state, rollout),
+                    rollout_steps(game, state, rollout),
                     game.format_state(end),
                     raw,
                     self._values(raw, kind),
@@ -851,50 +657,6 @@ class Search:
             return values
         return (self._value(raw[0]), self._value(raw[1]))
 
-    def _guided_playout(
-        self, state: Any, stop_on_turn_change: bool
-    ) -> tuple[Any, list[tuple[Any, Any]]]:
-        """A heuristic-greedy or epsilon-greedy rollout (one draw decides random vs greedy)."""
-        game = self.game
-        rng = self.rng
-        cfg = self.config
-        epsilon = cfg.epsilon if cfg.rollout == "epsilon" else 0.0
-        played: list[tuple[Any, Any]] = []
-        first_player = game.current_player(state)
-        while not game.is_terminal(state):
-            if cfg.rollout_depth is not None and len(played) >= cfg.rollout_depth:
-                break
-            player = game.current_player(state)
-            if stop_on_turn_change and player != first_player:
-                break
-            legal = game.legal_actions(state)
-            if epsilon > 0.0 and rng.random() < epsilon:
-                action = legal[pick_index(rng, len(legal))]
-            else:
-                scores = [self._action_score(state, a, player) for a in legal]
-                top = max(scores)
-                best = [a for a, s in zip(legal, scores, strict=True) if s >= top - 1e-12]
-                action = best[pick_index(rng, len(best))] if len(best) > 1 else best[0]
-            outcomes = game.chance_outcomes(state, action)
-            outcome = outcomes[sample_outcome(outcomes, rng)][0]
-            played.append((action, outcome))
-            state = game.next_state(state, action, outcome)
-        return state, played
-
-    def _label_rollout(self, state: Any, played: list[tuple[Any, Any]]) -> tuple[RolloutStep, ...]:
-        game = self.game
-        steps = []
-        for action, outcome in played:
-            steps.append(
-                RolloutStep(
-                    game.current_player(state),
-                    game.action_label(state, action),
-                    game.outcome_label(state, action, outcome),
-                )
-            )
-            state = game.next_state(state, action, outcome)
-        return tuple(steps)
-
     def _backpropagate(self, it: Iteration) -> None:
         """Add the leaf values to every node on the path and propagate proofs."""
         v0, v1 = it.values
@@ -915,19 +677,7 @@ class Search:
     def state_of(self, node: Move) -> Any:
         """The game state at ``node`` (for a chance node: the state where its action is taken),
         rebuilt by replaying moves from the nearest node above that caches its state."""
-        current: ActionNode = node.parent if isinstance(node, ChanceNode) else node
-        moves = []
-        state = current.state
-        while state is None:
-            moves.append((current.action, current.outcome))
-            above = current.decider
-            assert above is not None  # the root caches its state
-            current = above
-            state = current.state
-        next_state = self.game.next_state
-        for action, outcome in reversed(moves):
-            state = next_state(state, action, outcome)
-        return state
+        return replay_state(self.game, node)
 
     def children_summary(self, node: ActionNode | None = None) -> list[ChildSummary]:
         """The moves of a decision node (default: the root) with visits and Q for its mover;
@@ -980,42 +730,25 @@ class Search:
 
     # --------------------------------------------------------- tree reuse
 
-    def advance(self, action: Any, outcome: Any = _UNSET) -> Reuse:
+    def advance(self, action: Any, outcome: Any = UNSET) -> Reuse:
         """Play a real move at the root and keep the subtree below it.
 
         ``outcome`` may be left out for a deterministic action. Raises ``ValueError`` for an
         illegal action or an impossible outcome, leaving the search unchanged. A half-done
         iteration is finished first, so the kept tree is always consistent.
         """
-        game = self.game
         state = self.root_state
-        if game.is_terminal(state):
-            raise ValueError("the game is over at the root; no move can be played")
-        legal = game.legal_actions(state)
-        if action not in legal:
-            raise ValueError(f"illegal move {action!r} at the root")
-        outcomes = game.chance_outcomes(state, action)
-        if outcome is _UNSET:
-            if len(outcomes) != 1:
-                raise ValueError(
-                    f"move {game.action_label(state, action)} has {len(outcomes)} chance "
-                    "outcomes; say which one happened"
-                )
-            outcome = outcomes[0][0]
-        elif outcome not in [o for o, _ in outcomes]:
-            raise ValueError(f"outcome {outcome!r} is not possible after that move")
+        outcome = played_outcome(self.game, state, action, outcome)
         self._finish_pending()
-        new_state = game.next_state(state, action, outcome)
+        new_state = self.game.next_state(state, action, outcome)
         before = self.node_count
-        move = next((m for m in self.root.children if m.action == action), None)
-        child = move.child_for(outcome) if isinstance(move, ChanceNode) else move
+        child = kept_root(self.root, action, outcome)
         self.root_state = new_state
         if child is None:
             self.node_count = 0
             self.root = self._new_node(None, None, None, new_state)
             self.max_depth = 0
         else:
-            child.parent = None
             self.root = child
             self.node_count, self.max_depth = queries.subtree_size_and_depth(child)
         self.root.state = new_state

@@ -13,9 +13,24 @@ from mcts_core.game import Game
 from mcts_core.nodes import ActionNode, ChanceNode, Move
 from mcts_core.phases import Iteration, Stop
 from mcts_core.solver import proof_label
-from mcts_core.trace import ChildTerms, Decision, IterationTrace, NodeUpdate
+from mcts_core.trace import (
+    ChanceStep,
+    ChildTerms,
+    Decision,
+    Expansion,
+    IterationTrace,
+    NodeUpdate,
+    RolloutStep,
+)
 
-__all__ = ["decision", "iteration_trace", "stop_note"]
+__all__ = [
+    "chance_step",
+    "decision",
+    "expansion",
+    "iteration_trace",
+    "rollout_steps",
+    "stop_note",
+]
 
 
 def decision(
@@ -114,3 +129,70 @@ def stop_note(stop: Stop) -> str:
     if stop is Stop.PROVEN:
         return "The selection reached a proven node: its exact value was backed up."
     return ""
+
+
+def rollout_steps(
+    game: Game[Any], state: Any, played: Sequence[tuple[Any, Any]]
+) -> tuple[RolloutStep, ...]:
+    """The records of a rollout's moves ``played`` from ``state``: who moved, what, what chance
+    gave (replayed from ``state`` for the labels)."""
+    steps = []
+    for action, outcome in played:
+        steps.append(
+            RolloutStep(
+                game.current_player(state),
+                game.action_label(state, action),
+                game.outcome_label(state, action, outcome),
+            )
+        )
+        state = game.next_state(state, action, outcome)
+    return tuple(steps)
+
+
+def chance_step(
+    game: Game[Any],
+    state: Any,
+    move: ChanceNode,
+    outcome: Any,
+    probability: float,
+    num_outcomes: int,
+    sampled: ActionNode | None,
+) -> ChanceStep:
+    """The record of the selection's draw at chance node ``move`` (its action taken at
+    ``state``): ``outcome``, of chance ``probability`` among ``num_outcomes``, was drawn, leading
+    to ``sampled`` (``None``: an outcome new to the tree)."""
+    action = move.action
+    return ChanceStep(
+        node_id=move.id,
+        action_label=game.action_label(state, action),
+        outcome_label=game.outcome_label(state, action, outcome),
+        probability=probability,
+        num_outcomes=num_outcomes,
+        child_id=None if sampled is None else sampled.id,
+    )
+
+
+def expansion(
+    game: Game[Any],
+    state: Any,
+    parent: ActionNode,
+    chance: ChanceNode | None,
+    child: ActionNode,
+    outcome: Any,
+    probability: float,
+    new_action: bool,
+) -> Expansion:
+    """The record of the expansion that added ``child`` below ``parent`` (through ``chance``
+    when its action has chance), its move taken at ``state`` with ``outcome``: a new action
+    (``new_action``) or a new outcome of a known chance node."""
+    action = child.action
+    return Expansion(
+        parent_id=parent.id,
+        chance_id=None if chance is None else chance.id,
+        node_id=child.id,
+        new_action=new_action,
+        action_label=game.action_label(state, action),
+        outcome_label=game.outcome_label(state, action, outcome),
+        probability=probability,
+        untried=len(parent.actions or ()) - len(parent.children),
+    )

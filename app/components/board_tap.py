@@ -27,7 +27,7 @@ _COMPONENT: Callable[..., Any] = components.component(
 )
 
 
-def render_board_tap(data: dict[str, Any], *, key: str, on_answer: Callable[[], None]) -> None:
+def render_board_tap(data: dict[str, object], *, key: str, on_answer: Callable[[], None]) -> None:
     """Draw the board ``data`` (``app.classroom.tap.board_data``: ``view``, ``rows``, ``taps``
     as ``[{"at", "choice", "label"}]``, ``poll``, ``round``, ``chosen``, ``caption``); a tap
     calls ``on_answer``."""

@@ -56,7 +56,7 @@ def render_tree(
     at (a projector's readable labels): what does not fit at it gives way to the node just
     added, the rest a pan away."""
     shown = view.to_dict()
-    data: dict[str, Any] = {
+    data: dict[str, object] = {
         "view": shown,
         "height": int(height),
         "scale": float(scale),
@@ -71,12 +71,12 @@ def render_tree(
 
 
 def render_tree_data(
-    data: dict[str, Any],
+    data: dict[str, object],
     *,
     key: str,
     height: int,
     fit: bool = False,
-    answer: dict[str, Any] | None = None,
+    answer: dict[str, object] | None = None,
     on_answer: Callable[[], None] | None = None,
 ) -> None:
     """Draw a tree view published as plain data (:meth:`TreeView.to_dict`, a class's frame);
@@ -86,7 +86,7 @@ def render_tree_data(
     ``{"poll": id, "round": n, "nodes": {node id: answer index}, "chosen": index or None}``;
     a tap sends ``{"poll", "round", "choice"}`` back as the trigger ``answer`` (read it with
     :func:`tapped_answer`) and calls ``on_answer``."""
-    payload: dict[str, Any] = {
+    payload: dict[str, object] = {
         "view": data,
         "height": int(height),
         "scale": 1.0,
@@ -119,7 +119,7 @@ def _colour(name: object, fallback: str) -> str:
     return _(message) if message else str(name)
 
 
-def tree_words(view: Mapping[str, Any]) -> dict[str, Any]:
+def tree_words(view: Mapping[str, Any]) -> dict[str, object]:
     """The tree component's own words in the current language, for the view ``view`` (the
     :meth:`TreeView.to_dict` data: its players, colours and counts fill the sentences): the
     zoom buttons' visible text and tooltips, the legend's lines, the aria labels. The script

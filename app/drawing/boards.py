@@ -26,6 +26,7 @@ from app.words.exact import ExactAnswer
 from app.words.game_words import shown
 from app.words.i18n import N_, _, fixed, percent
 from games.registry import game_spec
+from mcts_core.game import Action
 
 __all__ = [
     "BOARDS",
@@ -42,9 +43,9 @@ __all__ = [
     "EXACT_LEGEND",
 ]
 
-Stats = dict[Any, tuple[float, float]]
+Stats = dict[Action, tuple[float, float]]
 #: The class's answers per root move (``class_heat``: app/drawing/tree_heat.py).
-ClassHeat = Mapping[Any, Heat]
+ClassHeat = Mapping[Action, Heat]
 Line = Sequence[tuple[int, Any]]  # the PV's decisions: (player who moves, action)
 PV_LENGTH = 6  # numbered discs on a board: more would hide the statistics under them
 
@@ -82,13 +83,13 @@ def _pv_disc(x: float, y: float, number: int, colour: str, r: float = 10) -> str
     )
 
 
-def _exact_colour(exact: ExactAnswer, action: Any) -> str:
+def _exact_colour(exact: ExactAnswer, action: Action) -> str:
     if exact.values.get(action) is None or exact.best is None:
         return _UNKNOWN
     return _BEST if exact.is_best(action) else _WORSE
 
 
-def _exact_text(x: float, y: float, exact: ExactAnswer, action: Any, size: int) -> str:
+def _exact_text(x: float, y: float, exact: ExactAnswer, action: Action, size: int) -> str:
     """A move's exact value ("= win"), green for a best move, red for a worse one."""
     return (
         f'<text x="{x}" y="{y}" font-size="{size}" text-anchor="middle" font-weight="bold" '
@@ -97,7 +98,7 @@ def _exact_text(x: float, y: float, exact: ExactAnswer, action: Any, size: int) 
     )
 
 
-def _wrong(exact: ExactAnswer | None, favourite: Any) -> bool:
+def _wrong(exact: ExactAnswer | None, favourite: Action) -> bool:
     return exact is not None and favourite is not None and exact.wrong(favourite)
 
 
@@ -144,12 +145,12 @@ def _outline(x: float, y: float, width: float, height: float) -> str:
 
 def tic_tac_toe_svg(
     game: Any,
-    state: Any,
+    state: object,
     stats: Stats,
     pv: Line = (),
     *,
     exact: ExactAnswer | None = None,
-    favourite: Any = None,
+    favourite: Action | None = None,
     heat: ClassHeat | None = None,
 ) -> str:
     """3x3 board; every empty cell with a move shows its visit share and Q (and its exact value);
@@ -197,9 +198,9 @@ def tic_tac_toe_svg(
     for number, (player, cell) in enumerate(pv[:PV_LENGTH], start=1):
         x, y = (cell % 3) * size, (cell // 3) * size
         parts.append(_pv_disc(x + size - 14, y + 14, number, _X if player == 0 else _O))
-    for cell, mark in (heat or {}).items():
-        if isinstance(cell, int) and 0 <= cell < 9:
-            x, y = (cell % 3) * size, (cell // 3) * size
+    for tapped, mark in (heat or {}).items():
+        if isinstance(tapped, int) and 0 <= tapped < 9:
+            x, y = (tapped % 3) * size, (tapped // 3) * size
             if mark.right:
                 parts.append(_right_ring(x + 3, y + 3, size - 6, size - 6))
             parts.append(_class_mark(x + 5, y + size - 12, size - 10, mark))
@@ -209,12 +210,12 @@ def tic_tac_toe_svg(
 
 def connect_four_svg(
     game: Any,
-    state: Any,
+    state: object,
     stats: Stats,
     pv: Line = (),
     *,
     exact: ExactAnswer | None = None,
-    favourite: Any = None,
+    favourite: Action | None = None,
     heat: ClassHeat | None = None,
 ) -> str:
     """7x6 board; under each column the visit share and Q of dropping a stone there (and its
@@ -265,7 +266,7 @@ def connect_four_svg(
             )
         if exact is not None and c in exact.values:
             parts.append(_exact_text(x, n_rows * cell + 56, exact, c, 12))
-    if _wrong(exact, favourite):
+    if isinstance(favourite, int) and _wrong(exact, favourite):
         parts.append(_outline(favourite * cell + 4, 4, cell - 8, height - 8))
     for column, mark in (heat or {}).items():
         if isinstance(column, int) and 0 <= column < n_cols:
@@ -278,12 +279,12 @@ def connect_four_svg(
 
 def gridiron_svg(
     game: Any,
-    state: Any,
+    state: object,
     stats: Stats,
     pv: Line = (),
     *,
     exact: ExactAnswer | None = None,
-    favourite: Any = None,
+    favourite: Action | None = None,
     heat: ClassHeat | None = None,
 ) -> str:
     """The pitch (``heat`` is not drawn: a move here is several actions, the tree shows the
@@ -317,7 +318,7 @@ def gridiron_svg(
                     f'height="{cell}" fill="rgba(220,38,38,0.10)"/>'
                 )
     for action, (share, _q) in stats.items():
-        if action[0] == "move":
+        if isinstance(action, tuple) and action[0] == "move":
             x, y = action[1], action[2]
             parts.append(
                 f'<rect x="{x * cell + 2}" y="{y * cell + 2}" width="{cell - 4}" '
@@ -386,11 +387,11 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def _non_move_stats(game: Any, state: Any, stats: Stats) -> list[tuple[Any, str, float, float]]:
+def _non_move_stats(game: Any, state: object, stats: Stats) -> list[tuple[Any, str, float, float]]:
     rows = [
         (a, shown(game.action_label(state, a)), s, q)
         for a, (s, q) in stats.items()
-        if a[0] != "move"
+        if not (isinstance(a, tuple) and a[0] == "move")
     ]
     return sorted(rows, key=lambda r: -r[2])
 
@@ -450,12 +451,12 @@ def _spec(game: Any) -> Any:
 
 def board_svg(
     game: Any,
-    state: Any,
+    state: object,
     stats: Stats,
     pv: Line = (),
     *,
     exact: ExactAnswer | None = None,
-    favourite: Any = None,
+    favourite: Action | None = None,
     heat: ClassHeat | None = None,
 ) -> str | None:
     """The game's board picture, or ``None`` when its registration names no view (then show
@@ -485,7 +486,7 @@ def board_legend(game: Any, exact: bool = False) -> str:
     return legend
 
 
-def board_text(game: Any, state: Any) -> str:
+def board_text(game: Any, state: object) -> str:
     """The generic view's board: the game's ``render`` text, else its position string."""
     render = getattr(game, "render", None)
     if render is not None:
@@ -496,17 +497,17 @@ def board_text(game: Any, state: Any) -> str:
 
 def stats_rows(
     game: Any,
-    state: Any,
+    state: object,
     stats: Stats,
     *,
     exact: ExactAnswer | None = None,
-    favourite: Any = None,
-) -> list[dict[str, Any]]:
+    favourite: Action | None = None,
+) -> list[dict[str, object]]:
     """The generic view's table: each move the root tried, most visited first, with its share
     of the root's visits and Q (the mover's view). With ``exact``, an ``exact`` column, the
     untried moves after the tried ones, and a mark on a wrong favourite."""
     ordered = sorted(stats.items(), key=lambda item: -item[1][0])
-    rows: list[dict[str, Any]] = [
+    rows: list[dict[str, object]] = [
         {
             "move": shown(game.action_label(state, action)),
             "visits": percent(share),
@@ -528,7 +529,7 @@ def stats_rows(
     return rows
 
 
-def button_label(game: Any, state: Any, action: Any) -> str:
+def button_label(game: Any, state: object, action: Action) -> str:
     """Short text for a move's button (Connect Four columns are numbered 1..7)."""
     spec = _spec(game)
     if spec is None or spec.buttons is None:

@@ -7,7 +7,7 @@ Nothing here touches Streamlit, so every builder is unit-tested on its own.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import plotly.graph_objects as go
@@ -91,7 +91,7 @@ def column_name(key: str) -> str:
     return key if name is None else _(name)
 
 
-def uct_rows(decision: Decision, exact: ExactAnswer | None = None) -> list[dict[str, Any]]:
+def uct_rows(decision: Decision, exact: ExactAnswer | None = None) -> list[dict[str, object]]:
     """One row per child of a decision: visits, Q (deciding player's view), bonus, total, and
     with ``exact`` (the root's decision only) each move's exact value ("win", "?")."""
     rows = []
@@ -114,7 +114,7 @@ def uct_rows(decision: Decision, exact: ExactAnswer | None = None) -> list[dict[
     return rows
 
 
-def html_table(rows: Sequence[dict[str, Any]], highlight: int | None = None) -> str:
+def html_table(rows: Sequence[Mapping[str, object]], highlight: int | None = None) -> str:
     """A small static HTML table (lighter for the browser than an interactive data grid)."""
     if not rows:
         return ""
@@ -217,7 +217,7 @@ def decision_entropy(decision: Decision) -> float:
     return visit_entropy([t.visits for t in decision.children])
 
 
-def update_rows(trace: IterationTrace, player_names: Sequence[str]) -> list[dict[str, Any]]:
+def update_rows(trace: IterationTrace, player_names: Sequence[str]) -> list[dict[str, object]]:
     """The backpropagation, root first: each node's value added and new mean, from the view of
     the player who chose the move into it (so the sign flips between players)."""
     return [
@@ -237,7 +237,7 @@ def update_rows(trace: IterationTrace, player_names: Sequence[str]) -> list[dict
     ]
 
 
-def rollout_rows(trace: IterationTrace, player_names: Sequence[str]) -> list[dict[str, Any]]:
+def rollout_rows(trace: IterationTrace, player_names: Sequence[str]) -> list[dict[str, object]]:
     """The rollout's moves in order."""
     return [
         {

@@ -18,6 +18,7 @@ from app.words import game_words
 from app.words.i18n import _, fixed, n_
 from app.words.phrases import result_word
 from mcts_core import Decision, IterationTrace, Search
+from mcts_core.game import Action
 from mcts_core.nodes import ActionNode
 from mcts_core.printing import dot_escape
 from mcts_core.queries import find_node_by_visits
@@ -130,7 +131,7 @@ def tree_dot(
     counter = 0
     heap: list[tuple[float, int, ActionNode, Any]] = [(-math.inf, counter, top, top_state)]
 
-    def push(counter: int, child: ActionNode, state: Any, action: Any) -> int:
+    def push(counter: int, child: ActionNode, state: object, action: Action) -> int:
         priority = -math.inf if child.id in highlight else -child.visits
         child_state = game.next_state(state, action, child.outcome)
         heapq.heappush(heap, (priority, counter + 1, child, child_state))

@@ -310,7 +310,7 @@ def _own_label(search: Search, node: Move) -> tuple[str, float | None, str]:
 
 
 def _outcome_text(
-    search: Search, state: Any, chance: ChanceNode, node: ActionNode
+    search: Search, state: object, chance: ChanceNode, node: ActionNode
 ) -> tuple[str, float | None]:
     game = search.game
     text = game.outcome_label(state, chance.action, node.outcome)
@@ -332,7 +332,7 @@ def _state_of_box(search: Search, box: _Box) -> Any:
     return box.state
 
 
-def _child_box(search: Search, parent: _Box, child: Move, state: Any, level: int) -> _Box:
+def _child_box(search: Search, parent: _Box, child: Move, state: object, level: int) -> _Box:
     box = _Box(f"n{child.id}", child, parent, level, _kind(child))
     node = parent.node
     if isinstance(node, ChanceNode):

@@ -98,7 +98,7 @@ class Heat:
     share: float
     right: bool | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"count": self.count, "share": round(self.share, 4), "right": self.right}
 
 
@@ -151,7 +151,7 @@ class ViewNode:
     mover: int | None = None
     heat: Heat | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         m = self.marks
         return {
             "key": self.key,
@@ -193,7 +193,7 @@ class ViewEdge:
     label: str = ""
     style: str = "normal"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"from": self.source, "to": self.target, "label": self.label, "style": self.style}
 
 
@@ -287,7 +287,7 @@ class TreeView:
         """Ids of the tree nodes drawn."""
         return frozenset(n.id for n in self.nodes if n.id is not None)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """Plain JSON-ready data: what the browser component draws."""
         return {
             "width": round(self.width, 2),

@@ -138,12 +138,12 @@ LINK_PARAMS: dict[str, LinkParam] = {
 }
 
 
-def read_link(params: Mapping[str, str]) -> tuple[dict[str, Any], list[str]]:
+def read_link(params: Mapping[str, str]) -> tuple[dict[str, object], list[str]]:
     """The widget values a link sets (by widget key) and a short message per refused value.
 
     Never raises: an overlong value or one outside its widget's range is left out with a
     message that quotes at most ``ECHO_CHARS`` of it."""
-    values: dict[str, Any] = {}
+    values: dict[str, object] = {}
     refused: list[str] = []
     for name, param in LINK_PARAMS.items():
         if name not in params:

@@ -24,6 +24,7 @@ from app.live.session import (
 from app.words.i18n import _
 from app.words.narration import narrate_iteration, narrate_phase, selection_end
 from mcts_core import IterationTrace, Search
+from mcts_core.game import Action
 from mcts_core.nodes import ActionNode
 from mcts_core.phases import Phase
 from mcts_core.queries import principal_variation
@@ -160,7 +161,7 @@ def drawing_settings() -> tuple[int | None, int, int]:
     return bounds_from_widgets().focus, int(s["tree_top_k"]), int(s["tree_levels"])
 
 
-def root_stats(search: Search) -> dict[Any, tuple[float, float]]:
+def root_stats(search: Search) -> dict[Action, tuple[float, float]]:
     """Each root move's share of the root's visits and its Q (the mover's view)."""
     children = search.children_summary()
     total = sum(c.visits for c in children) or 1

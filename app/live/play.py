@@ -22,6 +22,7 @@ from app.live.session import (
 from app.live.stepping import SERVER_MAX_NODES, STEP_N_SECONDS, game_over_notice
 from app.words.game_words import shown
 from app.words.i18n import N_, _, decimal, n_, percent
+from mcts_core.game import Action
 from mcts_core.rollout import sample_outcome
 
 #: Play best's think budget: before it plays, the search tops the root up to at least this
@@ -34,7 +35,7 @@ PLAY_BEST_VISITS = 1000
 YOU, MCTS, RANDOM_PLAYER = N_("You"), N_("MCTS"), N_("Random player")
 
 
-def play_move(action: Any, who: str, thought: Words = no_words) -> bool:
+def play_move(action: Action, who: str, thought: Words = no_words) -> bool:
     """Play ``action`` at the root for real; keep the subtree. False (and a message) if illegal.
 
     ``who`` is :data:`YOU`, :data:`MCTS` or :data:`RANDOM_PLAYER` (English, translated where
@@ -120,7 +121,7 @@ def play_move(action: Any, who: str, thought: Words = no_words) -> bool:
     return True
 
 
-def _describe(game: Any, state: Any, action: Any) -> str:
+def _describe(game: Any, state: object, action: Action) -> str:
     try:
         return _("{move} is not possible here", move=shown(game.action_label(state, action)))
     except Exception:
@@ -162,7 +163,7 @@ def think() -> Words:
 
 
 @safe
-def on_board_click(action: Any) -> None:
+def on_board_click(action: Action) -> None:
     play_move(action, YOU)
 
 

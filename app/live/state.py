@@ -300,7 +300,7 @@ def restart_search() -> None:
     new_search()
 
 
-def new_search(state: Any | None = None) -> None:
+def new_search(state: object | None = None) -> None:
     """A fresh search from the applied position (or ``state``) with the sidebar's settings."""
     lab = session()
     s = st.session_state
@@ -317,7 +317,7 @@ def new_search(state: Any | None = None) -> None:
     lab.play_rng = random.Random(int(s["seed"]))
 
 
-def rebuild(done: str, state: Any | None = None, level: str = "info") -> bool:
+def rebuild(done: str, state: object | None = None, level: str = "info") -> bool:
     """:func:`new_search`, then ``done`` said (an info line, or ``level``); True when it was
     built. A
     position the game cannot read, a search setting out of range or game options that make no

@@ -73,6 +73,7 @@ from app.quiz.words import M, P, count
 from app.words import i18n
 from app.words.i18n import N_, _
 from mcts_core import IterationTrace, Search
+from mcts_core.game import Action
 
 __all__ = [
     "FREE_KINDS",
@@ -124,7 +125,7 @@ def ask(
     depth: int | None = None,
     progress: Progress | None = None,
     arena: ArenaSetup | None = None,
-    exact: Callable[[], dict[Any, float | None] | None] | None = None,
+    exact: Callable[[], dict[Action, float | None] | None] | None = None,
 ) -> Question | None:
     """A question about what the next click will do, or ``None`` when none fits now.
 

@@ -41,6 +41,7 @@ from app.words import i18n
 from app.words.i18n import N_, _
 from app.words.phrases import comma_list
 from mcts_core import Evaluation, Expansion, Search
+from mcts_core.game import Action
 from mcts_core.phases import Phase
 
 #: A class's reveal table with more rows than this leaves out the answers nobody chose (one
@@ -199,7 +200,7 @@ def _arena_setup(box: QuizState) -> ArenaSetup | None:
     )
 
 
-def _exact() -> dict[Any, float | None] | None:
+def _exact() -> dict[Action, float | None] | None:
     """The root's exact values within the quiz's budget, from the session's one cache of exact
     answers (shared with the ``exact`` toggle's views)."""
     answer = exact_cache.solved_exact(QUIZ_EXACT_SECONDS)

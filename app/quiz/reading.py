@@ -12,6 +12,7 @@ from app.quiz.words import M, P, Spec, count, join, name, num
 from app.words.i18n import N_
 from app.words.phrases import fmt
 from mcts_core import ChanceNode, Decision, Search
+from mcts_core.game import Action
 from mcts_core.nodes import ActionNode
 
 __all__ = [
@@ -144,7 +145,7 @@ def result_words(raw: Sequence[float], names: Sequence[str]) -> Spec:
 
 
 def root_rows(
-    search: Search, marked_action: Any, exact: dict[Any, float | None] | None = None
+    search: Search, marked_action: Action, exact: dict[Action, float | None] | None = None
 ) -> tuple[list[list[Spec]], int | None]:
     """The root's moves, most visited first: move, visits, Q (and the exact value)."""
     children = sorted(search.children_summary(), key=lambda c: -c.visits)

@@ -15,6 +15,7 @@ from app.words import i18n
 from app.words.game_words import shown
 from app.words.i18n import N_, _, n_
 from mcts_core import Evaluation, Expansion, IterationTrace, Search
+from mcts_core.game import Action
 from mcts_core.trace import PathStep
 
 __all__ = [
@@ -282,7 +283,7 @@ class AskContext:
     depth: int | None
     progress: Progress
     arena: ArenaSetup | None
-    exact: Callable[[], dict[Any, float | None] | None] | None
+    exact: Callable[[], dict[Action, float | None] | None] | None
 
     @property
     def at_select(self) -> bool:

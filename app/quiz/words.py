@@ -37,35 +37,35 @@ __all__ = ["M", "P", "count", "english", "join", "name", "num", "plain", "render
 Spec = Any  # str | dict (JSON-friendly: see the module's docstring)
 
 
-def M(template: str, **args: Spec) -> dict[str, Any]:
+def M(template: str, **args: Spec) -> dict[str, object]:
     """A message (an ``N_``-marked English template) with its named values."""
     return {"msg": template, "args": args}
 
 
-def P(singular: str, plural: str, n: int, /, **args: Spec) -> dict[str, Any]:
+def P(singular: str, plural: str, n: int, /, **args: Spec) -> dict[str, object]:
     """A message with a plural: the form for ``n``; ``{n}`` is the count written the
     language's way unless ``n`` is given in ``args``."""
     args.setdefault("n", count(n))
     return {"msg": singular, "plural": plural, "n": int(n), "args": args}
 
 
-def count(n: int) -> dict[str, Any]:
+def count(n: int) -> dict[str, object]:
     """A whole number with the language's grouping ("1,200" in English, "1.200" in German)."""
     return {"int": int(n)}
 
 
-def plain(n: int) -> dict[str, Any]:
+def plain(n: int) -> dict[str, object]:
     """A whole number written without grouping ("1200"), the language's digits."""
     return num(str(int(n)))
 
 
-def num(text: str) -> dict[str, Any]:
+def num(text: str) -> dict[str, object]:
     """A number already rounded in ASCII (``"+0.333"``, ``"0.125"``), same digits, the
     language's symbols."""
     return {"num": str(text)}
 
 
-def name(player: str) -> dict[str, Any]:
+def name(player: str) -> dict[str, object]:
     """A player's name from the game ("X", "First"), or a setting's value named in a sentence
     (the expansion order 'listed'): translated where the catalogue has it."""
     return {"name": str(player)}
@@ -81,7 +81,7 @@ N_("random")
 N_("heuristic")
 
 
-def join(items: Sequence[Spec]) -> dict[str, Any]:
+def join(items: Sequence[Spec]) -> dict[str, object]:
     """A list of items ("c1, c3")."""
     return {"join": list(items)}
 

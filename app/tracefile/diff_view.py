@@ -64,7 +64,7 @@ CELLS = {"yes": N_("yes")}
 FIELDS = {"visits": N_("visits"), "mean": N_("mean"), "proven": N_("proven")}
 
 
-def shown_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def shown_rows(rows: list[dict[str, object]]) -> list[dict[str, object]]:
     """Table rows as shown: the known column headers and word cells in the current language
     (English: the rows unchanged)."""
     return [
@@ -212,7 +212,7 @@ def _show(diff: TraceDiff) -> None:
     st.dataframe(shown_rows(node_rows(diff)), hide_index=True)
 
 
-def node_rows(diff: TraceDiff) -> list[dict[str, Any]]:
+def node_rows(diff: TraceDiff) -> list[dict[str, object]]:
     """The node differences as table rows (the node's action path, what differs, A's and B's
     visits, mean and proven; ``None`` where a file has no such node)."""
     rows = []
@@ -221,7 +221,7 @@ def node_rows(diff: TraceDiff) -> list[dict[str, Any]]:
             what = _("only in A") if item.kind == "only_a" else _("only in B")
         else:
             what = listed([_(FIELDS[f]) if f in FIELDS else f for f in item.fields])
-        row: dict[str, Any] = {
+        row: dict[str, object] = {
             # TRANSLATORS: the root node in the node-differences table
             "node": node_text(item.path, _("(root)")),
             "differs": what,

@@ -19,6 +19,7 @@ from typing import Any
 
 from app.words.i18n import N_, _, decimal, n_, number_text
 from app.words.phrases import comma_list
+from mcts_core.game import Action
 from mcts_lab import exact as minimax
 
 __all__ = [
@@ -55,8 +56,8 @@ class ExactAnswer:
         seconds: the budget the values were looked for within.
     """
 
-    values: Mapping[Any, float | None]
-    labels: Mapping[Any, str]
+    values: Mapping[Action, float | None]
+    labels: Mapping[Action, str]
     seconds: float = EXACT_SECONDS
 
     @property
@@ -65,7 +66,7 @@ class ExactAnswer:
         then written as numbers."""
         return any(_word(v) is None for v in self.values.values() if v is not None)
 
-    def text(self, action: Any) -> str:
+    def text(self, action: Action) -> str:
         """The move's exact value as the app writes it: win / draw / loss, a signed number
         where dice decide (``+0.33``), ``?`` when not known."""
         value = self.values.get(action)
@@ -82,15 +83,15 @@ class ExactAnswer:
         """The best value any move gets, or ``None`` when not known."""
         return minimax.best_value(self.values)
 
-    def is_best(self, action: Any) -> bool:
+    def is_best(self, action: Action) -> bool:
         """True when the move keeps the position's value (its regret is 0)."""
         return self.regret(action) == 0.0
 
-    def regret(self, action: Any) -> float | None:
+    def regret(self, action: Action) -> float | None:
         """The best value minus this move's (>= 0), ``None`` when either is unknown."""
         return minimax.regret(self.values, action)
 
-    def wrong(self, action: Any) -> bool:
+    def wrong(self, action: Action) -> bool:
         """True when perfect play says the move is worse than a best move."""
         regret = self.regret(action)
         return regret is not None and regret > 0
@@ -117,7 +118,7 @@ class ExactAnswer:
         )
 
 
-def solve(game: Any, state: Any, labels: Mapping[Any, str], seconds: float) -> ExactAnswer:
+def solve(game: Any, state: object, labels: Mapping[Action, str], seconds: float) -> ExactAnswer:
     """The exact answer at ``state`` within ``seconds`` (:func:`mcts_lab.exact.exact_values`)."""
     return ExactAnswer(minimax.exact_values(game, state, seconds), dict(labels), seconds)
 
@@ -135,7 +136,7 @@ def _word(value: float) -> str | None:
     return None
 
 
-def verdict(answer: ExactAnswer, favourite: Any) -> str | None:
+def verdict(answer: ExactAnswer, favourite: Action) -> str | None:
     """The sentence for a wrong favourite, e.g. "The exact answer: col 4 wins; the search's
     favourite col 3 only draws (regret 1)." ``None`` when the favourite is a best move or its
     regret is not known."""

@@ -19,7 +19,7 @@ from app.tracefile.trace_view import narration_lines
 from app.words.c_sensitivity import flip_c
 from app.words.c_sentence import flip_sentence
 from app.words.narration import narrate_iteration
-from games.registry import game_spec
+from games.registry import GAME_NAMES, game_spec
 from mcts_core import ChanceNode, Search
 from mcts_core.config import SearchConfig
 from mcts_core.game import ShortLabels
@@ -173,7 +173,7 @@ def test_a_tree_without_records_is_drawn_whole() -> None:
     assert not at.exception
 
 
-@pytest.mark.parametrize("game", ["tic_tac_toe", "connect_four", "gridiron"])
+@pytest.mark.parametrize("game", GAME_NAMES)
 def test_round_trip_the_file_draws_the_live_tree(game: str) -> None:
     g = build_game(game)
     live = Search(g, g.initial_state(), build_config({}), seed=6)

@@ -4,29 +4,41 @@ fails here), an unknown label unchanged."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from functools import cache
+from typing import Any
 
 import pytest
 
 from app.words import i18n
 from app.words.game_words import shown
-from games.registry import make_game
+from games.registry import all_specs, make_game
 
-#: (game name, options) of every built-in game the app offers, each gridiron size.
-GAMES = (
-    ("tic_tac_toe", {}),
-    ("connect_four", {}),
-    ("nim", {}),
-    ("gridiron", {"size": 1}),
-    ("gridiron", {"size": 3}),
-    ("gridiron", {"size": 5}),
-)
+
+def _every_game() -> tuple[tuple[str, dict[str, Any]], ...]:
+    """(game name, options) of every built-in game of the registry, once for every combination
+    of its options with choices (gridiron's sizes): the labels a game writes may depend on them
+    (a 3 v 3 pitch has players H1..H3)."""
+    games: list[tuple[str, dict[str, Any]]] = []
+    for spec in all_specs():
+        choices = [[(o.name, value) for value in o.choices] for o in spec.options if o.choices]
+        games.extend((spec.name, dict(combo)) for combo in itertools.product(*choices))
+    return tuple(games)
+
+
+GAMES = _every_game()
 PLAYOUTS = 300
 
 
-def _labels_of(name: str, options: dict[str, int], playouts: int, seed: int) -> set[str]:
+def test_every_game_and_size_is_played() -> None:
+    """The list above reaches every registered game and each gridiron size."""
+    assert {name for name, _ in GAMES} == {spec.name for spec in all_specs()}
+    assert ("gridiron", {"size": 5}) in GAMES
+
+
+def _labels_of(name: str, options: dict[str, Any], playouts: int, seed: int) -> set[str]:
     game = make_game(name, **options)
     rng = random.Random(seed)
     labels: set[str] = set()

@@ -26,7 +26,7 @@ from app.words.narration import (
     selection_end,
 )
 from app.words.phrases import fmt
-from games import make_game
+from games import GAME_NAMES, game_spec, make_game
 from mcts_core import Search, SearchConfig
 from mcts_core.policies import TREE_POLICY_REGISTRY
 from mcts_core.trace import (
@@ -41,7 +41,8 @@ from tests.toy_games import Loop
 
 XO = ("X", "O")
 HOME_AWAY = ("Home", "Away")
-NAMES = {"tic_tac_toe": XO, "connect_four": XO, "gridiron": HOME_AWAY}
+#: Every registered game's player names, as the app shows them.
+NAMES = {name: game_spec(name).player_names for name in GAME_NAMES}
 
 
 def traces(game: str, config: SearchConfig, n: int, seed: int = 1, **options: object):
@@ -281,7 +282,7 @@ def run_phases(game: str, config: SearchConfig, n: int, seed: int = 1) -> Iterat
         yield path, context, expansion, evaluation, trace
 
 
-@pytest.mark.parametrize("game", ["tic_tac_toe", "connect_four", "gridiron"])
+@pytest.mark.parametrize("game", GAME_NAMES)
 def test_phase_narrations_lead_with_the_phase_and_agree_with_the_trace(game: str) -> None:
     names = NAMES[game]
     for path, context, expansion, evaluation, trace in run_phases(game, SearchConfig(), 60):

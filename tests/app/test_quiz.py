@@ -24,7 +24,7 @@ from app.quiz import (
     predicted_path,
     settle,
 )
-from games import make_game
+from games import GAME_NAMES, make_game
 from mcts_core import Decision, Search, SearchConfig
 from mcts_lab.exact import exact_values
 
@@ -347,7 +347,7 @@ def test_the_answer_locks_once_the_iteration_begins_and_step_n_drops_it() -> Non
 
 @pytest.mark.slow
 def test_free_quiz_mode_asks_and_reveals_on_every_game() -> None:
-    for game in ("tic_tac_toe", "connect_four", "gridiron"):
+    for game in GAME_NAMES:
         at = fresh(game=game, seed="1", steps="40")
         at.toggle(key="quiz").set_value(True).run()
         for turn in range(6):

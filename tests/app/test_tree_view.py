@@ -20,6 +20,7 @@ from app.drawing.tree_layout import GAP_X, build_view, isotonic
 from app.drawing.tree_model import TreeView, ViewNode
 from app.drawing.tree_text import short_label, sibling_labels
 from games import make_game
+from games.registry import game_spec
 from mcts_core import ActionNode, ChanceNode, Decision, IterationTrace, Search, SearchConfig
 from mcts_core.solver import proof_label
 from tests.toy_games import Take
@@ -31,14 +32,12 @@ CASES = [
     ("connect_four", 1000),
     ("gridiron", 200),
 ]
-NAMES = {"tic_tac_toe": ("X", "O"), "connect_four": ("X", "O"), "gridiron": ("Home", "Away")}
 
 
 @cache
 def searched(game: str, iterations: int) -> tuple[Search, IterationTrace]:
     """A search after ``iterations`` iterations, the last one stepped (so it has a trace)."""
-    options = {"size": 1} if game == "gridiron" else {}
-    search = Search(make_game(game, **options), seed=1)
+    search = Search(make_game(game), seed=1)
     if iterations > 1:
         search.run(iterations=iterations - 1)
     return search, search.step()
@@ -51,7 +50,7 @@ def view_of(search: Search, trace: IterationTrace | None, game: str, **kw: Any) 
         new_id=trace.expansion.node_id if trace is not None and trace.expansion else None,
         changed_ids={u.node_id for u in trace.updates} if trace is not None else set(),
         focus_id=kw.pop("focus_id", None),
-        player_names=NAMES.get(game, ("X", "O")),
+        player_names=game_spec(game).player_names,
         **kw,
     )
 
@@ -338,7 +337,7 @@ def test_a_child_under_2_percent_of_its_parent_is_faint() -> None:
 def test_q_is_from_the_mover_into_the_box(game: str, iterations: int) -> None:
     search, _ = searched(game, iterations)
     view = case_view(game, iterations)
-    names = NAMES[game]
+    names = game_spec(game).player_names
     for node in view.nodes:
         if node.kind != "action" or node.id is None:
             continue

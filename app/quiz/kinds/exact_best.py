@@ -4,12 +4,11 @@ move? Graded by exact minimax values (``mcts_lab.exact.exact_values``, through t
 
 from __future__ import annotations
 
-from typing import Any
-
 from app.quiz.reading import exact_plural_words, exact_words, favourite, root_rows, visits_words
 from app.quiz.records import AskContext, GradeContext, Question, QuizKind, Reveal
 from app.quiz.words import M, P, Spec, count, join
 from app.words.i18n import N_
+from mcts_core.game import Action
 
 #: Exact values are looked for at most this long per root position (then cached).
 QUIZ_EXACT_SECONDS = 0.5
@@ -37,7 +36,7 @@ def ask(a: AskContext) -> Question | None:
 
 def grade(g: GradeContext) -> Reveal:
     q, search = g.question, g.search
-    values: dict[Any, float | None] = q.data["values"]
+    values: dict[Action, float | None] = q.data["values"]
     fav = favourite(search)
     assert fav is not None
     known = [v for v in values.values() if v is not None]
