@@ -140,8 +140,8 @@ def test_outside_words_are_the_packages_words() -> None:
     from app.screen import outside_words as ow
     from games.registry import game_choices, game_spec
     from mcts_core.phases import PHASES
-    from mcts_lab.breakpoints import BREAKPOINTS
-    from mcts_lab.compare_records import SYNC_TEXT
+    from mcts_lab.breakpoints.conditions import BREAKPOINTS
+    from mcts_lab.compare.records import SYNC_TEXT
     from mcts_lab.presets import PRESET_HELP
 
     specs = [game_spec(g) for g in game_choices() if not g.startswith("openspiel:")]
