@@ -4,9 +4,15 @@
 One :class:`BreakpointKind` a condition in :data:`BREAKPOINTS`: its ``name``, the ``argument``
 it takes (shown in help and errors), ``parse`` (the argument's text, checked against the
 searched game and position, into a value; a bad one raises :class:`BreakpointError`),
-``make`` (a factory: given the :class:`~mcts_core.Search`, the parsed argument and a
+``make`` (a factory: given the search as a :class:`SearchView`, the parsed argument and a
 :class:`Context`, a *probe*, a callable asked after every iteration that returns the
-condition's words when it holds and ``None`` otherwise) and ``doc`` (one line).
+condition's words when it holds and ``None`` otherwise), ``doc`` (one line) and what it needs
+beyond the root's statistics: ``needs_records`` (every iteration's record: the live search
+itself, or on a trace file the file's own ``inspect`` findings), ``needs_exact`` (the
+position's exact values: a registered game) and ``needs_solver`` (proofs: the solver on).
+
+:class:`SearchView` is what a probe reads of a search: the live :class:`~mcts_core.Search`
+is one, and so is a trace file's replay (:class:`mcts_lab.breakpoints.on_files.FileView`).
 
 :func:`parse_condition` reads ``NAME`` or ``NAME:ARGUMENT``; :func:`breakpoint_stop` turns
 conditions into the ``should_stop`` callable ``Search.run`` polls (give it
@@ -22,9 +28,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from mcts_core import Search
+from mcts_core.game import Action, State
 from mcts_core.policies import most_visited
 from mcts_lab.common import action_index, signed_value
 
@@ -36,7 +43,9 @@ __all__ = [
     "Condition",
     "Context",
     "RootMove",
+    "SearchView",
     "breakpoint_stop",
+    "make_probe",
     "find_move",
     "moves_listed",
     "parse_condition",
@@ -54,6 +63,68 @@ class BreakpointError(ValueError):
     setting it cannot hold in. Its message is one line."""
 
 
+class MoveView(Protocol):
+    """A root move as a probe reads it: the ``action`` in the view's game, its ``visits``,
+    its mean value from ``player``'s view, and its proof (the returns, or ``None``)."""
+
+    @property
+    def action(self) -> Action: ...
+    @property
+    def visits(self) -> int: ...
+    @property
+    def proven(self) -> tuple[float, ...] | None: ...
+    def mean(self, player: int) -> float: ...
+
+
+class RootView(Protocol):
+    """The searched root as a probe reads it: the player to move, visits, proof, and the
+    moves tried so far (the same object for a move from one call to the next)."""
+
+    @property
+    def player(self) -> int: ...
+    @property
+    def visits(self) -> int: ...
+    @property
+    def proven(self) -> tuple[float, ...] | None: ...
+    @property
+    def children(self) -> Sequence[MoveView]: ...
+
+
+class MovesView(Protocol):
+    """The part of a game a condition reads: the root's legal moves and their labels."""
+
+    def is_terminal(self, state: Any) -> bool: ...
+    def legal_actions(self, state: Any) -> Sequence[Action]: ...
+    def action_label(self, state: Any, action: Any) -> str: ...
+
+
+class SettingsView(Protocol):
+    """The settings a condition reads: the solver switch and the value range (``"unit"`` or
+    ``"symmetric"``, for the sign of a mean)."""
+
+    @property
+    def solver(self) -> bool: ...
+    @property
+    def value_range(self) -> str: ...
+
+
+class SearchView(Protocol):
+    """What a breakpoint's probe reads of a search, read only: the live
+    :class:`~mcts_core.Search` and a trace file's replay both are one. ``iterations``: the
+    iterations run (a replay: the records applied)."""
+
+    @property
+    def root(self) -> RootView: ...
+    @property
+    def game(self) -> MovesView: ...
+    @property
+    def root_state(self) -> State: ...
+    @property
+    def config(self) -> SettingsView: ...
+    @property
+    def iterations(self) -> int: ...
+
+
 @dataclass(frozen=True)
 class Context:
     """What a probe may need besides the search: the budget of the exact values
@@ -64,13 +135,19 @@ class Context:
 
 @dataclass(frozen=True)
 class BreakpointKind:
-    """One condition of the registry (see the module docstring)."""
+    """One condition of the registry (see the module docstring). The ``needs_*`` fields say
+    what it reads beyond the root's statistics; a search or file without it refuses the
+    condition with that reason (:func:`make_probe`,
+    :func:`mcts_lab.breakpoints.on_files.run_until`)."""
 
     name: str
     argument: str
-    parse: Callable[[str | None, Any, Any], Any]
-    make: Callable[[Search, Any, Context], Probe]
+    parse: Callable[[str | None, MovesView, State], Any]
+    make: Callable[[SearchView, Any, Context], Probe]
     doc: str
+    needs_records: bool = False
+    needs_exact: bool = False
+    needs_solver: bool = False
 
     @property
     def syntax(self) -> str:
@@ -93,12 +170,12 @@ class Condition:
 class RootMove:
     """A legal move of the searched position: its action, label and documented index."""
 
-    action: Any
+    action: Action
     label: str
     index: int
 
 
-def root_moves(game: Any, state: Any) -> list[RootMove]:
+def root_moves(game: MovesView, state: State) -> list[RootMove]:
     """The legal moves of ``state`` in the game's order (none when the game is over)."""
     if game.is_terminal(state):
         return []
@@ -132,7 +209,7 @@ def moves_listed(moves: Sequence[RootMove], most: int = 20) -> str:
     return listed + (f", ... ({len(moves)} moves)" if len(moves) > most else "")
 
 
-def _move(text: str, game: Any, state: Any) -> RootMove:
+def _move(text: str, game: MovesView, state: State) -> RootMove:
     """The root move ``text`` names (:func:`find_move`)."""
     moves = root_moves(game, state)
     if not moves:
@@ -148,7 +225,7 @@ def _move(text: str, game: Any, state: Any) -> RootMove:
     return found
 
 
-def _child(search: Search, action: Any) -> Any:
+def _child(search: SearchView, action: Action) -> MoveView | None:
     """The root's child for ``action`` (``None`` until it is tried)."""
     for child in search.root.children:
         if child.action == action:
@@ -156,7 +233,7 @@ def _child(search: Search, action: Any) -> Any:
     return None
 
 
-def _favourite(search: Search) -> Any:
+def _favourite(search: SearchView) -> MoveView | None:
     """The root's most-visited child (ties: the higher mean, then the earlier: the search's
     ``most_visited`` rule), or ``None`` before any move was tried."""
     children = search.root.children
@@ -168,7 +245,7 @@ def _favourite(search: Search) -> Any:
     return children[most_visited(visits, means)]
 
 
-def _most_visited(search: Search, incumbent: Any) -> Any:
+def _most_visited(search: SearchView, incumbent: MoveView | None) -> MoveView | None:
     """The favourite, kept on a tie: ``incumbent`` stays until another move has strictly
     more visits (the first move tried is the first favourite)."""
     children = search.root.children
@@ -184,23 +261,23 @@ def _visits_text(visits: int) -> str:
     return f"{visits:,} visit{'' if visits == 1 else 's'}"
 
 
-def _label(search: Search, node: Any) -> str:
+def _label(search: SearchView, node: MoveView) -> str:
     return str(search.game.action_label(search.root_state, node.action))
 
 
 # ------------------------------------------------------------------ the conditions
 
 
-def _no_argument(name: str) -> Callable[[str | None, Any, Any], None]:
-    def parse(text: str | None, game: Any, state: Any) -> None:
+def _no_argument(name: str) -> Callable[[str | None, MovesView, State], None]:
+    def parse(text: str | None, game: MovesView, state: State) -> None:
         if text is not None:
             raise BreakpointError(f"{name} takes no argument (got {text!r})")
 
     return parse
 
 
-def _needs_move(name: str, form: str) -> Callable[[str | None, Any, Any], RootMove]:
-    def parse(text: str | None, game: Any, state: Any) -> RootMove:
+def _needs_move(name: str, form: str) -> Callable[[str | None, MovesView, State], RootMove]:
+    def parse(text: str | None, game: MovesView, state: State) -> RootMove:
         if text is None:
             raise BreakpointError(f"{name} needs a move: {form}")
         return _move(text, game, state)
@@ -208,13 +285,13 @@ def _needs_move(name: str, form: str) -> Callable[[str | None, Any, Any], RootMo
     return parse
 
 
-def _favourite_changes(search: Search, _: None, context: Context) -> Probe:
+def _favourite_changes(search: SearchView, _: None, context: Context) -> Probe:
     before = _favourite(search)
 
     def probe() -> str | None:
         nonlocal before
         now = _most_visited(search, before)
-        if now is before:
+        if now is before or now is None:  # None: no move tried yet (a root's moves stay)
             return None
         old, before = before, now
         if old is None:
@@ -227,13 +304,11 @@ def _favourite_changes(search: Search, _: None, context: Context) -> Probe:
     return probe
 
 
-def _parse_proven(text: str | None, game: Any, state: Any) -> RootMove | None:
+def _parse_proven(text: str | None, game: MovesView, state: State) -> RootMove | None:
     return None if text is None else _move(text, game, state)
 
 
-def _proven(search: Search, move: RootMove | None, context: Context) -> Probe:
-    if not search.config.solver:
-        raise BreakpointError("proven needs --solver: without the solver nothing is proven")
+def _proven(search: SearchView, move: RootMove | None, context: Context) -> Probe:
     player = search.root.player
     words = {1: "win", 0: "draw", -1: "loss"}
 
@@ -253,7 +328,7 @@ def _proven(search: Search, move: RootMove | None, context: Context) -> Probe:
 
     def probe_move() -> str | None:
         child = _child(search, move.action)
-        proof = None if child is None else getattr(child, "proven", None)
+        proof = None if child is None else child.proven
         if proof is None:
             return None
         return f"the solver proved {move.label}: a {result(proof)} for the player to move"
@@ -261,7 +336,7 @@ def _proven(search: Search, move: RootMove | None, context: Context) -> Probe:
     return probe_move
 
 
-def _regret_zero(search: Search, _: None, context: Context) -> Probe:
+def _regret_zero(search: SearchView, _: None, context: Context) -> Probe:
     from mcts_lab.exact import VALUE_TOLERANCE, best_value, exact_values
 
     values = exact_values(search.game, search.root_state, context.exact_seconds)
@@ -287,15 +362,18 @@ def _regret_zero(search: Search, _: None, context: Context) -> Probe:
     return probe
 
 
-def _anomaly(search: Search, _: None, context: Context) -> Probe:
+def _anomaly(search: SearchView, _: None, context: Context) -> Probe:
     from mcts_lab.inspect.incremental import AnomalyWatch
+
+    if not isinstance(search, Search):  # the registry's needs_records: run_until answers files
+        raise BreakpointError("anomaly needs the live search: it re-checks its tree's nodes")
 
     # only what each iteration changed is checked (the path's nodes and their children), with
     # the same stops as a whole re-check: mcts_lab/inspect/incremental.py says why
     return AnomalyWatch(search)
 
 
-def _parse_visits(text: str | None, game: Any, state: Any) -> tuple[RootMove, int]:
+def _parse_visits(text: str | None, game: MovesView, state: State) -> tuple[RootMove, int]:
     form = "visits:MOVE>=K"
     if text is None or ">=" not in text:
         raise BreakpointError(f"visits needs a move and a count: {form}")
@@ -309,7 +387,7 @@ def _parse_visits(text: str | None, game: Any, state: Any) -> tuple[RootMove, in
     return _move(move_text, game, state), k
 
 
-def _visits(search: Search, argument: tuple[RootMove, int], context: Context) -> Probe:
+def _visits(search: SearchView, argument: tuple[RootMove, int], context: Context) -> Probe:
     move, k = argument
 
     def probe() -> str | None:
@@ -321,7 +399,7 @@ def _visits(search: Search, argument: tuple[RootMove, int], context: Context) ->
     return probe
 
 
-def _q_sign_flips(search: Search, move: RootMove, context: Context) -> Probe:
+def _q_sign_flips(search: SearchView, move: RootMove, context: Context) -> Probe:
     player = search.root.player
     value_range = search.config.value_range
 
@@ -371,6 +449,7 @@ BREAKPOINTS: dict[str, BreakpointKind] = {
             _parse_proven,
             _proven,
             "the solver proves the root, or with :MOVE that root move (needs --solver)",
+            needs_solver=True,
         ),
         BreakpointKind(
             "regret-zero",
@@ -379,6 +458,7 @@ BREAKPOINTS: dict[str, BreakpointKind] = {
             _regret_zero,
             "the most-visited root move is a best move by exact value (solved first, within "
             "--exact-seconds)",
+            needs_exact=True,
         ),
         BreakpointKind(
             "anomaly",
@@ -387,6 +467,7 @@ BREAKPOINTS: dict[str, BreakpointKind] = {
             _anomaly,
             "one of inspect's checks fires on the tree (every check that needs no iteration "
             "records, after every iteration; only the nodes the iteration changed are re-checked)",
+            needs_records=True,
         ),
         BreakpointKind(
             "visits",
@@ -406,7 +487,7 @@ BREAKPOINTS: dict[str, BreakpointKind] = {
 }
 
 
-def parse_condition(text: str, game: Any, state: Any) -> Condition:
+def parse_condition(text: str, game: MovesView, state: State) -> Condition:
     """``NAME`` or ``NAME:ARGUMENT`` checked against the game and the searched position."""
     name, colon, argument = text.strip().partition(":")
     kind = BREAKPOINTS.get(name.strip())
@@ -447,5 +528,14 @@ def breakpoint_stop(
     """The ``should_stop`` for ``conditions`` over ``search`` (any condition holding stops).
     A condition that cannot hold in this search raises :class:`BreakpointError`."""
     context = context or Context()
-    probes = [(c, c.kind.make(search, c.argument, context)) for c in conditions]
+    probes = [(c, make_probe(c, search, context)) for c in conditions]
     return BreakpointStop(probes, search)
+
+
+def make_probe(condition: Condition, search: SearchView, context: Context) -> Probe:
+    """``condition``'s probe over ``search``; a condition that needs the solver raises
+    :class:`BreakpointError` when the search has none (nothing is ever proven there)."""
+    kind = condition.kind
+    if kind.needs_solver and not search.config.solver:
+        raise BreakpointError(f"{kind.name} needs --solver: without the solver nothing is proven")
+    return kind.make(search, condition.argument, context)

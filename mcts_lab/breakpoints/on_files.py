@@ -3,20 +3,22 @@
 
 :func:`run_until` moves a :class:`~mcts_lab.traces.replay.FileReplay` on one record at a time,
 at most N, and stops at the first position where the condition holds. Each condition is the
-registry's own probe, made once and asked after every record, over :class:`FileView`, a
-read-only stand-in for the live :class:`~mcts_core.Search` the probes read: the replayed root
+registry's own probe, made once and asked after every record, over :class:`FileView`, the
+file's :class:`~mcts_lab.breakpoints.conditions.SearchView` (what a probe reads of the live
+:class:`~mcts_core.Search`, read only): the replayed root
 and its children, the game and position (the registered game the file names, so moves are
 named as in the live app and ``regret-zero`` can solve the position; otherwise the file's own
 labels and node ids), ``config.solver`` (the file holds proofs) and ``config.value_range``.
 
-Where a file differs from a live run:
+Where a file differs from a live run, by what the registry's record says a condition needs:
 
-- ``anomaly`` uses the file's own ``inspect`` findings: it holds at the first iteration an
-  anomaly names (:func:`anomaly_position`), or at the file's end for a finding about the final
-  tree (a tree-only check).
-- ``proven`` can hold only at the file's end: records do not say when a proof came, and the
+- ``needs_records`` (``anomaly``): the file's own ``inspect`` findings answer it: it holds at
+  the first iteration an anomaly names (:func:`anomaly_position`), or at the file's end for a
+  finding about the final tree (a tree-only check).
+- ``needs_solver`` (``proven``): refused unless the file holds proofs or says the solver ran;
+  then it can hold only at the file's end: records do not say when a proof came, and the
   replay shows proofs on the final tree only.
-- ``regret-zero`` needs a registered game named in the file.
+- ``needs_exact`` (``regret-zero``): refused unless the file names a registered game.
 
 Pure: no Streamlit.
 """
@@ -24,10 +26,20 @@ Pure: no Streamlit.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mcts_lab.breakpoints.conditions import BreakpointError, Condition, Context, parse_condition
+from mcts_core.game import Action, State
+from mcts_core.nodes import ActionNode, ChanceNode
+from mcts_lab.breakpoints.conditions import (
+    BreakpointError,
+    Condition,
+    Context,
+    MovesView,
+    make_probe,
+    parse_condition,
+)
 from mcts_lab.traces.replay import FileReplay
 
 __all__ = ["FileStop", "FileView", "anomaly_position", "run_until"]
@@ -60,7 +72,7 @@ class _Move:
     """A root child as a probe reads it: its ``action`` in the view's game, and the replayed
     node's statistics (``visits``, ``mean(player)``, ``proven``) as they are now."""
 
-    def __init__(self, node: Any, action: Any) -> None:
+    def __init__(self, node: ActionNode | ChanceNode, action: Action) -> None:
         self._node = node
         self.action = action
 
@@ -72,8 +84,8 @@ class _Move:
         return float(self._node.mean(player))
 
     @property
-    def proven(self) -> Any:
-        return getattr(self._node, "proven", None)
+    def proven(self) -> tuple[float, ...] | None:
+        return self._node.proven
 
 
 class _Root:
@@ -85,7 +97,7 @@ class _Root:
         self._moves: dict[int, _Move] = {}
 
     @property
-    def _node(self) -> Any:
+    def _node(self) -> ActionNode:
         return self._view.replay.root
 
     @property
@@ -97,11 +109,11 @@ class _Root:
         return int(self._node.visits)
 
     @property
-    def proven(self) -> Any:
-        return getattr(self._node, "proven", None)
+    def proven(self) -> tuple[float, ...] | None:
+        return self._node.proven
 
     @property
-    def children(self) -> list[_Move]:
+    def children(self) -> Sequence[_Move]:
         moves = []
         for child in self._node.children:
             move = self._moves.get(child.id)
@@ -123,13 +135,13 @@ class _FileMoves:
         self._replay = replay
         self._moves = [trace.nodes[k]["id"] for k in trace.children[trace.root]]
 
-    def is_terminal(self, state: Any) -> bool:
+    def is_terminal(self, state: object) -> bool:
         return not self._moves
 
-    def legal_actions(self, state: Any) -> list[Any]:
+    def legal_actions(self, state: object) -> list[Action]:
         return list(self._moves)
 
-    def action_label(self, state: Any, action: Any) -> str:
+    def action_label(self, state: object, action: Any) -> str:
         return self._replay.label(action)
 
 
@@ -140,15 +152,16 @@ class _Config:
 
 
 class FileView:
-    """What a breakpoint's probe reads of a search, for a replayed file (read only; see the
-    module docstring). ``iterations`` is the replay's position."""
+    """A replayed file as a :class:`~mcts_lab.breakpoints.conditions.SearchView` (read only;
+    see the module docstring). ``registered``: the file names a registered game (its moves
+    and exact values are the game's); ``iterations`` is the replay's position."""
 
     def __init__(self, replay: FileReplay) -> None:
         self.replay = replay
         moves = replay.game_moves
         self.registered = moves is not None
-        self.game: Any = moves.game if moves is not None else _FileMoves(replay)
-        self.root_state: Any = moves.root_state if moves is not None else None
+        self.game: MovesView = moves.game if moves is not None else _FileMoves(replay)
+        self.root_state: State = moves.root_state if moves is not None else None
         proofs = any("proven" in node for node in replay.trace.nodes)
         settings = replay.trace.header.get("settings") or {}
         unit = (replay.low, replay.high) == (0.0, 1.0)
@@ -160,7 +173,7 @@ class FileView:
     def iterations(self) -> int:
         return self.replay.position_index
 
-    def action_of(self, node_id: int) -> Any:
+    def action_of(self, node_id: int) -> Action:
         """The root child ``node_id``'s action in :attr:`game` (its node id without a game)."""
         moves = self.replay.game_moves
         if moves is None:
@@ -202,11 +215,12 @@ def run_until(
     condition = parse_condition(text, view.game, view.root_state)
     start = replay.position_index
     last = min(replay.end, start + max(1, int(n)))
-    if condition.kind.name == "anomaly":
+    kind = condition.kind
+    if kind.needs_records:
         return _until_anomaly(replay, condition, anomalies, start, last)
-    if condition.kind.name == "regret-zero" and not view.registered:
-        raise BreakpointError("regret-zero needs exact values: the file names no registered game")
-    probe = condition.kind.make(view, condition.argument, context or Context())  # type: ignore[arg-type]
+    if kind.needs_exact and not view.registered:
+        raise BreakpointError(f"{kind.name} needs exact values: the file names no registered game")
+    probe = make_probe(condition, view, context or Context())
     words = probe()
     if words is not None:
         return FileStop(condition, start, words, already=True)
