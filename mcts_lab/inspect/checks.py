@@ -3,7 +3,9 @@
 One record a check (:class:`AnomalyCheck`): its name, the anomaly kinds it reports, the function
 (each takes a file's :class:`~mcts_lab.inspect.anomalies.FileFacts` and an
 :class:`~mcts_lab.inspect.anomalies.AnomalyLog`), what the file must hold for it to run
-(:class:`Need`), and its one-line doc. :func:`run_checks` runs :data:`ANOMALY_CHECKS` in order.
+(:class:`Need`), its one-line doc, and whether it is ``local`` (what the live ``anomaly``
+breakpoint, :mod:`mcts_lab.inspect.incremental`, relies on). :func:`run_checks` runs
+:data:`ANOMALY_CHECKS` in order.
 
 A new check is a function (in ``mcts_lab/inspect/anomalies.py``; a statistical test in
 ``mcts_lab/inspect/statistics_checks.py``), one record here, and its kinds' rows in
@@ -63,13 +65,18 @@ class Need(StrEnum):
 class AnomalyCheck:
     """One anomaly check: ``name``; the anomaly ``kinds`` it reports (as in ``inspect``'s
     output); ``run``, the function; ``needs``, what the file must hold for it to run; ``doc``,
-    one line on what it finds."""
+    one line on what it finds; ``local``, whether it judges each node by that node and its
+    children only (``sign`` and ``uct_bound`` too: a player's broken nodes are each judged so,
+    and a clean tree had none), so that re-checking only the nodes an iteration changed, with
+    their children, finds every anomaly new since the tree was clean. A check that is not
+    local (the iteration records against the tree) is never run on a part of a tree."""
 
     name: str
     kinds: tuple[str, ...]
     run: Callable[[FileFacts, AnomalyLog], None]
     needs: frozenset[Need]
     doc: str
+    local: bool = True
 
     def applies_to(self, trace: Trace) -> bool:
         """Whether the check runs on ``trace`` (every need met)."""
@@ -140,6 +147,7 @@ ANOMALY_CHECKS: tuple[AnomalyCheck, ...] = (
         check_records,
         frozenset({Need.RECORDS}),
         "the iteration records against the tree they built",
+        local=False,
     ),
     AnomalyCheck(
         "decisions",
@@ -147,6 +155,7 @@ ANOMALY_CHECKS: tuple[AnomalyCheck, ...] = (
         check_decision_rules,
         frozenset({Need.RECORDS}),
         "recorded decisions that did not choose the highest score, recorded or recomputed",
+        local=False,
     ),
     AnomalyCheck(
         "exact",
@@ -165,11 +174,11 @@ ANOMALY_CHECKS: tuple[AnomalyCheck, ...] = (
 )
 
 
-def run_checks(facts: FileFacts, limit: int = MAX_LISTED) -> AnomalyLog:
-    """Every check that applies to the file, in order; the anomalies they found (the first
-    ``limit`` listed, all counted)."""
+def run_checks(facts: FileFacts, limit: int = MAX_LISTED, *, local: bool = False) -> AnomalyLog:
+    """Every check that applies to the file, in order (``local``: only the local ones, for a
+    part of a tree); the anomalies they found (the first ``limit`` listed, all counted)."""
     log = AnomalyLog(limit)
     for check in ANOMALY_CHECKS:
-        if check.applies_to(facts.trace):
+        if check.applies_to(facts.trace) and (check.local or not local):
             check.run(facts, log)
     return log

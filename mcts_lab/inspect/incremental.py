@@ -5,10 +5,11 @@ Re-checking the whole tree after each iteration costs O(n) per iteration, O(n^2)
 500 tic-tac-toe iterations). :class:`AnomalyWatch` checks only what changed since it last
 looked: the nodes whose visits changed (an iteration's path: the root, the nodes it chose, the
 node it added; each changed node's parent changed too) with all their children, as a small
-document run through the same registry (``mcts_lab.inspect.checks.run_checks``).
+document run through the same registry's local checks (``mcts_lab.inspect.checks.run_checks``
+with ``local=True``: each record's ``local`` flag).
 
 Why that finds exactly what the whole check finds, given the tree was clean when it last
-looked: every check but two reads a node and its children only (visits and value sums
+looked: every local check but two reads a node and its children only (visits and value sums
 against the children's, proofs against the children's, a node's children's counts for the
 starvation bounds and the chi-square test, a finished game's mean, a move's legality), so an
 anomaly that is new must be at a node that changed or whose child changed, and both are
@@ -16,8 +17,9 @@ changed nodes, whose children are all in the small document. ``sign`` and ``uct_
 share their findings across the tree (a player's broken nodes), but a clean tree had no broken
 node, so the broken nodes now are changed nodes too, and either kind fires exactly when one
 exists. A child that did not change appears without its own children, which only skips its
-checks that read them (unchanged, and clean before). The checks that need iteration records or
-``--exact`` do not run on a live search's tree, before or now.
+checks that read them (unchanged, and clean before). The checks that are not local need
+iteration records, which a live search's tree has none of (a test holds the two together), and
+``--exact`` is not asked for.
 
 What it assumes of the search: a node's statistics and proof change only when an iteration
 visits it (its visits grow), as in the lab's search; a new root (a move played, a tree
@@ -40,12 +42,13 @@ from mcts_lab.traces.values import node_sums, node_views
 __all__ = ["AnomalyWatch", "first_anomaly"]
 
 
-def first_anomaly(doc: dict[str, Any]) -> str | None:
+def first_anomaly(doc: dict[str, Any], *, local: bool = False) -> str | None:
     """The words of the first anomaly ``inspect`` lists for the document (tree only, no
-    ``--exact``), or ``None`` when it finds none."""
+    ``--exact``; ``local``: only the local checks, for a part of a tree), or ``None`` when it
+    finds none."""
     trace = parse(doc)
     views = node_views(trace)
-    log = run_checks(FileFacts(trace, views, node_sums(trace, views)), limit=1)
+    log = run_checks(FileFacts(trace, views, node_sums(trace, views)), limit=1, local=local)
     if not log.listed:
         return None
     first = log.listed[0]
@@ -81,7 +84,7 @@ class AnomalyWatch:
         if not items:
             return None
         doc = {**self._header, "nodes": sorted(items, key=lambda item: item["id"])}
-        if first_anomaly(doc) is None:
+        if first_anomaly(doc, local=True) is None:
             return None
         return self.whole()
 
