@@ -65,7 +65,7 @@ def test_bench_no_memory(cli: CliRunner) -> None:
     assert "bytes per simulation: not measured (--no-memory)" in out
 
 
-@pytest.mark.parametrize("game", ["tic_tac_toe", "connect_four"])
+@pytest.mark.parametrize("game", sorted(bench.TARGET_TEXTBOOK_RATIOS))  # the games with targets
 def test_bench_against_the_textbook(cli: CliRunner, game: str) -> None:
     status, out, _ = cli(
         "bench", "--game", game, *TINY, "--no-memory", "--compare", "textbook", "--json"
