@@ -215,7 +215,7 @@ def _finite(name: str, value: object, *, low: float, high: float) -> None:
 
 def check_count(name: str, value: object, low: int, high: int) -> None:
     """Refuse anything but a whole number (not a bool) in [``low``, ``high``], naming it: the one
-    check of an iteration count (``Search.run``, ``mcts_lab.compare.compare``)."""
+    check of an iteration count (``Search.run``, ``mcts_lab.compare.searches``)."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ConfigError(f"{name} must be a whole number in [{low:,}, {high:,}], got {value!r}")
 

@@ -3,7 +3,7 @@
 A row names a :class:`mcts_core.SearchConfig` field (which owns the default and the check of a
 value), the ``mcts-lab`` flag that sets it, how a typed value is read, its choices or the app's
 range, the app's sidebar widget key, and the URL parameter a shared link sets it by.
-``mcts_lab.common.CONFIG_OPTIONS`` (the CLI's option names), ``mcts_lab.sweep.PARAMS`` (what
+``mcts_lab.common.CONFIG_OPTIONS`` (the CLI's option names), ``mcts_lab.sweep.sweeps.PARAMS`` (what
 ``--param`` may sweep), ``app.inputs.widget_values`` (``CONFIG_WIDGETS``, the config built from the
 widgets), the sidebar's widgets (their ranges and choices), ``app.inputs.links`` (a link's search
 settings, read and written) and ``app.lessons.reading`` (what a page's ``[page.setup]`` may set) are

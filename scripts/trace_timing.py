@@ -30,7 +30,7 @@ from app.drawing.tree_layout import build_view
 from mcts_core import Search
 from mcts_lab import traces
 from mcts_lab.common import build_config, build_game
-from mcts_lab.inspection import inspect_trace
+from mcts_lab.inspect.inspection import inspect_trace
 from mcts_lab.traces.lab import write_run
 from mcts_lab.traces.replay import FileReplay
 

@@ -19,8 +19,8 @@ from app.words.phrases import result_word
 from mcts_core import Decision, IterationTrace, Search
 from mcts_core.nodes import ChanceNode
 from mcts_core.policies import FORMULAS, visit_entropy
-from mcts_lab.anomaly_statistics import chi_square_sf  # the one chi-square tail: inspect's
-from mcts_lab.watch import Watch, search_stats
+from mcts_lab.breakpoints.watch import Watch, search_stats
+from mcts_lab.inspect.statistics_checks import chi_square_sf  # the one chi-square tail: inspect's
 
 __all__ = [
     "uct_rows",
@@ -441,7 +441,7 @@ _SIDES = {"home": N_("MCTS as home"), "away": N_("MCTS as away")}
 def sweep_figure(result: Any) -> go.Figure:
     """MCTS's win rate per swept value (a ``SweepResult``), as home and as away, each with its
     95% Wilson interval as an error bar; values a stopped sweep never reached are left out."""
-    from mcts_lab.sweep import wilson_interval
+    from mcts_lab.sweep.sweeps import wilson_interval
 
     fig = go.Figure()
     for side, colour in (("home", "#2563eb"), ("away", "#ea580c")):

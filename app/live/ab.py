@@ -30,7 +30,7 @@ from app.live.session import Pair
 from app.words.i18n import _
 from mcts_core import ConfigError, IterationTrace, NodeCapReached, RunResult, Search, SearchConfig
 from mcts_core.phases import RunStop
-from mcts_lab.lockstep import Lockstep
+from mcts_lab.compare.lockstep import Lockstep
 
 #: The lockstep looks for the first divergence (both searches traced, several times slower
 #: than the fast loop) in the first this-many iterations at most; two identical settings never

@@ -57,7 +57,7 @@ def run_sweep_now(progress: Any = None) -> Notice | None:
     from dataclasses import replace
 
     from mcts_lab.arena import rollout_config
-    from mcts_lab.sweep import parse_values, resolve_param, run_sweep
+    from mcts_lab.sweep.sweeps import parse_values, resolve_param, run_sweep
 
     s = st.session_state
     lab = session()

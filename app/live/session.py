@@ -32,8 +32,8 @@ from mcts_core.game import Action, State
 from mcts_core.phases import Phase
 from mcts_core.trace import PathStep
 from mcts_lab.arena import ArenaResult
-from mcts_lab.lockstep import Lockstep
-from mcts_lab.sweep import SweepResult
+from mcts_lab.compare.lockstep import Lockstep
+from mcts_lab.sweep.sweeps import SweepResult
 
 LOG = logging.getLogger("mcts_lab.app")
 
@@ -108,7 +108,8 @@ DEFAULTS: dict[str, Any] = {
     "print_children": 8,
     "show_printed": False,
     "show_arena": False,
-    "watch": "",  # the Charts tab's watch expressions, ';' between them (mcts_lab.watch)
+    # the Charts tab's watch expressions, ';' between them (mcts_lab.breakpoints.watch)
+    "watch": "",
     "autoplay": False,
     "autoplay_batch": False,
     "presentation": False,
@@ -125,7 +126,7 @@ DEFAULTS: dict[str, Any] = {
     "ab_policy": "uct",
     "ab_rollout": "random",
     "ab_solver": False,
-    "sweep_param": "c",  # the arena tab's sweep (mcts_lab.sweep, serial, in this process)
+    "sweep_param": "c",  # the arena tab's sweep (mcts_lab.sweep.sweeps, serial, in this process)
     "sweep_values": "0.5,1.4,3",
     "sweep_games": 2,
 }

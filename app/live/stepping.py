@@ -191,7 +191,7 @@ def run_batch(
     ``should_stop``, a breakpoint (a function of the session's search that says stop), is
     asked after every iteration (:func:`app.live.ab.run`, then ``Search.run``); True ends the
     batch there: the entry is that iteration (no traced one after it) and a line says so, with
-    ``until``'s ``reason`` when it has one (``mcts_lab.breakpoints.BreakpointStop``)."""
+    ``until``'s ``reason`` when it has one (``mcts_lab.breakpoints.conditions.BreakpointStop``)."""
     if cannot_grow():
         return
     say_if_from_history()
@@ -287,17 +287,18 @@ def _stopped_at(at: int, why: str | None, ran: int | None = None, n: int = 0) ->
     )
 
 
-#: Session keys: the breakpoint's condition (a name of ``mcts_lab.breakpoints.BREAKPOINTS``, or
-#: ``""``: none) and its argument (a root move, ``MOVE>=K`` for ``visits``).
+#: Session keys: the breakpoint's condition (a name of
+#: ``mcts_lab.breakpoints.conditions.BREAKPOINTS``, or ``""``: none) and its argument (a root move,
+#: ``MOVE>=K`` for ``visits``).
 UNTIL, UNTIL_ARG = "run_until", "run_until_arg"
 
 
 @safe
 def on_run_until() -> None:
     """**Run until** (``run_until_go``): Step N, stopped at the first iteration where the chosen
-    condition holds (``mcts_lab.breakpoints``: the CLI's ``--until``), at most N; the history
-    entry and a line say where it stopped and why, or that it did not hold within N."""
-    from mcts_lab.breakpoints import BreakpointError, breakpoint_stop, parse_condition
+    condition holds (``mcts_lab.breakpoints.conditions``: the CLI's ``--until``), at most N; the
+    history entry and a line say where it stopped and why, or that it did not hold within N."""
+    from mcts_lab.breakpoints.conditions import BreakpointError, breakpoint_stop, parse_condition
 
     name = str(st.session_state.get(UNTIL) or "")
     if not name:

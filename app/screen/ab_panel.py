@@ -20,7 +20,7 @@ from app.words.game_words import shown
 from app.words.i18n import N_, _, decimal, fixed, n_, number_text, percent
 from mcts_core import Search
 from mcts_core.config import ROLLOUT_POLICIES, TREE_POLICIES
-from mcts_lab.compare_records import SYNC_TEXT  # the compare report's own sync sentences
+from mcts_lab.compare.records import SYNC_TEXT  # the compare report's own sync sentences
 
 #: B's drawn tree in the A/B tab: its height (px) and the rows drawn.
 B_TREE_HEIGHT = 320
@@ -52,8 +52,9 @@ def summary_rows(a: Search, b: Search) -> list[dict[str, str]]:
 
 
 def divergence_lines(pair: Pair) -> list[str]:
-    """What the lockstep found: the first divergence and its explanation (``mcts_lab.compare``'s
-    own), or "no divergence yet", and when the two searches went out of sync."""
+    """What the lockstep found: the first divergence and its explanation
+    (``mcts_lab.compare.searches``'s own), or "no divergence yet", and when the two searches went
+    out of sync."""
     lockstep = pair.lockstep
     found = lockstep.first_divergence
     if found is None and lockstep.differences and pair.b.iterations > ab.LOCKSTEP_LIMIT:

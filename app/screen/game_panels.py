@@ -34,7 +34,7 @@ from app.words.exact import ExactAnswer, kept_sentence, regret_points
 from app.words.game_words import shown
 from app.words.i18n import N_, _, decimal, fixed, number_text, percent
 from games.registry import game_choices, game_spec
-from mcts_lab import watch
+from mcts_lab.breakpoints import watch
 
 #: The Play tab's modes as shown (the values stay the widget's: ``app.live.session.PLAY_MODES``).
 PLAY_MODE_LABELS = {
@@ -456,7 +456,7 @@ def _arena_result() -> None:
 def sweep_panel() -> None:
     """Below the arena: one setting over several values, each value an arena (win rate with
     95% Wilson intervals, home and away)."""
-    from mcts_lab.sweep import PARAMS, format_sweep
+    from mcts_lab.sweep.sweeps import PARAMS, format_sweep
 
     if not st.session_state["show_arena"]:  # it plays with the arena's settings: shown with it
         return

@@ -54,7 +54,7 @@ PRESET_HELPS: tuple[str, ...] = (
     N_("the strongest settings measured for the game (solver on; see docs/search.md)"),
 )
 
-#: Each Run until condition's meaning (``mcts_lab.breakpoints.BREAKPOINTS``' docs).
+#: Each Run until condition's meaning (``mcts_lab.breakpoints.conditions.BREAKPOINTS``' docs).
 BREAKPOINT_DOCS: tuple[str, ...] = (
     N_(
         "another root move gets strictly more visits than the most-visited one (a tie "
@@ -77,7 +77,7 @@ BREAKPOINT_DOCS: tuple[str, ...] = (
 #: The tree policies' names that are words (``TreePolicy.label``).
 POLICY_LABELS: tuple[str, ...] = (N_("UCB1 (botbowl tutorial)"),)
 
-#: Why A and B went out of sync (``mcts_lab.compare_records.SYNC_TEXT``).
+#: Why A and B went out of sync (``mcts_lab.compare.records.SYNC_TEXT``).
 SYNC_TEXTS: tuple[str, ...] = (
     N_("their paths differed"),
     N_("they drew different random numbers, e.g. different rollouts"),

@@ -342,7 +342,7 @@ def _run_until(sb: Any, on_click: Callable[[], None]) -> None:
     """**Run until** (a breakpoint): Step N that stops at the first iteration where a
     condition holds (``run_until``, its argument ``run_until_arg``, button ``run_until_go``,
     which calls ``on_click``: on the live search, or on an open file's iterations)."""
-    from mcts_lab.breakpoints import BREAKPOINTS
+    from mcts_lab.breakpoints.conditions import BREAKPOINTS
 
     # the conditions' syntax (favourite-changes, visits:MOVE>=K) is typed as is: not translated
     listed = ""

@@ -3,8 +3,8 @@
 
 :func:`diff_panel` draws, below the open file (A), an expander with an uploader for a second
 trace file B (key ``trace_diff_file``) and a tolerance (``trace_diff_tolerance``), and shows
-:func:`mcts_lab.trace_diff.diff_traces`'s verdict: the first difference with its numbers (and
-the first path difference when statistics parted earlier) and the final trees' node
+:func:`mcts_lab.compare.trace_diff.diff_traces`'s verdict: the first difference with its numbers
+(and the first path difference when statistics parted earlier) and the final trees' node
 differences as a table. A file that cannot be read, or a run of another game or position, is
 one sentence on the page. The result is kept in ``trace_diff_result`` for the same A, B and
 tolerance, so a rerun does not compare again. Nothing from a file is rendered as Markdown or
@@ -23,7 +23,7 @@ from app.components import ui
 from app.words.i18n import N_, _, decimal, number_text
 from app.words.phrases import comma_list
 from mcts_lab import traces
-from mcts_lab.trace_diff import DEFAULT_TOLERANCE, TraceDiff, diff_traces, node_text
+from mcts_lab.compare.trace_diff import DEFAULT_TOLERANCE, TraceDiff, diff_traces, node_text
 
 __all__ = ["diff_panel", "listed", "node_rows", "shown_rows"]
 

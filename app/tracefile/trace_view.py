@@ -41,8 +41,8 @@ from app.words.i18n import N_, _, decimal, fixed, n_, percent
 from app.words.narration import narrate_iteration
 from app.words.record_words import narrate_record
 from mcts_lab import traces
-from mcts_lab.file_breakpoints import anomaly_position
-from mcts_lab.inspection import inspect_trace
+from mcts_lab.breakpoints.on_files import anomaly_position
+from mcts_lab.inspect.inspection import inspect_trace
 from mcts_lab.traces.replay import FileReplay
 
 __all__ = [
@@ -251,11 +251,11 @@ def on_run_until() -> None:
     """The sidebar's **Run until** (``run_until_go``) while a file is open: the file moves on
     record by record, at most Step N's count (``iterations_per_click``), to the first
     iteration where the condition (``run_until``, ``run_until_arg``) holds over the file's
-    recorded iterations (:func:`mcts_lab.file_breakpoints.run_until`; ``anomaly`` uses the
+    recorded iterations (:func:`mcts_lab.breakpoints.on_files.run_until`; ``anomaly`` uses the
     file's own findings); a line (``trace_stop``) says where and why it stopped, or that it
     did not stop within N or the file."""
-    from mcts_lab.breakpoints import BreakpointError
-    from mcts_lab.file_breakpoints import run_until
+    from mcts_lab.breakpoints.conditions import BreakpointError
+    from mcts_lab.breakpoints.on_files import run_until
 
     name = str(st.session_state.get("run_until") or "")
     if not name:

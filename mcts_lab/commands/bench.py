@@ -1,5 +1,5 @@
 """``mcts-lab bench``: simulations a second and bytes a simulation, and the baselines timed
-beside ours (``mcts_lab.bench`` does the work)."""
+beside ours (``mcts_lab.bench.benchmark`` does the work)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import json
 import sys
 from typing import Any
 
-from mcts_lab import bench, bench_runs
+from mcts_lab.bench import benchmark as bench
+from mcts_lab.bench import runs as bench_runs
 from mcts_lab.commands.options import (
     MAX_ITERATIONS,
     MAX_SEED,

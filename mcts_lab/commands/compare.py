@@ -1,5 +1,5 @@
 """``mcts-lab compare``: two settings in lockstep, where their selection paths first part and why
-(``mcts_lab.compare`` runs and reports)."""
+(``mcts_lab.compare.searches`` runs and reports)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import argparse
 import json
 from typing import Any
 
-from mcts_lab import compare
 from mcts_lab.commands.options import (
     MAX_SEED,
     SETTINGS_HELP,
@@ -16,6 +15,7 @@ from mcts_lab.commands.options import (
     whole_number,
 )
 from mcts_lab.common import build_game, parse_position
+from mcts_lab.compare import searches as compare
 
 
 def add_parser(sub: Any) -> None:

@@ -1,5 +1,5 @@
 """``mcts-lab inspect``: summarise an mcts-trace file and list its anomalies
-(``mcts_lab.inspection`` reads it)."""
+(``mcts_lab.inspect.inspection`` reads it)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,12 @@ import argparse
 import json
 from typing import Any
 
-from mcts_lab import inspection, traces, watch
-from mcts_lab.anomalies import MAX_LISTED
+from mcts_lab import traces
+from mcts_lab.breakpoints import watch
 from mcts_lab.commands import inspect_diff
 from mcts_lab.commands.options import emit, seconds_budget, whole_number
+from mcts_lab.inspect import inspection
+from mcts_lab.inspect.anomalies import MAX_LISTED
 
 #: ``--max-anomalies`` at most (a list longer than this is no longer read by anyone).
 MAX_LISTED_LIMIT = 1_000_000

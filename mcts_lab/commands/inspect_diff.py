@@ -1,5 +1,5 @@
-"""``mcts-lab inspect A --diff B``: compare two trace files (:mod:`mcts_lab.trace_diff`) instead
-of checking one; the options and the run, kept apart from ``inspect``'s own."""
+"""``mcts-lab inspect A --diff B``: compare two trace files (:mod:`mcts_lab.compare.trace_diff`)
+instead of checking one; the options and the run, kept apart from ``inspect``'s own."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 
 from mcts_lab import traces
 from mcts_lab.commands.options import UsageError, emit, finite_number, quote, whole_number
-from mcts_lab.trace_diff import DEFAULT_TOLERANCE, MAX_LISTED, diff_traces
-from mcts_lab.trace_diff_report import format_diff, junit_xml
+from mcts_lab.compare.trace_diff import DEFAULT_TOLERANCE, MAX_LISTED, diff_traces
+from mcts_lab.compare.trace_diff_report import format_diff, junit_xml
 
 #: ``--max-differences`` at most.
 MAX_LISTED_LIMIT = 1_000_000

@@ -12,7 +12,7 @@ from games.registry import game_spec, is_openspiel
 from mcts_core import Search
 from mcts_core.phases import RunStop
 from mcts_lab import traces
-from mcts_lab.breakpoints import (
+from mcts_lab.breakpoints.conditions import (
     BREAKPOINTS,
     BreakpointError,
     BreakpointStop,

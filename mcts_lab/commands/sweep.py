@@ -1,5 +1,5 @@
 """``mcts-lab sweep``: one search setting over several values, each an arena, with confidence
-intervals (``mcts_lab.sweep`` runs them)."""
+intervals (``mcts_lab.sweep.sweeps`` runs them)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from mcts_lab import arena, sweep
+from mcts_lab import arena
 from mcts_lab.commands.options import (
     MAX_GAMES,
     MAX_ITERATIONS,
@@ -22,6 +22,7 @@ from mcts_lab.commands.options import (
     settings_from_flags,
     whole_number,
 )
+from mcts_lab.sweep import sweeps as sweep
 
 
 def add_parser(sub: Any) -> None:

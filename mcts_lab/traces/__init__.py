@@ -8,7 +8,7 @@
 - :func:`from_mctx`: an ``mctx.Tree``'s arrays (read as NumPy; no JAX needed).
 - :class:`Recorder`: called by your own Python MCTS as it runs, writes a trace.
 
-:mod:`mcts_lab.inspection` reads a loaded :class:`Trace` and finds what is wrong in it.
+:mod:`mcts_lab.inspect.inspection` reads a loaded :class:`Trace` and finds what is wrong in it.
 """
 
 from mcts_lab.traces.foreign import from_mctx, from_openspiel

@@ -173,7 +173,7 @@ def from_mctx(
     once more below it (node 2); c2 is action 5 (node 3). Values from each node's mover:
 
     >>> import numpy as np
-    >>> from mcts_lab.inspection import inspect_trace
+    >>> from mcts_lab.inspect.inspection import inspect_trace
     >>> from mcts_lab.traces import from_mctx, parse
     >>> tree = {"node_visits": np.array([[4, 2, 1, 1]]),
     ...         "node_values": np.array([[0.5, -1.0, 1.0, 0.0]]),

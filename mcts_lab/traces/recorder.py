@@ -35,7 +35,7 @@ by hand where your code would compute them:
 
 ``mcts-lab inspect`` finds nothing wrong with it (nor with a file written by ``write``):
 
->>> from mcts_lab.inspection import inspect_trace
+>>> from mcts_lab.inspect.inspection import inspect_trace
 >>> from mcts_lab.traces import parse
 >>> inspect_trace(parse(doc))["anomaly_counts"]
 {}

@@ -1,6 +1,7 @@
 """How a trace file's values are read: whose view each node's value is from, the value range,
 and every player's value sum per node (docs/trace_format.md, "values"). Shared by
-:mod:`mcts_lab.inspection` (the checks) and :mod:`mcts_lab.traces.replay` (the app's replay)."""
+:mod:`mcts_lab.inspect.inspection` (the checks) and :mod:`mcts_lab.traces.replay` (the app's
+replay)."""
 
 from __future__ import annotations
 

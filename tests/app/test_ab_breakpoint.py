@@ -15,7 +15,7 @@ from app.live.session import Pair
 from games import make_game
 from mcts_core import Search, SearchConfig
 from mcts_core.phases import RunStop
-from mcts_lab.lockstep import Lockstep
+from mcts_lab.compare.lockstep import Lockstep
 
 
 def _session_with(monkeypatch: pytest.MonkeyPatch, pair: Pair | None) -> None:

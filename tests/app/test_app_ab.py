@@ -1,6 +1,6 @@
 """The A/B tab (app/live/ab.py: search B in lockstep with A on every Step / Step N click) and
-the arena tab's sweep (mcts_lab.sweep, serial in the app), driven through AppTest; the sweep chart's
-figure builder without Streamlit."""
+the arena tab's sweep (mcts_lab.sweep.sweeps, serial in the app), driven through AppTest; the sweep
+chart's figure builder without Streamlit."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ import app.live.ab
 from app.drawing.figures import sweep_figure
 from games import make_game
 from mcts_core import SearchConfig
-from mcts_lab.compare import compare_searches
-from mcts_lab.sweep import run_sweep
+from mcts_lab.compare.searches import compare_searches
+from mcts_lab.sweep.sweeps import run_sweep
 from tests.app_helpers import fresh, metric, notes, tab, texts
 
 #: AppTest runs of the whole page: seconds each.
@@ -68,7 +68,7 @@ def test_b_follows_every_click_and_shows_the_compare_divergence() -> None:
     found = expected(0.5, 2.0, 201, 1).first_divergence
     assert found is not None and found.iteration == 14
     assert f"First divergence: iteration {found.iteration}, depth {found.depth}" in body
-    assert found.explanation in body  # mcts_lab.compare's own explanation
+    assert found.explanation in body  # mcts_lab.compare.searches's own explanation
     assert "A / B differ in: c 0.5 / 2" in body and "201 iterations each" in body
     # B is the same tree mcts-lab compare builds: the same root statistics
     twin = expected(0.5, 2.0, 201, 1).search_b

@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 from mcts_core import Search
 from mcts_lab import traces
 from mcts_lab.common import build_config, build_game
-from mcts_lab.trace_diff import diff_traces
+from mcts_lab.compare.trace_diff import diff_traces
 from mcts_lab.traces.lab import run_recorded
 from tests.app.test_app_trace import page_text
 

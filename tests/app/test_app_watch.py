@@ -1,6 +1,6 @@
-"""The Charts tab's watch expressions (text input ``watch``, ``mcts_lab.watch``): one line per
-expression over the points the charts keep, with the same numbers as a seeded search stepped
-alone; a bad expression is one sentence, never Markdown of what was typed."""
+"""The Charts tab's watch expressions (text input ``watch``, ``mcts_lab.breakpoints.watch``): one
+line per expression over the points the charts keep, with the same numbers as a seeded search
+stepped alone; a bad expression is one sentence, never Markdown of what was typed."""
 
 from __future__ import annotations
 

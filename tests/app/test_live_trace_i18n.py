@@ -22,7 +22,7 @@ from app.tracefile import diff_view
 from app.words import i18n
 from app.words.i18n import _, language
 from mcts_lab import traces
-from mcts_lab.trace_diff import diff_traces
+from mcts_lab.compare.trace_diff import diff_traces
 from tests.app.test_app_trace import lab_file
 from tests.app_helpers import fresh, notes, outside_pseudo, tab
 

@@ -1,5 +1,6 @@
 """Run until (a breakpoint) in the app: Step N stopped at the first iteration where the chosen
-condition holds (the registry ``mcts_lab.breakpoints``, as ``mcts-lab search --until``)."""
+condition holds (the registry ``mcts_lab.breakpoints.conditions``, as ``mcts-lab search
+--until``)."""
 
 from __future__ import annotations
 

@@ -13,6 +13,7 @@ import pytest
 
 from app.inputs.tabs import DETAIL_TABS
 from app.words import i18n
+from mcts_lab.breakpoints.conditions import BREAKPOINTS
 from tests.app_helpers import blocks, fresh, outside_pseudo, tab
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -23,12 +24,7 @@ NOT_WORDS = (
     "MCTS Lab",
     *(lang.name for lang in i18n.LANGUAGES),  # the language select: each by its own name
     "en-XA",
-    "favourite-changes",
-    "proven[:MOVE]",
-    "regret-zero",
-    "anomaly",
-    "visits:MOVE>=K",
-    "q-sign-flips:MOVE",
+    *(kind.syntax for kind in BREAKPOINTS.values()),  # the conditions, typed as is
     "N(a1)/N(root); Q(a1) - Q(c3)",
     "MCTS",
     "UCT",
@@ -140,8 +136,8 @@ def test_outside_words_are_the_packages_words() -> None:
     from app.screen import outside_words as ow
     from games.registry import game_choices, game_spec
     from mcts_core.phases import PHASES
-    from mcts_lab.breakpoints import BREAKPOINTS
-    from mcts_lab.compare_records import SYNC_TEXT
+    from mcts_lab.breakpoints.conditions import BREAKPOINTS
+    from mcts_lab.compare.records import SYNC_TEXT
     from mcts_lab.presets import PRESET_HELP
 
     specs = [game_spec(g) for g in game_choices() if not g.startswith("openspiel:")]

@@ -119,7 +119,7 @@ def test_a_file_over_the_limit_is_refused_in_a_sentence(monkeypatch: pytest.Monk
 
 
 def test_run_until_on_an_open_file_stops_where_the_live_search_did() -> None:
-    from tests.mcts_lab.test_file_breakpoints import _live_stop
+    from tests.mcts_lab.breakpoints.test_file_breakpoints import _live_stop
 
     live = _live_stop("tic_tac_toe", None, "visits:b2>=5", 40, seed=4)  # lab_lines' run
     assert live is not None and 5 < live < 40

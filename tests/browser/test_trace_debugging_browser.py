@@ -88,7 +88,7 @@ def test_run_until_on_an_open_file(app_url: str, browser: Any, tmp_path: Path) -
     import json
 
     from tests.app.test_trace_debugging import lab_lines
-    from tests.mcts_lab.test_file_breakpoints import _live_stop
+    from tests.mcts_lab.breakpoints.test_file_breakpoints import _live_stop
 
     live = _live_stop("tic_tac_toe", None, "visits:b2>=5", 40, seed=4)  # the file's own run
     assert live is not None

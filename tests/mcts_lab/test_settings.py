@@ -17,7 +17,7 @@ from mcts_core import SearchConfig
 from mcts_lab.cli import build_parser
 from mcts_lab.common import CONFIG_OPTIONS
 from mcts_lab.settings import SETTINGS, setting_for_field
-from mcts_lab.sweep import PARAMS
+from mcts_lab.sweep.sweeps import PARAMS
 
 #: SearchConfig fields no user sets: repeats are detected when the game can repeat states.
 NOT_SETTINGS = {"detect_repeats"}
