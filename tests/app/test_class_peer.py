@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from app.classroom import peer
-from app.classroom.records import ClassError, Poll
-from app.classroom.room import ANSWER_LIMIT, Room, screen_key
-from app.classroom.store import open_store
+from app.classroom.core import peer
+from app.classroom.core.records import ClassError, Poll
+from app.classroom.core.room import ANSWER_LIMIT, Room, screen_key
+from app.classroom.core.store import open_store
 from tests.app import test_class_store as _suite
 from tests.app.test_class_store import Clock
 

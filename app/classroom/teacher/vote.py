@@ -4,7 +4,7 @@ count.
 
 **Close the vote** (``class_close``, the room box) closes the open round: the phones say the
 vote is closed and take no more answers, and the room box shows the share right of the round
-(never the distribution) with Peer Instruction's suggestion (``app.classroom.peer``). The
+(never the distribution) with Peer Instruction's suggestion (``app.classroom.core.peer``). The
 answer is known before the click that reveals it by making that click on a copy of the search
 (:func:`predicted_right`: the seeded search copied, one iteration run and graded by the quiz
 itself, the same iteration the Reveal's Step will run); a question answered only by the arena,
@@ -12,7 +12,7 @@ or a tree over :data:`PREDICT_MAX_NODES`, says the share comes with the reveal. 
 the room box says the share, the suggestion and the answers by confidence; after a second round,
 the switch (container ``class_switch``).
 
-The Streamlit side of :mod:`app.classroom.peer`; imports the teacher's module, the session and
+The Streamlit side of :mod:`app.classroom.core.peer`; imports the teacher's module, the session and
 the quiz's core.
 """
 
@@ -24,9 +24,10 @@ from typing import Any
 
 import streamlit as st
 
-from app.classroom import ClassError, Poll, Room, Teacher, peer, said
-from app.classroom.here import room, teacher
-from app.classroom.room import screen_key
+from app.classroom import ClassError, Poll, Room, Teacher
+from app.classroom.core import peer, said
+from app.classroom.core.room import screen_key
+from app.classroom.shared import room, teacher
 from app.live.session import notify, safe, session
 from app.quiz import settle
 from app.words.i18n import N_, _, decimal, n_

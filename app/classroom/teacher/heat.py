@@ -11,8 +11,8 @@ component). The board tab does the same on the root's moves (``heat_by_action``)
 is drawn and nothing is read. The phones never get the shading before the reveal: the frame
 carries the tree without it (:func:`published`).
 
-A question is about a move when :func:`app.classroom.moves.move_map` finds its answers among its
-node's moves; the teacher's page keeps each question the class was asked by its poll id
+A question is about a move when :func:`app.classroom.core.moves.move_map` finds its answers
+among its node's moves; the teacher's page keeps each question the class was asked by its poll id
 (:data:`MOVE_QUESTIONS`), so the map is made again against the tree drawn now (a node the
 reveal's Step added gets its box's ✓).
 
@@ -27,7 +27,7 @@ from typing import Any
 import streamlit as st
 
 from app.classroom import ClassError, Poll, Room, Teacher
-from app.classroom.moves import MoveMap, move_map
+from app.classroom.core.moves import MoveMap, move_map
 from app.drawing.tree_heat import heat_of, with_heat
 from app.drawing.tree_model import Heat, TreeView
 

@@ -118,7 +118,7 @@ class ConfidenceTable:
 
     def line(self) -> str:
         """The teacher's line in English ("confidently wrong: 3 · sure and right: 5 · ...");
-        the screen shows it in its language (``app.classroom.vote.confidence_line``)."""
+        the screen shows it in its language (``app.classroom.teacher.vote.confidence_line``)."""
         parts = [f"confidently wrong: {self.wrong[0]}", f"sure and right: {self.right[0]}"]
         for n, level in enumerate(CONFIDENCE[1:], start=1):
             if self.right[n] or self.wrong[n]:

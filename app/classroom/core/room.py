@@ -1,6 +1,6 @@
 """A class's rules: who may do what, the limits, and what is counted.
 
-Pure Python over a :class:`~app.classroom.store.ClassStore` (no Streamlit): the teacher's page
+Pure Python over a :class:`~app.classroom.core.store.ClassStore` (no Streamlit): the teacher's page
 and the students' pages call a :class:`Room`, and every process sharing the store sees the same
 class. Only the holder of the teacher's secret drives a class (publish, questions, reveal,
 remove, end, results); a student can join, rename themselves, answer the open round and read
@@ -20,9 +20,9 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from app.classroom import codes, peer
-from app.classroom.records import ClassError, ClassInfo, Poll, Student
-from app.classroom.store import RETENTION_SECONDS, ClassStore
+from app.classroom.core import codes, peer
+from app.classroom.core.records import ClassError, ClassInfo, Poll, Student
+from app.classroom.core.store import RETENTION_SECONDS, ClassStore
 
 
 def N_(message: str) -> str:
@@ -95,7 +95,7 @@ _WRONG_CODE = N_("No class with that code is open. Check the code on the project
 _NOT_TEACHER = N_("Only the teacher of this class can do that.")
 _NOT_TEACHER_KEY = N_("That is not the PIN of a class this store keeps.")
 _TOO_MANY_ANSWERS = N_("Too many answers at once. Wait a few seconds.")
-#: A typed name refused (``app.classroom.codes.NameRefused``'s reason -> the sentence).
+#: A typed name refused (``app.classroom.core.codes.NameRefused``'s reason -> the sentence).
 _NAME_REFUSED = {
     "empty": N_("Name not used: a name needs at least one letter."),
     "long": N_("Name not used: a name has at most {most} characters; this one has {length}."),
@@ -187,7 +187,7 @@ class Room:
     def follow(self, code: str, known: int) -> tuple[int, dict[str, Any] | None]:
         """The frame the class is shown when it is newer than version ``known``: ``(version,
         data)``, the published JSON object as :meth:`publish` stored it (a student's page reads
-        it with ``app.classroom.frame.Frame.from_dict``), or ``(version, None)`` when nothing
+        it with ``app.classroom.core.frame.Frame.from_dict``), or ``(version, None)`` when nothing
         changed or what is stored is no JSON object (a damaged record shows nothing until the
         teacher's next screen, it never fails a page)."""
         version = self.store.version(code)
@@ -299,7 +299,7 @@ class Room:
 
     def publish(self, code: str, secret: str, frame: dict[str, Any]) -> int:
         """Show ``frame`` (plain JSON data: what the projector shows, as
-        ``app.classroom.frame.Frame.to_dict`` gives it) to the class; returns its version. The
+        ``app.classroom.core.frame.Frame.to_dict`` gives it) to the class; returns its version. The
         one place a frame becomes the stored text (compact JSON)."""
         self._teacher(code, secret)
         text = json.dumps(frame, separators=(",", ":"))

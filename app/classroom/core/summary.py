@@ -21,8 +21,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.classroom.room import Room
-from app.classroom.store import ClassStore
+from app.classroom.core.room import Room
+from app.classroom.core.store import ClassStore
 from app.quiz import records
 from app.quiz.misconceptions import MISCONCEPTIONS, Misconception
 from app.words.i18n import _, decimal, n_, percent
