@@ -3,8 +3,8 @@
 A :class:`~app.classroom.core.records.ClassError` carries its English message and values (its
 text is the English sentence as before) and a page shows ``said.refusal(error)``: the message
 through ``_()``. A poll keeps its question's facts (``Poll.facts``), so the summary shows each
-question in the reader's language; a poll without them (asked without facts, or kept before) shows the stored
-text. Pure: a Room over a SQLite store of the test's own, the words rendered in the
+question in the reader's language; a poll without them (asked without facts, or kept before)
+shows the stored text. Pure: a Room over a SQLite store of the test's own, the words rendered in the
 pseudo-language (``en-XA``) where every translated message is inside ``⟦ ⟧``.
 """
 

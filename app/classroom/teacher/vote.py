@@ -25,7 +25,7 @@ from typing import Any
 import streamlit as st
 
 from app.classroom import ClassError, Poll, Room, Teacher
-from app.classroom.core import peer, said
+from app.classroom.core import peer, results, said
 from app.classroom.core.room import screen_key
 from app.classroom.shared import room, teacher
 from app.live.session import notify, safe, session
@@ -217,13 +217,14 @@ def after_vote(r: Room, found: Teacher) -> None:
     poll = r.store.current_poll(found.code)
     closed = _closed_here()
     if poll is not None and not poll.revealed and closed is not None:
-        answers = r.store.answers(found.code, poll.id, poll.round)
         if closed[2] is None:
+            answered = len(r.store.answers(found.code, poll.id, poll.round))
             words = _("Vote closed · {n} answered; the share right comes with the reveal (this "
                       "question's answer is known only after the click).",
-                      n=decimal(len(answers)))  # fmt: skip
+                      n=decimal(answered))  # fmt: skip
         else:
-            right, answered = peer.share_right(answers, closed[2])
+            graded = results.read_round(r.store, found.code, poll, right=closed[2])
+            right, answered = peer.share_right(graded)
             words = _("Vote closed · {share}", share=_share_words(right, answered, poll.round))
         st.html(f'{_PI_CSS}<p class="lab-pi"><b>{html.escape(words)}</b></p>')
         return
@@ -235,10 +236,9 @@ def after_vote(r: Room, found: Teacher) -> None:
     poll = rounds[-1]
     if not poll.right:
         return  # (revealed ungraded)
-    answers = r.store.answers(found.code, poll.id, poll.round)
-    levels = r.store.confidences(found.code, poll.id, poll.round)
-    right, answered = peer.share_right(answers, poll.right)
-    table = peer.by_confidence(answers, levels, poll.right)
+    graded = results.read_round(r.store, found.code, poll)  # read once, graded once
+    right, answered = peer.share_right(graded)
+    table = peer.by_confidence(graded)
     if st.session_state.get("presentation", False):
         # the projector: the quiz's verdict gives the share already; one line, the signal first
         step = peer.suggest(right, answered)
@@ -253,7 +253,7 @@ def after_vote(r: Room, found: Teacher) -> None:
             f"{html.escape(confidence_line(table))}</p>"
         )
     if len(rounds) > 1:
-        _switch_table(r, found, rounds[0], poll)
+        _switch_table(results.read_round(r.store, found.code, rounds[0]), graded)
 
 
 def confidence_line(table: peer.ConfidenceTable) -> str:
@@ -273,16 +273,11 @@ def confidence_line(table: peer.ConfidenceTable) -> str:
     return line
 
 
-def _switch_table(r: Room, found: Teacher, first: Poll, last: Poll) -> None:
+def _switch_table(first: results.RoundResults, last_round: results.RoundResults) -> None:
     """How many went right->right, wrong->right, right->wrong, wrong->wrong between round 1
     and the last round, and their confidence before and after (container ``class_switch``)."""
-    moved = peer.switch(
-        r.store.answers(found.code, first.id, first.round),
-        r.store.answers(found.code, last.id, last.round),
-        last.right,
-        r.store.confidences(found.code, first.id, first.round),
-        r.store.confidences(found.code, last.id, last.round),
-    )
+    moved = peer.switch(first, last_round)
+    last = last_round.poll
     heads = ["right→right", "wrong→right", "right→wrong", "wrong→wrong"]  # (data-switch values)
     # short heads on the projector (✓ right, ✗ wrong), the words for a screen reader
     marks = [h.replace("right", "✓").replace("wrong", "✗") for h in heads]
