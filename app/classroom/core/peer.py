@@ -4,9 +4,9 @@ Pure Python (no Streamlit, no store): these functions read the rounds :mod:`.res
 (each answer graded once) and the teacher's page draws what they return. After a vote (Mazur's
 Peer Instruction) the share of the class that answered right says what comes next: under
 :data:`EXPLAIN_BELOW` the teacher explains, from it up to :data:`MOVE_ON_ABOVE` the class
-discusses in pairs and votes again, over it the class moves on. Both thresholds are one
-setting: these defaults, or the environment variable ``MCTS_LAB_PEER_THRESHOLDS`` ("35,70": two percentages, the first below the second),
-read by :func:`thresholds`.
+discusses in pairs and votes again, over it the class moves on. Both thresholds are one setting:
+these defaults, or the environment variable ``MCTS_LAB_PEER_THRESHOLDS`` ("35,70": two
+percentages, the first below the second), read by :func:`thresholds`.
 
 Every answer may carry a confidence (:data:`CONFIDENCE`: "sure", "fairly sure", "guessing");
 :func:`by_confidence` counts right and wrong answers per level (a student "sure" and wrong is
