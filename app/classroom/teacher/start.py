@@ -10,9 +10,10 @@ from __future__ import annotations
 import functools
 import html
 import logging
-from typing import Any
+from types import ModuleType
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from app.classroom import ClassError, Room, Teacher
 from app.classroom.core import codes, said
@@ -34,7 +35,7 @@ from app.words.i18n import _, decimal
 _LOG = logging.getLogger(__name__)
 
 
-def start_button(where: Any = st, *, sidebar: bool = True) -> None:
+def start_button(where: DeltaGenerator | ModuleType = st, *, sidebar: bool = True) -> None:
     """**Start a class** (key ``class_start``) while this session teaches no class (and is no
     student exploring on their own: app/classroom/student/); in the sidebar (``sidebar``) also
     **Take back a class** and the classes it ended (the header of Present mode has room for the
@@ -58,7 +59,7 @@ PAST = "class_past"
 PAST_MAX = 10
 
 
-def _past_classes(where: Any) -> None:
+def _past_classes(where: DeltaGenerator | ModuleType) -> None:
     """**Past classes**: each class this session ended, with its Results (CSV) (keys
     ``class_past_<code>``) for as long as the store keeps it
     (``app.classroom.core.store.RETENTION_SECONDS``: 7 days)."""
@@ -268,7 +269,7 @@ def _take_back(r: Room, found: Teacher) -> None:
         lab.quiz.counter = max(0, int(asked) - 1) if asked.isdigit() else lab.quiz.counter
 
 
-def keep_teacher_keys(where: Any = st) -> None:
+def keep_teacher_keys(where: DeltaGenerator) -> None:
     """Write this session's teacher keys into the browser's teacher cookie (the class it
     teaches, then Past classes), so a reload gets them back; draws nothing."""
     if not st.session_state.get(RESUMED):
@@ -283,7 +284,7 @@ def keep_teacher_keys(where: Any = st) -> None:
         write_cookie(TEACHER_COOKIE, value, RETENTION_SECONDS, key="class_keys")
 
 
-def _resume_form(where: Any) -> None:
+def _resume_form(where: DeltaGenerator | ModuleType) -> None:
     """**Take back a class**: the class code and the teacher PIN its sidebar showed, for
     another browser (a reload in the same browser needs nothing: the teacher cookie)."""
     with where.expander(_("Take back a class")), st.form("class_resume_form", border=False):
@@ -320,7 +321,7 @@ def _on_resume() -> None:
     st.session_state[RESUMED] = True
 
 
-def pin_box(where: Any = st) -> None:
+def pin_box(where: DeltaGenerator | ModuleType = st) -> None:
     """**Teacher PIN** (closed: keep it off the projector): the PIN that takes this class back
     in another browser."""
     found = teacher()

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import copy
 import html
+from types import ModuleType
 from typing import Any
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from app.classroom import ClassError, Poll, Room, Teacher
 from app.classroom.core import peer, results, said
@@ -84,7 +86,7 @@ def anonymous() -> bool:
     return bool(st.session_state.get(ANONYMOUS, False))
 
 
-def anonymous_toggle(where: Any = st) -> None:
+def anonymous_toggle(where: DeltaGenerator | ModuleType = st) -> None:
     """**Results without names** (key ``class_anonymous``): the results CSV gives each student
     a stable "Student N" (by joining order) instead of their name. Shown before a class starts
     and while it runs (the sidebar)."""
