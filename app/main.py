@@ -12,7 +12,9 @@ if ROOT not in sys.path:
 
 import streamlit as st  # noqa: E402
 
-from app.classroom import student, teacher, vote  # noqa: E402
+from app.classroom import shared  # noqa: E402
+from app.classroom.student import page as student  # noqa: E402
+from app.classroom.teacher import start, vote  # noqa: E402
 from app.components.ui import notice_line  # noqa: E402
 from app.inputs import language_choice  # noqa: E402
 from app.lessons import lesson_view  # noqa: E402
@@ -24,7 +26,7 @@ st.set_page_config(page_title="MCTS Lab", page_icon="🌳", layout="wide")
 clicks.install()  # count Step clicks as they arrive, before Streamlit merges them
 if refused_lang := language_choice.apply():  # this run's words: select, ?lang=, the browser's
     notice_line("warning", refused_lang)  # (plain text, never Markdown)
-if teacher.is_student_page() and student.exploring() is None:
+if shared.is_student_page() and student.exploring() is None:
     student.student_page()  # /?class=CODE: a student's page, no search of its own
     st.stop()
 student.explore_bar()  # a student exploring on their own: Back to the class
@@ -33,13 +35,13 @@ session.apply_outside_writes()  # before the sidebar: values the screen's callba
 trace_view.open_chosen_file()  # a file just chosen: read here, with a progress bar
 trace_view.keep_live_widgets()  # while a file is shown instead of the live screen
 lesson_view.open_link_once()  # ?lesson=NAME&page=N
-teacher.resume_once()  # a reload: this browser's class comes back (its teacher cookie)
+start.resume_once()  # a reload: this browser's class comes back (its teacher cookie)
 sidebar.page_style()
 language_choice.language_select(st.sidebar)  # offered languages only: hidden with one
 lesson_view.lesson_sidebar()  # the lesson picker and the open page, atop the sidebar
 if not st.session_state["presentation"]:  # (Present mode has it in the header)
-    teacher.start_button(st.sidebar)  # a class joins by code and answers the quiz together
-teacher.pin_box(st.sidebar)  # closed: the PIN that takes the class back in another browser
+    start.start_button(st.sidebar)  # a class joins by code and answers the quiz together
+start.pin_box(st.sidebar)  # closed: the PIN that takes the class back in another browser
 vote.anonymous_toggle(st.sidebar)  # a class's results CSV with names or "Student N"
 sidebar.sidebar_controls(trace_view.on_run_until if trace_view.active() else None)
 trace_view.trace_sidebar()  # open a tree or trace from any MCTS
@@ -53,4 +55,4 @@ elif (tab := lesson_view.tab_slide()) is not None:
     page.tab_slide(tab)  # clicker mode: the tab the page names, alone on the projector
 else:
     page.classroom_screen()  # controls, numbers, tree, narration and details: one fragment
-teacher.keep_teacher_keys(st.sidebar)  # the teacher cookie: a reload finds the class
+start.keep_teacher_keys(st.sidebar)  # the teacher cookie: a reload finds the class

@@ -96,7 +96,7 @@ from load_test import (
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from app.classroom import open_store  # noqa: E402
-from app.classroom.peer import CONFIDENCE  # noqa: E402
+from app.classroom.core.peer import CONFIDENCE  # noqa: E402
 
 CYCLE_S, ANSWER_WINDOW_S, STEP_EVERY_S = 20.0, 8.0, 2.0
 ANSWER_DELAY_S = (1.0, 4.0)
@@ -453,7 +453,7 @@ class ClassSession(WsSession):
 
 class StudentSession(ClassSession):
     """A student's page: after a reconnect it finds its place in the class from its address
-    (``?class=CODE&me=ID``: app/classroom/student.py's ``_me``); a page that lost it shows the
+    (``?class=CODE&me=ID``: app/classroom/student/'s ``_me``); a page that lost it shows the
     join form, and the student joins again (``Drop.rejoined``)."""
 
     async def _came_back(self, drop: Drop, mark: Mark, deadline: float) -> float | None:
@@ -479,7 +479,7 @@ class StudentSession(ClassSession):
 
 class TeacherSession(ClassSession):
     """The teacher's page. After a reconnect its new session takes the class back from the
-    teacher cookie the websocket carries (app/classroom/teacher.py's ``resume_once``): back
+    teacher cookie the websocket carries (app/classroom/teacher/'s ``resume_once``): back
     when the room box shows. ``reload()`` is the browser's reload (F5)."""
 
     async def _came_back(self, drop: Drop, mark: Mark, deadline: float) -> float | None:
@@ -577,7 +577,7 @@ class Answer:
 @dataclass
 class Confidence:
     student: str  # the student's id in the class
-    level: int  # the index of the level in app.classroom.peer.CONFIDENCE
+    level: int  # the index of the level in app.classroom.core.peer.CONFIDENCE
     question: tuple[str, int]  # the question and round on the student's screen
     sent: float  # epoch seconds
 
@@ -1212,7 +1212,7 @@ def fault_lines(row: dict[str, Any]) -> list[str]:
 def _idle_summary(run: ClassRun) -> dict[str, Any]:
     """The idle window's cost: both replicas' CPU as % of one core, per idle student and
     second, and per poll (the fragment timer reruns the pages sent: the teacher's count line,
-    and a student's poll where no watcher pushes, app/classroom/student.py)."""
+    and a student's poll where no watcher pushes, app/classroom/student/)."""
     if run.idle is None:
         return {}
     cpu, wall = run.idle

@@ -26,7 +26,7 @@ def need_redis(what: str) -> None:
 def own_class_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A fixture's body: the test's own SQLite class store (the room is a process resource:
     cleared around the test)."""
-    import app.classroom.teacher as class_view
+    import app.classroom.shared as class_view
 
     monkeypatch.setenv("MCTS_LAB_STORE", f"sqlite:///{tmp_path / 'classes.db'}")
     class_view.room.clear()

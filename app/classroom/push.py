@@ -17,7 +17,7 @@ student's run draws what it reads and tells the watcher which version that was
 Streamlit has no public call to rerun another session; the watcher reaches the sessions
 through the runtime's session manager (:func:`runtime_sessions`). Where that is missing
 (``AppTest`` has no runtime; a Streamlit without those names) there is no watcher and a
-student's page polls every second instead (app/classroom/student.py).
+student's page polls every second instead (app/classroom/student/).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from app.classroom.room import HERE_SECONDS
+from app.classroom.core.room import HERE_SECONDS
 
 __all__ = ["WATCH_SECONDS", "Watcher", "current_fragment", "runtime_sessions"]
 

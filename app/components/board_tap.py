@@ -28,9 +28,9 @@ _COMPONENT: Callable[..., Any] = components.component(
 
 
 def render_board_tap(data: dict[str, object], *, key: str, on_answer: Callable[[], None]) -> None:
-    """Draw the board ``data`` (``app.classroom.tap.board_data``: ``view``, ``rows``, ``taps``
-    as ``[{"at", "choice", "label"}]``, ``poll``, ``round``, ``chosen``, ``caption``); a tap
-    calls ``on_answer``."""
+    """Draw the board ``data`` (``app.classroom.student.taps.board_data``: ``view``, ``rows``,
+    ``taps`` as ``[{"at", "choice", "label"}]``, ``poll``, ``round``, ``chosen``, ``caption``);
+    a tap calls ``on_answer``."""
     _COMPONENT(key=key, data=data | {"words": board_words()}, on_answer_change=on_answer)
 
 

@@ -54,13 +54,14 @@ FINAL_POLICY_LABELS = {
 
 def _class_heat() -> dict[Any, Any]:
     """The class's answers per root move when this session teaches a class with **Class on
-    tree** on and the question asks about the root (``app.classroom.class_heat``); else {}."""
-    from app.classroom import class_heat, teacher
+    tree** on and the question asks about the root (``app.classroom.teacher.heat``); else {}."""
+    from app.classroom import shared
+    from app.classroom.teacher import heat as class_heat
 
-    found = teacher.teacher()
+    found = shared.teacher()
     if found is None:
         return {}
-    return class_heat.heat_by_action(found, teacher.room(), session.session().search)
+    return class_heat.heat_by_action(found, shared.room(), session.session().search)
 
 
 @ui.guarded

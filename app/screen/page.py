@@ -18,7 +18,9 @@ from typing import Any
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from app.classroom import class_heat, teacher
+from app.classroom import shared
+from app.classroom.teacher import heat as class_heat
+from app.classroom.teacher import room_box, start, sync
 from app.components import ui
 from app.components.tree_view import clicked_focus, render_tree
 from app.drawing.tree_heat import with_heat
@@ -74,7 +76,7 @@ def header() -> None:
                 )  # fmt: skip
                 st.code(state.share_link(with_language), language=None, wrap_lines=True)
         if st.session_state["presentation"]:
-            teacher.start_button(sidebar=False)  # (the sidebar is hidden in Present mode)
+            start.start_button(sidebar=False)  # (the sidebar is hidden in Present mode)
         st.toggle(
             # TRANSLATORS: the toggle of Present mode (for a projector), a short verb or noun
             _("Present"),
@@ -129,16 +131,16 @@ def _draw_screen() -> None:
     entry = history.current_entry()
     with st.container(key="stats"):
         stats = _stats(entry)
-    in_class = teacher.teacher()  # this session's class, when it runs one
+    in_class = shared.teacher()  # this session's class, when it runs one
     # a class on the projector: a wider right column for its reveal, narration and question
     presenting_class = in_class is not None and st.session_state["presentation"]
     left, right = st.columns([1, 1] if presenting_class else [3, 2], gap="small")
     with left, st.container(key="tree"):
         if in_class is not None and st.session_state.get("class_join_shown"):
-            teacher.join_box(in_class)  # in the tree's place until the teacher hides it
+            room_box.join_box(in_class)  # in the tree's place until the teacher hides it
         view, tree_slot = _tree(entry)
     with right:
-        ended = teacher.ended_summary() if in_class is None else None  # a class just ended
+        ended = start.ended_summary() if in_class is None else None  # a class just ended
         # the class (or the summary of the one that just ended): on top, filled last
         room = st.container() if in_class is not None or ended is not None else None
         # Everything else of the column in one box of its own: the room's count line is a
@@ -155,23 +157,23 @@ def _draw_screen() -> None:
             counts = None
             if in_class is not None:  # the class's poll follows the quiz before it is drawn
                 quiz_view.prepare()  # (settled and asked: the quiz panel does it only once)
-                teacher.sync_poll(session.session().quiz)
-                counts = teacher.class_counts(session.session().quiz)
+                sync.sync_poll(session.session().quiz)
+                counts = sync.class_counts(session.session().quiz)
             # the quiz's question and last answer, when on; a class's counts in its table
             lines += quiz_view.quiz_panel(counts, in_class=in_class is not None)
         if in_class is not None and room is not None:
             with room:
-                teacher.room_box(stepping.on_step)
+                room_box.room_box(stepping.on_step)
             lines += 5
         elif ended is not None and room is not None:
             with room:
-                teacher.summary_box(ended)
+                start.summary_box(ended)
             lines += 6
         # the tree is drawn in its place now, after the class's poll followed this click (a
         # Reveal's ✓ on the class's choices is on the tree drawn with it, not one click late)
         heat: dict[int, Heat] = {}
         if in_class is not None:  # (the class's answers as data on the boxes: class_heat on)
-            heat = class_heat.tree_heat(in_class, teacher.room(), session.session().search)
+            heat = class_heat.tree_heat(in_class, shared.room(), session.session().search)
         _draw_tree(tree_slot, with_heat(view, heat))
         # the tabs fill what the narration leaves of the tree's height (lines at 320 px wide)
         tree_height = _tree_height()[0]
@@ -180,14 +182,14 @@ def _draw_screen() -> None:
     quiz_view.after_screen()  # an arena run below the quiz answers its question: show it
     state.sync_query_params()
     if in_class is not None:  # what the class sees: this screen, as plain data
-        frame = teacher.frame_of(
+        frame = sync.frame_of(
             stats,
             class_heat.published(view, heat).to_dict(),
             said,
             lesson_view.page_text(),
             state.replay_params(),
         )
-        teacher.publish(frame)
+        sync.publish(frame)
     if session.outside_writes_waiting():
         # A click here wrote a sidebar widget (a played move's Root position): redraw the whole
         # page so the browser holds the new value. Only now, after this screen's own widgets
@@ -347,7 +349,7 @@ def _tree(entry: session.HistoryEntry | None) -> tuple[TreeView, DeltaGenerator]
         )
         if focus is not None:
             st.button(_("Back to the root"), key="tree_unfocus", on_click=stepping.on_unfocus)
-        if teacher.teacher() is not None:  # a class: its answers drawn on the tree's moves
+        if shared.teacher() is not None:  # a class: its answers drawn on the tree's moves
             class_heat.heat_toggle()
         tree_help = _("hover: numbers · click: focus · ?: colours")
         st.html(f'<span class="lab-tree-help">{html.escape(tree_help)}</span>')

@@ -17,8 +17,9 @@ import pytest
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
 
-import app.classroom.teacher as class_view
-from app.classroom import codes
+import app.classroom.shared as class_view
+from app.classroom import ClassError
+from app.classroom.core import codes
 from tests.app_helpers import MAIN, blocks, fresh, metric, notes
 from tests.class_fixtures import own_class_store
 
@@ -48,7 +49,7 @@ def _image_captions(at: AppTest) -> list[str]:
 
 def _labels(radio: object) -> list[str]:
     """The answer radio's choices as shown, without each round's invisible tag
-    (``app.classroom.student.round_tag``)."""
+    (``app.classroom.student.answer.round_tag``)."""
     return [str(o).rstrip("\u200b\u200c") for o in radio.options]  # type: ignore[attr-defined]
 
 
@@ -104,7 +105,7 @@ def test_the_teacher_starts_a_class_publishes_and_ends_it() -> None:
     at.button(key="class_end_confirm").click().run()
     assert not at.exception and at.button(key="class_start")  # a new class may start
     assert class_view.room().version(code) == version + 1  # the students' pages are told
-    with pytest.raises(class_view.ClassError, match="No class with that code"):
+    with pytest.raises(ClassError, match="No class with that code"):
         class_view.room().info(code)
 
 
@@ -189,7 +190,7 @@ def test_a_failing_class_callback_is_a_line_not_a_traceback(
 ) -> None:
     """The class's callbacks are guarded like the app's: a bug in one (here the room raising
     what no one expects) is a short line on the page that clicked, and the page goes on."""
-    from app.classroom.room import Room
+    from app.classroom.core.room import Room
 
     _, code = _teacher()
 
@@ -267,7 +268,7 @@ def test_a_refused_answer_is_said_and_the_radio_shows_what_was_kept(
     """The radio never shows a choice the room refused: past the answer limit it goes back to
     the kept answer and says why; an answer to a question that closed while the page was away
     is not stored as the new question's (it used to be: same choices), and the page says so."""
-    import app.classroom.room as room_rules
+    import app.classroom.core.room as room_rules
 
     teacher, code = _teacher()
     teacher.button(key="step").click().run()
@@ -302,8 +303,8 @@ def test_a_store_outage_at_a_reveal_is_one_line_and_the_reveal_comes_after(
     """The store away when the teacher's Step reveals: one line on the projector (no
     traceback, no server address), and the reveal is made at the next click once the store
     answers (the question used to stay open for ever)."""
-    from app.classroom.room import Room
-    from app.classroom.store import StoreError
+    from app.classroom.core.room import Room
+    from app.classroom.core.store import StoreError
 
     teacher, code = _teacher()
     teacher.button(key="step").click().run()  # the quiz asks
@@ -365,7 +366,7 @@ def test_a_removed_student_cannot_join_again_from_the_same_page() -> None:
 
 def test_a_garbled_or_damaged_frame_does_not_fail_a_phone() -> None:
     """A frame from a replica of another version, every key of the wrong kind, or a damaged
-    record: the student's page draws what it can read (app/classroom/frame.py's defaults), and
+    record: the student's page draws what it can read (app/classroom/core/frame.py's defaults), and
     Explore on my own says there is no tree instead of failing."""
     teacher, code = _teacher()
     secret = teacher.session_state["class_teacher"].secret
@@ -453,8 +454,8 @@ def test_a_question_the_page_does_not_ask_again_is_revealed_ungraded() -> None:
 def test_each_round_s_answer_labels_are_its_own() -> None:
     """Two rounds with the same choices show them alike but label them apart (an invisible
     tag), so a tap made on the old round's radio matches no label of the new one."""
-    from app.classroom.records import Poll
-    from app.classroom.student import round_tag
+    from app.classroom.core.records import Poll
+    from app.classroom.student.answer import round_tag
 
     rounds = [Poll(id=f"q{n}-1-ab", round=r, text="?", choices=("Yes", "No"), opened=0.0)
               for n in range(40) for r in (1, 2)]  # fmt: skip

@@ -1,4 +1,4 @@
-"""The frame a teacher publishes (app/classroom/frame.py): written in one place, read in one
+"""The frame a teacher publishes (app/classroom/core/frame.py): written in one place, read in one
 place, the wire format every replica shares, and read without failing whatever it holds."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from app.classroom import Room, open_store
-from app.classroom.frame import Frame, LessonPage
+from app.classroom.core.frame import Frame, LessonPage
 
 #: The wire format's keys: a replica of another version reads exactly these.
 KEYS = {"stats", "tree", "narration", "lesson", "link", "poll", "last_reveal", "at"}

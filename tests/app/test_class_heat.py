@@ -9,10 +9,10 @@ import re
 
 import pytest
 
-from app.classroom.frame import Frame
-from app.classroom.moves import BoardTaps, MoveMap, move_map
-from app.classroom.records import Poll
-from app.classroom.tap import board_data, subject, tree_answer
+from app.classroom.core.frame import Frame
+from app.classroom.core.moves import BoardTaps, MoveMap, move_map
+from app.classroom.core.records import Poll
+from app.classroom.student.taps import board_data, subject, tree_answer
 from app.drawing.boards import board_svg
 from app.drawing.tree_heat import heat_of, with_heat
 from app.drawing.tree_layout import build_view

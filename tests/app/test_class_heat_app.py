@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
 
-import app.classroom.teacher as class_view
+import app.classroom.shared as class_view
 from tests.app_helpers import fresh
 from tests.class_fixtures import own_class_store
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from app.classroom import said
-from app.classroom.frame import Frame, LessonPage, LessonRef
-from app.classroom.records import Poll
+from app.classroom.core import said
+from app.classroom.core.frame import Frame, LessonPage, LessonRef
+from app.classroom.core.records import Poll
 from app.quiz.words import M, count, num
 from app.words import i18n
 from app.words.i18n import N_
@@ -232,7 +232,7 @@ def test_the_tree_s_words_come_in_the_phone_s_language_on_the_teacher_s_geometry
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-import app.classroom.teacher as class_view  # noqa: E402
+import app.classroom.shared as class_view  # noqa: E402
 from tests.app_helpers import MAIN, blocks, fresh  # noqa: E402
 from tests.class_fixtures import own_class_store  # noqa: E402
 

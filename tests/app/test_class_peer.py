@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from app.classroom import peer
-from app.classroom.records import ClassError, Poll
-from app.classroom.room import ANSWER_LIMIT, Room, screen_key
-from app.classroom.store import open_store
+from app.classroom.core import peer, results
+from app.classroom.core.records import ClassError, Poll
+from app.classroom.core.room import ANSWER_LIMIT, Room, screen_key
+from app.classroom.core.store import open_store
 from tests.app import test_class_store as _suite
 from tests.app.test_class_store import Clock
 
@@ -52,12 +52,20 @@ def test_the_thresholds_are_one_setting(monkeypatch: pytest.MonkeyPatch) -> None
         assert peer.thresholds() == (0.35, 0.70), bad
 
 
+def _revealed(right: str, round_: int = 1) -> Poll:
+    """A round of a question with choices x, y, z, revealed with ``right``."""
+    return Poll(id="q", round=round_, text="Which?", choices=("x", "y", "z"), opened=0.0,
+                revealed=True, right=(right,))  # fmt: skip
+
+
 def test_the_switch_counts_from_known_answers() -> None:
     first = {"a": "x", "b": "x", "c": "y", "d": "y", "e": "z", "f": "x"}
     last = {"a": "y", "b": "x", "c": "y", "d": "z", "e": "y", "g": "y"}  # f and g: one round
     conf1 = {"a": "sure", "b": "guessing", "c": "sure", "d": "fairly sure"}
     conf2 = {"a": "sure", "b": "sure", "c": "sure", "d": "sure", "e": "guessing"}
-    moved = peer.switch(first, last, ["y"], conf1, conf2)
+    moved = peer.switch(
+        results.grade(_revealed("y"), first, conf1), results.grade(_revealed("y", 2), last, conf2)
+    )
     # a x->y wrong->right, b x->x wrong->wrong, c y->y right->right, d y->z right->wrong,
     # e z->y wrong->right
     assert (moved.right_right, moved.wrong_right, moved.right_wrong, moved.wrong_wrong) == (
@@ -74,7 +82,7 @@ def test_the_switch_counts_from_known_answers() -> None:
 def test_correctness_by_confidence() -> None:
     answers = {"a": "x", "b": "y", "c": "x", "d": "x", "e": "y"}
     levels = {"a": "sure", "b": "sure", "c": "sure", "d": "guessing", "e": "bogus"}
-    table = peer.by_confidence(answers, levels, ["y"])
+    table = peer.by_confidence(results.grade(_revealed("y"), answers, levels))
     assert table.right == (1, 0, 0, 1) and table.wrong == (2, 0, 1, 0)
     assert table.confidently_wrong == 2
     assert table.line() == (

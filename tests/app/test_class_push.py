@@ -9,8 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from app.classroom import Room, open_store
+from app.classroom.core.room import HERE_SECONDS
 from app.classroom.push import RETRY_SECONDS, Watcher
-from app.classroom.room import HERE_SECONDS
 
 
 class Page:

@@ -24,9 +24,9 @@ from pathlib import Path
 
 import pytest
 
-from app.classroom import codes
-from app.classroom.records import ClassError, Poll, Student
-from app.classroom.room import (
+from app.classroom.core import codes
+from app.classroom.core.records import ClassError, Poll, Student
+from app.classroom.core.room import (
     ANSWER_LIMIT,
     CONNECTED_SECONDS,
     IDLE_SECONDS,
@@ -37,7 +37,7 @@ from app.classroom.room import (
     Room,
     Teacher,
 )
-from app.classroom.store import RETENTION_SECONDS, ClassStore, StoreError, open_store
+from app.classroom.core.store import RETENTION_SECONDS, ClassStore, StoreError, open_store
 from tests.class_fixtures import REDIS, need_redis
 
 
@@ -504,7 +504,7 @@ def test_a_vote_again_before_the_reveal_reveals_both_rounds(room: Room, clock: C
 def test_sqlite_connections_are_pooled_not_one_per_thread(tmp_path: Path) -> None:
     """Streamlit runs every rerun chain in a new thread: a connection per thread cost a connect
     per student's poll and, kept for close(), grew a replica by hundreds of MB in a class."""
-    from app.classroom.store import SQLiteStore
+    from app.classroom.core.store import SQLiteStore
 
     store = SQLiteStore(str(tmp_path / "classes.db"))
     for _ in range(20):  # twenty threads one after another: one connection serves them all
@@ -539,7 +539,7 @@ def test_the_default_store_is_the_user_s_own(
 ) -> None:
     """Not in the shared temporary folder, and private: the folder 0700, the file 0600, its
     WAL files alike (before, the file was 0644 in /tmp)."""
-    from app.classroom.store import default_store_path
+    from app.classroom.core.store import default_store_path
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     path = default_store_path()

@@ -1,4 +1,4 @@
-"""The end-of-class summary (app/classroom/summary.py) through AppTest over a real SQLite class
+"""The end-of-class summary (app/classroom/core/summary.py) through AppTest over a real SQLite class
 store: the poll keeps each wrong choice's misconception at the reveal, the teacher's summary
 (container ``class_summary``, then under Past classes) counts students per misconception as
 the wrong answers given, and each student's phone lists their own answers, score and
@@ -17,11 +17,11 @@ import pytest
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
 
-import app.classroom.teacher as class_view
-from app.classroom.records import Poll
-from app.classroom.room import Room
-from app.classroom.store import SQLiteStore
-from app.classroom.summary import summarise
+import app.classroom.shared as class_view
+from app.classroom.core.records import Poll
+from app.classroom.core.room import Room
+from app.classroom.core.store import SQLiteStore
+from app.classroom.core.summary import summarise
 from app.quiz.misconceptions import MISCONCEPTIONS
 from tests.app_helpers import blocks, fresh, joined_student
 from tests.class_fixtures import own_class_store

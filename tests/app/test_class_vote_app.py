@@ -14,8 +14,8 @@ import pytest
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
 
-import app.classroom.teacher as class_view
-from app.classroom import peer
+import app.classroom.shared as class_view
+from app.classroom.core import peer
 from tests.app_helpers import blocks, fresh, joined_student
 from tests.class_fixtures import own_class_store
 

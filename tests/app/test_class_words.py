@@ -1,10 +1,10 @@
 """The class's refusals and its end-of-class summary in the reader's language (issue 34).
 
-A :class:`~app.classroom.records.ClassError` carries its English message and values (its text is
-the English sentence as before) and a page shows ``said.refusal(error)``: the message through
-``_()``. A poll keeps its question's facts (``Poll.facts``), so the summary shows each question in
-the reader's language; a poll without them (asked without facts, or kept before) shows the stored
-text. Pure: a Room over a SQLite store of the test's own, the words rendered in the
+A :class:`~app.classroom.core.records.ClassError` carries its English message and values (its
+text is the English sentence as before) and a page shows ``said.refusal(error)``: the message
+through ``_()``. A poll keeps its question's facts (``Poll.facts``), so the summary shows each
+question in the reader's language; a poll without them (asked without facts, or kept before)
+shows the stored text. Pure: a Room over a SQLite store of the test's own, the words rendered in the
 pseudo-language (``en-XA``) where every translated message is inside ``⟦ ⟧``.
 """
 
@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from app.classroom import said
-from app.classroom.records import ClassError, Poll
-from app.classroom.room import MAX_CHOICES, Room, Teacher
-from app.classroom.store import SQLiteStore
-from app.classroom.summary import class_html, student_html, summarise
+from app.classroom.core import said
+from app.classroom.core.records import ClassError, Poll
+from app.classroom.core.room import MAX_CHOICES, Room, Teacher
+from app.classroom.core.store import SQLiteStore
+from app.classroom.core.summary import class_html, student_html, summarise
 from app.quiz.words import M
 from app.words import i18n
 from app.words.i18n import N_

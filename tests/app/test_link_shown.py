@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("streamlit")
 
-import app.classroom.teacher as class_view
+import app.classroom.shared as class_view
 from tests.app_helpers import fresh, notes
 from tests.class_fixtures import own_class_store
 

@@ -37,7 +37,7 @@ from typing import Any
 import pytest
 from app_server import running_app
 
-from app.classroom.store import ClassStore, open_store
+from app.classroom.core.store import ClassStore, open_store
 from tests.browser_helpers import BROWSER_TEST, click, open_page, wait_idle
 from tests.class_fixtures import REDIS, need_redis
 from tests.class_pages import join, wait_text

@@ -26,11 +26,11 @@ from typing import Any
 import pytest
 from app_server import running_app
 
-from app.classroom import said
-from app.classroom.frame import Frame
-from app.classroom.records import Poll
-from app.classroom.room import Room
-from app.classroom.store import SQLiteStore
+from app.classroom.core import said
+from app.classroom.core.frame import Frame
+from app.classroom.core.records import Poll
+from app.classroom.core.room import Room
+from app.classroom.core.store import SQLiteStore
 from app.words import i18n
 from tests.browser_helpers import BROWSER_TEST, OUT, click, open_page, stat, wait_idle
 from tests.class_pages import wait_text

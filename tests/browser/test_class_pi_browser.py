@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 from app_server import running_app
 
-from app.classroom import peer
-from app.classroom.store import open_store
+from app.classroom.core import peer
+from app.classroom.core.store import open_store
 from tests.browser_helpers import BROWSER_TEST, click, open_page, wait_idle
 from tests.class_pages import join, student_page, wait_text
 

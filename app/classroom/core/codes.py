@@ -2,8 +2,8 @@
 
 A join code is read off a projector and typed on a phone, so its alphabet has no look-alikes
 (no 0/O, 1/I/L) and case does not matter. Six characters of 31 give 29.7 bits; the room also
-limits join attempts per browser (:data:`app.classroom.room.JOIN_LIMIT`) and wrong codes per
-address (:data:`app.classroom.room.WRONG_CODE_LIMIT`), so guessing a live code takes on the
+limits join attempts per browser (:data:`app.classroom.core.room.JOIN_LIMIT`) and wrong codes per
+address (:data:`app.classroom.core.room.WRONG_CODE_LIMIT`), so guessing a live code takes on the
 order of a hundred million tries at two a second.
 
 The teacher's control is a random secret held in the teacher's browser session (and in that

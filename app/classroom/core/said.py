@@ -2,7 +2,7 @@
 language (issue 34: each phone in its own language while the projector speaks the teacher's).
 
 Pure (no Streamlit). The teacher's page publishes the facts beside the finished text of its own
-language (``app.classroom.frame.Frame``: ``said``, ``numbers``); a phone renders them with the
+language (``app.classroom.core.frame.Frame``: ``said``, ``numbers``); a phone renders them with the
 narration's own functions (:func:`app.words.narration.narrate_iteration`,
 :func:`~app.words.narration.narrate_phase`, :func:`app.words.c_sentence.flip_sentence`) in the
 language its run has set. Facts are plain JSON data: a trace as
@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
 
-from app.classroom.records import ClassError, Poll
+from app.classroom.core.records import ClassError, Poll
 from app.quiz import records as _records
 from app.words.c_sensitivity import flip_c
 from app.words.c_sentence import flip_sentence

@@ -11,8 +11,8 @@ component). The board tab does the same on the root's moves (``heat_by_action``)
 is drawn and nothing is read. The phones never get the shading before the reveal: the frame
 carries the tree without it (:func:`published`).
 
-A question is about a move when :func:`app.classroom.moves.move_map` finds its answers among its
-node's moves; the teacher's page keeps each question the class was asked by its poll id
+A question is about a move when :func:`app.classroom.core.moves.move_map` finds its answers
+among its node's moves; the teacher's page keeps each question the class was asked by its poll id
 (:data:`MOVE_QUESTIONS`), so the map is made again against the tree drawn now (a node the
 reveal's Step added gets its box's ✓).
 
@@ -27,9 +27,11 @@ from typing import Any
 import streamlit as st
 
 from app.classroom import ClassError, Poll, Room, Teacher
-from app.classroom.moves import MoveMap, move_map
+from app.classroom.core.moves import MoveMap, move_map
 from app.drawing.tree_heat import heat_of, with_heat
 from app.drawing.tree_model import Heat, TreeView
+from mcts_core.game import Action
+from mcts_core.search import Search
 
 __all__ = [
     "HEAT_KEY",
@@ -74,7 +76,7 @@ def remember(poll_id: str, question: Any) -> None:
     st.session_state[MOVE_QUESTIONS] = dict(list(kept.items())[-KEEP:])
 
 
-def _map(search: Any, poll_id: str | None) -> MoveMap | None:
+def _map(search: Search, poll_id: str | None) -> MoveMap | None:
     question = (st.session_state.get(MOVE_QUESTIONS) or {}).get(poll_id) if poll_id else None
     if question is None or search is None:
         return None
@@ -84,7 +86,7 @@ def _map(search: Any, poll_id: str | None) -> MoveMap | None:
         return None
 
 
-def open_moves(search: Any, poll_id: str | None) -> dict[str, Any] | None:
+def open_moves(search: Search, poll_id: str | None) -> dict[str, Any] | None:
     """What the frame carries for the phones while ``poll_id`` is open (``Frame.moves``):
     its answers' tree nodes and board cells, or ``None`` (not a question about a move)."""
     found = _map(search, poll_id)
@@ -105,7 +107,7 @@ def _revealed(found: Teacher, r: Room) -> tuple[Poll, tuple[str, ...] | None] | 
 _Shown = tuple[MoveMap, dict[str, int], tuple[str, ...] | None]
 
 
-def _heat(found: Teacher | None, r: Room, search: Any) -> _Shown | None:
+def _heat(found: Teacher | None, r: Room, search: Search) -> _Shown | None:
     """The shown round's map, tally and right answers (``None``: nothing to draw); notes
     which round the tree drew (:func:`follow_answers`).
 
@@ -140,7 +142,7 @@ def _heat(found: Teacher | None, r: Room, search: Any) -> _Shown | None:
     return None if where is None else (where, tally, right)
 
 
-def tree_heat(found: Teacher | None, r: Room, search: Any) -> dict[int, Heat]:
+def tree_heat(found: Teacher | None, r: Room, search: Search) -> dict[int, Heat]:
     """Per tree node id, the class's answers on that move (empty: the toggle off, no class,
     no question about a move, or the store away)."""
     got = _heat(found, r, search)
@@ -150,7 +152,7 @@ def tree_heat(found: Teacher | None, r: Room, search: Any) -> dict[int, Heat]:
     return heat_of(tally, where.nodes, right)
 
 
-def heat_by_action(found: Teacher | None, r: Room, search: Any) -> dict[Any, Heat]:
+def heat_by_action(found: Teacher | None, r: Room, search: Search) -> dict[Action, Heat]:
     """Per root move (the game's action), the class's answers, for the board tab: empty
     unless :func:`tree_heat` would draw and the question asks about the root."""
     got = _heat(found, r, search)

@@ -1,6 +1,6 @@
 """A class's rules: who may do what, the limits, and what is counted.
 
-Pure Python over a :class:`~app.classroom.store.ClassStore` (no Streamlit): the teacher's page
+Pure Python over a :class:`~app.classroom.core.store.ClassStore` (no Streamlit): the teacher's page
 and the students' pages call a :class:`Room`, and every process sharing the store sees the same
 class. Only the holder of the teacher's secret drives a class (publish, questions, reveal,
 remove, end, results); a student can join, rename themselves, answer the open round and read
@@ -20,9 +20,9 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from app.classroom import codes, peer
-from app.classroom.records import ClassError, ClassInfo, Poll, Student
-from app.classroom.store import RETENTION_SECONDS, ClassStore
+from app.classroom.core import codes, peer, results
+from app.classroom.core.records import ClassError, ClassInfo, Poll, Student
+from app.classroom.core.store import RETENTION_SECONDS, ClassStore
 
 
 def N_(message: str) -> str:
@@ -95,7 +95,7 @@ _WRONG_CODE = N_("No class with that code is open. Check the code on the project
 _NOT_TEACHER = N_("Only the teacher of this class can do that.")
 _NOT_TEACHER_KEY = N_("That is not the PIN of a class this store keeps.")
 _TOO_MANY_ANSWERS = N_("Too many answers at once. Wait a few seconds.")
-#: A typed name refused (``app.classroom.codes.NameRefused``'s reason -> the sentence).
+#: A typed name refused (``app.classroom.core.codes.NameRefused``'s reason -> the sentence).
 _NAME_REFUSED = {
     "empty": N_("Name not used: a name needs at least one letter."),
     "long": N_("Name not used: a name has at most {most} characters; this one has {length}."),
@@ -187,7 +187,7 @@ class Room:
     def follow(self, code: str, known: int) -> tuple[int, dict[str, Any] | None]:
         """The frame the class is shown when it is newer than version ``known``: ``(version,
         data)``, the published JSON object as :meth:`publish` stored it (a student's page reads
-        it with ``app.classroom.frame.Frame.from_dict``), or ``(version, None)`` when nothing
+        it with ``app.classroom.core.frame.Frame.from_dict``), or ``(version, None)`` when nothing
         changed or what is stored is no JSON object (a damaged record shows nothing until the
         teacher's next screen, it never fails a page)."""
         version = self.store.version(code)
@@ -226,11 +226,7 @@ class Room:
         future answers (:meth:`answer` refuses them), it does not rewrite a round's count."""
         if not poll.revealed:
             self._teacher(code, secret)
-        counts = dict.fromkeys(poll.choices, 0)
-        for choice in self.store.answers(code, poll.id, poll.round).values():
-            if choice in counts:
-                counts[choice] += 1
-        return counts
+        return results.read_round(self.store, code, poll, confidence=False).counts()
 
     def rounds(self, code: str, poll_id: str) -> list[Poll]:
         """Every round of one question, first first."""
@@ -299,7 +295,7 @@ class Room:
 
     def publish(self, code: str, secret: str, frame: dict[str, Any]) -> int:
         """Show ``frame`` (plain JSON data: what the projector shows, as
-        ``app.classroom.frame.Frame.to_dict`` gives it) to the class; returns its version. The
+        ``app.classroom.core.frame.Frame.to_dict`` gives it) to the class; returns its version. The
         one place a frame becomes the stored text (compact JSON)."""
         self._teacher(code, secret)
         text = json.dumps(frame, separators=(",", ":"))
@@ -448,73 +444,25 @@ class Room:
         writer.writerow([*header, "from_removed", *_STUDENT_COLUMNS])
         students = self.store.students(code)
         removed = {s.id for s in students if s.removed}
-        for poll in self.store.polls(code):
-            counts = self.tally(code, poll, secret)
+        rounds = results.read_class(self.store, code)  # each round's answers read once
+        for found in rounds:
+            poll, counts = found.poll, found.counts()
             opened = datetime.fromtimestamp(poll.opened, UTC).strftime("%Y-%m-%d %H:%M:%S")
-            row: list[Any] = [opened, poll.text, poll.round, " | ".join(poll.right),
-                              sum(counts.values())]  # fmt: skip
+            row: list[str | int] = [opened, poll.text, poll.round, " | ".join(poll.right),
+                                    sum(counts.values())]  # fmt: skip
             for choice, n in counts.items():
                 row += [choice, n]
             row += [""] * (len(header) - len(row))  # the unused choices' columns, empty
-            answers = self.store.answers(code, poll.id, poll.round)
-            row.append(sum(1 for student in answers if student in removed))
+            row.append(sum(1 for a in found.answers if a.student in removed))
             writer.writerow([*row, "round"] + [""] * (len(_STUDENT_COLUMNS) - 1))
-        for first, last in self._questions(code):
-            opened = datetime.fromtimestamp(first.opened, UTC).strftime("%Y-%m-%d %H:%M:%S")
-            right = " | ".join((last or first).right)
+        for first, last in results.questions(rounds):
+            opened = datetime.fromtimestamp(first.poll.opened, UTC).strftime("%Y-%m-%d %H:%M:%S")
+            right = " | ".join((last or first).poll.right)
             # the round's columns empty (and from_removed): this row is a student's
-            lead = [opened, first.text, "", right, *[""] * (len(header) - 4), ""]
-            for student, cells in self._student_rows(code, students, first, last, anonymous):
+            lead = [opened, first.poll.text, "", right, *[""] * (len(header) - 4), ""]
+            for student, cells in _student_rows(students, first, last, anonymous):
                 writer.writerow([*lead, "student", student, *cells])
         return out.getvalue()
-
-    def _questions(self, code: str) -> list[tuple[Poll, Poll | None]]:
-        """Each question's round 1 and its last round after it (``None``: one round only)."""
-        rounds: dict[str, list[Poll]] = {}
-        for poll in self.store.polls(code):
-            rounds.setdefault(poll.id, []).append(poll)
-        found = []
-        for polls in rounds.values():
-            polls.sort(key=lambda p: p.round)
-            found.append((polls[0], polls[-1] if len(polls) > 1 else None))
-        return found
-
-    def _student_rows(
-        self,
-        code: str,
-        students: list[Student],
-        first: Poll,
-        last: Poll | None,
-        anonymous: bool,
-    ) -> list[tuple[str, list[str]]]:
-        """(student, the CSV's student cells) for each student who answered ``first`` or
-        ``last``, in joining order."""
-        order = [s.id for s in students]
-        names = {s.id: s.name for s in students}
-        rounds: list[Poll] = [first] if last is None else [first, last]
-        answers = [self.store.answers(code, p.id, p.round) for p in rounds]
-        levels = [self.store.confidences(code, p.id, p.round) for p in rounds]
-        graded = rounds[-1].revealed and bool(rounds[-1].right)
-        right = set(rounds[-1].right)
-        rows = []
-        for sid in order:
-            if not any(sid in a for a in answers):
-                continue
-            cells: list[str] = []
-            marks = []
-            for given, level in zip(answers, levels, strict=True):
-                choice = given.get(sid, "")
-                mark = "" if not graded or not choice else ("yes" if choice in right else "no")
-                cells += [choice, level.get(sid, "") if choice else "", mark]
-                marks.append(mark)
-            if last is None:
-                cells += ["", "", ""]
-            moved = ""
-            if len(marks) == 2 and all(marks):
-                moved = "->".join("right" if m == "yes" else "wrong" for m in marks)
-            who = peer.pseudonym(order, sid) if anonymous else names[sid]
-            rows.append((who, [*cells, moved]))
-        return rows
 
     # ----------------------------------------------------------------- student
 
@@ -675,6 +623,43 @@ _STUDENT_COLUMNS = (
     "round_2_right",
     "switch",
 )
+
+
+def _student_rows(
+    students: list[Student],
+    first: results.RoundResults,
+    last: results.RoundResults | None,
+    anonymous: bool,
+) -> list[tuple[str, list[str]]]:
+    """(student, the CSV's student cells) for each student who answered ``first`` or ``last``,
+    in joining order. A round's right/wrong is its grading (:mod:`.results`), written once the
+    question's last round is graded (before that the cells stay empty)."""
+    order = [s.id for s in students]
+    names = {s.id: s.name for s in students}
+    rounds = [first] if last is None else [first, last]
+    shown = rounds[-1].graded
+    rows = []
+    for sid in order:
+        given = [r.of(sid) for r in rounds]
+        if not any(given):
+            continue
+        cells: list[str] = []
+        marks = []
+        for answer in given:
+            mark = ""
+            if shown and answer is not None and answer.right is not None:
+                mark = "yes" if answer.right else "no"
+            cells += [answer.choice, answer.confidence] if answer else ["", ""]
+            cells.append(mark)
+            marks.append(mark)
+        if last is None:
+            cells += ["", "", ""]
+        moved = ""
+        if len(marks) == 2 and all(marks):
+            moved = "->".join("right" if m == "yes" else "wrong" for m in marks)
+        who = peer.pseudonym(order, sid) if anonymous else names[sid]
+        rows.append((who, [*cells, moved]))
+    return rows
 
 
 def _choices(choices: Sequence[str]) -> tuple[str, ...]:

@@ -1,12 +1,12 @@
 """Peer Instruction's numbers: the share right and what to do with it, confidence, the switch.
 
-Pure Python (no Streamlit, no store): the room hands these functions the answers it keeps and
-the teacher's page draws what they return. After a vote (Mazur's Peer Instruction) the share of
-the class that answered right says what comes next: under :data:`EXPLAIN_BELOW` the teacher
-explains, from it up to :data:`MOVE_ON_ABOVE` the class discusses in pairs and votes again, over
-it the class moves on. Both thresholds are one setting: these defaults, or the environment
-variable ``MCTS_LAB_PEER_THRESHOLDS`` ("35,70": two percentages, the first below the second),
-read by :func:`thresholds`.
+Pure Python (no Streamlit, no store): these functions read the rounds :mod:`.results` graded
+(each answer graded once) and the teacher's page draws what they return. After a vote (Mazur's
+Peer Instruction) the share of the class that answered right says what comes next: under
+:data:`EXPLAIN_BELOW` the teacher explains, from it up to :data:`MOVE_ON_ABOVE` the class
+discusses in pairs and votes again, over it the class moves on. Both thresholds are one setting:
+these defaults, or the environment variable ``MCTS_LAB_PEER_THRESHOLDS`` ("35,70": two
+percentages, the first below the second), read by :func:`thresholds`.
 
 Every answer may carry a confidence (:data:`CONFIDENCE`: "sure", "fairly sure", "guessing");
 :func:`by_confidence` counts right and wrong answers per level (a student "sure" and wrong is
@@ -17,9 +17,11 @@ wrong in round 1 to right or wrong in the last round.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
+
+from app.classroom.core.results import RoundResults
 
 
 def N_(message: str) -> str:
@@ -92,10 +94,14 @@ def suggest(right: int, answered: int, limits: tuple[float, float] | None = None
     return "discuss and vote again"
 
 
-def share_right(answers: Mapping[str, str], right: Iterable[str]) -> tuple[int, int]:
-    """(answers that are right, answers) of one round: ``answers`` is student id -> choice."""
-    correct = set(right)
-    return sum(1 for choice in answers.values() if choice in correct), len(answers)
+def share_right(round_: RoundResults) -> tuple[int, int]:
+    """(answers that are right, answers) of one graded round (:mod:`.results`)."""
+    return round_.right, round_.answered
+
+
+def _level_at(level: str) -> int:
+    """The index of ``level`` in :data:`CONFIDENCE` then "" (another level counts as none)."""
+    return CONFIDENCE.index(level) if level in CONFIDENCE else len(CONFIDENCE)
 
 
 @dataclass(frozen=True)
@@ -118,7 +124,7 @@ class ConfidenceTable:
 
     def line(self) -> str:
         """The teacher's line in English ("confidently wrong: 3 · sure and right: 5 · ...");
-        the screen shows it in its language (``app.classroom.vote.confidence_line``)."""
+        the screen shows it in its language (``app.classroom.teacher.vote.confidence_line``)."""
         parts = [f"confidently wrong: {self.wrong[0]}", f"sure and right: {self.right[0]}"]
         for n, level in enumerate(CONFIDENCE[1:], start=1):
             if self.right[n] or self.wrong[n]:
@@ -128,23 +134,14 @@ class ConfidenceTable:
         return " · ".join(parts)
 
 
-def by_confidence(
-    answers: Mapping[str, str], confidences: Mapping[str, str], right: Iterable[str]
-) -> ConfidenceTable:
-    """Count one round's answers (student id -> choice) by their confidence (student id ->
-    level; a level that is not one of :data:`CONFIDENCE` counts as none given) and
-    correctness."""
-    correct = set(right)
-    levels = (*CONFIDENCE, "")
-    right_n = [0] * len(levels)
-    wrong_n = [0] * len(levels)
-    for student, choice in answers.items():
-        level = confidences.get(student, "")
-        at = levels.index(level) if level in CONFIDENCE else len(levels) - 1
-        if choice in correct:
-            right_n[at] += 1
-        else:
-            wrong_n[at] += 1
+def by_confidence(round_: RoundResults) -> ConfidenceTable:
+    """Count one graded round's answers by their confidence (a level that is not one of
+    :data:`CONFIDENCE` counts as none given) and correctness (an ungraded answer counts as
+    wrong: the teacher's lines show this table only for a graded round)."""
+    right_n = [0] * (len(CONFIDENCE) + 1)
+    wrong_n = [0] * (len(CONFIDENCE) + 1)
+    for answer in round_.answers:
+        (right_n if answer.right else wrong_n)[_level_at(answer.confidence)] += 1
     return ConfidenceTable(tuple(right_n), tuple(wrong_n))
 
 
@@ -172,27 +169,20 @@ class Switch:
         return self.right_right + self.wrong_right + self.right_wrong + self.wrong_wrong
 
 
-def switch(
-    first: Mapping[str, str],
-    last: Mapping[str, str],
-    right: Iterable[str],
-    confidence_first: Mapping[str, str] | None = None,
-    confidence_last: Mapping[str, str] | None = None,
-) -> Switch:
-    """The switch between two rounds' answers (student id -> choice) graded by ``right``;
-    students who answered only one of the two rounds are not counted."""
-    correct = set(right)
+def switch(first: RoundResults, last: RoundResults) -> Switch:
+    """The switch between a question's round 1 and its last round, each graded by its own
+    reveal (:mod:`.results`); students who answered only one of the two rounds, or a round
+    still ungraded, are not counted."""
     counts = {(True, True): 0, (False, True): 0, (True, False): 0, (False, False): 0}
-    levels = (*CONFIDENCE, "")
-    before = [0] * len(levels)
-    after = [0] * len(levels)
-    for student, choice in first.items():
-        if student not in last:
+    before = [0] * (len(CONFIDENCE) + 1)
+    after = [0] * (len(CONFIDENCE) + 1)
+    for answer in first.answers:
+        later = last.of(answer.student)
+        if later is None or answer.right is None or later.right is None:
             continue
-        counts[(choice in correct, last[student] in correct)] += 1
-        for table, given in ((before, confidence_first), (after, confidence_last)):
-            level = (given or {}).get(student, "")
-            table[levels.index(level) if level in CONFIDENCE else len(levels) - 1] += 1
+        counts[(answer.right, later.right)] += 1
+        before[_level_at(answer.confidence)] += 1
+        after[_level_at(later.confidence)] += 1
     return Switch(
         right_right=counts[(True, True)],
         wrong_right=counts[(False, True)],

@@ -61,7 +61,7 @@ class Frame:
             ``poll``: the student's page shows whether they were right and the class's bars.
         at: when the teacher's page published it (seconds since the epoch; ``0.0`` when
             missing); not part of what changed (:meth:`changed_key`).
-        moves: the open question's answers as moves (``app.classroom.moves.MoveMap.to_dict``:
+        moves: the open question's answers as moves (``app.classroom.core.moves.MoveMap.to_dict``:
             the tree's boxes and the board's cells a phone taps to answer), or ``None`` (not a
             question about a move); read as ``None`` unless it is an object, and checked again
             by ``MoveMap.from_dict`` when used.
@@ -72,7 +72,7 @@ class Frame:
     older version's):
 
         said: per line of ``narration``, the facts it was made from
-            (``app.classroom.said``: an iteration's trace, a phase's result and context, the
+            (``app.classroom.core.said``: an iteration's trace, a phase's result and context, the
             player names and settings; a flip of C) or ``None`` (the teacher's line stands);
             read as ``()`` unless it is a list, each item an object or ``None``.
         numbers: the statistics as numbers (iteration, nodes, depth, rate, the entry shown),
@@ -87,11 +87,11 @@ class Frame:
             ``why``, the quiz kind's English message), or ``None``; read as ``None`` unless it
             is an object.
         tree_words: the drawn tree's words in each language a phone may choose:
-            ``{"lang": the teacher's tag, "in": {tag: words}}`` (``app.classroom.said``:
-            :func:`~app.classroom.said.tree_words_of` gives a view's words, each box's label,
+            ``{"lang": the teacher's tag, "in": {tag: words}}`` (``app.classroom.core.said``:
+            :func:`~app.classroom.core.said.tree_words_of` gives a view's words, each box's label,
             numbers and tooltip by its key; ``tree`` keeps the teacher's geometry and words),
             or ``None``; read as ``None`` unless it is an object, each language checked
-            again when shown (:func:`~app.classroom.said.tree_in_language`).
+            again when shown (:func:`~app.classroom.core.said.tree_in_language`).
     """
 
     stats: str = ""

@@ -17,6 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcts_core.game import Action
+from mcts_core.search import Search
+
 __all__ = ["BoardTaps", "MoveMap", "move_map"]
 
 #: Board views a phone draws for a move question (``GameSpec.board_view``): a grid of cells
@@ -81,7 +84,7 @@ class MoveMap:
     node_id: int
     at_root: bool
     nodes: dict[str, int]
-    actions: dict[str, Any] = field(default_factory=dict, compare=False)
+    actions: dict[str, Action] = field(default_factory=dict, compare=False)
     board: BoardTaps | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -118,7 +121,7 @@ class MoveMap:
         )
 
 
-def move_map(search: Any, question: Any, poll: str = "") -> MoveMap | None:
+def move_map(search: Search, question: Any, poll: str = "") -> MoveMap | None:
     """Where ``question``'s answers are drawn in ``search``'s tree and board, or ``None`` when
     it is not about a move (no node named, the node gone, or fewer than two of its answers are
     moves there)."""
@@ -131,7 +134,7 @@ def move_map(search: Any, question: Any, poll: str = "") -> MoveMap | None:
     game = search.game
     state = search.state_of(node)
     options = {str(o) for o in question.options}
-    actions: dict[str, Any] = {}
+    actions: dict[str, Action] = {}
     for action in game.legal_actions(state):
         label = str(game.action_label(state, action))
         if label in options and label not in actions:
@@ -153,7 +156,7 @@ def move_map(search: Any, question: Any, poll: str = "") -> MoveMap | None:
     )
 
 
-def _board(game: Any, state: Any, actions: dict[str, Any]) -> BoardTaps | None:
+def _board(game: Any, state: Any, actions: dict[str, Action]) -> BoardTaps | None:
     """The board of ``state`` for tic-tac-toe and Connect Four, each answer on its cell or
     column; ``None`` for another game."""
     try:

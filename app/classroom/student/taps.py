@@ -2,7 +2,7 @@
 the question's moves) or on the board of the position asked about (tic-tac-toe, Connect Four).
 
 The frame the teacher published names, for the open question, each answer's tree node and
-board cell (``Frame.moves``, :class:`app.classroom.moves.MoveMap`); this module turns it into
+board cell (``Frame.moves``, :class:`app.classroom.core.moves.MoveMap`); this module turns it into
 what the tree and board components draw (every answer by its index in the round's choices,
 with the round's poll id and number) and makes the callback of a tap: the tap's poll and round
 must be the ones the page was drawn for (a tap on an old question is refused as closed, as
@@ -19,7 +19,7 @@ from typing import Any
 import streamlit as st
 
 from app.classroom import Poll
-from app.classroom.moves import BoardTaps, MoveMap
+from app.classroom.core.moves import BoardTaps, MoveMap
 from app.components.tree_view import tapped_answer
 from app.words.i18n import N_, _
 

@@ -4,7 +4,7 @@ count.
 
 **Close the vote** (``class_close``, the room box) closes the open round: the phones say the
 vote is closed and take no more answers, and the room box shows the share right of the round
-(never the distribution) with Peer Instruction's suggestion (``app.classroom.peer``). The
+(never the distribution) with Peer Instruction's suggestion (``app.classroom.core.peer``). The
 answer is known before the click that reveals it by making that click on a copy of the search
 (:func:`predicted_right`: the seeded search copied, one iteration run and graded by the quiz
 itself, the same iteration the Reveal's Step will run); a question answered only by the arena,
@@ -12,7 +12,7 @@ or a tree over :data:`PREDICT_MAX_NODES`, says the share comes with the reveal. 
 the room box says the share, the suggestion and the answers by confidence; after a second round,
 the switch (container ``class_switch``).
 
-The Streamlit side of :mod:`app.classroom.peer`; imports the teacher's module, the session and
+The Streamlit side of :mod:`app.classroom.core.peer`; imports the teacher's module, the session and
 the quiz's core.
 """
 
@@ -20,13 +20,16 @@ from __future__ import annotations
 
 import copy
 import html
+from types import ModuleType
 from typing import Any
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
-from app.classroom import ClassError, Poll, Room, Teacher, peer, said
-from app.classroom.here import room, teacher
-from app.classroom.room import screen_key
+from app.classroom import ClassError, Poll, Room, Teacher
+from app.classroom.core import peer, results, said
+from app.classroom.core.room import screen_key
+from app.classroom.shared import room, teacher
 from app.live.session import notify, safe, session
 from app.quiz import settle
 from app.words.i18n import N_, _, decimal, n_
@@ -83,7 +86,7 @@ def anonymous() -> bool:
     return bool(st.session_state.get(ANONYMOUS, False))
 
 
-def anonymous_toggle(where: Any = st) -> None:
+def anonymous_toggle(where: DeltaGenerator | ModuleType = st) -> None:
     """**Results without names** (key ``class_anonymous``): the results CSV gives each student
     a stable "Student N" (by joining order) instead of their name. Shown before a class starts
     and while it runs (the sidebar)."""
@@ -216,13 +219,14 @@ def after_vote(r: Room, found: Teacher) -> None:
     poll = r.store.current_poll(found.code)
     closed = _closed_here()
     if poll is not None and not poll.revealed and closed is not None:
-        answers = r.store.answers(found.code, poll.id, poll.round)
         if closed[2] is None:
+            answered = len(r.store.answers(found.code, poll.id, poll.round))
             words = _("Vote closed · {n} answered; the share right comes with the reveal (this "
                       "question's answer is known only after the click).",
-                      n=decimal(len(answers)))  # fmt: skip
+                      n=decimal(answered))  # fmt: skip
         else:
-            right, answered = peer.share_right(answers, closed[2])
+            graded = results.read_round(r.store, found.code, poll, right=closed[2])
+            right, answered = peer.share_right(graded)
             words = _("Vote closed · {share}", share=_share_words(right, answered, poll.round))
         st.html(f'{_PI_CSS}<p class="lab-pi"><b>{html.escape(words)}</b></p>')
         return
@@ -234,10 +238,9 @@ def after_vote(r: Room, found: Teacher) -> None:
     poll = rounds[-1]
     if not poll.right:
         return  # (revealed ungraded)
-    answers = r.store.answers(found.code, poll.id, poll.round)
-    levels = r.store.confidences(found.code, poll.id, poll.round)
-    right, answered = peer.share_right(answers, poll.right)
-    table = peer.by_confidence(answers, levels, poll.right)
+    graded = results.read_round(r.store, found.code, poll)  # read once, graded once
+    right, answered = peer.share_right(graded)
+    table = peer.by_confidence(graded)
     if st.session_state.get("presentation", False):
         # the projector: the quiz's verdict gives the share already; one line, the signal first
         step = peer.suggest(right, answered)
@@ -252,7 +255,7 @@ def after_vote(r: Room, found: Teacher) -> None:
             f"{html.escape(confidence_line(table))}</p>"
         )
     if len(rounds) > 1:
-        _switch_table(r, found, rounds[0], poll)
+        _switch_table(results.read_round(r.store, found.code, rounds[0]), graded)
 
 
 def confidence_line(table: peer.ConfidenceTable) -> str:
@@ -272,16 +275,11 @@ def confidence_line(table: peer.ConfidenceTable) -> str:
     return line
 
 
-def _switch_table(r: Room, found: Teacher, first: Poll, last: Poll) -> None:
+def _switch_table(first: results.RoundResults, last_round: results.RoundResults) -> None:
     """How many went right->right, wrong->right, right->wrong, wrong->wrong between round 1
     and the last round, and their confidence before and after (container ``class_switch``)."""
-    moved = peer.switch(
-        r.store.answers(found.code, first.id, first.round),
-        r.store.answers(found.code, last.id, last.round),
-        last.right,
-        r.store.confidences(found.code, first.id, first.round),
-        r.store.confidences(found.code, last.id, last.round),
-    )
+    moved = peer.switch(first, last_round)
+    last = last_round.poll
     heads = ["right→right", "wrong→right", "right→wrong", "wrong→wrong"]  # (data-switch values)
     # short heads on the projector (✓ right, ✗ wrong), the words for a screen reader
     marks = [h.replace("right", "✓").replace("wrong", "✗") for h in heads]

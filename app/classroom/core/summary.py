@@ -2,9 +2,9 @@
 class's wrong answers showed, each with the lesson page about it.
 
 Pure Python (no Streamlit) over the class store: :func:`summarise` reads every revealed round
-and its answers once (:func:`cached_summary` keeps it per frame version: an ended class's
-version no longer changes, so its students' phones and the teacher's page share one reading).
-A wrong answer counts for the misconception its poll names for that choice
+and its answers once, graded by :mod:`.results` (:func:`cached_summary` keeps it per frame
+version: an ended class's version no longer changes, so its students' phones and the teacher's
+page share one reading). A wrong answer counts for the misconception its poll names for that choice
 (``Poll.misconceptions``, from ``app.quiz.misconceptions`` at the reveal); every round counts (a
 student wrong the same way in round 1 and round 2 shows it twice). :func:`class_html` is the
 teacher's table (counts only: no names, it may be projected); :func:`student_html` a student's
@@ -21,8 +21,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.classroom.room import Room
-from app.classroom.store import ClassStore
+from app.classroom.core import results
+from app.classroom.core.room import Room
+from app.classroom.core.store import ClassStore
 from app.quiz import records
 from app.quiz.misconceptions import MISCONCEPTIONS, Misconception
 from app.words.i18n import _, decimal, n_, percent
@@ -135,18 +136,24 @@ class ClassSummary:
 
 def summarise(store: ClassStore, code: str) -> ClassSummary:
     """The summary of class ``code`` as the store holds it now."""
-    rounds = [p for p in store.polls(code) if p.revealed]
+    rounds = [found for found in results.read_class(store, code) if found.poll.revealed]
     students = store.students(code)
     given: dict[str, list[Given]] = {s.id: [] for s in students}
-    for poll in rounds:
+    for found in rounds:
+        poll = found.poll
         mistakes = dict(poll.misconceptions)
-        graded = bool(poll.right)
-        for sid, choice in store.answers(code, poll.id, poll.round).items():
-            right = (choice in poll.right) if graded else None
-            mistake = mistakes.get(choice) if right is False else None
-            given.setdefault(sid, []).append(
+        for answer in found.answers:  # graded once, by :mod:`.results`
+            mistake = mistakes.get(answer.choice) if answer.right is False else None
+            given.setdefault(answer.student, []).append(
                 Given(
-                    poll.id, poll.text, poll.round, choice, right, mistake, poll.choices, poll.facts
+                    poll.id,
+                    poll.text,
+                    poll.round,
+                    answer.choice,
+                    answer.right,
+                    mistake,
+                    poll.choices,
+                    poll.facts,
                 )  # fmt: skip
             )
     names = {s.id: s.name for s in students}
@@ -163,7 +170,7 @@ def summarise(store: ClassStore, code: str) -> ClassSummary:
         (MisconceptionCount(mid, shown[mid], times[mid]) for mid in shown),
         key=lambda c: (-c.students, -c.times, order_of.get(c.id, len(order_of)), c.id),
     )
-    return ClassSummary(code, len({p.id for p in rounds}), tuple(summaries), tuple(counts))
+    return ClassSummary(code, len({r.poll.id for r in rounds}), tuple(summaries), tuple(counts))
 
 
 def _student(sid: str, name: str, answers: list[Given]) -> StudentSummary:

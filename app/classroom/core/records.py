@@ -18,7 +18,7 @@ class ClassError(Exception):
     ``message`` is one short plain sentence in English with named placeholders (an
     ``N_``-marked message of the catalogue) and ``values`` fill them: ``str(error)`` is the
     English sentence (logs, tests), a page shows it in its reader's language
-    (``app.classroom.said.refusal``: ``_(message, **values)``, numbers the language's way) and
+    (``app.classroom.core.said.refusal``: ``_(message, **values)``, numbers the language's way) and
     escaped. Plain data: this pure core imports nothing of the app.
     """
 
@@ -33,10 +33,10 @@ class ClassInfo:
     """One class.
 
     Attributes:
-        code: the join code students type (see :mod:`app.classroom.codes`).
+        code: the join code students type (see :mod:`app.classroom.core.codes`).
         created: when the teacher started it.
         active: the teacher's last action (a publish, a question, a reveal): a class idle for
-            :data:`app.classroom.room.IDLE_SECONDS` takes no new students.
+            :data:`app.classroom.core.room.IDLE_SECONDS` takes no new students.
         ended: the teacher pressed End (no more joins or answers; results stay readable).
         version: the published frame's version, 0 before the first; a student's page polls
             it and fetches the frame only when it grew.

@@ -1,0 +1,264 @@
+"""The teacher's boxes on the screen: the join box (the code in large type, the QR code of
+the join address; container ``class_join``, key ``j`` shows and hides it) and the room box
+(container ``class_room``): who joined and answered, **Reveal**, **Close the vote** and **Vote
+again**, the results CSV, **End class**, and the names the teacher may remove."""
+
+from __future__ import annotations
+
+import html
+import logging
+from typing import Any
+
+import segno
+import streamlit as st
+
+from app.classroom import ClassError, Room, Teacher
+from app.classroom.core import said
+from app.classroom.shared import (
+    CLASS_CSS,
+    bars_html,
+    room,
+    teacher,
+)
+from app.classroom.teacher import heat as class_heat
+from app.classroom.teacher import vote
+from app.classroom.teacher.start import on_end, on_end_ask, on_end_cancel, results_csv
+from app.classroom.teacher.sync import (
+    COUNTS_IN_QUIZ,
+    PENDING,
+    on_reveal_unmatched,
+    resync,
+    unmatched_poll,
+)
+from app.inputs.public_url import public_base
+from app.live.session import notify, safe, session
+from app.words.i18n import _, decimal
+
+_LOG = logging.getLogger(__name__)
+
+
+#: The key that shows and hides the join box (a clicker has none: Page Down hides it).
+JOIN_KEY = "j"
+
+#: How often the teacher's room box counts again (seconds).
+COUNT_SECONDS = 1.0
+
+
+def join_url(code: str) -> str:
+    """The address a student opens to join: the public base (never loopback when the machine
+    has a LAN address) with ``?class=CODE``."""
+    return f"{public_base(st.context.url)}?class={code}"
+
+
+#: Session key: the round (poll id, round) whose Reveal made its click and the search's
+#: iterations before it: a Reveal is one click.
+REVEAL_MADE = "class_reveal_made"
+
+
+def _on_reveal(click: Any, asked: tuple[str, int] | None) -> None:
+    """Reveal: make the click the open round's question is about (``click``), once per round.
+    The callback of a Reveal that comes again for a round whose click was made (a second
+    press before the page showed the reveal, the same press delivered twice) does nothing: a
+    second iteration would void the question it reveals ("2 iterations ran at once")."""
+    iterations = session().search.iterations
+    made = st.session_state.get(REVEAL_MADE)
+    if asked is not None and made is not None and made[0] == asked and made[1] != iterations:
+        _LOG.warning("Reveal of %s round %s again: its click was made", *asked)
+        return
+    st.session_state[REVEAL_MADE] = (asked, iterations)  # (the search before its click)
+    click()
+
+
+@safe
+def _on_toggle_join() -> None:
+    st.session_state["class_join_shown"] = not st.session_state.get("class_join_shown", False)
+
+
+def join_box(found: Teacher) -> None:
+    """The code in large type, the QR code of the join address and the address (container
+    ``class_join``)."""
+    url = join_url(found.code)
+    qr = segno.make(url, error="m").svg_inline(scale=4, dark="#111111", light="#ffffff")
+    join_words = _("Join on your phone: scan the code, or open")
+    with st.container(key="class_join", border=True):
+        left, right = st.columns([3, 1], vertical_alignment="center")
+        left.html(
+            CLASS_CSS
+            # TRANSLATORS: the join box on the projector reads: "Join on your phone: scan the
+            # code, or open" / the address / "and type" / the class code
+            + f'<p class="lab-class-line">{html.escape(join_words)}</p>'
+            + f'<p class="lab-class-url">{html.escape(url)}</p>'
+            + f'<p class="lab-class-line">{html.escape(_("and type"))}</p>'
+            + f'<p class="lab-class-code" aria-label="{html.escape(_("class code"))}">'
+            + f"{html.escape(found.code)}</p>"
+        )
+        # an <img> of the SVG (st.html's sanitiser drops SVG), with the address as its text
+        right.image(qr, caption=_("Scan to join"), width=150,
+                    alt=_("QR code of {url}", url=url))  # fmt: skip
+
+
+def room_box(click: Any) -> None:
+    """The room (container ``class_room``): students connected, answers to the open round
+    (never the distribution before the reveal), the teacher's buttons, and the last reveal's
+    chart. ``click`` is the callback that makes the click a question waits for (Step)."""
+
+    found = teacher()
+    if found is None:
+        return
+    try:
+        r = room()
+        poll = r.store.current_poll(found.code)
+    except OSError as error:
+        st.caption(_("The class store did not answer: {error}", error=said.refusal(error)))
+        st.session_state[PENDING] = True  # the count line brings the box back (resync)
+        _live_count()
+        return
+    with st.container(key="class_room", border=True):
+        _live_count()  # its own fragment: the count follows the students every second
+        with st.container(horizontal=True, gap="small", key="class_room_buttons"):
+            open_round = poll is not None and not poll.revealed
+            click = on_reveal_unmatched if unmatched_poll() else click
+            asked = (poll.id, poll.round) if open_round and poll is not None else None
+            st.button(_("Reveal"), key="class_reveal", on_click=_on_reveal,
+                      args=(click, asked), disabled=not open_round,
+                      help=_("Make the click the question is about and show the class's "
+                             "answers with the numbers that decided it."))  # fmt: skip
+            vote.close_button(open_round, st.session_state.get("presentation", False))
+            st.button(_("Vote again"), key="class_again", on_click=_on_again,
+                      disabled=not open_round, shortcut=vote.AGAIN_KEY,
+                      help=_("After discussion: a second round of the same question; the "
+                             "reveal shows both rounds side by side (key: V)."))  # fmt: skip
+            shown = st.session_state.get("class_join_shown", False)
+            st.button(_("Hide join box") if shown else _("Join box"), key="class_join_toggle",
+                      on_click=_on_toggle_join, shortcut=JOIN_KEY,
+                      help=_("The join box (code, address and QR code) in the tree's place, "
+                             "and back (key: J). A clicker's Page Down hides it."))  # fmt: skip
+            presenting = st.session_state.get("presentation", False)
+            st.download_button(_("CSV") if presenting else _("Results (CSV)"),
+                               data=lambda: results_csv(found),
+                               help=_("The class's results as CSV"),
+                               file_name=f"class-{found.code}.csv", mime="text/csv",
+                               key="class_results", on_click="ignore")  # fmt: skip
+            # TRANSLATORS: the button that ends the class (it asks first)
+            st.button(_("End"), key="class_end", on_click=on_end_ask,
+                      help=_("End the class: no more joins or answers."))  # fmt: skip
+        if st.session_state.get("class_end_ask"):
+            with st.container(key="class_end_box", horizontal=True, gap="small"):
+                ask = html.escape(_("End the class for everyone?"))
+                stay = html.escape(_("The results stay under Past classes."))
+                st.html(f'<p class="lab-class-line"><b>{ask}</b> {stay}</p>')
+                st.button(_("End now"), key="class_end_confirm", type="primary", on_click=on_end)
+                st.button(_("Keep going"), key="class_end_cancel", on_click=on_end_cancel)
+        # The parts that come and go in a box of their own, not beside the count line: the
+        # browser would keep a part this run left out (the names box after the last name
+        # went) when the count's timed run comes between this run and its clean-up, as it
+        # does for every box around the count line (app/screen/page.py says the same of the column)
+        with st.container():
+            try:
+                vote.after_vote(r, found)  # the share right, the next step, the switch
+                last = st.session_state.get("class_last_reveal")
+                if last and last != st.session_state.get(COUNTS_IN_QUIZ):
+                    rounds = [p for p in r.rounds(found.code, last) if p.revealed]
+                    if rounds:
+                        st.html(CLASS_CSS + bars_html(r, found.code, rounds, found.secret,
+                                                      summary=False))  # fmt: skip
+            except OSError as error:  # the store went away mid-box: one line, no traceback
+                st.caption(_("The class store did not answer: {error}", error=said.refusal(error)))
+            if not st.session_state.get("presentation", False):  # names are not projected
+                _live_names()  # its own fragment too: a late join shows without a click
+
+
+def _count_line() -> None:
+    """Students connected and, for the open round, how many answered (the counts only)."""
+
+    found = teacher()
+    if found is None:
+        return
+    try:
+        count = room().count(found.code, vote.screen())
+    except (ClassError, OSError) as error:
+        st.caption(_("The class store did not answer: {error}", error=said.refusal(error)))
+        return
+    if st.session_state.get(PENDING):
+        resync()
+    words = _("Class {code} · {n} connected", code=found.code, n=decimal(count.connected))
+    poll = count.poll
+    if poll is not None and not poll.revealed:
+        words = vote.count_words(poll, count.answered, count.joined, 0, words)
+        class_heat.follow_answers(poll, count.answered)  # the tree's counts follow the class
+    elif count.joined != count.connected:
+        words = _("{line} ({n} joined)", line=words, n=decimal(count.joined))
+    words = vote.count_words(None, 0, 0, count.lost, words)  # "2 lost" (never who)
+    st.html(
+        CLASS_CSS + f'<p class="lab-class-line lab-class-count"><b>{html.escape(words)}</b></p>'
+    )
+
+
+#: The count line as a fragment of its own, rerun every COUNT_SECONDS (in the screen's fragment).
+_live_count = st.fragment(run_every=COUNT_SECONDS)(_count_line)
+
+
+def _names_part() -> None:
+    """The names box of this session's class (:func:`_names`), or one line with the store
+    away."""
+    found = teacher()
+    if found is None:
+        return
+    try:
+        _names(room(), found)
+    except OSError as error:
+        st.caption(_("The class store did not answer: {error}", error=said.refusal(error)))
+
+
+#: The names box as a fragment of its own, rerun every COUNT_SECONDS like the count line: a
+#: student who joins is listed within a second, not at the teacher's next click; Remove reruns
+#: it alone.
+_live_names = st.fragment(run_every=COUNT_SECONDS)(_names_part)
+
+
+def _names(r: Room, found: Teacher) -> None:
+    """The names, and removing one (a name a class should not see).
+
+    Drawn in the same places with no names (the list says so, two empty places stand for the
+    controls): each part is then replaced where it stands at every run, never left out. A part
+    a run leaves out is removed by the browser's clean-up after the run, which skips boxes the
+    count line's timed run touched in between (docs/architecture.md): with both cores busy the
+    last removed name stayed listed in 2 of 4 runs of the Chromium test when the names box went
+    with it; 0 of 6 since."""
+    students = [s for s in r.store.students(found.code) if not s.removed]
+    ids = [s.id for s in students]
+    names = {s.id: s.name for s in students}
+    # each name isolated for the bidi algorithm: right-to-left names keep the list's order
+    listed = ", ".join(f"<bdi>{html.escape(s.name)}</bdi>" for s in students)
+    with st.expander(_("Names ({n})", n=decimal(len(students)))):
+        nobody = html.escape(_("No one has joined yet."))
+        st.html(f'<p class="lab-class-line">{listed or nobody}</p>')
+        if not ids:  # the controls' places, empty (a widget kept with no choices would keep
+            st.empty()  # its empty value when the next name joins)
+            st.empty()
+            return
+        pick = st.selectbox(_("Name to remove"), ids, key="class_remove_name",
+                            format_func=lambda sid: names.get(sid, "?"))  # fmt: skip
+        st.button(_("Remove this name"), key="class_remove", on_click=_on_remove, args=(pick,))
+
+
+@safe
+def _on_remove(student_id: str) -> None:
+    found = teacher()
+    if found is not None and student_id:
+        try:
+            room().remove_student(found.code, found.secret, student_id)
+        except (ClassError, OSError) as error:
+            notify("warning", _("The name was not removed: {error}", error=said.refusal(error)))
+
+
+@safe
+def _on_again() -> None:
+    found = teacher()
+    if found is None:
+        return
+    try:
+        room().vote_again(found.code, found.secret)
+    except (ClassError, OSError) as error:
+        notify("warning", said.refusal(error))
+    st.session_state["class_published"] = ""  # students must see the new round
