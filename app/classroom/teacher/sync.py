@@ -147,14 +147,17 @@ def _match_open_poll(
 ) -> tuple[int, str] | None:
     """The class's open question after the teacher's page came back, matched with the quiz's
     own: the quiz's question when the rebuilt screen asked the same one (it is graded as
-    before), ``(0, poll_id)`` while it did not (Reveal then shows the answers ungraded:
-    :func:`on_reveal_unmatched`), ``None`` when the question is no longer open."""
+    before, and it is about the same moves: :func:`class_heat.remember`), ``(0, poll_id)``
+    while it did not (Reveal then shows the answers ungraded: :func:`on_reveal_unmatched`),
+    ``None`` when the question is no longer open."""
     poll = r.store.current_poll(found.code)
     matched: tuple[int, str] | None = None
     if poll is not None and poll.id == poll_id and not poll.revealed:
         question = quiz.pending
         same = question is not None and r.same_question(poll, question.text, question.options)
         matched = (id(question), poll_id) if same else (0, poll_id)
+        if same:  # its moves come back with it: the phones' taps, the heat, the reveal's ✓
+            class_heat.remember(poll_id, question)
     st.session_state["class_poll"] = matched
     return matched
 
