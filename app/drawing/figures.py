@@ -165,6 +165,7 @@ def uct_table_html(
             player=who, n=d.parent_visits, entropy=fixed(decision_entropy(d), 2),
             most=fixed(math.log(max(1, len(d.children))), 2),
         )  # fmt: skip
+        # TRANSLATORS: after a decision's heading: the child was taken by the minimum-visits rule
         rule = f" · <i>{_html(_('minimum-visits rule'))}</i>" if d.rule == "min_visits" else ""
         parts.append(
             f"<p style='margin:0.6rem 0 0.2rem 0'><b>{_html(heading)}</b> — {said}{rule}</p>"
@@ -177,6 +178,7 @@ def uct_table_html(
 def formulas_latex(decisions: Sequence[Decision], policy: str, c: float) -> str:
     """The formula of every decision with the chosen child's numbers, one aligned line each."""
     lines = [
+        # TRANSLATORS: LaTeX \text: starts a decision's formula line ("depth 0:"); no braces
         rf"\text{{{_('depth {depth}:', depth=depth)}}} & \quad {formula_latex(d, policy, c)}"
         for depth, d in enumerate(decisions)
     ]
