@@ -9,7 +9,7 @@ import streamlit as st
 
 from app.drawing.figures import series_point
 from app.drawing.tree_dot import TreeDrawing, path_ids, tree_dot
-from app.drawing.tree_layout import build_view
+from app.drawing.tree_layout import PROJECTOR_ROW, build_view
 from app.drawing.tree_model import TreeView
 from app.inputs.widget_values import bounds_from_widgets
 from app.live.session import (
@@ -67,6 +67,13 @@ def record_entry(
         new_id = trace.expansion.node_id
     elif phase is Phase.EXPAND and result is not None:
         new_id = result.node_id
+    if phase in (Phase.EXPAND, Phase.EVALUATE) and lab.history:
+        # the iteration's earlier phases stay marked: the path its selection took, the node
+        # its expansion added (the rollout starts there), until the backup's trace marks both
+        before = lab.history[-1]
+        if before.phase in (Phase.SELECT, Phase.EXPAND):
+            highlight = highlight | before.marks[0]
+            new_id = new_id if new_id is not None else before.marks[1]
     changed = {u.node_id for u in trace.updates} if trace is not None else set()
     tell = narration
     if phase is not None:
@@ -151,13 +158,17 @@ def tree_view_now(
         player_names=player_names(),
         max_children=int(s["tree_top_k"]),
         max_levels=int(s["tree_levels"]),
+        # a projector: the top's moves as many as fit its column at 14 px type
+        row_width=PROJECTOR_ROW if s.get("presentation") else None,
     )
 
 
-def drawing_settings() -> tuple[int | None, int, int]:
-    """What the browser drawing is drawn with now: the focus id, children per node, levels."""
+def drawing_settings() -> tuple[int | None, int, int, bool]:
+    """What the browser drawing is drawn with now: the focus id, children per node, levels,
+    Present mode (its row of the top's moves fits a projector's column)."""
     s = st.session_state
-    return bounds_from_widgets().focus, int(s["tree_top_k"]), int(s["tree_levels"])
+    return (bounds_from_widgets().focus, int(s["tree_top_k"]), int(s["tree_levels"]),
+            bool(s.get("presentation")))  # fmt: skip
 
 
 def root_stats(search: Search) -> dict[Any, tuple[float, float]]:
