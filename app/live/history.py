@@ -104,7 +104,7 @@ def record_entry(
             favourite=search.best_action() if st.session_state["exact"] and children else None,
         )
     )
-    st.session_state["history_index"] = lab.entries_written
+    show_entry(lab.entries_written)
     if search.root.children:
         lab.series.append(series_point(search))
         if len(lab.series) > SERIES_LIMIT:  # keep every other old point: bounded, still spans
@@ -232,7 +232,34 @@ def _move_in_history(delta: int) -> None:
         return
     first, last = lab.history[0].number, lab.history[-1].number
     current = int(st.session_state.get("history_index", last))
-    st.session_state["history_index"] = min(last, max(first, current + delta))
+    show_entry(min(last, max(first, current + delta)))
+
+
+#: The history entry shown, kept apart from the scrubber's widget value (``history_index``):
+#: a run that does not draw the scrubber (a lesson's text slide) loses the widget's value, and
+#: the browser sent the scrubber's stale one back (entry 1 of 4) when the screen returned.
+SHOWN = "history_shown"
+
+
+def show_entry(number: int) -> None:
+    """Show history entry ``number``: the scrubber's value and the entry kept across slides."""
+    st.session_state["history_index"] = number
+    st.session_state[SHOWN] = number
+
+
+def on_scrubber() -> None:
+    """The scrubber was dragged: the entry it points at is the one shown."""
+    st.session_state[SHOWN] = st.session_state.get("history_index")
+
+
+def restore_shown() -> None:
+    """Before the scrubber is drawn: its value is the entry shown (kept across slides), while
+    the history still has that entry."""
+    s = st.session_state
+    kept = s.get(SHOWN)
+    entries = session().history
+    if isinstance(kept, int) and entries and entries[0].number <= kept <= entries[-1].number:
+        s["history_index"] = kept
 
 
 def current_entry() -> HistoryEntry | None:

@@ -125,32 +125,23 @@ def _screen() -> None:
             out.write(f"{time.time() - (time.perf_counter() - start):.4f} {time.time():.4f}\n")
 
 
-#: The screen's widgets whose values outlive a slide (widget key -> where it is kept): in a run
-#: that does not draw a widget (a lesson's text slide) Streamlit forgets its value, and the
-#: screen came back at the default, history entry 1 of 4 instead of the newest.
-KEPT = {"history_index": "history_index_kept", "tree_focus": "tree_focus_kept"}
+#: The screen's focus box's value outlives a slide (kept under this key): in a run that does
+#: not draw a widget (a lesson's text slide) Streamlit forgets its value.
+FOCUS_KEPT = "tree_focus_kept"
 
 
 def _restore_kept() -> None:
-    """The screen's widget values as the screen was left (a slide in between forgot them); a
-    kept history entry only while the history still has it."""
+    """The screen as it was left before a slide: its history entry and its focus."""
+    history.restore_shown()
     s = st.session_state
-    history_now = session.session().history
-    for key, kept in KEPT.items():
-        if key in s or kept not in s:
-            continue
-        if key == "history_index" and not (
-            history_now and history_now[0].number <= s[kept] <= history_now[-1].number
-        ):
-            continue
-        s[key] = s[kept]
+    if "tree_focus" not in s and FOCUS_KEPT in s:
+        s["tree_focus"] = s[FOCUS_KEPT]
 
 
 def _keep() -> None:
     s = st.session_state
-    for key, kept in KEPT.items():
-        if key in s:
-            s[kept] = s[key]
+    if "tree_focus" in s:
+        s[FOCUS_KEPT] = s["tree_focus"]
 
 
 def _draw_screen() -> None:
@@ -343,6 +334,7 @@ def _stats(entry: session.HistoryEntry | None) -> str:
             # drawn afresh (after a slide), the entry shown, not the slider's minimum
             value=entry.number if entry is not None else lab.history[-1].number,
             key="history_index",
+            on_change=history.on_scrubber,
             label_visibility="collapsed",
             help=_("Each click (step, phase, move) is an entry: drag to go back to any of them."),
         )
