@@ -637,8 +637,10 @@ function render(st, data) {
   if (!st.moved) frame(st);
   st.lastWidth = st.scroll.clientWidth;
   st.lastHeight = st.scroll.clientHeight;
-  // what is above the drawing settles after this run's other elements: measure again then
-  if (st.bottom !== null) setTimeout(() => fillWindow(st), 120);
+  // what is above the drawing settles after this run's other elements (and changes with the
+  // next run's): measure again every 400 ms while it reaches down to the window's bottom
+  if (st.bottom !== null && !st.fillTimer) st.fillTimer = setInterval(() => fillWindow(st), 400);
+  if (st.bottom === null && st.fillTimer) { clearInterval(st.fillTimer); st.fillTimer = null; }
   if (st.tipKey !== null) {
     const n = st.byKey.get(st.tipKey);
     if (!n) {
@@ -665,6 +667,7 @@ export default function (component) {
     if (st.root.isConnected) return;
     if (st.ro) st.ro.disconnect();
     window.removeEventListener("resize", st.onResize);
+    if (st.fillTimer) clearInterval(st.fillTimer);
     if (parentElement.__mctsTreeView === st) delete parentElement.__mctsTreeView;
   };
 }
