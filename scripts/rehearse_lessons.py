@@ -205,10 +205,11 @@ def tree_seen(page: Any) -> dict[str, Any]:
     return dict(page.locator(".st-key-tree .tv-scroll").first.evaluate(TREE_SEEN_JS))
 
 
-#: The history scrubber's position: entry shown and newest entry (its aria values), or "".
+#: The history scrubber's position: "<entry shown> <newest entry>" (its range input's value and
+#: maximum), or "" when there is no scrubber (one entry).
 ENTRY_JS = """() => {
-  const s = document.querySelector('.st-key-history_index [role="slider"]');
-  return s ? [s.getAttribute('aria-valuenow'), s.getAttribute('aria-valuemax')].join(' ') : '';
+  const s = document.querySelector('.st-key-history_index input[type="range"]');
+  return s ? [s.value, s.max].join(' ') : '';
 }"""
 
 

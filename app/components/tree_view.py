@@ -49,14 +49,17 @@ def render_tree(
     below: int | None = None,
     min_scale: float = 0.0,
     bottom: int | None = None,
+    moves_first: bool = False,
 ) -> int | None:
     """Draw ``view`` in the page; returns the node id the user just clicked (to focus on), or
     ``None``. The component is ``height`` px high and as wide as its container, or, with
     ``below``, as high as the window less ``below`` px when that is more (a taller screen gets
     a taller tree); ``scale`` is the first view's zoom (and what the 1:1 button returns to):
     above 1 for a projector; ``min_scale``, when set, the least zoom the view frames a Step
-    at (readable type): what does not fit at it gives way, the deepest first (the top, then its
-    moves, then the last path from the top down, then the favourite); ``bottom``, when set,
+    at (readable type): what does not fit at it gives way, last wanted first (the top, the last
+    path from the top down and the new node, the top's moves, the favourite; ``moves_first``,
+    a projector's: the top's moves before the path, what a class is asked about); ``bottom``,
+    when set,
     the drawing reaches down to ``bottom`` px above the window's bottom (Present mode: the
     height the window has, measured in the browser)."""
     shown = view.to_dict()
@@ -72,6 +75,8 @@ def render_tree(
         data["fill"] = f"calc(100vh - {int(below)}px)"
     if bottom is not None:
         data["bottom"] = int(bottom)
+    if moves_first:
+        data["movesFirst"] = True
     result = _COMPONENT(key=key, data=data, on_focus_change=_no_op)
     return _as_id(result.get("focus") if hasattr(result, "get") else None)
 

@@ -411,7 +411,8 @@ def _draw_tree(slot: DeltaGenerator, view: TreeView) -> None:
     with slot:
         render_tree(view, key="tree_view", height=height, scale=scale, below=below,
                     min_scale=PRESENTATION_MIN_ZOOM if present else SCREEN_MIN_ZOOM,
-                    bottom=PRESENTATION_BOTTOM if present else None)  # fmt: skip
+                    bottom=PRESENTATION_BOTTOM if present else None,
+                    moves_first=present)  # fmt: skip
 
 
 # ----------------------------------------------------------------- narration

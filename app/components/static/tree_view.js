@@ -291,10 +291,11 @@ function zoomAtCentre(st, factor) {
   st.moved = true;
 }
 
-// What a click's framing keeps in view, most wanted first: the top box, its moves (what a
-// class is asked about), the last path from the top down, the node just added, the favourite
-// (PV badge 1); in drawing units, with room for their badges. Each goes in only while all before
-// it fit the container at the zoom ``s``: a deep path gives way before the top's row does.
+// What a click's framing keeps in view, most wanted first: the top box, the last path from the
+// top down and the node just added, the top's moves, the favourite (PV badge 1); with
+// data.movesFirst (a projector) the top's moves come before the path: what a class is asked
+// about, so a deep path gives way before the top's row does. In drawing units, with room for
+// their badges; each goes in only while all before it fit the container at the zoom ``s``.
 function framedRect(st, s, cw, ch) {
   const v = st.view;
   const grow = (r, n) => ({
@@ -309,14 +310,20 @@ function framedRect(st, s, cw, ch) {
   const marked = v.nodes.filter((n) => n.marks && (n.marks.path || n.marks.new) && n !== top)
     .sort((a, b) => a.y - b.y || (a.marks.new ? 1 : 0) - (b.marks.new ? 1 : 0));
   const favourite = v.nodes.filter((n) => n.marks && n.marks.pv === 1 && n !== top);
-  let row = r;
-  for (const n of moves) row = grow(row, n);
-  if (fits(row)) r = row;
-  for (const n of marked.concat(favourite)) {
-    const more = grow(r, n);
-    if (!fits(more)) break; // (the rest lies deeper: it gives way too)
-    r = more;
-  }
+  const addMoves = () => { // all of the row or none of it
+    let row = r;
+    for (const n of moves) row = grow(row, n);
+    if (fits(row)) r = row;
+  };
+  const addPath = () => {
+    for (const n of marked) {
+      const more = grow(r, n);
+      if (!fits(more)) return; // (the rest lies deeper: it gives way too)
+      r = more;
+    }
+  };
+  if (st.data && st.data.movesFirst) { addMoves(); addPath(); } else { addPath(); addMoves(); }
+  for (const n of favourite) if (fits(grow(r, n))) r = grow(r, n);
   return r;
 }
 
