@@ -74,6 +74,8 @@ def record_entry(
         if before.phase in (Phase.SELECT, Phase.EXPAND):
             highlight = highlight | before.marks[0]
             new_id = new_id if new_id is not None else before.marks[1]
+        if new_id is not None:  # the path goes on to it, as the backup's trace draws it
+            highlight = highlight | {new_id}
     changed = {u.node_id for u in trace.updates} if trace is not None else set()
     tell = narration
     if phase is not None:
