@@ -167,8 +167,9 @@ def test_present_mode_reads_from_the_back_of_the_room(app_url: str, browser: Any
 def test_a_lesson_runs_by_clicker_alone(app_url: str, browser: Any) -> None:
     """Present mode with a lesson at 1280x720, by a clicker's keys alone (no mouse):
     scripts/rehearse_lessons.py's walk of one lesson (each page's text slide whole at 18 px or
-    more, its screen inside the window after every press with tree labels at 14 px or more,
-    the tab it names alone and in view, Page Up back a slide, then the next page); then B
+    more, its screen inside the window after every press with the root and its moves in the
+    tree's view and its texts at 14 px or more, the tab it names alone and in view, Page Up
+    back a slide and Page Down to the screen at its newest entry, then the next page); then B
     blanks the projector and brings it back."""
     from rehearse_lessons import MIN_LABEL_PX, rehearse_lesson
 
@@ -177,7 +178,10 @@ def test_a_lesson_runs_by_clicker_alone(app_url: str, browser: Any) -> None:
     for row in rows:
         assert not row.problems, (row.page, row.problems)
         assert row.labels_min_px >= MIN_LABEL_PX and row.text_min_px >= 18
-    assert rows[0].keys[:3] == ["PgDn", "PgUp", "PgDn"]
+        assert not row.tree_problem  # the root and its moves in the tree's view, every press
+    # the round trip after the first press: the text slide and back, at the newest entry
+    assert rows[0].keys[:4] == ["PgDn", "PgDn", "PgUp", "PgDn"]
+    assert rows[0].round_trip == "newest"
     assert all(r.tab == "Board" and r.tab_in_view for r in rows)
 
     page = browser.new_page(viewport={"width": 1280, "height": 720})
@@ -275,4 +279,26 @@ def test_page_down_on_a_lessons_last_slide_opens_the_next_lesson(
     assert state["page"] == "1" and state["slide"] == "text", state
     slide = page.locator(".st-key-lesson_text_slide").first.inner_text()
     assert following.pages[0].title in slide, slide
+    page.close()
+
+
+def test_a_screen_comes_back_at_its_newest_entry(app_url: str, browser: Any) -> None:
+    """Issue 40's case: phases page 2's four phase presses, then page 3's text slide and its
+    screen (the same search, Page Down x7), then Page Up and Page Down: the screen shows entry
+    4 of 4 every time (it came back at entry 1 of 4: the scrubber, drawn afresh, took its
+    minimum)."""
+    from rehearse_lessons import ENTRY_JS, STATE_JS
+
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(f"{app_url}/?lesson=phases&page=2&presentation=1")
+    page.wait_for_selector(".lab-slide[data-clicker-page='2']", timeout=60_000)
+    wait_idle(page)
+    for key in ["PageDown"] * 7 + ["PageUp", "PageDown"]:
+        before = page.evaluate(STATE_JS)
+        page.keyboard.press(key)
+        page.wait_for_function(f"b => ({STATE_JS})() !== b", arg=before, timeout=60_000)
+        wait_idle(page)
+    assert page.evaluate(STATE_JS).split()[:3] == ["press", "3", "screen"]
+    assert page.evaluate(ENTRY_JS) == "4 4"
+    assert "entry 4 of 4" in _entry_text(page)
     page.close()
