@@ -132,7 +132,7 @@ def _check_backups(trace: Trace, r: AnomalyLog) -> None:
         missing = [node_id for node_id in record["path"] if node_id not in given]
         if not missing:
             continue
-        lowest = next(n for n in reversed(record["path"]) if n in given) if given else None
+        lowest = next((n for n in record["path"] if n in given), None)
         stop = f", stopping at node {lowest}" if lowest is not None else ""
         r.add(
             "backup",
