@@ -281,6 +281,29 @@ def check_terms(facts: FileFacts, r: AnomalyLog) -> None:
                         f"iteration {record['iteration']}, move {node_label(nodes[k])}: {found}",
                     )
                     break  # one finding per decision
+        if not _backup_follows_leaf(record, facts, low, high, two and zero_sum):
+            return  # later running statistics carry a wrong backup: the records check's finding
+
+
+def _backup_follows_leaf(
+    record: dict[str, Any], facts: FileFacts, low: float, high: float, mirror: bool
+) -> bool:
+    """Whether every value the record backed up is its leaf's value from that node's view
+    (``True`` when the record does not say the leaf's value)."""
+    trace = facts.trace
+    leaf = trace.index.get(record.get("leaf", record["path"][-1]))
+    value = record.get("leaf_value")
+    if leaf is None or not isinstance(value, int | float) or not mirror:
+        return True
+    tol = VALUE_TOLERANCE * (high - low) * 4
+    for item in record.get("backup", ()):
+        at = trace.index.get(item["node"])
+        if at is None:
+            continue
+        want = value if facts.views[at] == facts.views[leaf] else other_view(value, low, high)
+        if abs(float(item["add"]) - want) > tol:
+            return False
+    return True
 
 
 def _term_finding(
