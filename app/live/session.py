@@ -18,6 +18,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestType
 
+from app.drawing.figures import SeriesPoint
 from app.drawing.tree_model import TreeView
 from app.inputs.links import (
     ITERATIONS_RANGE,
@@ -249,7 +250,7 @@ class Session:
     position: str  # the applied root position (the text box may hold a rejected one)
     history: deque[HistoryEntry] = field(default_factory=lambda: deque(maxlen=HISTORY_LIMIT))
     entries_written: int = 0
-    series: list[dict[str, Any]] = field(default_factory=list)
+    series: list[SeriesPoint] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
     last_rate: float = 0.0  # the last click's iterations a second
     play_rng: random.Random = field(default_factory=lambda: random.Random(0))

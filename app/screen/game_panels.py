@@ -21,6 +21,7 @@ from app.drawing.boards import (
     stats_rows,
 )
 from app.drawing.figures import (
+    SeriesPoint,
     arena_figure,
     history_figure,
     html_table,
@@ -294,7 +295,7 @@ def charts_panel() -> None:
 WATCH_INPUT_CHARS = watch.MAX_WATCHES * (watch.MAX_CHARS + 2)
 
 
-def _watch_chart(series: list[dict[str, Any]]) -> None:
+def _watch_chart(series: list[SeriesPoint]) -> None:
     """The watch expressions (text input ``watch``): each one's value at every point the
     charts keep, one line each (chart ``chart_watch``); a bad expression is one sentence."""
     text = st.text_input(
