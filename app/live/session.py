@@ -27,6 +27,7 @@ from app.quiz import QuizState
 from app.words.exact import ExactAnswer
 from app.words.i18n import N_, _, current_tag, decimal
 from app.words.narration import PhaseContext
+from games.base import AnyGame
 from games.registry import DEFAULT_GAME, game_spec
 from mcts_core import Evaluation, Expansion, IterationTrace, Search, SearchConfig
 from mcts_core.game import Action, State
@@ -336,7 +337,7 @@ def player_names() -> tuple[str, str]:
     return _(first), _(second)
 
 
-def multi_action(game: Any) -> bool:
+def multi_action(game: AnyGame) -> bool:
     """True for games whose turns are several actions (the tree marks where a turn ends)."""
     return game_spec(game.name).multi_action_turns
 

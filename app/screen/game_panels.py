@@ -34,7 +34,9 @@ from app.screen.sidebar import choice_format, choice_label
 from app.words.exact import ExactAnswer, kept_sentence, regret_points
 from app.words.game_words import shown
 from app.words.i18n import N_, _, decimal, fixed, number_text, percent
+from games.base import AnyGame
 from games.registry import game_choices, game_spec
+from mcts_core.game import Action, State
 from mcts_lab.breakpoints import watch
 
 #: The Play tab's modes as shown (the values stay the widget's: ``app.live.session.PLAY_MODES``).
@@ -163,7 +165,7 @@ def board_panel() -> None:
 
 
 def _board_words(
-    game: Any, root: Any, stats: dict[Any, tuple[float, float]], names: tuple[str, str]
+    game: AnyGame, root: State, stats: dict[Action, tuple[float, float]], names: tuple[str, str]
 ) -> str:
     """The board image's text alternative: who moves and each tried move's share and Q,
     most visited first."""
