@@ -7,12 +7,15 @@ paths. ``pick_index`` and ``sample_outcome`` (:mod:`mcts_core.rollout`) are how 
 draws a move and a chance outcome: a game's fast ``random_playout`` must draw the same way.
 """
 
+from typing import Any
+
 from mcts_core.game import NO_CHANCE, Action, FastPlayout, Game, Outcome, PositionError, State
 from mcts_core.rollout import pick_index, sample_outcome
 
 __all__ = [
     "NO_CHANCE",
     "Action",
+    "AnyGame",
     "FastPlayout",
     "Game",
     "Outcome",
@@ -21,3 +24,7 @@ __all__ = [
     "pick_index",
     "sample_outcome",
 ]
+
+#: A game of any state type, as the search and the app hold one (``Search.game``,
+#: ``make_game``'s): its methods are the :class:`Game` protocol's, its states opaque.
+AnyGame = Game[Any]

@@ -25,7 +25,10 @@ from app.drawing.tree_model import Heat
 from app.words.exact import ExactAnswer
 from app.words.game_words import shown
 from app.words.i18n import N_, _, fixed, percent
+from games.base import AnyGame
+from games.gridiron import Gridiron, GridironState
 from games.registry import game_spec
+from games.spec import GameSpec
 from mcts_core.game import Action
 
 __all__ = [
@@ -279,8 +282,8 @@ def connect_four_svg(
 
 
 def gridiron_svg(
-    game: Any,
-    state: object,
+    game: Gridiron,
+    state: GridironState,
     stats: Stats,
     pv: Line = (),
     *,
@@ -388,7 +391,9 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def _non_move_stats(game: Any, state: object, stats: Stats) -> list[tuple[Any, str, float, float]]:
+def _non_move_stats(
+    game: AnyGame, state: object, stats: Stats
+) -> list[tuple[Action, str, float, float]]:
     rows = [
         (a, shown(game.action_label(state, a)), s, q)
         for a, (s, q) in stats.items()
@@ -442,7 +447,7 @@ LEGENDS: dict[str, str] = {
 }
 
 
-def _spec(game: Any) -> Any:
+def _spec(game: AnyGame) -> GameSpec | None:
     """The game's registration, or ``None`` for a game built outside the registry."""
     try:
         return game_spec(game.name)
@@ -451,7 +456,7 @@ def _spec(game: Any) -> Any:
 
 
 def board_svg(
-    game: Any,
+    game: AnyGame,
     state: object,
     stats: Stats,
     pv: Line = (),
@@ -472,7 +477,7 @@ def board_svg(
     return renderer(game, state, stats, pv, exact=exact, favourite=favourite, heat=heat or None)
 
 
-def board_legend(game: Any, exact: bool = False) -> str:
+def board_legend(game: AnyGame, exact: bool = False) -> str:
     """What the board's colours and marks mean, in words (the generic view's for games
     without a view); with ``exact``, what the exact values and the red outline mean too."""
     spec = _spec(game)
@@ -487,7 +492,7 @@ def board_legend(game: Any, exact: bool = False) -> str:
     return legend
 
 
-def board_text(game: Any, state: object) -> str:
+def board_text(game: AnyGame, state: object) -> str:
     """The generic view's board: the game's ``render`` text, else its position string."""
     render = getattr(game, "render", None)
     if render is not None:
@@ -497,7 +502,7 @@ def board_text(game: Any, state: object) -> str:
 
 
 def stats_rows(
-    game: Any,
+    game: AnyGame,
     state: object,
     stats: Stats,
     *,
@@ -530,7 +535,7 @@ def stats_rows(
     return rows
 
 
-def button_label(game: Any, state: object, action: Action) -> str:
+def button_label(game: AnyGame, state: object, action: Action) -> str:
     """Short text for a move's button (Connect Four columns are numbered 1..7)."""
     spec = _spec(game)
     if spec is None or spec.buttons is None:
@@ -538,7 +543,7 @@ def button_label(game: Any, state: object, action: Action) -> str:
     return str(spec.buttons.label(game, state, action))
 
 
-def button_layout(game: Any) -> tuple[int, list[Any]] | None:
+def button_layout(game: AnyGame) -> tuple[int, list[Action]] | None:
     """How to lay out one click-button per move: (columns, actions in reading order), or
     ``None`` for games whose moves are picked from a list instead."""
     spec = _spec(game)

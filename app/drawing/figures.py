@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TypedDict
 
 import plotly.graph_objects as go
 
@@ -17,10 +17,13 @@ from app.words.game_words import shown
 from app.words.i18n import LRI, N_, PDI, _, fixed, n_, number_text, percent
 from app.words.phrases import result_word
 from mcts_core import Decision, IterationTrace, Search
+from mcts_core.game import Action
 from mcts_core.nodes import ChanceNode
 from mcts_core.policies import FORMULAS, visit_entropy
-from mcts_lab.breakpoints.watch import Watch, search_stats
+from mcts_lab.arena import ArenaResult
+from mcts_lab.breakpoints.watch import RootStats, Watch, search_stats
 from mcts_lab.inspect.statistics_checks import chi_square_sf  # the one chi-square tail: inspect's
+from mcts_lab.sweep.stats import SweepResult
 
 __all__ = [
     "uct_rows",
@@ -133,7 +136,7 @@ def html_table(rows: Sequence[Mapping[str, object]], highlight: int | None = Non
     )
 
 
-def _cell(value: Any) -> str:
+def _cell(value: object) -> str:
     """A table cell's text; a number (or a number's text, "+0.333") with the language's
     symbols ("0,6" in German; English unchanged)."""
     if value is None:
@@ -141,7 +144,7 @@ def _cell(value: Any) -> str:
     return number_text(str(value)) if not isinstance(value, bool) else str(value)
 
 
-def _html(value: Any) -> str:
+def _html(value: object) -> str:
     return str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
@@ -260,7 +263,17 @@ def rollout_rows(trace: IterationTrace, player_names: Sequence[str]) -> list[dic
     ]
 
 
-def chance_rows(search: Search, chance: ChanceNode) -> list[dict[str, Any]]:
+class ChanceRow(TypedDict):
+    """One outcome of a chance node (:func:`chance_rows`)."""
+
+    outcome: str  # its label in the current language's words
+    probability: float  # exact, rounded to 4 places
+    drawn: int  # times the search drew it
+    expected: float  # probability x the chance node's visits
+    value: float | None  # mean from the chooser's view; None: never drawn
+
+
+def chance_rows(search: Search, chance: ChanceNode) -> list[ChanceRow]:
     """Every outcome of a chance node: exact probability, times drawn, expected count, value
     (mean from the view of the player who chose the action)."""
     game = search.game
@@ -268,7 +281,7 @@ def chance_rows(search: Search, chance: ChanceNode) -> list[dict[str, Any]]:
     total = chance.visits
     player = chance.player
     by_outcome = {child.outcome: child for child in chance.children}
-    rows = []
+    rows: list[ChanceRow] = []
     for outcome, p in game.chance_outcomes(state, chance.action):
         child = by_outcome.get(outcome)
         visits = child.visits if child else 0
@@ -295,7 +308,7 @@ def chi_square_p(observed: Sequence[int], probabilities: Sequence[float]) -> flo
     return chi_square_sf(statistic, len(cells) - 1)
 
 
-def chance_figure(rows: list[dict[str, Any]]) -> go.Figure:
+def chance_figure(rows: list[ChanceRow]) -> go.Figure:
     """Observed vs expected draws of each outcome."""
     labels = [r["outcome"] for r in rows]
     fig = go.Figure(
@@ -311,7 +324,17 @@ def chance_figure(rows: list[dict[str, Any]]) -> go.Figure:
 # ---------------------------------------------------------------- history
 
 
-def series_point(search: Search) -> dict[str, Any]:
+class SeriesPoint(TypedDict):
+    """One kept point of the history's charts (:func:`series_point`)."""
+
+    iteration: int
+    children: dict[str, tuple[int, float]]  # move label -> (visits, Q from the mover's view)
+    best: str | None  # the label of the move the search would play (None: no move yet)
+    best_action: Action | None  # that move (the regret line's input)
+    root: RootStats  # what the watch expressions read
+
+
+def series_point(search: Search) -> SeriesPoint:
     """The root's children at this moment: {move label: (visits, Q)} and the move the search
     would play (``best``, its label; ``best_action``, the action: the regret line's input);
     ``root``, the root's statistics the watch expressions read (:func:`watch_figure`)."""
@@ -326,7 +349,7 @@ def series_point(search: Search) -> dict[str, Any]:
     }
 
 
-def watch_figure(watches: Sequence[Watch], series: Sequence[dict[str, Any]]) -> go.Figure:
+def watch_figure(watches: Sequence[Watch], series: Sequence[SeriesPoint]) -> go.Figure:
     """One line per watch expression over the kept points of the history (``series``, each
     with its ``root`` statistics), named by the expression; an undefined value is a gap."""
     palette = ("#2563eb", "#dc2626", "#16a34a", "#f59e0b", "#7c3aed", "#0891b2", "#db2777",
@@ -352,9 +375,7 @@ def watch_figure(watches: Sequence[Watch], series: Sequence[dict[str, Any]]) -> 
     return fig
 
 
-def _by_move(
-    series: Sequence[dict[str, Any]], index: int
-) -> dict[str, tuple[list[int], list[float]]]:
+def _by_move(series: Sequence[SeriesPoint], index: int) -> dict[str, tuple[list[int], list[float]]]:
     lines: dict[str, tuple[list[int], list[float]]] = {}
     for point in series:
         for label, stats in point["children"].items():
@@ -365,7 +386,7 @@ def _by_move(
 
 
 def history_figure(
-    series: Sequence[dict[str, Any]],
+    series: Sequence[SeriesPoint],
     regret: Sequence[tuple[int, float | None]] | None = None,
 ) -> go.Figure:
     """One figure, three stacked panels sharing the iteration axis: visits per root move, Q per
@@ -423,7 +444,7 @@ def history_figure(
     return fig
 
 
-def arena_figure(result: Any) -> go.Figure:
+def arena_figure(result: ArenaResult) -> go.Figure:
     """Wins, draws and losses of MCTS as home and as away (an ``ArenaResult``)."""
     sides = [_("MCTS as home"), _("MCTS as away")]
     fig = go.Figure(
@@ -448,7 +469,7 @@ def arena_figure(result: Any) -> go.Figure:
 _SIDES = {"home": N_("MCTS as home"), "away": N_("MCTS as away")}
 
 
-def sweep_figure(result: Any) -> go.Figure:
+def sweep_figure(result: SweepResult) -> go.Figure:
     """MCTS's win rate per swept value (a ``SweepResult``), as home and as away, each with its
     95% Wilson interval as an error bar; values a stopped sweep never reached are left out."""
     from mcts_lab.sweep.sweeps import wilson_interval

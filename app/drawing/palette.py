@@ -22,8 +22,8 @@ A colour says one thing everywhere (the tree, the boards, the A/B tab, the legen
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from games.base import AnyGame
 from games.registry import game_spec
 
 __all__ = [
@@ -83,7 +83,7 @@ CLASS = "#0e7490"  # white text on it: 5.4:1
 RIGHT = "#166534"  # a revealed right answer's ✓ (white on it: 7.1:1), as in the class's bars
 
 
-def player_colours(game: Any) -> tuple[PlayerColour, PlayerColour]:
+def player_colours(game: AnyGame) -> tuple[PlayerColour, PlayerColour]:
     """The colours of ``game``'s two players (player 0, player 1): its board's, blue and red
     unless its board view says otherwise; blue and red for a game outside the registry."""
     try:

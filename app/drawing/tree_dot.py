@@ -11,14 +11,13 @@ import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from app.drawing.palette import NEW, PATH, TERMINAL_FILL, PlayerColour, player_colours
 from app.words import game_words
 from app.words.i18n import _, fixed, n_
 from app.words.phrases import result_word
 from mcts_core import Decision, IterationTrace, Search
-from mcts_core.game import Action
+from mcts_core.game import Action, State
 from mcts_core.nodes import ActionNode
 from mcts_core.printing import dot_escape
 from mcts_core.queries import find_node_by_visits
@@ -129,7 +128,7 @@ def tree_dot(
     drawn_ids: set[int] = set()
     # Best-first by visits; nodes on the highlighted path come first whatever their visits.
     counter = 0
-    heap: list[tuple[float, int, ActionNode, Any]] = [(-math.inf, counter, top, top_state)]
+    heap: list[tuple[float, int, ActionNode, State]] = [(-math.inf, counter, top, top_state)]
 
     def push(counter: int, child: ActionNode, state: object, action: Action) -> int:
         priority = -math.inf if child.id in highlight else -child.visits

@@ -10,11 +10,11 @@ Pure Python, no Streamlit.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from app.drawing import palette
 from app.words.i18n import _, decimal, n_
 from app.words.phrases import clauses_text, comma_list
+from games.base import AnyGame
 
 __all__ = ["Heat", "Marks", "ViewNode", "ViewEdge", "TreeView", "PALETTE", "palette_for"]
 
@@ -45,7 +45,7 @@ PALETTE: dict[str, str] = {
 }
 
 
-def palette_for(game: Any) -> dict[str, str]:
+def palette_for(game: AnyGame) -> dict[str, str]:
     """:data:`PALETTE` with ``game``'s players' colours (Connect Four: yellow and red)."""
     first, second = palette.player_colours(game)
     return PALETTE | {

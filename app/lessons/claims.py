@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from mcts_core import IterationTrace, Search
+from mcts_core.game import State
 from mcts_lab.exact import VALUE_TOLERANCE, exact_values
 
 __all__ = [
@@ -55,6 +56,9 @@ EXACT_SECONDS = 20.0
 
 Side = Literal["home", "away", "even"]  # (an ``arena`` claim's value)
 
+#: A claim's value as read: text, or texts for ``taken`` and ``says``.
+Claim = str | tuple[str, ...]
+
 
 @dataclass(frozen=True)
 class PageRun:
@@ -89,7 +93,7 @@ def labels(value: str) -> list[str]:
     return [part.strip() for part in value.split(",") if part.strip()]
 
 
-def failures(claims: Mapping[str, Any], run: PageRun, when: str) -> list[str]:
+def failures(claims: Mapping[str, Claim], run: PageRun, when: str) -> list[str]:
     """The claims of ``when`` ("set up": :data:`ONCE_SET_UP`, "after": :data:`AFTER_PRESSES`)
     that ``run`` contradicts, one sentence each (empty: every claim holds)."""
     keys = ONCE_SET_UP if when == "set up" else AFTER_PRESSES
@@ -116,7 +120,7 @@ def _lost(value: str, run: PageRun) -> str:
     return "" if lost == labels(value) else f"the loss badges are on {', '.join(lost) or 'none'}"
 
 
-def _exact_best(search: Search, state: Any) -> list[str]:
+def _exact_best(search: Search, state: State) -> list[str]:
     """The moves at ``state`` that are best for its player to move, by exact minimax."""
     game = search.game
     values = exact_values(game, state, seconds=EXACT_SECONDS)

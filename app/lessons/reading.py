@@ -18,7 +18,6 @@ import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 from app.inputs.links import (
     ARENA_GAMES_RANGE,
@@ -92,8 +91,12 @@ class LessonError(ValueError):
 # ------------------------------------------------------------------------ settings
 
 
-def _whole(low: int, high: int) -> Callable[[Any], int]:
-    def check(value: Any) -> int:
+#: A setting's value as a lesson file gives it (a TOML scalar, once checked).
+SettingValue = bool | int | float | str
+
+
+def _whole(low: int, high: int) -> Callable[[object], int]:
+    def check(value: object) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise ValueError(f"a whole number {low:,}..{high:,}")
         return value
@@ -101,20 +104,23 @@ def _whole(low: int, high: int) -> Callable[[Any], int]:
     return check
 
 
-def _number(low: float, high: float) -> Callable[[Any], float]:
-    def check(value: Any) -> float:
-        ok = isinstance(value, int | float) and not isinstance(value, bool)
-        if not ok or not low <= value <= high:
+def _number(low: float, high: float) -> Callable[[object], float]:
+    def check(value: object) -> float:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not low <= value <= high
+        ):
             raise ValueError(f"a number {low:g}..{high:g}")
         return float(value)
 
     return check
 
 
-def _one_of(options: Iterable[Any]) -> Callable[[Any], Any]:
+def _one_of(options: Iterable[SettingValue]) -> Callable[[object], SettingValue]:
     allowed = tuple(options)
 
-    def check(value: Any) -> Any:
+    def check(value: object) -> SettingValue:
         if value not in allowed or isinstance(value, bool) != isinstance(allowed[0], bool):
             raise ValueError("one of " + ", ".join(str(o) for o in allowed))
         return value
@@ -122,7 +128,7 @@ def _one_of(options: Iterable[Any]) -> Callable[[Any], Any]:
     return check
 
 
-def _flag(value: Any) -> bool:
+def _flag(value: object) -> bool:
     if not isinstance(value, bool):
         raise ValueError("true or false")
     return value
@@ -133,10 +139,10 @@ class Setting:
     """A setting a page may set: the widget key it sets and how its value is checked."""
 
     key: str
-    check: Callable[[Any], Any]
+    check: Callable[[object], SettingValue]
 
 
-def _search_setting_check(row: search_settings.Setting) -> Callable[[Any], Any]:
+def _search_setting_check(row: search_settings.Setting) -> Callable[[object], SettingValue]:
     """How a page's value for a search setting is checked: its kind, within its row's range."""
     if row.kind == "switch":
         return _flag
@@ -186,7 +192,7 @@ class Setup:
     game: str
     position: str = ""
     steps: int = 0
-    settings: Mapping[str, Any] = field(default_factory=dict)
+    settings: Mapping[str, SettingValue] = field(default_factory=dict)
     tab: str | None = None
 
 
@@ -211,7 +217,7 @@ class Page:
     press: tuple[str, ...] = ()
     questions: tuple[str, ...] = ()
     depth: int | None = None
-    expect: Mapping[str, Any] = field(default_factory=dict)
+    expect: Mapping[str, claims.Claim] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -283,7 +289,7 @@ def load_lesson(path: Path) -> Lesson:
     return _Reader(shown, text, name, str(path.resolve())).lesson(data)
 
 
-def _parsed(path: Path, shown: str, what: str) -> tuple[str, dict[str, Any]]:
+def _parsed(path: Path, shown: str, what: str) -> tuple[str, dict[str, object]]:
     """A lesson file's (or a translation's) text and its TOML; :class:`LessonError` when it is
     too long, not UTF-8 or not TOML (with the line)."""
     raw = path.read_bytes()
@@ -355,7 +361,7 @@ class _Reader:
             return found
         return start + 1 if page is not None else None
 
-    def lesson(self, data: dict[str, Any]) -> Lesson:
+    def lesson(self, data: Mapping[str, object]) -> Lesson:
         unknown = set(data) - {"title", "summary", "order", "page"}
         for key in sorted(unknown):
             raise self.fail(
@@ -376,7 +382,7 @@ class _Reader:
             raise self.fail("the first page needs a [page.setup] (at least its game)", page=1)
         return Lesson(self.name, title, summary, order, read, self.shown, self.file)
 
-    def string(self, data: Mapping[str, Any], key: str, page: int | None, *,
+    def string(self, data: Mapping[str, object], key: str, page: int | None, *,
                required: bool = False, limit: int = MAX_TEXT_CHARS) -> str:  # fmt: skip
         value = data.get(key)
         if value is None:
@@ -389,7 +395,7 @@ class _Reader:
             raise self.fail(f"{key} is {len(value):,} characters (at most {limit:,})", key, page)
         return value
 
-    def page(self, data: Any, number: int) -> Page:
+    def page(self, data: object, number: int) -> Page:
         if not isinstance(data, dict):
             raise self.fail("a page must be a table ([[page]])", page=number)
         known = {"title", "text", "setup", "press", "questions", "depth", "expect"}
@@ -413,12 +419,12 @@ class _Reader:
         expect = self.claims(data.get("expect", {}), number, press, questions)
         return Page(title, text, setup, press, questions, depth, expect)
 
-    def claims(self, data: Any, page: int, press: tuple[str, ...],
-               questions: tuple[str, ...]) -> dict[str, Any]:  # fmt: skip
+    def claims(self, data: object, page: int, press: tuple[str, ...],
+               questions: tuple[str, ...]) -> dict[str, claims.Claim]:  # fmt: skip
         """A page's ``[page.expect]``: each claim of :data:`claims.CLAIM_KEYS` in its shape."""
         if not isinstance(data, dict):
             raise self.fail("expect must be a table ([page.expect])", "expect", page)
-        read: dict[str, Any] = {}
+        read: dict[str, claims.Claim] = {}
         for key, value in data.items():
             if key not in claims.CLAIM_KEYS:
                 raise self.fail(f"unknown expect key {key!r} ({', '.join(claims.CLAIM_KEYS)})",
@@ -462,7 +468,7 @@ class _Reader:
                             "expect")  # fmt: skip
         return read
 
-    def names(self, data: Mapping[str, Any], key: str, page: int, allowed: tuple[str, ...],
+    def names(self, data: Mapping[str, object], key: str, page: int, allowed: tuple[str, ...],
               limit: int) -> tuple[str, ...]:  # fmt: skip
         value = data.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -476,7 +482,7 @@ class _Reader:
                                 key, page)  # fmt: skip
         return tuple(value)
 
-    def setup(self, data: Any, page: int) -> Setup:
+    def setup(self, data: object, page: int) -> Setup:
         if not isinstance(data, dict):
             raise self.fail("setup must be a table ([page.setup])", "setup", page)
         game = data.get("game")
@@ -485,7 +491,7 @@ class _Reader:
         if game not in GAME_NAMES:
             raise self.fail(f"setup: game must be one of {', '.join(GAME_NAMES)}", "game", page,
                             "setup")  # fmt: skip
-        settings: dict[str, Any] = {}
+        settings: dict[str, SettingValue] = {}
         for key, value in data.items():
             if key in ("game", "position", "steps", "tab"):
                 continue
@@ -614,7 +620,7 @@ def load_translation(path: Path, pages: int) -> _Words:
 class _TranslationReader(_Reader):
     """Checks a parsed translation: only words, on pages the English lesson has."""
 
-    def words(self, data: dict[str, Any], count: int) -> _Words:
+    def words(self, data: Mapping[str, object], count: int) -> _Words:
         for key in sorted(set(data) - set(TRANSLATION_KEYS)):
             raise self.fail(
                 f"unknown key {key!r} (a translation has title, summary and [pages.N] with "
@@ -727,7 +733,7 @@ def _key_line(lines: list[str], start: int, end: int, key: str) -> int | None:
     return None
 
 
-def _toml(value: Any) -> str:
+def _toml(value: object) -> str:
     """A value as a lesson file writes it (shortened): strings quoted, numbers as they are."""
     if isinstance(value, str):
         return repr(value[:30] + ("…" if len(value) > 30 else ""))

@@ -181,7 +181,7 @@ def root_stats(search: Search) -> dict[Action, tuple[float, float]]:
     return {c.action: (c.visits / total, c.q) for c in children}
 
 
-def pv_decisions(search: Search) -> list[tuple[int, Any]]:
+def pv_decisions(search: Search) -> list[tuple[int, Action]]:
     """The principal variation's decisions from the root: (player who moves, action), skipping
     the dice outcomes between them."""
     return [

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import streamlit as st
 
@@ -22,6 +21,7 @@ from app.live.session import (
 from app.live.stepping import SERVER_MAX_NODES, STEP_N_SECONDS, game_over_notice
 from app.words.game_words import shown
 from app.words.i18n import N_, _, decimal, n_, percent
+from games.base import AnyGame
 from mcts_core.game import Action
 from mcts_core.rollout import sample_outcome
 
@@ -121,7 +121,7 @@ def play_move(action: Action, who: str, thought: Words = no_words) -> bool:
     return True
 
 
-def _describe(game: Any, state: object, action: Action) -> str:
+def _describe(game: AnyGame, state: object, action: Action) -> str:
     try:
         return _("{move} is not possible here", move=shown(game.action_label(state, action)))
     except Exception:

@@ -18,6 +18,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestType
 
+from app.drawing.figures import SeriesPoint
 from app.drawing.tree_model import TreeView
 from app.inputs.links import (
     ITERATIONS_RANGE,
@@ -26,6 +27,7 @@ from app.quiz import QuizState
 from app.words.exact import ExactAnswer
 from app.words.i18n import N_, _, current_tag, decimal
 from app.words.narration import PhaseContext
+from games.base import AnyGame
 from games.registry import DEFAULT_GAME, game_spec
 from mcts_core import Evaluation, Expansion, IterationTrace, Search, SearchConfig
 from mcts_core.game import Action, State
@@ -250,7 +252,7 @@ class Session:
     position: str  # the applied root position (the text box may hold a rejected one)
     history: deque[HistoryEntry] = field(default_factory=lambda: deque(maxlen=HISTORY_LIMIT))
     entries_written: int = 0
-    series: list[dict[str, Any]] = field(default_factory=list)
+    series: list[SeriesPoint] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
     last_rate: float = 0.0  # the last click's iterations a second
     play_rng: random.Random = field(default_factory=lambda: random.Random(0))
@@ -336,7 +338,7 @@ def player_names() -> tuple[str, str]:
     return _(first), _(second)
 
 
-def multi_action(game: Any) -> bool:
+def multi_action(game: AnyGame) -> bool:
     """True for games whose turns are several actions (the tree marks where a turn ends)."""
     return game_spec(game.name).multi_action_turns
 

@@ -47,7 +47,6 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from app.quiz.kinds import QUIZ_KINDS
 from app.quiz.kinds.exact_best import QUIZ_EXACT_SECONDS
@@ -74,6 +73,7 @@ from app.words import i18n
 from app.words.i18n import N_, _
 from mcts_core import IterationTrace, Search
 from mcts_core.game import Action
+from mcts_lab.arena import ArenaResult
 
 __all__ = [
     "FREE_KINDS",
@@ -165,7 +165,7 @@ def settle(
     *,
     answer: str | None,
     trace: IterationTrace | None,
-    arena_result: Any = None,
+    arena_result: ArenaResult | None = None,
 ) -> Reveal | None:
     """Grade ``question`` if its moment has come, else ``None`` (still open).
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any
 
 import streamlit as st
 
@@ -43,6 +42,7 @@ from app.words.phrases import comma_list
 from mcts_core import Evaluation, Expansion, Search
 from mcts_core.game import Action
 from mcts_core.phases import Phase
+from mcts_core.trace import PathStep
 
 #: A class's reveal table with more rows than this leaves out the answers nobody chose (one
 #: line names them): the class's own answers and the right one stay whole on a projector.
@@ -217,7 +217,7 @@ def _settle(box: QuizState, search: Search, names: tuple[str, str]) -> None:
 
 def _progress() -> Progress:
     """The half-done iteration's phases so far, read from the newest history entries."""
-    path: Any = None
+    path: tuple[PathStep, ...] | None = None
     expansion: Expansion | None = None
     evaluation: Evaluation | None = None
     for entry in reversed(session.session().history):

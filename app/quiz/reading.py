@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from app.quiz.words import M, P, Spec, count, join, name, num
 from app.words.i18n import N_
@@ -77,7 +76,7 @@ def predicted_path(search: Search, max_depth: int = 60) -> PredictedPath:
     return PredictedPath(tuple(decisions), None, "full")
 
 
-def untried(search: Search, node: ActionNode) -> list[tuple[Any, str]]:
+def untried(search: Search, node: ActionNode) -> list[tuple[Action, str]]:
     """The node's untried moves with labels, in the game's own order."""
     state = search.state_of(node)
     game = search.game
@@ -119,7 +118,7 @@ def player(names: Sequence[str], who: int) -> Spec:
     return M(N_("player {n}"), n=str(who))
 
 
-def favourite(search: Search) -> tuple[Any, str, int] | None:
+def favourite(search: Search) -> tuple[Action, str, int] | None:
     """The root's favourite (the final-move rule's pick): action, label, visits."""
     if not search.root.children:
         return None

@@ -6,17 +6,19 @@ Pure Python (no Streamlit). A kind lives in its own module under ``app/quiz/kind
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
+from weakref import ReferenceType
 
-from app.quiz.words import M, Spec, english, render
+from app.quiz.words import M, QuestionFacts, RevealFacts, Spec, english, render
 from app.words import i18n
 from app.words.game_words import shown
 from app.words.i18n import N_, _, n_
 from mcts_core import Evaluation, Expansion, IterationTrace, Search
 from mcts_core.game import Action
 from mcts_core.trace import PathStep
+from mcts_lab.arena import ArenaResult
 
 __all__ = [
     "ArenaSetup",
@@ -98,7 +100,7 @@ class Question:
     trigger: Trigger
     root: str
     data: dict[str, Any] = field(default_factory=dict, compare=False)
-    facts: dict[str, Any] = field(default_factory=dict, compare=False)
+    facts: QuestionFacts = field(default_factory=lambda: QuestionFacts(), compare=False)
 
     def words(self) -> str:
         """The question in the current language (from its facts; a record without them: its
@@ -111,18 +113,18 @@ class Question:
         return choice_words(self.facts, self.options, option)
 
 
-def question_words(facts: dict[str, Any] | None, text: str = "") -> str:
+def question_words(facts: Mapping[str, object] | None, text: str = "") -> str:
     """A question's words in the current language from its facts (``Question.facts``, as a
     class's store may keep them); ``text`` when there are none."""
     spec = (facts or {}).get("text")
     return text if spec is None else render(spec)
 
 
-def choice_words(facts: dict[str, Any] | None, options: Sequence[str], option: str) -> str:
+def choice_words(facts: Mapping[str, object] | None, options: Sequence[str], option: str) -> str:
     """How ``option`` reads in the current language: the spec at its place among ``options`` in
     ``facts["choices"]``, or the option itself (a move's label, an unknown value)."""
     choices = (facts or {}).get("choices")
-    if not choices:
+    if not isinstance(choices, Sequence) or not choices:
         return shown(option)
     try:
         spec = choices[list(options).index(option)]
@@ -162,7 +164,7 @@ class Reveal:
     rows: tuple[tuple[str, ...], ...] = ()
     marked: int | None = None
     misconceptions: tuple[tuple[str, str], ...] = ()
-    facts: dict[str, Any] = field(default_factory=dict, compare=False)
+    facts: RevealFacts = field(default_factory=lambda: RevealFacts(), compare=False)
 
     def summary_words(self) -> str:
         """What happened, in the current language."""
@@ -181,7 +183,7 @@ class Reveal:
         return next((m for o, m in self.misconceptions if o == option), None)
 
 
-def summary_words(facts: dict[str, Any] | None, summary: str = "") -> str:
+def summary_words(facts: Mapping[str, object] | None, summary: str = "") -> str:
     """A reveal's summary in the current language from its facts (``Reveal.facts``, as a
     class's store may keep them); ``summary`` when there are none."""
     spec = (facts or {}).get("summary")
@@ -189,13 +191,15 @@ def summary_words(facts: dict[str, Any] | None, summary: str = "") -> str:
 
 
 def rows_words(
-    facts: dict[str, Any] | None, rows: tuple[tuple[str, ...], ...] = ()
+    facts: Mapping[str, object] | None, rows: tuple[tuple[str, ...], ...] = ()
 ) -> tuple[tuple[str, ...], ...]:
     """A reveal's table in the current language from its facts; ``rows`` when there are
     none."""
     specs = (facts or {}).get("rows")
     if specs is None:
         return rows
+    if not isinstance(specs, Iterable):  # (a store's record of another version)
+        raise TypeError(specs)
     return tuple(tuple(render(cell) for cell in row) for row in specs)
 
 
@@ -211,7 +215,7 @@ class QuizState:
     counter: int = 0  # questions asked: free mode takes turns with the kinds by it
     kinds: tuple[str, ...] | None = None  # a lesson page's kinds (None: free mode)
     depth: int | None = None  # a lesson page's selection depth
-    search_ref: Any = None  # weakref to the Search the pending question was asked on
+    search_ref: ReferenceType[Search] | None = None  # the Search the pending question was asked on
 
     def record(self, reveal: Reveal) -> None:
         """Count a graded question and keep it as the last reveal."""
@@ -260,7 +264,7 @@ class ArenaSetup:
     iterations: int
     opponent: str
     expansion: str
-    result: Any = None
+    result: ArenaResult | None = None
 
 
 @dataclass(frozen=True)
@@ -313,7 +317,7 @@ class AskContext:
             trigger=trigger,
             root=search.game.format_state(search.root_state),
             data=data,
-            facts={"text": text, "choices": list(choices.values())},
+            facts=QuestionFacts(text=text, choices=list(choices.values())),
         )
 
 
@@ -336,7 +340,7 @@ class GradeContext:
     names: tuple[str, ...]
     answer: str | None
     trace: IterationTrace | None
-    arena_result: Any = None
+    arena_result: ArenaResult | None = None
 
     def reveal(
         self,
@@ -348,7 +352,7 @@ class GradeContext:
         """The reveal of a graded answer: right, wrong or unanswered by ``correct`` (option
         values). ``summary`` and each cell of ``rows`` are specs (:mod:`app.quiz.words`)."""
         right = tuple(correct)
-        facts = {"summary": summary, "rows": [list(row) for row in rows]}
+        facts = RevealFacts(summary=summary, rows=[list(row) for row in rows])
         table = tuple(tuple(english(cell) for cell in row) for row in rows)
         return Reveal(self.question, self.answer, right, verdict(self.answer, right),
                       english(summary), "", table, marked, facts=facts)  # fmt: skip
@@ -369,7 +373,8 @@ def dropped(question: Question, answer: str | None, reason: Spec) -> Reveal:
     """A reveal that does not count: the question no longer applies, for ``reason`` (a spec,
     :mod:`app.quiz.words`)."""
     summary = M(N_("That question no longer applies: {reason}."), reason=reason)
-    return Reveal(question, answer, (), "dropped", english(summary), facts={"summary": summary})
+    facts = RevealFacts(summary=summary)
+    return Reveal(question, answer, (), "dropped", english(summary), facts=facts)
 
 
 @dataclass(frozen=True)

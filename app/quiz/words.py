@@ -26,7 +26,7 @@ it, but a screen shows :func:`render` of the facts.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TypedDict
 
 from app.words import i18n
 from app.words.game_words import shown
@@ -34,7 +34,23 @@ from app.words.i18n import N_, _, n_
 
 __all__ = ["M", "P", "count", "english", "join", "name", "num", "plain", "render"]
 
-Spec = Any  # str | dict (JSON-friendly: see the module's docstring)
+#: A spec as written: a ``str`` or one of the ``dict`` forms above (JSON-friendly); what
+#: :func:`render` reads may be anything (a store's record of another version).
+Spec = str | dict[str, object]
+
+
+class QuestionFacts(TypedDict, total=False):
+    """A question's facts (``Question.facts``): its words' spec and one spec per option."""
+
+    text: Spec
+    choices: list[Spec]
+
+
+class RevealFacts(TypedDict, total=False):
+    """A reveal's facts (``Reveal.facts``): its summary's spec and its table, a spec per cell."""
+
+    summary: Spec
+    rows: list[list[Spec]]
 
 
 def M(template: str, **args: Spec) -> dict[str, object]:
@@ -90,7 +106,7 @@ def join(items: Sequence[Spec]) -> dict[str, object]:
 _JOIN = N_("{items}, {item}")
 
 
-def render(spec: Spec) -> str:
+def render(spec: object) -> str:
     """The words of ``spec`` in the current language (a spec from the store that is not of
     this form is shown as its text)."""
     if spec is None:

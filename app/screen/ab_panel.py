@@ -4,7 +4,6 @@ tree (the pair itself, and how it follows A, is :mod:`app.live.ab`)."""
 from __future__ import annotations
 
 import html
-from typing import Any
 
 import streamlit as st
 
@@ -27,7 +26,7 @@ B_TREE_HEIGHT = 320
 B_TREE_LEVELS = 4
 
 
-def _show(value: Any) -> str:
+def _show(value: object) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 

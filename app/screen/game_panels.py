@@ -21,6 +21,7 @@ from app.drawing.boards import (
     stats_rows,
 )
 from app.drawing.figures import (
+    SeriesPoint,
     arena_figure,
     history_figure,
     html_table,
@@ -33,7 +34,9 @@ from app.screen.sidebar import choice_format, choice_label
 from app.words.exact import ExactAnswer, kept_sentence, regret_points
 from app.words.game_words import shown
 from app.words.i18n import N_, _, decimal, fixed, number_text, percent
+from games.base import AnyGame
 from games.registry import game_choices, game_spec
+from mcts_core.game import Action, State
 from mcts_lab.breakpoints import watch
 
 #: The Play tab's modes as shown (the values stay the widget's: ``app.live.session.PLAY_MODES``).
@@ -162,7 +165,7 @@ def board_panel() -> None:
 
 
 def _board_words(
-    game: Any, root: Any, stats: dict[Any, tuple[float, float]], names: tuple[str, str]
+    game: AnyGame, root: State, stats: dict[Action, tuple[float, float]], names: tuple[str, str]
 ) -> str:
     """The board image's text alternative: who moves and each tried move's share and Q,
     most visited first."""
@@ -294,7 +297,7 @@ def charts_panel() -> None:
 WATCH_INPUT_CHARS = watch.MAX_WATCHES * (watch.MAX_CHARS + 2)
 
 
-def _watch_chart(series: list[dict[str, Any]]) -> None:
+def _watch_chart(series: list[SeriesPoint]) -> None:
     """The watch expressions (text input ``watch``): each one's value at every point the
     charts keep, one line each (chart ``chart_watch``); a bad expression is one sentence."""
     text = st.text_input(

@@ -65,7 +65,7 @@ _LOG = logging.getLogger(__name__)
 Words = Callable[[], str]
 
 
-def shown(kept: Any) -> str:
+def shown(kept: object) -> str:
     """A kept line (``trace_error``, ``trace_stop``) in the current language."""
     return str(kept()) if callable(kept) else str(kept)
 

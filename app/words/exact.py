@@ -19,6 +19,7 @@ from typing import Any
 
 from app.words.i18n import N_, _, decimal, n_, number_text
 from app.words.phrases import comma_list
+from games.base import AnyGame
 from mcts_core.game import Action
 from mcts_lab import exact as minimax
 
@@ -118,7 +119,9 @@ class ExactAnswer:
         )
 
 
-def solve(game: Any, state: object, labels: Mapping[Action, str], seconds: float) -> ExactAnswer:
+def solve(
+    game: AnyGame, state: object, labels: Mapping[Action, str], seconds: float
+) -> ExactAnswer:
     """The exact answer at ``state`` within ``seconds`` (:func:`mcts_lab.exact.exact_values`)."""
     return ExactAnswer(minimax.exact_values(game, state, seconds), dict(labels), seconds)
 

@@ -13,6 +13,7 @@ Nothing in a frame is HTML or Markdown: the student's page escapes every string 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -146,7 +147,7 @@ class Frame:
         return repr({k: v for k, v in self.to_dict().items() if k != "at"})
 
     @classmethod
-    def from_dict(cls, data: Any) -> Frame:
+    def from_dict(cls, data: object) -> Frame:
         """A frame read back from the wire. Never fails: a key missing or of the wrong kind
         (another replica's version, a damaged record) reads as the field's default."""
         if not isinstance(data, dict):
@@ -178,17 +179,17 @@ class Frame:
         )
 
 
-def _object(value: Any) -> dict[str, Any] | None:
+def _object(value: object) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def _said(value: Any) -> tuple[dict[str, Any] | None, ...]:
+def _said(value: object) -> tuple[dict[str, Any] | None, ...]:
     if not isinstance(value, list):
         return ()
     return tuple(item if isinstance(item, dict) else None for item in value)
 
 
-def _lesson_ref(value: Any) -> LessonRef | None:
+def _lesson_ref(value: object) -> LessonRef | None:
     if not isinstance(value, dict):
         return None
     name, page = value.get("name"), value.get("page")
@@ -199,16 +200,16 @@ def _lesson_ref(value: Any) -> LessonRef | None:
     return LessonRef(name, page)
 
 
-def _has_nodes(tree: dict[str, Any]) -> bool:
+def _has_nodes(tree: Mapping[str, object]) -> bool:
     nodes = tree.get("nodes")
     return isinstance(nodes, list) and bool(nodes)
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     return "" if value is None else str(value)
 
 
-def _time(value: Any) -> float:
+def _time(value: object) -> float:
     """Seconds since the epoch: a number that fits a float; anything else is ``0.0``."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return 0.0
@@ -218,7 +219,7 @@ def _time(value: Any) -> float:
         return 0.0
 
 
-def _id(value: Any) -> str | None:
+def _id(value: object) -> str | None:
     """A poll's id: text (or a number) that is not empty; anything else is none."""
     if isinstance(value, bool) or not isinstance(value, str | int) or value == "":
         return None

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcts_core.game import Action
+from mcts_core.game import Action, State
 from mcts_core.search import Search
 
 __all__ = ["BoardTaps", "MoveMap", "move_map"]
@@ -48,7 +48,7 @@ class BoardTaps:
         return {"view": self.view, "rows": list(self.rows), "taps": dict(self.taps)}
 
     @classmethod
-    def from_dict(cls, data: Any) -> BoardTaps | None:
+    def from_dict(cls, data: object) -> BoardTaps | None:
         """Read back; ``None`` for anything that is not a board this version draws."""
         if not isinstance(data, dict) or data.get("view") not in TAP_VIEWS:
             return None
@@ -98,7 +98,7 @@ class MoveMap:
         }
 
     @classmethod
-    def from_dict(cls, data: Any) -> MoveMap | None:
+    def from_dict(cls, data: object) -> MoveMap | None:
         """Read back from a frame; ``None`` unless it is an object naming a poll."""
         if not isinstance(data, dict):
             return None
@@ -156,7 +156,7 @@ def move_map(search: Search, question: Any, poll: str = "") -> MoveMap | None:
     )
 
 
-def _board(game: Any, state: Any, actions: dict[str, Action]) -> BoardTaps | None:
+def _board(game: Any, state: State, actions: dict[str, Action]) -> BoardTaps | None:
     """The board of ``state`` for tic-tac-toe and Connect Four, each answer on its cell or
     column; ``None`` for another game."""
     try:
@@ -178,5 +178,5 @@ def _board(game: Any, state: Any, actions: dict[str, Action]) -> BoardTaps | Non
     return BoardTaps.from_dict({"view": view, "rows": list(rows), "taps": taps})
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)

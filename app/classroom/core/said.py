@@ -220,7 +220,7 @@ def root_decision(facts: Mapping[str, Any]) -> Decision | None:
     return next((s for s in steps if isinstance(s, Decision)), None)
 
 
-def render_line(facts: Any, lines_facts: Sequence[Any] = ()) -> str | None:
+def render_line(facts: object, lines_facts: Sequence[object] = ()) -> str | None:
     """One narration line made from its facts in the current language; ``None`` when the
     facts do not read (the teacher's text is shown then). ``lines_facts``: every line's facts
     (a flip's facts point at the line whose decision it is about)."""
@@ -260,7 +260,7 @@ def render_line(facts: Any, lines_facts: Sequence[Any] = ()) -> str | None:
     return None
 
 
-def render_numbers(numbers: Any) -> str | None:
+def render_numbers(numbers: object) -> str | None:
     """The statistics line from its numbers in the current language (``None``: they do not
     read)."""
     if not isinstance(numbers, dict):
@@ -419,7 +419,7 @@ def tree_words_of(tree: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def tree_in_language(tree: dict[str, Any], words: Any) -> dict[str, Any]:
+def tree_in_language(tree: dict[str, Any], words: object) -> dict[str, Any]:
     """The teacher's drawn tree with its words in the current language: ``words`` is the
     frame's ``tree_words`` (``{"lang": the teacher's tag, "in": {tag: tree_words_of(...)}}``),
     the geometry stays the teacher's. The teacher's words where the frame has none for this

@@ -38,6 +38,7 @@ def ask(a: AskContext) -> Question | None:
 
 def grade(g: GradeContext) -> Reveal:
     result = g.arena_result
+    assert result is not None  # (graded once a new result came: app.quiz.grade)
     home, away = int(result.home_wins), int(result.away_wins)
     correct = HOME if home > away else AWAY if away > home else SAME
     games = int(result.games_per_side)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from app.quiz.reading import favourite, root_rows, visits_words
 from app.quiz.records import AskContext, GradeContext, Question, QuizKind, Reveal
-from app.quiz.words import M, P, count
+from app.quiz.words import M, P, Spec, count
 from app.words.i18n import N_
 
 
@@ -35,7 +35,7 @@ def grade(g: GradeContext) -> Reveal:
     same = fav[0] == q.data["action"]
     correct = q.options[0] if same else q.options[1]
     ran = search.iterations - q.iteration
-    facts = {"n": count(ran), "move": fav[1], "visits": visits_words(fav[2])}
+    facts: dict[str, Spec] = {"n": count(ran), "move": fav[1], "visits": visits_words(fav[2])}
     if same:
         summary = P(
             "After {n} more iteration the favourite is {move} ({visits}): unchanged.",
