@@ -1,0 +1,48 @@
+"""Every lesson by a clicker's Page Down alone in Present mode (scripts/rehearse_lessons.py, in
+this process, on the run's app and this module's Chromium): each page's text whole at 18 px or
+more, each screen inside the window, after every press the tree's top and its moves in the
+tree's view and its texts in view at 14 px or more, the newest entry after a slide round trip.
+At 1280x720 and 1024x768, in English and in German, the longest text of the five languages (its
+phases page 1 was the one to overflow); es, zh-Hans, ar and 1920x1080 are rehearsed by hand
+(``--lang all``, docs/lessons.md). Each lesson is an xdist group of its own, so the lessons
+spread over the workers beside the rest of the suite. Screenshots go to out/rehearsal/."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import rehearse_lessons as rl  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+WINDOWS = [(1280, 720), (1024, 768)]
+LANGUAGES = ["en", "de"]
+OUT = ROOT / "out" / "rehearsal"
+
+
+@pytest.mark.parametrize(
+    ("name", "size", "lang"),
+    [
+        pytest.param(name, size, lang, marks=pytest.mark.xdist_group(f"rehearsal:{name}"))
+        for name in rl.lesson_names()
+        for size in WINDOWS
+        for lang in LANGUAGES
+    ],
+    ids=lambda value: "x".join(map(str, value)) if isinstance(value, tuple) else str(value),
+)
+def test_a_lesson_by_page_down_alone(
+    browser: Any, app_url: str, name: str, size: tuple[int, int], lang: str
+) -> None:
+    into = OUT / f"{size[0]}x{size[1]}"
+    into.mkdir(parents=True, exist_ok=True)
+    rows = rl.rehearse_lesson(browser, app_url, name, size, into, lang)
+    assert rows, f"{name}: no page rehearsed"
+    problems = [f"page {row.page}: {p}" for row in rows for p in row.problems]
+    assert problems == [], f"{rl.where(name, lang)} at {size[0]}x{size[1]}: {problems}"
