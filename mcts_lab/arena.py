@@ -33,7 +33,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcts_core import Search, SearchConfig
+from mcts_core.game import Action, Outcome, State
 from mcts_core.rollout import sample_outcome
+from mcts_lab.common import AnyGame
 
 __all__ = [
     "ArenaResult",
@@ -145,7 +147,7 @@ class ArenaResult:
         """Games played in all (both sides)."""
         return 2 * self.games_per_side
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """The JSON-ready totals (without ``records``; see docs/cli.md for every field)."""
         data = {
             name: getattr(self, name) for name in self.__dataclass_fields__ if name != "records"
@@ -163,7 +165,7 @@ class ArenaResult:
 
 
 def play_arena(
-    game: Any,
+    game: AnyGame,
     *,
     games: int,
     iterations: int,
@@ -281,7 +283,7 @@ def _check_whole(name: str, value: object, low: int, high: int) -> None:
         raise ValueError(f"{name} must be a whole number in [{low:,}, {high:,}], got {value!r}")
 
 
-def _score_function(game: Any) -> Callable[[Any], Any] | None:
+def _score_function(game: AnyGame) -> Callable[[Any], Any] | None:
     score = getattr(game, "score", None)
     return score if callable(score) else None
 
@@ -291,8 +293,8 @@ class _Player:
 
     def __init__(
         self,
-        game: Any,
-        state: Any,
+        game: AnyGame,
+        state: State,
         config: SearchConfig | None,
         iterations: int,
         rng: random.Random,
@@ -307,7 +309,7 @@ class _Player:
         if config is not None and reuse:
             self.search = Search(game, state, config, seed=rng.randrange(2**62))
 
-    def choose(self, state: Any, legal: Any) -> tuple[Any, int]:
+    def choose(self, state: State, legal: Any) -> tuple[Any, int]:
         """The action to play and the root visits behind it (0 for a random move)."""
         if self.config is None:
             return legal[int(self.rng.random() * len(legal))], 0
@@ -317,14 +319,14 @@ class _Player:
         search.run(iterations=self.iterations)
         return search.best_action(), search.root.visits
 
-    def observe(self, action: Any, outcome: Any) -> None:
+    def observe(self, action: Action, outcome: Outcome) -> None:
         """Move the kept tree's root along the real move (no-op without a kept tree)."""
         if self.search is not None:
             self.search.advance(action, outcome)
 
 
 def _play_one(
-    game: Any,
+    game: AnyGame,
     *,
     index: int,
     side: int,

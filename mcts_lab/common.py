@@ -6,8 +6,8 @@ The summary dict is the ``mcts-lab search --json`` object documented in ``docs/c
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, Required, SupportsInt, TypeAlias, TypedDict, cast
 
 from games.registry import (
     GAME_NAMES,
@@ -18,9 +18,13 @@ from games.registry import (
     opening_state,
 )
 from mcts_core import ChanceNode, RunResult, Search, SearchConfig
+from mcts_core.game import Action, Game, State
 from mcts_lab.settings import SETTINGS
 
 __all__ = [
+    "AnyGame",
+    "ChildRow",
+    "SearchSummary",
     "CONFIG_OPTIONS",
     "GAME_SIZES",
     "INDEXED_BY_ACTION",
@@ -36,6 +40,57 @@ __all__ = [
     "search_summary",
     "signed_value",
 ]
+
+
+#: A game of whatever state type: the :class:`~mcts_core.game.Game` protocol as the search
+#: holds it (the lab builds games by name, so their state types are not known statically).
+AnyGame: TypeAlias = Game[Any]
+
+
+class ChildRow(TypedDict, total=False):
+    """One root child in :func:`search_summary` (``children[]`` of ``search --json``)."""
+
+    action: Required[str]
+    action_index: Required[int]
+    visits: Required[int]
+    #: mean value from the root mover's view, in [-1, 1]
+    value: Required[float]
+    #: "win", "draw" or "loss" for the root mover once proven, else ``None``
+    proven: Required[str | None]
+    #: with ``--exact``: the move's exact value from the root mover's view (``None``: unknown)
+    exact: float | None
+
+
+class SearchSummary(TypedDict, total=False):
+    """The ``mcts-lab search --json`` object (docs/cli.md); values from the root mover's view
+    in [-1, 1]. The optional fields are added by ``--exact`` (``regret``) and ``--until``."""
+
+    game: Required[str]
+    position: Required[str]
+    root_player: Required[int | None]
+    iterations: Required[int]
+    seconds: Required[float]
+    iterations_per_second: Required[float]
+    stopped: Required[str | None]
+    nodes: Required[int]
+    max_depth: Required[int]
+    root_value: Required[float | None]
+    root_proven: Required[str | None]
+    best_action: Required[str | None]
+    best_action_index: Required[int | None]
+    children: Required[list[ChildRow]]
+    final_choices: Required[dict[str, str]]
+    principal_variation: Required[list[str]]
+    config: Required[dict[str, object]]
+    note: Required[str]
+    seed: Required[int]
+    game_options: dict[str, int]
+    #: ``--exact``: the best exact value over all moves minus the chosen move's
+    regret: float | None
+    #: ``--until``: the conditions, the iteration where one held, and why the run stopped
+    until: list[str]
+    stopped_at: int | None
+    stop_reason: str
 
 
 #: The values of ``--size``: every registered game's ``size`` option (gridiron: players per
@@ -60,7 +115,7 @@ INDEXED_BY_ACTION = frozenset(spec.name for spec in all_specs() if spec.indexed_
 CONFIG_OPTIONS: Mapping[str, str] = {setting.option: setting.field for setting in SETTINGS}
 
 
-def build_game(name: str, size: int | None = None) -> Any:
+def build_game(name: str, size: int | None = None) -> AnyGame:
     """The game called ``name``: a registered one (:data:`games.GAME_NAMES`) or
     ``openspiel:<game string>``. ``size`` sets the game's ``size`` option (the gridiron preset:
     1, 3 or 5; default: the option's default) and is ignored by games without one. Unknown
@@ -68,13 +123,16 @@ def build_game(name: str, size: int | None = None) -> Any:
     try:
         spec = game_spec(name)
         option = spec.option("size")
+        game: AnyGame
         if option is None:
-            return make_game(name)
+            game = make_game(name)
+            return game
         size = option.default if size is None else size
         if size not in option.choices:
             choices = ", ".join(map(str, option.choices[:-1])) + f" or {option.choices[-1]}"
             raise ValueError(f"{name} size must be {choices}, got {size!r}")
-        return make_game(name, size=size)
+        game = make_game(name, size=size)
+        return game
     except ImportError as error:  # a game module that is not there (yet)
         raise ValueError(f"game {name!r} is not available: {error}") from None
 
@@ -93,7 +151,7 @@ def check_game_name(name: str) -> str:
     )
 
 
-def game_size(game: Any) -> int | None:
+def game_size(game: AnyGame) -> int | None:
     """The game's ``size`` option (the gridiron preset), or ``None`` for a game without one."""
     try:
         has_size = game_spec(game.name).option("size") is not None
@@ -127,7 +185,7 @@ def build_config(
     )
 
 
-def parse_position(game: Any, text: str | None, seed: int = 0) -> Any:
+def parse_position(game: AnyGame, text: str | None, seed: int = 0) -> State:
     """The state a position string describes; ``None`` means where the game starts: the
     initial position after any forced opening move (:func:`opening_state`, dice seeded with
     ``seed``), as in the app.
@@ -135,17 +193,27 @@ def parse_position(game: Any, text: str | None, seed: int = 0) -> Any:
     The game's ``parse_state`` raises ``ValueError`` naming what is wrong with a bad string.
     """
     if text is None:
-        return opening_state(game, seed)
-    return game.parse_state(text)
+        start: State = opening_state(game, seed)
+        return start
+    state: State = game.parse_state(text)
+    return state
 
 
-def action_index(game: Any, state: Any, action: Any) -> int:
+class NumberedMoves(Protocol):
+    """What :func:`action_index` reads of a game: its name and its legal moves."""
+
+    @property
+    def name(self) -> str: ...
+    def legal_actions(self, state: State) -> Sequence[Action]: ...
+
+
+def action_index(game: NumberedMoves, state: State, action: Action) -> int:
     """The documented number of an action: the cell (0..8) in tic-tac-toe, the 0-based column
     (0..6) in Connect Four, the action id in an OpenSpiel game (``GameSpec.indexed_by_action``),
     and in other games the action's index in ``game.legal_actions(state)`` (the game's stable,
     documented order)."""
     if _indexed_by_action(game.name):
-        return int(action)
+        return int(cast(SupportsInt, action))  # these games' actions are numbers
     return list(game.legal_actions(state)).index(action)
 
 
@@ -165,7 +233,7 @@ def signed_value(q: float, value_range: str | SearchConfig) -> float:
     return q if value_range == "symmetric" else 2.0 * q - 1.0
 
 
-def children_rows(search: Search) -> list[dict[str, Any]]:
+def children_rows(search: Search) -> list[ChildRow]:
     """The root's children as JSON-ready dicts, in expansion order.
 
     Each: ``action`` (label), ``action_index`` (see :func:`action_index`), ``visits``, ``value``
@@ -205,7 +273,7 @@ def principal_variation(search: Search, max_moves: int = 12) -> list[str]:
     return labels
 
 
-def search_summary(search: Search, result: RunResult | None = None) -> dict[str, Any]:
+def search_summary(search: Search, result: RunResult | None = None) -> SearchSummary:
     """The documented JSON summary of a search (``mcts-lab search --json``, docs/cli.md).
 
     ``result`` is what ``Search.run`` returned (``None`` when nothing ran, e.g. a finished
@@ -215,7 +283,7 @@ def search_summary(search: Search, result: RunResult | None = None) -> dict[str,
     state = search.root_state
     terminal = game.is_terminal(state)
     seconds = result.seconds if result is not None else 0.0
-    data: dict[str, Any] = {
+    data: SearchSummary = {
         "game": game.name,
         "position": game.format_state(state),
         "root_player": None if terminal else game.current_player(state),

@@ -28,7 +28,12 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Hashable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
+
+from mcts_core.game import Action, State
+
+if TYPE_CHECKING:
+    from mcts_lab.common import AnyGame, SearchSummary
 
 __all__ = ["ExactTimeout", "exact_values", "regret", "best_value", "VALUE_TOLERANCE"]
 
@@ -47,7 +52,7 @@ class _Unsolvable(Exception):
     """The generic search met a state already on its current line (a cycle)."""
 
 
-def exact_values(game: Any, state: Any, seconds: float = 2.0) -> dict[Any, float | None]:
+def exact_values(game: AnyGame, state: State, seconds: float = 2.0) -> dict[Action, float | None]:
     """Each legal action's exact value from the ROOT MOVER's view, in [-1, 1].
 
     Args:
@@ -68,7 +73,7 @@ def exact_values(game: Any, state: Any, seconds: float = 2.0) -> dict[Any, float
     deadline = time.monotonic() + seconds
     solver = _Solver(game, deadline)
     sign = 1.0 if game.current_player(state) == 0 else -1.0
-    values: dict[Any, float | None] = {}
+    values: dict[Action, float | None] = {}
     for action in game.legal_actions(state):
         try:
             value = solver.action_value(state, action, -1.0, 1.0)
@@ -79,7 +84,11 @@ def exact_values(game: Any, state: Any, seconds: float = 2.0) -> dict[Any, float
     return values
 
 
-def best_value(values: Mapping[Any, float | None]) -> float | None:
+#: a move as the caller names it: the game's action, or its documented index
+_Move = TypeVar("_Move", bound=Hashable)
+
+
+def best_value(values: Mapping[_Move, float | None]) -> float | None:
     """The best exact value among ``values``, or ``None`` when it is not known (a value is
     missing and none of the known ones is a win, the most there is)."""
     known = [v for v in values.values() if v is not None]
@@ -91,7 +100,7 @@ def best_value(values: Mapping[Any, float | None]) -> float | None:
     return best
 
 
-def regret(values: Mapping[Any, float | None], chosen: Any) -> float | None:
+def regret(values: Mapping[_Move, float | None], chosen: _Move) -> float | None:
     """What playing ``chosen`` gives away: the best exact value minus ``chosen``'s, >= 0.
 
     ``None`` when either is unknown: ``chosen`` is not in ``values`` or has no value, or the
@@ -122,7 +131,7 @@ class _Solver:
     anything in between exact.
     """
 
-    def __init__(self, game: Any, deadline: float) -> None:
+    def __init__(self, game: AnyGame, deadline: float) -> None:
         self.game = game
         self.deadline = deadline
         self.table: dict[Hashable, tuple[float, float]] = {}
@@ -132,7 +141,7 @@ class _Solver:
             None if getattr(game, "states_never_repeat", False) else set()
         )
 
-    def action_value(self, state: Any, action: Any, alpha: float, beta: float) -> float:
+    def action_value(self, state: State, action: Action, alpha: float, beta: float) -> float:
         """The value of playing ``action`` in ``state``: a decision, or the expectation over
         its chance outcomes with Star1 windows."""
         game = self.game
@@ -160,7 +169,7 @@ class _Solver:
                 return float(total - rest)  # a lower bound, >= beta
         return total
 
-    def value(self, state: Any, alpha: float, beta: float) -> float:
+    def value(self, state: State, alpha: float, beta: float) -> float:
         game = self.game
         if game.is_terminal(state):
             return float(game.returns(state)[0])
@@ -227,7 +236,7 @@ class _Solver:
         return best
 
 
-def add_exact(summary: dict[str, Any], game: Any, state: Any, seconds: float) -> dict[str, Any]:
+def add_exact(summary: SearchSummary, game: AnyGame, state: State, seconds: float) -> SearchSummary:
     """Add the exact answer to a search summary (``mcts-lab search --json --exact``).
 
     Every ``children[]`` entry gets ``exact`` (its exact value from the root mover's view, or

@@ -61,7 +61,7 @@ class ExactPosition:
         value = self.values.get(index)
         return value is not None and value >= self.best - VALUE_TOLERANCE
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "position": self.position,
             "values": {str(k): _compact(v) for k, v in sorted(self.values.items())},
@@ -98,7 +98,7 @@ class StrengthResult:
         """Share of searches whose chosen move kept the position's exact value."""
         return self.preserved / self.searches if self.searches else math.nan
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         data = asdict(self)
         data["seeds"] = list(self.seeds)
         data["rate"] = self.rate

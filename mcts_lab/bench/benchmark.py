@@ -60,7 +60,7 @@ from mcts_lab.bench.runs import (
     bytes_per_simulation,
     measurement,
 )
-from mcts_lab.common import game_size
+from mcts_lab.common import AnyGame, game_size
 from mcts_lab.presets import preset_overrides
 
 __all__ = [
@@ -115,7 +115,7 @@ class Pair:
     def ratio(self) -> float:
         return self.ours / self.openspiel
 
-    def to_dict(self, baseline: str = "openspiel") -> dict[str, Any]:
+    def to_dict(self, baseline: str = "openspiel") -> dict[str, object]:
         return {
             "ours": round(self.ours, 1),
             baseline: round(self.openspiel, 1),
@@ -152,7 +152,7 @@ class Comparison:
     def pair_ratio_high(self) -> float:
         return max(self.pair_ratios)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "baseline": self.baseline,
             "theirs": self.theirs.to_dict(),
@@ -192,7 +192,7 @@ class BenchReport:
     openspiel_version: str | None
     ratio: float | None
     targets: dict[str, Any]
-    machine: dict[str, Any]
+    machine: dict[str, object]
     warmup: int = WARMUP_RUNS
     pairs: tuple[Pair, ...] | None = None
     pair_ratio_median: float | None = None
@@ -202,7 +202,7 @@ class BenchReport:
         """The comparison with ``baseline`` ("textbook" or "openspiel"), if it was run."""
         return next((c for c in self.comparisons if c.baseline == baseline), None)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "game": self.game,
             "size": self.size,
@@ -322,7 +322,7 @@ def _baseline_runner(baseline: str, game_name: str, iterations: int) -> tuple[st
 
 
 def run_bench(
-    game: Any,
+    game: AnyGame,
     *,
     iterations: int,
     repeat: int,
@@ -332,7 +332,7 @@ def run_bench(
     size: int | None = None,
     log: Callable[[str], None] | None = None,
     warmup: int = WARMUP_RUNS,
-    machine: dict[str, Any] | None = None,
+    machine: dict[str, object] | None = None,
     preset: str | None = None,
     memory: bool = True,
     announce: Callable[[str], None] | None = None,

@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 import platform
 import subprocess
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 __all__ = ["cpu_model", "format_header", "machine_info", "openspiel_version"]
 
@@ -72,7 +72,7 @@ def openspiel_version() -> str | None:
     return _version("open_spiel")
 
 
-def machine_info(*, openspiel: bool = False) -> dict[str, Any]:
+def machine_info(*, openspiel: bool = False) -> dict[str, object]:
     """What the numbers were measured on: ``cpu`` (model), ``cores`` (logical CPUs),
     ``cores_usable`` (those this process may run on), ``os``, ``python`` (version),
     ``python_implementation``, ``mcts_lab`` (version), ``mcts_lab_revision`` (git), ``numpy``
@@ -95,10 +95,10 @@ def machine_info(*, openspiel: bool = False) -> dict[str, Any]:
     }
 
 
-def format_header(machine: dict[str, Any]) -> list[str]:
+def format_header(machine: Mapping[str, object]) -> list[str]:
     """The machine and versions as two text lines."""
 
-    def known(value: Any) -> str:
+    def known(value: object) -> str:
         return "unknown" if value is None else str(value)
 
     cores = known(machine.get("cores"))

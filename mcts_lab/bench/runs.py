@@ -13,9 +13,9 @@ import time
 import tracemalloc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from mcts_core import Search, SearchConfig
+from mcts_lab.common import AnyGame
 from mcts_lab.textbook import TEXTBOOK_GAMES, uct_search
 
 __all__ = [
@@ -58,7 +58,7 @@ class Measurement:
     median: float
     runs: tuple[float, ...]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "name": self.name,
             "median": round(self.median, 1),
@@ -97,7 +97,7 @@ def alternate(
     return seconds
 
 
-def our_runner(game: Any, config: SearchConfig, *, iterations: int, record: bool) -> Runner:
+def our_runner(game: AnyGame, config: SearchConfig, *, iterations: int, record: bool) -> Runner:
     """A fresh ``Search`` per seed; ``record=False`` runs ``Search.run(iterations=...)``,
     ``record=True`` a loop of ``Search.step()`` (a trace per iteration)."""
 
@@ -186,7 +186,7 @@ def measurement(name: str, iterations: int, seconds: list[float]) -> Measurement
 
 
 def simulations_per_second(
-    game: Any,
+    game: AnyGame,
     config: SearchConfig,
     *,
     iterations: int,
@@ -216,7 +216,9 @@ def openspiel_rate(
     return measurement(OPENSPIEL_NAME, iterations, seconds)
 
 
-def bytes_per_simulation(game: Any, config: SearchConfig, *, iterations: int, seed: int) -> float:
+def bytes_per_simulation(
+    game: AnyGame, config: SearchConfig, *, iterations: int, seed: int
+) -> float:
     """Bytes still allocated after building an ``iterations``-simulation tree, per simulation."""
     gc.collect()
     tracemalloc.start()

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from mcts_core import Search
-from mcts_core.game import Action, State
+from mcts_core.game import Action, Game, State
 from mcts_core.policies import most_visited
 from mcts_lab.common import action_index, signed_value
 
@@ -93,9 +93,11 @@ class RootView(Protocol):
 class MovesView(Protocol):
     """The part of a game a condition reads: the root's legal moves and their labels."""
 
-    def is_terminal(self, state: Any) -> bool: ...
-    def legal_actions(self, state: Any) -> Sequence[Action]: ...
-    def action_label(self, state: Any, action: Any) -> str: ...
+    @property
+    def name(self) -> str: ...
+    def is_terminal(self, state: State) -> bool: ...
+    def legal_actions(self, state: State) -> Sequence[Action]: ...
+    def action_label(self, state: State, action: Action) -> str: ...
 
 
 class SettingsView(Protocol):
@@ -339,7 +341,9 @@ def _proven(search: SearchView, move: RootMove | None, context: Context) -> Prob
 def _regret_zero(search: SearchView, _: None, context: Context) -> Probe:
     from mcts_lab.exact import VALUE_TOLERANCE, best_value, exact_values
 
-    values = exact_values(search.game, search.root_state, context.exact_seconds)
+    game = search.game
+    assert isinstance(game, Game)  # needs_exact: a registered game's rules, not a file's moves
+    values = exact_values(game, search.root_state, context.exact_seconds)
     best = best_value(values)
     if best is None:
         raise BreakpointError(

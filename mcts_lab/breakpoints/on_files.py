@@ -141,7 +141,7 @@ class _FileMoves:
     def legal_actions(self, state: object) -> list[Action]:
         return list(self._moves)
 
-    def action_label(self, state: object, action: Any) -> str:
+    def action_label(self, state: object, action: Action) -> str:
         return self._replay.label(action)
 
 

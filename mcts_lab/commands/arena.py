@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 
 from mcts_core import SearchConfig
 from mcts_core.config import EXPANSION_ORDERS
@@ -23,7 +22,7 @@ from mcts_lab.common import build_game, game_size
 from mcts_lab.presets import preset_overrides
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     a = sub.add_parser(
         "arena", help="MCTS against an opponent, as home and as away", allow_abbrev=False
     )

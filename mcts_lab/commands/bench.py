@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
 
 from mcts_lab.bench import benchmark as bench
 from mcts_lab.bench import runs as bench_runs
@@ -21,7 +20,7 @@ from mcts_lab.commands.options import (
 from mcts_lab.common import build_game
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     b = sub.add_parser("bench", help="simulations/second and bytes/simulation", allow_abbrev=False)
     game_options(b, default="connect_four")
     b.add_argument("--iterations", type=whole_number(1, MAX_ITERATIONS), default=5000)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 
 from mcts_lab.commands.options import (
     MAX_SEED,
@@ -18,7 +17,7 @@ from mcts_lab.common import build_game, parse_position
 from mcts_lab.compare import searches as compare
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "compare",
         help="two settings in lockstep: where their selection paths first part, and why",

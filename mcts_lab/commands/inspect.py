@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 
 from mcts_lab import traces
 from mcts_lab.breakpoints import watch
@@ -21,7 +20,7 @@ MAX_LISTED_LIMIT = 1_000_000
 INSPECT_MAX_BYTES = 100 * 1024 * 1024
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "inspect",
         help="summarise an mcts-trace file (any MCTS's tree or trace) and list its anomalies",

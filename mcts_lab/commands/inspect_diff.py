@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from typing import Any
 
 from mcts_lab import traces
 from mcts_lab.commands.options import UsageError, emit, finite_number, quote, whole_number
@@ -25,7 +24,7 @@ def tolerance(text: str) -> float:
     return value
 
 
-def add_options(p: Any) -> None:
+def add_options(p: argparse.ArgumentParser) -> None:
     """``--diff``, ``--tolerance``, ``--junit``, ``--max-differences`` on ``inspect``."""
     p.add_argument(
         "--diff",

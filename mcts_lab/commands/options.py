@@ -13,7 +13,7 @@ import re
 import shlex
 import sys
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import NoReturn, TypeVar
 
 from games import GAME_NAMES
 from mcts_core import SearchConfig
@@ -260,7 +260,11 @@ SETTINGS_HELP = (
 )
 
 
-def write_trace(write: Callable[[], Any], path: str) -> Any:
+#: what the write given to :func:`write_trace` returns
+_T = TypeVar("_T")
+
+
+def write_trace(write: Callable[[], _T], path: str) -> _T:
     """``write()``'s result; a file that cannot be written is a usage error (one line)."""
     try:
         return write()

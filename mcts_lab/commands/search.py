@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from games.registry import game_spec, is_openspiel
 from mcts_core import Search
@@ -30,12 +30,12 @@ from mcts_lab.commands.options import (
     seconds_budget,
     write_trace,
 )
-from mcts_lab.common import build_game, parse_position, search_summary
+from mcts_lab.common import AnyGame, SearchSummary, build_game, parse_position, search_summary
 from mcts_lab.exact import add_exact
 from mcts_lab.traces.lab import write_run
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     search = sub.add_parser(
         "search", help="search a position and summarise the root", allow_abbrev=False
     )
@@ -72,7 +72,7 @@ def add_parser(sub: Any) -> None:
 
 def run_search(
     args: argparse.Namespace,
-    game: Any,
+    game: AnyGame,
     position: str | None,
     trace_file: str | None = None,
     until: list[Condition] | None = None,
@@ -149,7 +149,7 @@ def _run_until(
     )
 
 
-def _parse_until(args: argparse.Namespace, game: Any) -> list[Condition]:
+def _parse_until(args: argparse.Namespace, game: AnyGame) -> list[Condition]:
     """The ``--until`` conditions, checked against the game and the position (one line and
     status 2 for a bad one)."""
     if not args.until:
@@ -164,7 +164,12 @@ def _parse_until(args: argparse.Namespace, game: Any) -> list[Condition]:
     return conditions
 
 
-def _until_fields(result: Any) -> dict[str, Any]:
+class _UntilFields(TypedDict):
+    stopped_at: int | None
+    stop_reason: str
+
+
+def _until_fields(result: UntilResult | None) -> _UntilFields:
     """``stopped_at`` and ``stop_reason`` of a run with ``--until``."""
     if result is None:
         return {"stopped_at": None, "stop_reason": "the position is already over: nothing ran"}
@@ -194,7 +199,7 @@ def _mover(game_name: str, player: int) -> str:
     return text + (", OpenSpiel's numbering" if is_openspiel(game_name) else "")
 
 
-def _format_summary(data: dict[str, Any]) -> str:
+def _format_summary(data: SearchSummary) -> str:
     position = data["position"] or "(start)"
     lines = [
         f"{data['game']} at {position!r}: {data['iterations']:,} iterations in "
@@ -217,7 +222,9 @@ def _format_summary(data: dict[str, Any]) -> str:
         # the proof is the root's value; the mean of its rollouts is kept for comparison
         proven = {"win": "+1", "draw": "0", "loss": "-1"}[data["root_proven"]]
         value = f"root value {proven}: proven {data['root_proven']} (rollouts' {value})"
-    lines.append(f"to move: {_mover(data['game'], data['root_player'])}; {value}")
+    player = data["root_player"]
+    assert player is not None  # a best move: the position is not over
+    lines.append(f"to move: {_mover(data['game'], player)}; {value}")
     lines.append(
         f"best move: {data['best_action']} (index {data['best_action_index']}); final policies: "
         + ", ".join(f"{k} {v}" for k, v in data["final_choices"].items())
@@ -249,7 +256,7 @@ def _format_summary(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _summary(args: argparse.Namespace, search: Search, result: Any) -> dict[str, Any]:
+def _summary(args: argparse.Namespace, search: Search, result: Any) -> SearchSummary:
     """The search's JSON summary, with the exact values when ``--exact`` asks for them and
     where the breakpoints stopped it with ``--until``."""
     data = search_summary(search, result)
@@ -257,7 +264,8 @@ def _summary(args: argparse.Namespace, search: Search, result: Any) -> dict[str,
         add_exact(data, search.game, search.root_state, args.exact_seconds)
     if args.until:
         data["until"] = list(args.until)
-        data.update(_until_fields(result))
+        fields = _until_fields(result)
+        data["stopped_at"], data["stop_reason"] = fields["stopped_at"], fields["stop_reason"]
     return data
 
 
@@ -296,9 +304,9 @@ def run(args: argparse.Namespace) -> int:
     for number, position in _read_positions(args.positions_file):
         try:
             search, result = run_search(args, game, position)
-            data = {"line": number, **_summary(args, search, result)}
+            row: dict[str, object] = {"line": number, **_summary(args, search, result)}
         except ValueError as error:
-            data = {"line": number, "game": game.name, "position": position, "error": str(error)}
+            row = {"line": number, "game": game.name, "position": position, "error": str(error)}
             status = 1
-        print(json.dumps(data), flush=True)
+        print(json.dumps(row), flush=True)
     return status

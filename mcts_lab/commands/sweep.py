@@ -9,7 +9,6 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
 
 from mcts_lab import arena
 from mcts_lab.commands.options import (
@@ -25,7 +24,7 @@ from mcts_lab.commands.options import (
 from mcts_lab.sweep import sweeps as sweep
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "sweep",
         help="one search parameter over several values, each an arena, with confidence intervals",

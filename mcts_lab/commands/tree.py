@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from mcts_core import format_tree, tree_to_dot, tree_to_json
 from mcts_lab import traces
@@ -12,7 +11,7 @@ from mcts_lab.commands.search import run_search
 from mcts_lab.common import build_game
 
 
-def add_parser(sub: Any) -> None:
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     tree = sub.add_parser("tree", help="search a position and print the tree", allow_abbrev=False)
     search_options(tree, batch=False)
     tree.add_argument(

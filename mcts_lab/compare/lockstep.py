@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, fields
-from typing import Any
 
 from mcts_core import (
     ChanceStep,
@@ -16,7 +15,8 @@ from mcts_core import (
     Search,
     SearchConfig,
 )
-from mcts_lab.common import signed_value
+from mcts_core.game import State
+from mcts_lab.common import AnyGame, signed_value
 from mcts_lab.compare.records import (
     SYNC_TEXT,
     Divergence,
@@ -30,7 +30,7 @@ from mcts_lab.compare.records import (
 _SAME = 1e-9  # two floats closer than this are "the same" (only rounding separates them)
 
 
-def config_differences(a: SearchConfig, b: SearchConfig) -> dict[str, tuple[Any, Any]]:
+def config_differences(a: SearchConfig, b: SearchConfig) -> dict[str, tuple[object, object]]:
     """The config fields whose values differ, in field order: ``{name: (a's, b's)}``."""
     return {
         f.name: (getattr(a, f.name), getattr(b, f.name))
@@ -118,7 +118,12 @@ class Lockstep:
     """
 
     def __init__(
-        self, game: Any, state: Any, config_a: SearchConfig, config_b: SearchConfig, seed: int = 0
+        self,
+        game: AnyGame,
+        state: State,
+        config_a: SearchConfig,
+        config_b: SearchConfig,
+        seed: int = 0,
     ) -> None:
         if game.is_terminal(state):
             raise ValueError("the position is already over: there is no move to compare")

@@ -15,7 +15,7 @@ from mcts_core import (
     RunStop,
     Search,
 )
-from mcts_lab.common import search_summary
+from mcts_lab.common import SearchSummary, search_summary
 
 #: Where two paths part: a decision chose differently ("selection"), a chance node drew another
 #: outcome ("chance"), the same node was expanded with another move ("expansion"), or one search
@@ -54,7 +54,7 @@ class StepComparison:
     path_a: tuple[str, ...]
     path_b: tuple[str, ...]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "iteration": self.iteration,
             "same_path": self.same_path,
@@ -106,7 +106,7 @@ class Divergence:
     in_sync_before: bool
     explanation: str
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "iteration": self.iteration,
             "depth": self.depth,
@@ -121,7 +121,7 @@ class Divergence:
         }
 
 
-def _terms(terms: tuple[ChildTerms, ...]) -> list[dict[str, Any]]:
+def _terms(terms: tuple[ChildTerms, ...]) -> list[dict[str, object]]:
     return [
         {
             "action": t.label,
@@ -169,7 +169,7 @@ class Comparison:
     first_divergence: Divergence | None
     first_out_of_sync: int | None
     out_of_sync_reason: SyncLoss | None
-    differences: dict[str, tuple[Any, Any]]
+    differences: dict[str, tuple[object, object]]
     note: str
     seconds_a: float
     seconds_b: float
@@ -207,7 +207,7 @@ class Comparison:
         }
 
 
-def _summary(search: Search, iterations: int, seconds: float) -> dict[str, Any]:
+def _summary(search: Search, iterations: int, seconds: float) -> SearchSummary:
     """``search_summary`` of one side: the ``search --json`` object of its tree."""
     capped = search.node_cap_reached
     stopped = RunStop.NODE_CAP if capped else RunStop.ITERATIONS
@@ -223,7 +223,7 @@ SYNC_TEXT: dict[str, str] = {
 }
 
 
-def show_value(value: Any) -> str:
+def show_value(value: object) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     return f"{value:g}" if isinstance(value, float) else str(value)

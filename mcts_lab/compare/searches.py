@@ -23,13 +23,14 @@ that steps on clicks; its records are in :mod:`mcts_lab.compare.records`);
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from mcts_core import (
     NodeCapReached,
     SearchConfig,
 )
 from mcts_core.config import check_count
+from mcts_core.game import State
+from mcts_lab.common import AnyGame
 from mcts_lab.compare.lockstep import Lockstep, config_differences, path_labels
 from mcts_lab.compare.records import (
     SYNC_TEXT,
@@ -61,8 +62,8 @@ MAX_COMPARE_ITERATIONS = 100_000
 
 
 def compare_searches(
-    game: Any,
-    state: Any,
+    game: AnyGame,
+    state: State,
     config_a: SearchConfig,
     config_b: SearchConfig,
     *,

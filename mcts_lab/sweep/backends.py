@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from mcts_core import SearchConfig
 from mcts_lab.arena import GameRecord, play_arena
-from mcts_lab.common import build_game
+from mcts_lab.common import AnyGame, build_game
 
 Backend = Literal["serial", "process", "ray"]
 
@@ -51,7 +51,7 @@ class SweepTask:
 
 
 @lru_cache(maxsize=8)
-def task_game(name: str, size: int | None) -> Any:
+def task_game(name: str, size: int | None) -> AnyGame:
     return build_game(name, size)
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from mcts_core import SearchConfig
 from mcts_lab.arena import GameRecord
@@ -18,7 +17,7 @@ CONFIDENCE = 0.95
 _Z = 1.959963984540054
 
 
-def value_text(value: Any) -> str:
+def value_text(value: object) -> str:
     """A value as a person and the seeds read it: ``0.5``, ``1000``, ``none``, ``on``."""
     if value is None:
         return "none"
@@ -59,8 +58,8 @@ class Rates:
     def win_rate(self) -> float:
         return self.wins / self.games if self.games else 0.0
 
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
+    def to_dict(self) -> dict[str, object]:
+        data: dict[str, object] = {
             "games": self.games,
             "wins": self.wins,
             "draws": self.draws,
@@ -86,7 +85,7 @@ def rates_of(records: Sequence[GameRecord]) -> Rates:
 class ValueResult:
     """One value's games: MCTS's results at home, away and in all, and its touchdowns."""
 
-    value: Any
+    value: object
     config: SearchConfig
     iterations: int
     home: Rates
@@ -98,7 +97,7 @@ class ValueResult:
     mean_root_visits: float
     records: tuple[GameRecord, ...] = field(repr=False, default=())
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "value": self.value,
             "label": value_text(self.value),
@@ -140,7 +139,7 @@ class SweepResult:
     #: the sweep early (serial backend): the rates then count the games played
     stopped: str = ""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         """The ``mcts-lab sweep --json`` object (docs/cli.md)."""
         return {
             "game": self.game,

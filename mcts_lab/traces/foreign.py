@@ -7,12 +7,15 @@ reads an ``mctx.Tree``'s arrays with NumPy, so no JAX is needed to convert one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol
 
 import numpy as np
 
+from mcts_core.game import Action, State
+from mcts_lab.common import AnyGame
 from mcts_lab.traces.format import FORMAT, VERSION
+from mcts_lab.traces.shapes import NodeRecord, TraceDocument, TraceHeader
 
 __all__ = ["from_openspiel", "from_mctx"]
 
@@ -23,14 +26,56 @@ _OPENSPIEL_CHANCE = -1
 _CLOSE = 1e-6
 
 
-def _player(state: Any) -> int:
+class _SpielGameType(Protocol):
+    """What :func:`from_openspiel` reads of ``pyspiel.GameType``."""
+
+    utility: object
+
+
+class _SpielGame(Protocol):
+    """What :func:`from_openspiel` calls of a ``pyspiel.Game``."""
+
+    def num_players(self) -> int: ...
+    def get_type(self) -> _SpielGameType: ...
+    def min_utility(self) -> float: ...
+    def max_utility(self) -> float: ...
+
+
+class _SpielState(Protocol):
+    """What :func:`from_openspiel` calls of a ``pyspiel.State``."""
+
+    def get_game(self) -> _SpielGame: ...
+    def is_terminal(self) -> bool: ...
+    def is_chance_node(self) -> bool: ...
+    def current_player(self) -> int: ...
+    def action_to_string(self, player: int, action: int) -> str: ...
+    def history(self) -> list[int]: ...
+    def child(self, action: int) -> _SpielState: ...
+
+
+class _SpielNode(Protocol):
+    """What :func:`from_openspiel` reads of OpenSpiel's ``mcts.SearchNode``."""
+
+    action: int
+    prior: float
+    explore_count: int
+    total_reward: float
+    outcome: Sequence[float] | None
+    children: Sequence[_SpielNode]
+
+
+def _player(state: _SpielState) -> int:
     """The player to move (-1 at a terminal state; a chance state: see the caller)."""
     return -1 if state.is_terminal() else int(state.current_player())
 
 
 def from_openspiel(
-    root: Any, state: Any, *, settings: dict[str, Any] | None = None, seed: int | None = None
-) -> dict[str, Any]:
+    root: _SpielNode,
+    state: _SpielState,
+    *,
+    settings: Mapping[str, object] | None = None,
+    seed: int | None = None,
+) -> TraceDocument:
     """The tree OpenSpiel's ``MCTSBot.mcts_search(state)`` returns, with the state it searched.
 
     OpenSpiel's ``SearchNode`` keeps ``explore_count`` and ``total_reward`` "from the parent
@@ -46,15 +91,17 @@ def from_openspiel(
     utility = game.get_type().utility
     zero_sum = getattr(utility, "name", str(utility)).endswith("ZERO_SUM")
     root_player = int(state.current_player()) if not state.is_terminal() else 0
-    nodes: list[dict[str, Any]] = []
+    nodes: list[NodeRecord] = []
     # (search node, parent id, the parent's state, this node's state, view of this node)
-    stack: list[tuple[Any, int | None, Any, Any, int]] = [(root, None, None, state, root_player)]
+    stack: list[tuple[_SpielNode, int | None, _SpielState | None, _SpielState, int]] = [
+        (root, None, None, state, root_player)
+    ]
     next_id = 0
     while stack:
         node, parent_id, before, here, view = stack.pop()
         node_id = next_id
         next_id += 1
-        item: dict[str, Any] = {"id": node_id, "parent": parent_id}
+        item: NodeRecord = {"id": node_id, "parent": parent_id}
         chance = here.is_chance_node()
         if chance:
             item["kind"] = "chance"
@@ -103,7 +150,7 @@ def from_openspiel(
     }
 
 
-def _field(tree: Any, name: str) -> np.ndarray:
+def _field(tree: object, name: str) -> np.ndarray:
     value = tree[name] if isinstance(tree, dict) else getattr(tree, name)
     return np.asarray(value)
 
@@ -119,20 +166,20 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
 
 
 def from_mctx(
-    tree: Any,
+    tree: object,
     batch_index: int = 0,
     *,
     two_player: bool = True,
     value_range: tuple[float, float] = (-1.0, 1.0),
     action_labels: Sequence[str] | Callable[[int], str] | None = None,
-    settings: dict[str, Any] | None = None,
+    settings: Mapping[str, object] | None = None,
     seed: int | None = None,
     game: str | None = None,
     position: str | None = None,
-    game_options: dict[str, Any] | None = None,
-    terminal: Any = None,
+    game_options: Mapping[str, object] | None = None,
+    terminal: object = None,
     finished_values: bool = True,
-) -> dict[str, Any]:
+) -> TraceDocument:
     """One batch entry of an ``mctx.Tree`` (or anything with its array fields, a dict too).
 
     Reads ``node_visits`` and ``node_values`` [B, N], ``parents`` and ``action_from_parent``
@@ -224,7 +271,7 @@ def from_mctx(
     ended = _terminal_flags(terminal, batch_index, len(visits))
     rules = _MctxRules(game, position, game_options) if game is not None else None
 
-    def label(action: int, state: Any) -> str:
+    def label(action: int, state: State | None) -> str:
         if action_labels is None:
             if rules is not None and state is not None:
                 return rules.label(state, action)
@@ -238,7 +285,7 @@ def from_mctx(
     root_ended = bool(ended is not None and ended[0]) or (
         rules is not None and rules.is_terminal(root_state)
     )
-    root: dict[str, Any] = {
+    root: NodeRecord = {
         "id": 0,
         "parent": None,
         "player": -1 if root_ended else root_player,
@@ -250,10 +297,10 @@ def from_mctx(
         root["num_actions"] = rules.num_actions(root_state)
     if root_ended:
         root["num_actions"] = 0
-    nodes: list[dict[str, Any]] = [root]
+    nodes: list[NodeRecord] = [root]
     plain = True
     # (node, its depth, its state: None when unknown); a finished game is not entered
-    stack: list[tuple[int, int, Any]] = [] if root_ended else [(0, 0, root_state)]
+    stack: list[tuple[int, int, State | None]] = [] if root_ended else [(0, 0, root_state)]
     while stack:
         parent, depth, state = stack.pop()
         priors = _softmax(logits[parent])
@@ -281,7 +328,7 @@ def from_mctx(
                 mean = low + high - q if two_player else q
             elif not plain_edge:
                 plain = False
-            item: dict[str, Any] = {
+            item: NodeRecord = {
                 "id": child,
                 "parent": parent,
                 "player": -1 if finished else (root_player + depth + 1) % 2 if two_player else 0,
@@ -299,7 +346,7 @@ def from_mctx(
             nodes.append(item)
             if not finished:
                 stack.append((child, depth + 1, after))
-    header: dict[str, Any] = {
+    header: TraceHeader = {
         "format": FORMAT,
         "version": VERSION,
         "game": game,
@@ -307,8 +354,9 @@ def from_mctx(
     }
     if game_options is not None:
         header["game_options"] = dict(game_options)
+    # ignore: a tree alone has no "trace", which mypy wants spelled out when ** builds one
     return {
-        **header,
+        **header,  # type: ignore[typeddict-item]
         "settings": dict(settings or {}),
         "seed": seed,
         "iterations": max(int(visits[0]) - 1, 0),
@@ -325,7 +373,7 @@ def from_mctx(
     }
 
 
-def _terminal_flags(terminal: Any, batch_index: int, count: int) -> np.ndarray | None:
+def _terminal_flags(terminal: object, batch_index: int, count: int) -> np.ndarray | None:
     """``from_mctx``'s ``terminal`` as one bool per node of the batch entry (``None``: not
     given)."""
     if terminal is None:
@@ -343,27 +391,29 @@ def _terminal_flags(terminal: Any, batch_index: int, count: int) -> np.ndarray |
 class _MctxRules:
     """The game ``from_mctx`` is told of: its root state and its moves by action number."""
 
-    def __init__(self, name: str, position: str | None, options: dict[str, Any] | None) -> None:
+    def __init__(
+        self, name: str, position: str | None, options: Mapping[str, object] | None
+    ) -> None:
         from games.registry import game_spec
         from mcts_lab.common import build_game
 
         size = (options or {}).get("size")
-        self.game = build_game(name, size if isinstance(size, int) else None)
+        self.game: AnyGame = build_game(name, size if isinstance(size, int) else None)
         self.indexed = bool(game_spec(name).indexed_by_action)
         self.root = (
             self.game.initial_state() if position is None else self.game.parse_state(position)
         )
 
-    def is_terminal(self, state: Any) -> bool:
+    def is_terminal(self, state: State) -> bool:
         return bool(self.game.is_terminal(state))
 
-    def player(self, state: Any) -> int:
+    def player(self, state: State) -> int:
         return -1 if self.is_terminal(state) else int(self.game.current_player(state))
 
-    def num_actions(self, state: Any) -> int:
+    def num_actions(self, state: State) -> int:
         return len(list(self.game.legal_actions(state)))
 
-    def _action(self, state: Any, number: int) -> Any | None:
+    def _action(self, state: State, number: int) -> Action | None:
         """The game's action numbered ``number`` at ``state`` (``None``: not a legal move)."""
         if self.is_terminal(state):
             return None
@@ -372,11 +422,11 @@ class _MctxRules:
             return next((a for a in legal if int(a) == number), None)
         return legal[number] if 0 <= number < len(legal) else None
 
-    def label(self, state: Any, number: int) -> str:
+    def label(self, state: State, number: int) -> str:
         action = self._action(state, number)
         return str(number) if action is None else str(self.game.action_label(state, action))
 
-    def step(self, state: Any, number: int) -> Any | None:
+    def step(self, state: State, number: int) -> State | None:
         """The state after move ``number`` (``None``: not legal there, or it has dice)."""
         action = self._action(state, number)
         if action is None:
@@ -384,8 +434,9 @@ class _MctxRules:
         outcomes = self.game.chance_outcomes(state, action)
         if len(outcomes) != 1:
             return None
-        return self.game.next_state(state, action, outcomes[0][0])
+        after: State = self.game.next_state(state, action, outcomes[0][0])
+        return after
 
-    def result(self, state: Any, player: int) -> float:
+    def result(self, state: State, player: int) -> float:
         """A finished game's result for ``player``: 1 win, 0 draw, -1 loss."""
         return float(self.game.returns(state)[player])

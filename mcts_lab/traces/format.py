@@ -26,11 +26,13 @@ import itertools
 import json
 import math
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import IO, Any
+from typing import IO, Any, NoReturn, Protocol
+
+from mcts_lab.traces.shapes import SchemaRule
 
 __all__ = [
     "FORMAT",
@@ -107,15 +109,28 @@ class Trace:
 
 
 @cache
-def schema() -> dict[str, Any]:
+def schema() -> SchemaRule:
     """The JSON Schema of format version 1 (``mcts_lab/schema/trace-v1.schema.json``)."""
     text = resources.files("mcts_lab").joinpath("schema/trace-v1.schema.json").read_text("utf-8")
-    loaded: dict[str, Any] = json.loads(text)
+    loaded: SchemaRule = json.loads(text)
     return loaded
 
 
+class _SchemaError(Protocol):
+    """What :func:`_check_header` reads of a ``jsonschema.ValidationError``."""
+
+    message: str
+    absolute_path: Iterable[str | int]
+
+
+class _Validator(Protocol):
+    """What :func:`_check_header` calls of a ``jsonschema`` validator."""
+
+    def iter_errors(self, instance: object) -> Iterator[_SchemaError]: ...
+
+
 @cache
-def _header_validator() -> Any:
+def _header_validator() -> _Validator:
     import jsonschema
 
     header_schema = dict(schema())
@@ -123,7 +138,8 @@ def _header_validator() -> Any:
         k: v for k, v in schema()["properties"].items() if k not in _BODY_KEYS
     }
     header_schema["required"] = [k for k in schema()["required"] if k not in _BODY_KEYS]
-    return jsonschema.Draft202012Validator(header_schema)
+    validator: _Validator = jsonschema.Draft202012Validator(header_schema)
+    return validator
 
 
 _TYPES: dict[str, tuple[type, ...]] = {
@@ -137,7 +153,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
-def check_value(value: Any, rule: dict[str, Any], where: str) -> str | None:
+def check_value(value: object, rule: SchemaRule, where: str) -> str | None:
     """The first way ``value`` breaks ``rule`` (a part of :func:`schema` using the keywords
     ``$ref`` to ``#/$defs/...``, ``type``, ``enum``, ``const``, ``oneOf``, ``required``,
     ``properties``, ``items``, ``minItems``, ``maxItems``, ``minimum``, ``maximum``,
@@ -153,26 +169,26 @@ def check_value(value: Any, rule: dict[str, Any], where: str) -> str | None:
 # A problem is (where below the checked value, a message template, the offending value): the
 # template's "{v}" is filled in only when the problem is reported (oneOf tries options that
 # fail on every valid value; quoting each would cost more than the check).
-_Problem = tuple[str, str, Any]
-_Check = Callable[[Any], "_Problem | None"]
+_Problem = tuple[str, str, object]
+_Check = Callable[[object], "_Problem | None"]
 _COMPILED: dict[int, _Check] = {}
 
 
-def _compiled(rule: dict[str, Any]) -> _Check:
+def _compiled(rule: SchemaRule) -> _Check:
     check = _COMPILED.get(id(rule))
     if check is None:
         check = _COMPILED[id(rule)] = _compile(rule)
     return check
 
 
-def _compile(rule: dict[str, Any]) -> _Check:
+def _compile(rule: SchemaRule) -> _Check:
     if "$ref" in rule:
         return _compiled(schema()["$defs"][rule["$ref"].rsplit("/", 1)[1]])
     parts: list[_Check] = []
     if "oneOf" in rule:
         options = [_compiled(option) for option in rule["oneOf"]]
 
-        def one_of(value: Any) -> _Problem | None:
+        def one_of(value: object) -> _Problem | None:
             if sum(option(value) is None for option in options) != 1:
                 return "", "{v} is not valid", value
             return None
@@ -185,7 +201,7 @@ def _compile(rule: dict[str, Any]) -> _Check:
         integral_floats = "integer" in names and "number" not in names
         wanted = " or ".join(names)
 
-        def of_type(value: Any) -> _Problem | None:
+        def of_type(value: object) -> _Problem | None:
             # bool is an int in Python, not in JSON; 2.0 is an integer in JSON Schema
             if isinstance(value, bool):
                 fits = "boolean" in names
@@ -205,7 +221,7 @@ def _compile(rule: dict[str, Any]) -> _Check:
     low, high = rule.get("minimum"), rule.get("maximum")
     if low is not None or high is not None:
 
-        def bounded(value: Any) -> _Problem | None:
+        def bounded(value: object) -> _Problem | None:
             if isinstance(value, int | float) and not isinstance(value, bool):
                 if low is not None and value < low:
                     return "", f"{{v}} is less than the minimum of {low}", value
@@ -217,7 +233,7 @@ def _compile(rule: dict[str, Any]) -> _Check:
     if "maxLength" in rule:
         longest = rule["maxLength"]
 
-        def short_enough(value: Any) -> _Problem | None:
+        def short_enough(value: object) -> _Problem | None:
             if isinstance(value, str) and len(value) > longest:
                 return "", f"a string of {len(value):,} characters (at most {longest:,})", None
             return None
@@ -227,7 +243,7 @@ def _compile(rule: dict[str, Any]) -> _Check:
     properties = {key: _compiled(sub) for key, sub in rule.get("properties", {}).items()}
     if required or properties:
 
-        def fields(value: Any) -> _Problem | None:
+        def fields(value: object) -> _Problem | None:
             if not isinstance(value, dict):
                 return None
             for key in required:
@@ -246,7 +262,7 @@ def _compile(rule: dict[str, Any]) -> _Check:
     items = _compiled(rule["items"]) if "items" in rule else None
     if fewest is not None or most is not None or items is not None:
 
-        def array(value: Any) -> _Problem | None:
+        def array(value: object) -> _Problem | None:
             if not isinstance(value, list):
                 return None
             if fewest is not None and len(value) < fewest:
@@ -262,7 +278,7 @@ def _compile(rule: dict[str, Any]) -> _Check:
 
         parts.append(array)
 
-    def check_all(value: Any) -> _Problem | None:
+    def check_all(value: object) -> _Problem | None:
         for part in parts:
             problem = part(value)
             if problem is not None:
@@ -287,7 +303,7 @@ _EXACT_TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
-def _fast_scalar(rule: dict[str, Any], general: _Check) -> _Check:
+def _fast_scalar(rule: SchemaRule, general: _Check) -> _Check:
     """One closure for a scalar rule: the common case (exactly the types ``json`` produces,
     in bounds) passes with a few comparisons; anything else goes to ``general``, which
     decides and words the problem."""
@@ -298,6 +314,7 @@ def _fast_scalar(rule: dict[str, Any], general: _Check) -> _Check:
     choices = rule.get("enum")
     has_const, const = "const" in rule, rule.get("const")
 
+    # Any: the dispatch is on type(value), which mypy does not follow to narrow value
     def check(value: Any) -> _Problem | None:
         kind = type(value)
         if kind not in exact:
@@ -314,7 +331,7 @@ def _fast_scalar(rule: dict[str, Any], general: _Check) -> _Check:
     return check
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     text = json.dumps(value) if not isinstance(value, str) else repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
@@ -322,7 +339,7 @@ def _short(value: Any) -> str:
 # ------------------------------------------------------------------ reading
 
 
-def _refuse_constant(name: str) -> Any:
+def _refuse_constant(name: str) -> NoReturn:
     raise TraceError(f"{name} is not a JSON number")
 
 
@@ -335,7 +352,7 @@ def _finite(text: str) -> float:
     return value
 
 
-def _json(text: str, line: int | None) -> Any:
+def _json(text: str, line: int | None) -> object:
     try:
         return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite)
     except json.JSONDecodeError as error:
@@ -506,7 +523,7 @@ def _parse_lines(text: Iterable[str]) -> Trace:
     return _build(header, nodes, records, where)
 
 
-def _check_header(header: dict[str, Any], where: str) -> None:
+def _check_header(header: Mapping[str, object], where: str) -> None:
     if header.get("format") != FORMAT:
         raise TraceError(
             f"{where}: field format: not an {FORMAT} file (format is missing)"
@@ -526,7 +543,7 @@ def _check_header(header: dict[str, Any], where: str) -> None:
         raise TraceError(f"{where}: field {name}: {message}")
 
 
-def parse(doc: dict[str, Any]) -> Trace:
+def parse(doc: Mapping[str, object]) -> Trace:
     """Check a parsed JSON document and return its :class:`Trace`."""
     _check_header(doc, "line 1")
     nodes = doc.get("nodes")
@@ -561,7 +578,7 @@ def _build(
     header: dict[str, Any],
     nodes: list[dict[str, Any]],
     records: list[dict[str, Any]],
-    where: Any,
+    where: Callable[[str, int], str],
 ) -> Trace:
     """Index the nodes and check what the schema cannot: unique ids, one root, parents that
     exist, every node reachable from the root (no cycle), paths and decisions that follow
@@ -628,19 +645,21 @@ def _build(
 # ------------------------------------------------------------------ writing
 
 
-def dumps(doc: dict[str, Any], *, json_lines: bool = False) -> str:
+def dumps(doc: Mapping[str, object], *, json_lines: bool = False) -> str:
     """The document as the file's text: one JSON object, or JSON Lines (header, then one line
     per node, then one per iteration record)."""
     if not json_lines:
         return json.dumps(doc, separators=(",", ":"), allow_nan=False) + "\n"
     header = {k: v for k, v in doc.items() if k not in _BODY_KEYS}
+    nodes, records = doc["nodes"], doc.get("trace", ())
+    assert isinstance(nodes, Iterable) and isinstance(records, Iterable)
     lines = [json.dumps(header, allow_nan=False)]
-    lines += [json.dumps(node, allow_nan=False) for node in doc["nodes"]]
-    lines += [json.dumps(record, allow_nan=False) for record in doc.get("trace", ())]
+    lines += [json.dumps(node, allow_nan=False) for node in nodes]
+    lines += [json.dumps(record, allow_nan=False) for record in records]
     return "\n".join(lines) + "\n"
 
 
-def write(doc: dict[str, Any] | Trace, path: str | os.PathLike[str]) -> None:
+def write(doc: Mapping[str, object] | Trace, path: str | os.PathLike[str]) -> None:
     """Write a document (or a :class:`Trace`) to ``path``: JSON Lines when the name ends in
     ``.jsonl``, one JSON object otherwise. The document is checked first (``TraceError``)."""
     if isinstance(doc, Trace):

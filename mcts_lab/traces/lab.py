@@ -24,11 +24,18 @@ from importlib import metadata
 from typing import Any
 
 from mcts_core import ActionNode, ChanceNode, Search
+from mcts_core.game import State
 from mcts_core.phases import RunStop
 from mcts_core.search import NodeCapReached, RunResult
 from mcts_core.trace import ChanceStep, ChildTerms, Decision, IterationTrace, NodeUpdate
 from mcts_lab.common import action_index, game_size
 from mcts_lab.traces.format import FORMAT, VERSION, dumps
+from mcts_lab.traces.shapes import (
+    BackupRecord,
+    ChildTermsRecord,
+    DecisionRecord,
+    IterationRecord,
+)
 
 __all__ = [
     "WRITER",
@@ -84,7 +91,7 @@ def header(search: Search) -> dict[str, Any]:
     return data
 
 
-def run_fields(search: Search) -> dict[str, Any]:
+def run_fields(search: Search) -> dict[str, object]:
     """The header's fields that reproduce a run (game, position, game options, settings,
     seed, iterations, writer), added to the app's other JSON downloads."""
     keep = ("game", "position", "game_options", "settings", "seed", "iterations", "writer")
@@ -103,8 +110,8 @@ def node_item(
     search: Search,
     node: ActionNode | ChanceNode,
     parent_id: int | None,
-    before: Any,
-    state: Any,
+    before: State,
+    state: State,
     root_player: int,
     *,
     positions: bool = False,
@@ -160,7 +167,9 @@ def from_search(
     root_player = max(search.root.player, 0)
     nodes: list[dict[str, Any]] = []
     # (node, parent id, state where the move into it was chosen, state at the node)
-    stack: list[tuple[Any, int | None, Any, Any]] = [(search.root, None, None, search.root_state)]
+    stack: list[tuple[ActionNode | ChanceNode, int | None, State, State]] = [
+        (search.root, None, None, search.root_state)
+    ]
     while stack:
         node, parent_id, before, state = stack.pop()
         item = node_item(search, node, parent_id, before, state, root_player, positions=positions)
@@ -188,7 +197,7 @@ def from_search(
 
 def iteration_record(
     trace: IterationTrace, search: Search, root_player: int | None = None
-) -> dict[str, Any]:
+) -> IterationRecord:
     """One iteration as a record: the nodes that got a visit (root first), each decision's
     terms (with the solver, each proven child's ``proof`` for the decider), the nodes added,
     the leaf's value (per player, and from the leaf's edge view), its raw value per player
@@ -199,7 +208,7 @@ def iteration_record(
     opened file is narrated word for word like the live run."""
     if root_player is None:
         root_player = max(search.root.player, 0)
-    decisions = []
+    decisions: list[DecisionRecord] = []
     for step in trace.path:
         if isinstance(step, ChanceStep):
             continue
@@ -220,7 +229,7 @@ def iteration_record(
     leaf = trace.updates[-1]
     evaluation = trace.evaluation
     values = evaluation.value
-    record: dict[str, Any] = {
+    record: IterationRecord = {
         "iteration": trace.iteration,
         "path": [update.node_id for update in trace.updates],
         "decisions": decisions,
@@ -238,8 +247,8 @@ def iteration_record(
     return record
 
 
-def _terms(t: ChildTerms) -> dict[str, Any]:
-    item: dict[str, Any] = {
+def _terms(t: ChildTerms) -> ChildTermsRecord:
+    item: ChildTermsRecord = {
         "node": t.node_id,
         "visits": t.visits,
         "q": t.q,
@@ -252,8 +261,8 @@ def _terms(t: ChildTerms) -> dict[str, Any]:
     return item
 
 
-def _backup(update: NodeUpdate) -> dict[str, Any]:
-    item: dict[str, Any] = {"node": update.node_id, "add": update.added}
+def _backup(update: NodeUpdate) -> BackupRecord:
+    item: BackupRecord = {"node": update.node_id, "add": update.added}
     if update.proven is not None:
         item["proof"] = update.proven
     return item

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcts_core import ActionNode, ChanceNode
-from mcts_core.game import ShortLabels, ShortOutcomeLabels
+from mcts_core.game import Action, Outcome, ShortLabels, ShortOutcomeLabels, State
 from mcts_core.nodes import SolverOutcomeNode
 from mcts_core.trace import (
     ChanceStep,
@@ -56,19 +56,19 @@ class FileGame:
     def __init__(self, replay: FileReplay) -> None:
         self._replay = replay
 
-    def action_label(self, state: Any, action: Any) -> str:
+    def action_label(self, state: State, action: Action) -> str:
         return self._replay.label(action)
 
-    def outcome_label(self, state: Any, action: Any, outcome: Any) -> str:
+    def outcome_label(self, state: State, action: Action, outcome: Outcome) -> str:
         return self._replay.label(outcome)
 
-    def chance_outcomes(self, state: Any, action: Any) -> list[tuple[Any, float]]:
+    def chance_outcomes(self, state: State, action: Action) -> list[tuple[Any, float]]:
         return self._replay.outcomes(action)
 
-    def next_state(self, state: Any, action: Any, outcome: Any) -> Any:
+    def next_state(self, state: State, action: Action, outcome: Outcome) -> Any:
         return action if outcome is NO_OUTCOME else outcome
 
-    def format_state(self, state: Any) -> str:
+    def format_state(self, state: State) -> str:
         return self._replay.position(state)
 
 
@@ -82,7 +82,7 @@ class ShortLabelFileGame(FileGame):
         super().__init__(replay)
         self._moves = moves
 
-    def short_action_label(self, state: Any, action: Any) -> str:
+    def short_action_label(self, state: State, action: int) -> str:
         i = self._replay.trace.index.get(action)
         if i is not None:
             before, move = self._moves.state_before(i), self._moves.action(i)
@@ -90,7 +90,7 @@ class ShortLabelFileGame(FileGame):
                 return str(self._moves.game.short_action_label(before, move))
         return self._replay.label(action)
 
-    def short_outcome_label(self, state: Any, action: Any, outcome: Any) -> str:
+    def short_outcome_label(self, state: State, action: int, outcome: int) -> str:
         """The game's short label of a chance outcome (gridiron's "on 3,1", "drop 4,2"), as
         the live tree shows it; the file's label when the game has none or the rules do not
         recognise the outcome."""
@@ -207,7 +207,7 @@ class FileReplay:
             return str(node_id)
         return str(self.trace.nodes[i].get("move", f"#{node_id}"))
 
-    def outcomes(self, chance_id: Any) -> list[tuple[Any, float]]:
+    def outcomes(self, chance_id: Any) -> list[tuple[int, float]]:
         i = self.trace.index.get(chance_id)
         if i is None:
             return []

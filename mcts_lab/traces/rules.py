@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mcts_core.game import Action, State
 from mcts_lab.traces.format import Trace
 
 __all__ = ["GameMoves", "game_moves"]
@@ -32,7 +33,7 @@ class GameMoves:
         root_state: the state at the file's root (its ``position``; absent: the start).
     """
 
-    def __init__(self, trace: Trace, game: Any, root_state: Any) -> None:
+    def __init__(self, trace: Trace, game: Any, root_state: State) -> None:
         self.trace = trace
         self.game = game
         self.root_state = root_state
@@ -99,7 +100,7 @@ class GameMoves:
             return _UNKNOWN
         legal = list(game.legal_actions(state))
         number = node.get("action")
-        action: Any = _UNKNOWN
+        action: Action = _UNKNOWN
         if isinstance(number, int):
             by_number = {int(a): a for a in legal} if self._indexed else dict(enumerate(legal))
             action = by_number.get(number, _UNKNOWN)
