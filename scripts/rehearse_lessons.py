@@ -146,7 +146,7 @@ def _round_trip(page: Any, row: PageRow) -> str:
         if not _wait_changed(page, before):
             row.problems.append(f"{key} in the round trip changed nothing")
             return "stuck"
-    page.wait_for_selector(".st-key-tree g.tv-node", timeout=30_000)
+    page.wait_for_selector(".st-key-tree g.tv-node", timeout=90_000)
     _idle(page)
     if entry_newest(page):
         return "newest"
@@ -301,7 +301,7 @@ def rehearse_lesson(
             page.screenshot(path=shot(out, lang, f"{name}-{number}-text.png"))
         _key(page, "PageDown", row)  # the screen
         try:
-            page.wait_for_selector(".st-key-tree g.tv-node", timeout=30_000)
+            page.wait_for_selector(".st-key-tree g.tv-node", timeout=90_000)
         except Exception:  # Playwright's TimeoutError
             row.problems.append("no tree after Page Down")
             break
@@ -360,7 +360,7 @@ def rehearse_lesson(
             page.keyboard.press("PageDown")
             try:
                 page.wait_for_selector(
-                    f".lab-slide[data-clicker-page='{number + 1}']", timeout=30_000
+                    f".lab-slide[data-clicker-page='{number + 1}']", timeout=90_000
                 )
             except Exception:  # Playwright's TimeoutError
                 row.problems.append("Page Down did not turn the page")

@@ -46,7 +46,8 @@ def _real_main_module() -> Iterator[None]:
     Streamlit's script runner (every AppTest) makes the script it runs ``__main__`` and leaves
     it there; a process pool started later in the same run (the sweep's) then runs that script
     in every worker it spawns, and a script made by ``AppTest.from_function`` fails there
-    (tests/app/test_tree_view.py before tests/mcts_lab/sweep/test_sweep.py: a broken pool)."""
+    (tests/app/drawing/test_tree_view.py before tests/mcts_lab/sweep/test_sweep.py: a broken
+    pool)."""
     main = sys.modules["__main__"]
     yield
     sys.modules["__main__"] = main

@@ -10,7 +10,6 @@ spread over the workers beside the rest of the suite. Screenshots go to out/rehe
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +17,7 @@ import pytest
 from tests.conftest import ROOT
 
 sys.path.insert(0, str(ROOT / "scripts"))
-import rehearse_lessons as rl  # noqa: E402
+import rehearse_lessons as rl
 
 pytestmark = pytest.mark.browser
 

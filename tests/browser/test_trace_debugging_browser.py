@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.app.test_trace_debugging import wrong_view_file
+from tests.app.tracefile.test_trace_debugging import wrong_view_file
 from tests.browser_helpers import BROWSER_TEST, OUT, open_page, wait_idle
 
 pytestmark = BROWSER_TEST
@@ -87,7 +87,7 @@ def test_an_anomaly_reads_whole_and_its_button_shows_it(
 def test_run_until_on_an_open_file(app_url: str, browser: Any, tmp_path: Path) -> None:
     import json
 
-    from tests.app.test_trace_debugging import lab_lines
+    from tests.app.tracefile.test_trace_debugging import lab_lines
     from tests.mcts_lab.breakpoints.test_file_breakpoints import _live_stop
 
     live = _live_stop("tic_tac_toe", None, "visits:b2>=5", 40, seed=4)  # the file's own run

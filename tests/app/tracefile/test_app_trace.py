@@ -29,7 +29,7 @@ from mcts_lab.common import build_config, build_game
 from mcts_lab.traces.lab import run_recorded
 from mcts_lab.traces.replay import FileReplay
 
-MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
+MAIN = str(Path(__file__).resolve().parents[3] / "app" / "main.py")
 
 
 def lab_file(game: str = "tic_tac_toe", iterations: int = 40, seed: int = 4) -> bytes:

@@ -16,8 +16,8 @@ from app.classroom.core import peer, results
 from app.classroom.core.records import ClassError, Poll
 from app.classroom.core.room import ANSWER_LIMIT, Room, screen_key
 from app.classroom.core.store import open_store
-from tests.app import test_class_store as _suite
-from tests.app.test_class_store import Clock
+from tests.app.classroom import test_class_store as _suite
+from tests.app.classroom.test_class_store import Clock
 
 # the store suite's fixtures: SQLite and a real redis-server, the clock the test moves
 redis_url, store_url, store = _suite.redis_url, _suite.store_url, _suite.store

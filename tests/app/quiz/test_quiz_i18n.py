@@ -33,7 +33,7 @@ from app.quiz import (
 from app.quiz.quiz_view import _class_verdict_html, _numbers_html, _verdict_html, mistake_html
 from app.words import i18n
 from mcts_lab.exact import exact_values
-from tests.app.test_quiz import NAMES, TRAP, asked, search_of
+from tests.app.quiz.test_quiz import NAMES, TRAP, asked, search_of
 from tests.app_helpers import outside_pseudo
 
 #: Terms that are not words of a language (kept as they are in every language).
@@ -262,7 +262,7 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from app.quiz.quiz_view import plain_label  # noqa: E402
 from app.words import game_words  # noqa: E402
-from tests.app.test_quiz import quiz_text  # noqa: E402
+from tests.app.quiz.test_quiz import quiz_text  # noqa: E402
 from tests.app_helpers import fresh  # noqa: E402
 
 

@@ -14,8 +14,8 @@ from collections import Counter
 from app.classroom.core import peer, results
 from app.classroom.core.room import Room
 from app.classroom.core.summary import summarise
-from tests.app import test_class_store as _suite
-from tests.app.test_class_store import Clock
+from tests.app.classroom import test_class_store as _suite
+from tests.app.classroom.test_class_store import Clock
 
 # the store suite's fixtures: SQLite and a real redis-server, the clock the test moves
 redis_url, store_url, store = _suite.redis_url, _suite.store_url, _suite.store

@@ -15,7 +15,7 @@ from app.components.tree_view import tree_words
 from app.words import i18n
 from tests.app_helpers import outside_pseudo
 
-STATIC = Path(__file__).resolve().parents[2] / "app" / "components" / "static"
+STATIC = Path(__file__).resolve().parents[3] / "app" / "components" / "static"
 VIEW: dict[str, Any] = {
     "player_names": ["X", "O"],
     "palette": {"p0_name": "yellow", "p1_name": "red"},

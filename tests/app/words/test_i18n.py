@@ -18,7 +18,7 @@ from games import make_game
 from mcts_core import Search, SearchConfig
 from mcts_core.trace import Decision
 
-TEST_LOCALES = Path(__file__).resolve().parents[1] / "locale"
+TEST_LOCALES = Path(__file__).resolve().parents[2] / "locale"
 
 
 def decisions(game: str = "tic_tac_toe", c: float = 0.7, n: int = 60) -> list[Decision]:

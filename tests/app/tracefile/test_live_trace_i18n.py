@@ -23,7 +23,7 @@ from app.words import i18n
 from app.words.i18n import _, language
 from mcts_lab import traces
 from mcts_lab.compare.trace_diff import diff_traces
-from tests.app.test_app_trace import lab_file
+from tests.app.tracefile.test_app_trace import lab_file
 from tests.app_helpers import fresh, notes, outside_pseudo, tab
 
 #: Words that are not translated: terms (C, Q, UCT, N, A and B the two runs), codes.

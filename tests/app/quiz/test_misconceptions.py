@@ -10,7 +10,7 @@ from app.lessons.reading import load_lessons
 from app.quiz import QUIZ_KINDS, Progress, ask, settle
 from app.quiz.misconceptions import DETECTORS, MISCONCEPTIONS
 from mcts_lab.exact import exact_values
-from tests.app.test_quiz import NAMES, TRAP, asked, search_of
+from tests.app.quiz.test_quiz import NAMES, TRAP, asked, search_of
 
 
 def test_every_misconception_points_at_a_lesson_page_that_exists() -> None:

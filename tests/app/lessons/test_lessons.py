@@ -36,7 +36,7 @@ from app.quiz.quiz_view import plain_label
 from app.words import i18n
 from tests.app_helpers import outside_pseudo
 
-MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
+MAIN = str(Path(__file__).resolve().parents[3] / "app" / "main.py")
 LESSONS, LESSON_ERRORS = load_lessons()
 
 

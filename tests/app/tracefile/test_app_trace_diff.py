@@ -16,9 +16,9 @@ from mcts_lab import traces
 from mcts_lab.common import build_config, build_game
 from mcts_lab.compare.trace_diff import diff_traces
 from mcts_lab.traces.lab import run_recorded
-from tests.app.test_app_trace import page_text
+from tests.app.tracefile.test_app_trace import page_text
 
-MAIN = str(Path(__file__).resolve().parents[2] / "app" / "main.py")
+MAIN = str(Path(__file__).resolve().parents[3] / "app" / "main.py")
 
 
 def run_file(seed: int, game: str = "tic_tac_toe", iterations: int = 40) -> bytes:

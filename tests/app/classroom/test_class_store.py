@@ -400,7 +400,9 @@ def test_results_csv_has_a_row_per_question_and_round(room: Room) -> None:
     rows = list(csv.reader(io.StringIO(room.results_csv(code, teacher.secret))))
     assert rows[0][:7] == ["opened_utc", "question", "round", "right", "answered", "choice_1",
                            "count_1"]  # fmt: skip
-    record = rows[0].index("record")  # (the rows per student follow: tests/app/test_class_peer.py)
+    record = rows[0].index(
+        "record"
+    )  # (the rows per student follow: tests/app/classroom/test_class_peer.py)
     assert [r[1:9] for r in rows[1:] if r[record] == "round"] == [
         [poll.text, "1", "y", "2", "x", "1", "y", "1"],
         [poll.text, "2", "y", "1", "x", "0", "y", "1"],

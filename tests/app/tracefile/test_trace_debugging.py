@@ -16,7 +16,7 @@ from mcts_core import Search
 from mcts_lab import traces
 from mcts_lab.common import build_config, build_game
 from mcts_lab.traces.lab import run_recorded
-from tests.app.test_app_trace import opened  # the file view with a file chosen
+from tests.app.tracefile.test_app_trace import opened  # the file view with a file chosen
 
 
 def lab_lines(game: str = "tic_tac_toe", iterations: int = 40, seed: int = 4) -> list[dict]:
