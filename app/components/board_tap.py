@@ -11,16 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import streamlit.components.v2 as components
+from streamlit.components.v2.types import ComponentRenderer
 
 from app.words.i18n import _
 
 __all__ = ["board_words", "render_board_tap", "tapped_board"]
 
 STATIC = Path(__file__).resolve().parent / "static"
-_COMPONENT: Callable[..., Any] = components.component(
+_COMPONENT: ComponentRenderer = components.component(
     "mcts_lab_board_tap",
     css=(STATIC / "board_tap.css").read_text(encoding="utf-8"),
     js=(STATIC / "board_tap.js").read_text(encoding="utf-8"),

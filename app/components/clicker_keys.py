@@ -8,17 +8,16 @@ the page was clicked elsewhere. Drawn with the lesson strip in clicker mode only
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import streamlit.components.v2 as components
+from streamlit.components.v2.types import ComponentRenderer
 
 __all__ = ["free_the_keys"]
 
 _JS = (Path(__file__).resolve().parent / "static" / "clicker_keys.js").read_text(encoding="utf-8")
 #: The component, registered once when the module is imported.
-_COMPONENT: Callable[..., Any] = components.component("mcts_lab_clicker_keys", js=_JS)
+_COMPONENT: ComponentRenderer = components.component("mcts_lab_clicker_keys", js=_JS)
 
 
 def free_the_keys(key: str) -> None:

@@ -12,18 +12,17 @@ from __future__ import annotations
 
 import re
 import urllib.parse
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import streamlit as st
 import streamlit.components.v2 as components
+from streamlit.components.v2.types import ComponentRenderer
 
 __all__ = ["read_cookie", "write_cookie"]
 
 _JS = (Path(__file__).resolve().parent / "static" / "cookie.js").read_text(encoding="utf-8")
 #: The component, registered once when the module is imported.
-_COMPONENT: Callable[..., Any] = components.component("mcts_lab_cookie", js=_JS)
+_COMPONENT: ComponentRenderer = components.component("mcts_lab_cookie", js=_JS)
 _NAME = re.compile(r"[A-Za-z0-9_]+")
 #: A cookie's value at most (bytes, encoded): browsers keep 4 KB per cookie.
 MAX_VALUE = 3000

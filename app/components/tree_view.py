@@ -26,6 +26,7 @@ from typing import Any
 
 import streamlit as st
 import streamlit.components.v2 as components
+from streamlit.components.v2.types import ComponentRenderer
 
 from app.drawing.tree_model import TreeView
 from app.words.i18n import N_, _, decimal, n_
@@ -37,7 +38,7 @@ _CSS = (STATIC / "tree_view.css").read_text(encoding="utf-8")
 _JS = (STATIC / "tree_view.js").read_text(encoding="utf-8")
 
 #: The component, registered once when the module is imported.
-_COMPONENT: Callable[..., Any] = components.component("mcts_lab_tree_view", css=_CSS, js=_JS)
+_COMPONENT: ComponentRenderer = components.component("mcts_lab_tree_view", css=_CSS, js=_JS)
 
 
 def render_tree(
@@ -241,7 +242,7 @@ def clicked_focus(key: str) -> int | None:
     return _as_id(value.get("focus"))
 
 
-def _as_id(value: Any) -> int | None:
+def _as_id(value: object) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
     if isinstance(value, float) and not value.is_integer():

@@ -10,7 +10,7 @@ import functools
 import html
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import ParamSpec, TypeVar
 
 import streamlit as st
 
@@ -18,13 +18,16 @@ from app.words.i18n import _, current_tag, language
 
 LOG = logging.getLogger("mcts_lab.app")
 
+P = ParamSpec("P")  # a panel's parameters, kept by its guard
+T = TypeVar("T")  # a select's option
 
-def guarded(panel: Callable[..., None]) -> Callable[..., None]:
+
+def guarded(panel: Callable[P, None]) -> Callable[P, None]:
     """Draw a panel; an unexpected error becomes a one-line message, never a traceback on
     screen, and the rest of the page still draws (the traceback goes to the server log)."""
 
     @functools.wraps(panel)
-    def draw(*args: Any, **kwargs: Any) -> None:
+    def draw(*args: P.args, **kwargs: P.kwargs) -> None:
         try:
             panel(*args, **kwargs)
         except Exception as error:
@@ -66,13 +69,13 @@ def notice_line(level: str, text: str) -> None:
     st.html(f'<div class="lab-note lab-{level}">{icon} {html.escape(text)}</div>')
 
 
-def in_page_language(format_func: Callable[[Any], str]) -> Callable[[Any], str]:
+def in_page_language(format_func: Callable[[T], str]) -> Callable[[T], str]:
     """A select's ``format_func`` that speaks the language current now (this run's), wherever
     it is called later: Streamlit keeps it and may call it outside the run (AppTest formats a
     select's value in the test's thread, where no language is set)."""
     tag = current_tag()
 
-    def shown(value: Any) -> str:
+    def shown(value: T) -> str:
         with language(tag):
             return format_func(value)
 

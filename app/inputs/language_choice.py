@@ -5,9 +5,10 @@ language or English), else the browser's ``Accept-Language``; set as the current
 
 from __future__ import annotations
 
-from typing import Any
+from types import ModuleType
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app.inputs.language import choose_language
@@ -52,7 +53,7 @@ def _session_language() -> str | None:
 set_fallback(_session_language)
 
 
-def language_select(where: Any) -> None:
+def language_select(where: DeltaGenerator | ModuleType) -> None:
     """The sidebar's ``language`` select, listing the offered languages (those whose catalogue
     is complete) by their own names; not drawn while English is the only one."""
     tags = offered()

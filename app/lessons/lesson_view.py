@@ -226,15 +226,17 @@ def lesson_sidebar() -> None:
     found, errors = lessons()
     if s["lesson"] and s["lesson"] not in found:
         s["lesson"] = ""  # its file was removed or broken since
+
+    def title(name: str) -> str:
+        return found[name].title if name else _(NO_LESSON)
+
     with st.sidebar:
         st.selectbox(
             _("Lesson"),
             ("", *found),
             key="lesson",
             on_change=_on_pick,
-            format_func=ui.in_page_language(
-                lambda name: found[name].title if name else _(NO_LESSON)
-            ),
+            format_func=ui.in_page_language(title),
             help=_(
                 "Guided lessons: each page sets up the screen, says what to press and asks "
                 "a question (lessons/*.toml; docs/lessons.md says how to write one)."

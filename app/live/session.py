@@ -12,7 +12,7 @@ import weakref
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ParamSpec
 
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
@@ -75,8 +75,13 @@ def sentences(*parts: str) -> str:
     return text
 
 
+P = ParamSpec("P")  # a callback's parameters, kept by its wrapper
+
+#: A widget's value: what a Streamlit select, slider, number box, text box or toggle holds.
+WidgetValue = str | int | float | bool | None
+
 #: Widget keys and their defaults. Keys are a documented interface (docs/app.md).
-DEFAULTS: dict[str, Any] = {
+DEFAULTS: dict[str, WidgetValue] = {
     "game": DEFAULT_GAME,
     "position": "",
     "seed": 0,
@@ -273,7 +278,7 @@ class Session:
     sweep: SweepResult | None = None  # the last sweep
     #: values a callback of the screen's fragment gave to widgets outside it (the sidebar's),
     #: waiting for the full rerun that draws them (see :func:`set_outside_widget`)
-    outside_writes: dict[str, Any] = field(default_factory=dict)
+    outside_writes: dict[str, WidgetValue] = field(default_factory=dict)
     sidebar_stale: bool = False  # a fragment callback changed what the sidebar shows
 
 
@@ -282,7 +287,7 @@ def session() -> Session:
     return lab
 
 
-def set_outside_widget(key: str, value: Any) -> None:
+def set_outside_widget(key: str, value: WidgetValue) -> None:
     """Give ``value`` to the widget ``key`` that lives outside the screen's fragment (the
     sidebar's Root position), from a callback that may run in a fragment rerun.
 
@@ -378,12 +383,12 @@ def on_autoplay_toggle() -> None:
         st.session_state["autoplay"] = False
 
 
-def reported(work: Callable[..., None]) -> Callable[..., None]:
+def reported(work: Callable[P, None]) -> Callable[P, None]:
     """Run ``work``; an unexpected error becomes a message instead of a traceback, and the
     session keeps its search (work changes state only after its checks pass)."""
 
     @functools.wraps(work)
-    def run(*args: Any, **kwargs: Any) -> None:
+    def run(*args: P.args, **kwargs: P.kwargs) -> None:
         try:
             work(*args, **kwargs)
         except Exception as error:
@@ -400,13 +405,13 @@ def reported(work: Callable[..., None]) -> Callable[..., None]:
     return run
 
 
-def safe(callback: Callable[..., None]) -> Callable[..., None]:
+def safe(callback: Callable[P, None]) -> Callable[P, None]:
     """A widget callback: stops autoplay (:func:`click_stops_autoplay`), then runs
     :func:`reported`."""
     guarded = reported(callback)
 
     @functools.wraps(callback)
-    def run(*args: Any, **kwargs: Any) -> None:
+    def run(*args: P.args, **kwargs: P.kwargs) -> None:
         click_stops_autoplay()
         guarded(*args, **kwargs)
 

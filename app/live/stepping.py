@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 import streamlit as st
 
@@ -24,6 +24,17 @@ from app.live.state import rebuild
 from app.words.i18n import _, decimal, n_
 from mcts_core import NodeCapReached
 from mcts_core.phases import RunStop
+
+if TYPE_CHECKING:
+    from mcts_lab.breakpoints.conditions import BreakpointStop
+
+
+class Progress(Protocol):
+    """A progress bar's setter (``DeltaGenerator.progress``): ``value`` from 0 to 1, ``text``
+    beside it."""
+
+    def __call__(self, value: float, *, text: str) -> object: ...
+
 
 #: Every session's live tree together at most (about 220 bytes a node: ~330 MB). Past it, no
 #: session's tree grows until one is reset or its session closes.
@@ -182,9 +193,9 @@ def _step_once() -> None:
 
 @reported
 def run_batch(
-    progress: Any = None,
+    progress: Progress | None = None,
     should_stop: Callable[[], bool] | None = None,
-    until: Any = None,
+    until: BreakpointStop | None = None,
 ) -> None:
     """Step N: run ``iterations_per_click`` iterations; the last one records its trace.
 

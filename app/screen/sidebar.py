@@ -6,9 +6,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from types import ModuleType
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from app.components import ui
 from app.inputs import widget_values
@@ -55,7 +56,7 @@ CHOICE_LABELS = {
 }
 
 
-def choice_format() -> Callable[[Any], str]:
+def choice_format() -> Callable[[object], str]:
     """:func:`choice_label` as a select's ``format_func``, in this run's language."""
     return ui.in_page_language(choice_label)
 
@@ -339,7 +340,7 @@ def sidebar_controls(on_run_until: Callable[[], None] | None = None) -> None:
     _run_until(sb, on_run_until or stepping.on_run_until)
 
 
-def _run_until(sb: Any, on_click: Callable[[], None]) -> None:
+def _run_until(sb: DeltaGenerator, on_click: Callable[[], None]) -> None:
     """**Run until** (a breakpoint): Step N that stops at the first iteration where a
     condition holds (``run_until``, its argument ``run_until_arg``, button ``run_until_go``,
     which calls ``on_click``: on the live search, or on an open file's iterations)."""
@@ -371,7 +372,7 @@ def _game_label(name: str) -> str:
 
 
 def decimal_slider(
-    where: Any,
+    where: DeltaGenerator | ModuleType,
     label: str,
     key: str,
     low: float,
@@ -399,7 +400,9 @@ def decimal_slider(
     where.slider(label, low, high, step=step, key=key, on_change=on_change)
 
 
-def _option_widget(where: Any, option: GameOption, on_change: Callable[[], None]) -> None:
+def _option_widget(
+    where: DeltaGenerator | ModuleType, option: GameOption, on_change: Callable[[], None]
+) -> None:
     """The widget of one of the game's options (its registration, ``GameSpec.options``)."""
     if option.choices:
         where.selectbox(

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
 
 import streamlit as st
+from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from app.components import ui
 from app.words.i18n import N_, _, decimal, number_text
@@ -114,7 +114,7 @@ def diff_panel(trace: traces.Trace, name: str) -> None:
 
 
 def _result(
-    trace: traces.Trace, name: str, upload: Any, tolerance: float
+    trace: traces.Trace, name: str, upload: UploadedFile, tolerance: float
 ) -> TraceDiff | Callable[[], str]:
     """The diff of ``trace`` and the upload (kept for the same three), or a sentence saying
     why there is none (a function that makes it in the language current when shown)."""

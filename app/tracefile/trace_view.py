@@ -24,9 +24,11 @@ import dataclasses
 import html
 import logging
 from collections.abc import Callable
+from types import ModuleType
 from typing import IO, Any, cast
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from app.components import ui
 from app.components.tree_view import clicked_focus, render_tree
@@ -159,7 +161,7 @@ def read_file(
     return FileReplay(trace), report
 
 
-def _open_upload(where: Any) -> None:
+def _open_upload(where: DeltaGenerator | ModuleType) -> None:
     """Read, check and replay the uploaded file with a progress bar in ``where``; open it, or
     leave one sentence (``trace_error``) and the previous state."""
     upload = st.session_state.get("trace_file")
