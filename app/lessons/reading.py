@@ -68,7 +68,7 @@ MAX_PRESSES = 50
 MAX_STEPS = 200_000  # a page's prepared tree, as a link's (app.inputs.links.MAX_LINK_STEPS)
 
 #: What a page's ``[page.expect]`` may claim (``app/lessons/claims.py``, checked by
-#: tests/app/test_lessons.py against a run of the page).
+#: tests/app/lessons/test_lessons.py against a run of the page).
 EXPECT_KEYS = claims.CLAIM_KEYS
 
 #: The buttons a page may tell the student to press: name -> widget key.

@@ -11,8 +11,8 @@ lower Q (the bonus decided); a guess that matches no mistake is no misconception
 carries the result for every wrong option (the class's poll keeps it with the question).
 
 The lesson pages are named by lesson (the file's name in ``lessons/``) and page number (1-based:
-``?lesson=NAME&page=N`` opens it); tests/app/test_misconceptions.py checks that each exists with
-the titles written here.
+``?lesson=NAME&page=N`` opens it); tests/app/quiz/test_misconceptions.py checks that each
+exists with the titles written here.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Words the screen shows that live outside ``app/`` (``games/``, ``mcts_lab/``, ``mcts_core/``:
 the library and the CLI stay English), marked here for the catalogue so that the screen's
-``_(text)`` finds a translation. ``tests/app/test_screen_i18n.py`` checks these lists against
+``_(text)`` finds a translation. ``tests/app/screen/test_screen_i18n.py`` checks these lists against
 those packages: a game's new label or a new breakpoint lands here (or the test fails)."""
 
 from __future__ import annotations
