@@ -200,7 +200,8 @@ def tree_words(view: Mapping[str, Any]) -> dict[str, object]:
             ),
             "proven": _(
                 "W / D / L badge: proven win, draw or loss (solver) for the player whose move "
-                "it was; its Q is the proven value"
+                "it was; its Q is the proven value (as on the board and in the tables), and "
+                "where the mean of its visits differs, that mean is on a line below: mean -0.24"
             ),
             "more": _("+n, dashed: moves folded away (click to show them)"),
             "heat": _(

@@ -6,7 +6,9 @@ root, Q from the mover's view) and ``pv`` (the principal variation's decisions f
 numbered discs in the colour of the player who makes that move, as engine GUIs do. With
 ``exact`` (an :class:`app.words.exact.ExactAnswer`, the ``exact`` toggle) each move also shows its
 exact value ("= win", green where it is a best move), and ``favourite`` (the search's current
-choice) gets a red outline when perfect play says it is worse than a best move.
+choice) gets a red outline when perfect play says it is worse than a best move. ``means``
+({action: mean}, :func:`proven_means`) are the proven moves whose Q, their proven value, is not
+the mean of their visits: that mean is shown beside the Q ("mean -0.24"), as the tree shows it.
 
 A game names its view in its registration (``GameSpec.board_view``, :mod:`games.registry`);
 ``BOARDS`` maps view names to views and ``LEGENDS`` says in words what each picture's marks
@@ -25,11 +27,13 @@ from app.drawing.tree_model import Heat
 from app.words.exact import ExactAnswer
 from app.words.game_words import shown
 from app.words.i18n import N_, _, fixed, percent
+from app.words.phrases import mean_beside
 from games.base import AnyGame
 from games.gridiron import Gridiron, GridironState
 from games.registry import game_spec
 from games.spec import GameSpec
 from mcts_core.game import Action
+from mcts_core.queries import ChildSummary
 
 __all__ = [
     "BOARDS",
@@ -43,10 +47,14 @@ __all__ = [
     "button_layout",
     "button_label",
     "stats_rows",
+    "proven_means",
+    "q_with_mean",
     "EXACT_LEGEND",
 ]
 
 Stats = dict[Action, tuple[float, float]]
+#: A proven move's mean of its visits where its Q (the proven value) is another number.
+Means = Mapping[Action, float]
 #: The class's answers per root move (``class_heat``: app/drawing/tree_heat.py).
 ClassHeat = Mapping[Action, Heat]
 Line = Sequence[tuple[int, Any]]  # the PV's decisions: (player who moves, action)
@@ -83,6 +91,32 @@ def _pv_disc(x: float, y: float, number: int, colour: str, r: float = 10) -> str
         f'<circle cx="{x}" cy="{y}" r="{r}" fill="{colour}" stroke="#ffffff" '
         f'stroke-width="2"/><text x="{x}" y="{y + r * 0.42}" font-size="{r * 1.2:.0f}" '
         f'text-anchor="middle" fill="#ffffff" font-weight="bold">{number}</text>'
+    )
+
+
+def proven_means(children: Sequence[ChildSummary]) -> dict[Action, float]:
+    """The root's proven moves whose mean of its visits is shown beside their Q (their proven
+    value; :func:`app.words.phrases.mean_beside`), with that mean (the mover's view)."""
+    shown_means = {c.action: mean_beside(c.q, c.mean, c.proven is not None) for c in children}
+    return {action: mean for action, mean in shown_means.items() if mean is not None}
+
+
+def q_with_mean(q: float, mean: float | None, digits: int) -> str:
+    """A Q with ``digits`` decimals, and beside it a proven move's mean of its visits when
+    there is one ("-1.00 (mean -0.24)")."""
+    text = fixed(q, digits, signed=True)
+    if mean is None:
+        return text
+    # TRANSLATORS: a proven move's Q (its proven value) and the mean of its visits beside it
+    return _("{q} (mean {mean})", q=text, mean=fixed(mean, digits, signed=True))
+
+
+def _mean_text(x: float, y: float, mean: float, size: int) -> str:
+    """A proven move's mean of its visits under its Q ("mean -0.24"), slanted as in the tree."""
+    return (
+        f'<text x="{x}" y="{y}" font-size="{size}" text-anchor="middle" font-style="italic" '
+        # TRANSLATORS: a box's line: the mean of a proven node's visits ("mean -1.00")
+        f'fill="#374151">{_escape(_("mean {value}", value=fixed(mean, 2, signed=True)))}</text>'
     )
 
 
@@ -156,6 +190,7 @@ def tic_tac_toe_svg(
     exact: ExactAnswer | None = None,
     favourite: Action | None = None,
     heat: ClassHeat | None = None,
+    means: Means | None = None,
 ) -> str:
     """3x3 board; every empty cell with a move shows its visit share and Q (and its exact value);
     the PV's cells carry their move numbers; ``heat``: the class's answers on each move's cell
@@ -185,14 +220,18 @@ def tic_tac_toe_svg(
             )
         elif cell in stats:
             share, q = stats[cell]
+            mean = (means or {}).get(cell)
+            up = lift + (6 if mean is not None else 0)  # room for the mean's line
             parts.append(
-                f'<text x="{x + size / 2}" y="{y + 38 - lift}" font-size="20" '
+                f'<text x="{x + size / 2}" y="{y + 38 - up}" font-size="20" '
                 f'text-anchor="middle" fill="#111827">{percent(share)}</text>'
             )
             parts.append(
-                f'<text x="{x + size / 2}" y="{y + 62 - 2 * lift}" font-size="14" '
+                f'<text x="{x + size / 2}" y="{y + 62 - 2 * up}" font-size="14" '
                 f'text-anchor="middle" fill="#374151">Q {fixed(q, 2, signed=True)}</text>'
             )
+            if mean is not None:
+                parts.append(_mean_text(x + size / 2, y + 67 - lift, mean, 12))
         if mark == "." and exact is not None and cell in exact.values:
             parts.append(_exact_text(x + size / 2, y + 79, exact, cell, 14))
         parts.append(
@@ -221,6 +260,7 @@ def connect_four_svg(
     exact: ExactAnswer | None = None,
     favourite: Action | None = None,
     heat: ClassHeat | None = None,
+    means: Means | None = None,
 ) -> str:
     """7x6 board; under each column the visit share and Q of dropping a stone there (and its
     exact value); the PV's stones where they would land, numbered; ``heat``: a row under that
@@ -228,7 +268,9 @@ def connect_four_svg(
     cell = 52
     rows = game.render(state).splitlines()  # top row first
     n_rows, n_cols = len(rows), len(rows[0].split())
-    below = 46 if exact is None else 64  # the shares' strip (one more line for exact values)
+    # the shares' strip: one more line for exact values, one for a proven move's mean
+    mean_h = 13 if means else 0
+    below = (46 if exact is None else 64) + mean_h
     strip = n_rows * cell + below  # where the class's row starts (``heat``)
     width, height = n_cols * cell, strip + (26 if heat else 0)
     parts = [
@@ -268,8 +310,10 @@ def connect_four_svg(
                 f'<text x="{x}" y="{n_rows * cell + 37}" font-size="11" '
                 f'text-anchor="middle" fill="#374151">{fixed(q, 2, signed=True)}</text>'
             )
+            if c in (means or {}):
+                parts.append(_mean_text(x, n_rows * cell + 50, (means or {})[c], 10))
         if exact is not None and c in exact.values:
-            parts.append(_exact_text(x, n_rows * cell + 56, exact, c, 12))
+            parts.append(_exact_text(x, n_rows * cell + 56 + mean_h, exact, c, 12))
     if isinstance(favourite, int) and _wrong(exact, favourite):
         parts.append(_outline(favourite * cell + 4, 4, cell - 8, height - 8))
     for column, mark in (heat or {}).items():
@@ -290,6 +334,7 @@ def gridiron_svg(
     exact: ExactAnswer | None = None,
     favourite: Action | None = None,
     heat: ClassHeat | None = None,
+    means: Means | None = None,
 ) -> str:
     """The pitch (``heat`` is not drawn: a move here is several actions, the tree shows the
     class's answers): endzones shaded, tackle zones tinted (blue home, red away), players as
@@ -371,7 +416,7 @@ def gridiron_svg(
     for i, (action, label, share, q) in enumerate(notes):
         text = _(
             "{move}: {share} of visits, Q {q}",
-            move=label, share=percent(share), q=fixed(q, 2, signed=True),
+            move=label, share=percent(share), q=q_with_mean(q, (means or {}).get(action), 2),
         )  # fmt: skip
         colour = "#111827"
         if exact is not None:
@@ -464,6 +509,7 @@ def board_svg(
     exact: ExactAnswer | None = None,
     favourite: Action | None = None,
     heat: ClassHeat | None = None,
+    means: Means | None = None,
 ) -> str | None:
     """The game's board picture, or ``None`` when its registration names no view (then show
     :func:`board_text` and :func:`stats_rows`). ``exact`` adds each move's exact value and
@@ -474,7 +520,10 @@ def board_svg(
     renderer = BOARDS.get(spec.board_view) if spec is not None and spec.board_view else None
     if renderer is None:
         return None
-    return renderer(game, state, stats, pv, exact=exact, favourite=favourite, heat=heat or None)
+    return renderer(
+        game, state, stats, pv, exact=exact, favourite=favourite, heat=heat or None,
+        means=means or {},
+    )  # fmt: skip
 
 
 def board_legend(game: AnyGame, exact: bool = False) -> str:
@@ -508,16 +557,18 @@ def stats_rows(
     *,
     exact: ExactAnswer | None = None,
     favourite: Action | None = None,
+    means: Means | None = None,
 ) -> list[dict[str, object]]:
     """The generic view's table: each move the root tried, most visited first, with its share
-    of the root's visits and Q (the mover's view). With ``exact``, an ``exact`` column, the
-    untried moves after the tried ones, and a mark on a wrong favourite."""
+    of the root's visits and Q (the mover's view; a proven move's mean beside it, ``means``).
+    With ``exact``, an ``exact`` column, the untried moves after the tried ones, and a mark on a
+    wrong favourite."""
     ordered = sorted(stats.items(), key=lambda item: -item[1][0])
     rows: list[dict[str, object]] = [
         {
             "move": shown(game.action_label(state, action)),
             "visits": percent(share),
-            "Q": fixed(q, 3, signed=True),
+            "Q": q_with_mean(q, (means or {}).get(action), 3),
         }
         for action, (share, q) in ordered
     ]

@@ -36,7 +36,7 @@ from app.drawing.tree_model import Marks, TreeView, ViewEdge, ViewNode, palette_
 from app.drawing.tree_text import format_visits, short_label, sibling_labels, text_width
 from app.words.game_words import shown
 from app.words.i18n import _, decimal, fixed, n_, number_text
-from app.words.phrases import result_word
+from app.words.phrases import mean_beside, result_word
 from mcts_core import Search
 from mcts_core.game import ShortLabels, ShortOutcomeLabels
 from mcts_core.nodes import ActionNode, ChanceNode, Move
@@ -52,6 +52,8 @@ LINE_HEIGHT = 15
 PAD_X = 4
 PAD_Y = 4
 ACTION_H = PAD_Y * 2 + (LABEL_FONT + 3) + 2 * LINE_HEIGHT  # label + "N 12" + "+0.33"
+#: A proven box whose mean differs from its proven value: one line more ("mean -0.24").
+PROVEN_MEAN_H = ACTION_H + LINE_HEIGHT
 MIN_W, MAX_W = 40, 76  # an action box's width: the widest text of the view, within these
 CHANCE_DIAMOND = 18
 CHANCE_H = CHANCE_DIAMOND + 2 + LABEL_FONT + 3  # a diamond with the action's label under it
@@ -220,7 +222,10 @@ def _build_view(
     for row in rows:
         for box in row:
             if box.kind == "action":
-                box.w, box.h = action_w, ACTION_H
+                node = box.node
+                assert node is not None
+                lines = _lines(search, node, _view_player(node, root_player))
+                box.w, box.h = action_w, PROVEN_MEAN_H if len(lines) > 2 else ACTION_H
             elif box.kind == "chance":
                 box.w, box.h = action_w, CHANCE_H
             else:
@@ -233,8 +238,9 @@ def _build_view(
         if level:
             _place_row(row)
         row_h = max(box.h for box in row)
+        middle = min(row_h, ACTION_H)  # a proven box's mean line hangs below its row's others
         for box in row:
-            box.y = y + (row_h - box.h) / 2  # small boxes ("+n", chance) centred in the row
+            box.y = y + max(0.0, (middle - box.h) / 2)  # small boxes ("+n", chance) centred
         y += row_h + ROW_GAP
     height = y - ROW_GAP + MARGIN
     everything = [box for row in rows for box in row] + ([up] if up is not None else [])
@@ -407,21 +413,22 @@ def _action_width(search: Search, rows: list[list[_Box]], names: tuple[str, str]
     return float(min(MAX_W, max(MIN_W, math.ceil(widest + 2 * PAD_X))))
 
 
-def _lines(search: Search, node: Move, view: int) -> tuple[str, str]:
+def _lines(search: Search, node: Move, view: int) -> tuple[str, ...]:
     """A box's numbers: its N and its Q from ``view``: a proven node's proven value (as the
     board, the tables and the quiz give it), else the mean of its visits. A proven node whose
-    mean (at the box's two decimals) is not its proven value shows its mean, labelled, beside
-    the proof's W / L / D badge: ``mean -1.00`` on a proven win is the value the search's
-    visits gave it (a finished game scored two ways, a solver's late proof), which the proven
-    value alone would hide. The tooltip gives both in words."""
+    mean (at the box's two decimals) is not its proven value has a third line, its mean,
+    labelled (``mean -0.24`` under a proven loss's ``-1.00``): the value the search's visits
+    gave it before the proof (a solver's late proof, a finished game scored two ways), which
+    the proven value alone would hide. The tooltip gives both in words."""
     if not node.visits:
         return ("N 0", "–")
     q = _q(search, node, view)
-    mean = node.mean(view)
-    if node.proven is not None and f"{mean:+.2f}" != f"{q:+.2f}":
+    lines = (f"N {format_visits(node.visits)}", _signed(q, 2))
+    mean = mean_beside(q, node.mean(view), node.proven is not None)
+    if mean is not None:
         # TRANSLATORS: a box's line: the mean of a proven node's visits ("mean -1.00")
-        return (f"N {format_visits(node.visits)}", _("mean {value}", value=_signed(mean, 2)))
-    return (f"N {format_visits(node.visits)}", _signed(q, 2))
+        return (*lines, _("mean {value}", value=_signed(mean, 2)))
+    return lines
 
 
 def _signed(x: float, digits: int) -> str:

@@ -9,10 +9,12 @@ from dataclasses import dataclass
 
 from app.quiz.words import M, P, Spec, count, join, name, num
 from app.words.i18n import N_
-from app.words.phrases import fmt
+from app.words.phrases import fmt, mean_beside
 from mcts_core import ChanceNode, Decision, Search
 from mcts_core.game import Action
 from mcts_core.nodes import ActionNode
+from mcts_core.queries import find_node
+from mcts_core.trace import IterationTrace
 
 __all__ = [
     "MAX_OPTIONS",
@@ -22,8 +24,10 @@ __all__ = [
     "exact_plural_words",
     "exact_words",
     "favourite",
+    "mean_before",
     "player",
     "predicted_path",
+    "q_cell",
     "result_words",
     "root_rows",
     "untried",
@@ -156,13 +160,37 @@ def root_rows(
     rows: list[list[Spec]] = [header]
     marked = None
     for i, c in enumerate(children):
-        row: list[Spec] = [c.label, count(c.visits), num(fmt(c.q))]
+        row: list[Spec] = [c.label, count(c.visits), q_cell(c.q, c.mean, c.proven is not None)]
         if exact is not None:
             row.append(exact_words(exact.get(c.action)))
         rows.append(row)
         if c.action == marked_action:
             marked = i
     return rows, marked
+
+
+def q_cell(q: float, mean: float, proven: bool) -> Spec:
+    """A table's Q: a proven move's proven value, the mean of its visits beside it where they
+    differ (:func:`app.words.phrases.mean_beside`, as the tree and the board show it)."""
+    beside = mean_beside(q, mean, proven)
+    if beside is None:
+        return num(fmt(q))
+    # TRANSLATORS: a proven move's Q (its proven value) and the mean of its visits beside it
+    return M(N_("{q} (mean {mean})"), q=num(fmt(q)), mean=num(fmt(beside)))
+
+
+def mean_before(search: Search, trace: IterationTrace, node_id: int, player: int) -> float:
+    """The mean of node ``node_id``'s visits from ``player``'s view before ``trace``'s
+    iteration (``search`` is the tree just after it; the trace keeps the value its backup
+    added, so the mean before comes back from the mean after). 0.0 for a node not found."""
+    node = find_node(search.root, node_id)
+    if node is None:
+        return 0.0
+    visits, total = node.visits, node.mean(player) * node.visits
+    update = next((u for u in trace.updates if u.node_id == node_id), None)
+    if update is not None and update.view == player:
+        visits, total = visits - 1, total - update.added
+    return total / visits if visits > 0 else 0.0
 
 
 def exact_words(value: float | None) -> Spec:

@@ -6,6 +6,7 @@ The iteration's panels are :mod:`app.screen.panels`."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
@@ -18,6 +19,8 @@ from app.drawing.boards import (
     board_text,
     button_label,
     button_layout,
+    proven_means,
+    q_with_mean,
     stats_rows,
 )
 from app.drawing.figures import (
@@ -98,11 +101,14 @@ def board_panel() -> None:
     children = search.children_summary()
     total = sum(c.visits for c in children) or 1
     stats = {c.action: (c.visits / total, c.q) for c in children}
+    means = proven_means(children)  # a proven move's Q is its proven value; its mean beside
     line = history.pv_decisions(search)
     exact = exact_cache.exact_answer()  # None while the toggle is off (nothing computed)
     favourite = search.best_action() if exact is not None and children else None
     heat = _class_heat()
-    svg = board_svg(game, root, stats, line, exact=exact, favourite=favourite, heat=heat)
+    svg = board_svg(
+        game, root, stats, line, exact=exact, favourite=favourite, heat=heat, means=means
+    )
     if heat:  # the class's answers in words too (the picture's badges say the counts)
         chosen = [
             _("{move} {count} ✓ right", move=shown(game.action_label(root, a)), count=h.count)
@@ -115,11 +121,11 @@ def board_panel() -> None:
     if svg is not None:
         # an <img> of the SVG: cheap for the browser (Markdown would parse it on every click,
         # and st.html's sanitiser drops SVG); its text alternative says the same in words
-        st.image(svg, width="content", alt=_board_words(game, root, stats, names))
+        st.image(svg, width="content", alt=_board_words(game, root, stats, names, means))
     else:  # the generic view: the game's text and a table of the moves
         st.code(board_text(game, root), language=None)
         if stats or exact is not None:
-            rows = stats_rows(game, root, stats, exact=exact, favourite=favourite)
+            rows = stats_rows(game, root, stats, exact=exact, favourite=favourite, means=means)
             st.html(html_table(rows))
     if exact is not None:
         _exact_notes(exact, favourite)
@@ -165,10 +171,14 @@ def board_panel() -> None:
 
 
 def _board_words(
-    game: AnyGame, root: State, stats: dict[Action, tuple[float, float]], names: tuple[str, str]
+    game: AnyGame,
+    root: State,
+    stats: dict[Action, tuple[float, float]],
+    names: tuple[str, str],
+    means: Mapping[Action, float],
 ) -> str:
-    """The board image's text alternative: who moves and each tried move's share and Q,
-    most visited first."""
+    """The board image's text alternative: who moves and each tried move's share and Q (a
+    proven move's mean beside it, ``means``), most visited first."""
     if game.is_terminal(root):
         return _("Board: the game is over.")
     player = names[game.current_player(root)]
@@ -180,7 +190,7 @@ def _board_words(
             "{move} {share} of the visits, Q {q}",
             move=shown(game.action_label(root, action)),
             share=percent(share),
-            q=fixed(q, 2, signed=True),
+            q=q_with_mean(q, means.get(action), 2),
         )
         for action, (share, q) in ranked
     )
@@ -250,7 +260,8 @@ def final_policies_panel() -> None:
     # the table's column heads and the policies' names in the page's language (Q stays Q)
     rows = [
         {_("policy"): _(FINAL_POLICY_LABELS.get(name, name)), _("move"): child.label,
-         _("visits"): decimal(child.visits), "Q": fixed(child.q, 3, signed=True)}
+         _("visits"): decimal(child.visits),
+         "Q": q_with_mean(child.q, proven_means([child]).get(child.action), 3)}
         for name, child in choices.items()
     ]  # fmt: skip
     st.html(html_table(rows))

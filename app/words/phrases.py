@@ -47,6 +47,16 @@ def result_word(result: str) -> str:
 # --------------------------------------------------------------------------- numbers
 
 
+def mean_beside(q: float, mean: float, proven: bool) -> float | None:
+    """The one rule for a proven move's numbers wherever a Q is shown (the tree, the board, the
+    quiz's tables): its Q is its proven value, and the mean of its visits is shown beside it
+    ("mean -0.24") when the two differ at two decimals. The mean to show, else ``None``
+    (unproven, or no difference to show)."""
+    if not proven or f"{mean:+.2f}" == f"{q:+.2f}":
+        return None
+    return mean
+
+
 def fmt(x: float) -> str:
     """A Q, bonus, score, margin or value: signed, three decimals (``+0.333``, ``-1.000``),
     with the current language's symbols ("+0,333" in Spanish).

@@ -12,6 +12,7 @@ Skipped when Debian's chromium is missing.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -172,4 +173,36 @@ def test_expand_and_simulate_keep_the_path_and_the_new_node(app_url: str, browse
         assert tree.locator("g.tv-node.tv-new").count() == new, phase
         if new:  # the new node hangs below the path's last box
             assert tree.locator("path.tv-edge-path").count() >= 1, phase
+    page.close()
+
+
+#: Per box of the top's moves: its label and its lines ("N 50", "-1.00", "mean -0.36").
+_MOVE_LINES = """(els) => els.filter(g => g.dataset.parent === els[0].dataset.key)
+  .map(g => [g.querySelector('.tv-label')?.textContent ?? '',
+             Array.from(g.querySelectorAll('.tv-line')).map(t => t.textContent)])"""
+
+
+def test_a_proven_loss_reads_the_same_in_the_tree_the_board_and_the_reveal(
+    app_url: str, browser: Any
+) -> None:
+    """Traps page 3 (the solver on, a1, b2 and a3 proven losses) after its Step: each proven
+    loss's Q is -1.00 in its tree box, in the board's words and in the reveal's table, and the
+    mean of its visits stands beside it in all three (one number, at their decimals)."""
+    page = open_page(browser, f"{app_url}/?lesson=traps&page=3")
+    click(page, "step")
+    reveal = page.locator(".lab-quiz table").first
+    reveal.wait_for(timeout=30_000)
+    boxes = dict(page.locator(".st-key-tree g.tv-node").evaluate_all(_MOVE_LINES))
+    board = str(page.locator(".st-key-detail_panels img").first.get_attribute("alt"))
+    cells = dict(reveal.locator("tr").evaluate_all(
+        "rows => rows.map(r => [r.cells[0].innerText, r.cells[2].innerText])"
+    ))  # fmt: skip
+    for move in ("a1", "b2", "a3"):
+        _n_line, q_line, mean_line = boxes[move]
+        assert q_line == "-1.00" and mean_line.startswith("mean "), (move, boxes[move])
+        mean = float(mean_line.removeprefix("mean "))
+        assert f"{move} " in board and f"Q -1.00 (mean {mean:+.2f})" in board, (move, board)
+        found = re.fullmatch(r"-1\.000 \(mean ([-+]\d\.\d{3})\)", cells[move])
+        # the same mean at the table's three decimals (-0.235 beside the box's -0.24)
+        assert found and abs(float(found[1]) - mean) <= 0.0051, (move, cells[move])
     page.close()

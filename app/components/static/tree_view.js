@@ -503,7 +503,9 @@ function drawNode(st, n, pal) {
     const t = svgText(g, n.w / 2, PAD_Y + 13, n.label, "tv-label");
     fitText(t, n.w - 2 * PAD_X);
     (n.lines || []).forEach((line, i) => {
-      const cls = "tv-line" + (n.faint ? " tv-faint" : "") + (m.changed ? " tv-bold" : "");
+      // a third line is a proven box's mean beside its proven value (tree_layout._lines)
+      const cls = "tv-line" + (n.faint ? " tv-faint" : "") + (m.changed ? " tv-bold" : "") +
+        (i >= 2 ? " tv-mean" : "");
       const lt = svgText(g, n.w / 2, PAD_Y + 16 + 15 * (i + 1) - 1, line, cls);
       fitText(lt, n.w - 4);
     });

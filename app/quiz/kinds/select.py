@@ -3,11 +3,12 @@ Graded by the step's own trace: the tree's Q + bonus numbers decide it."""
 
 from __future__ import annotations
 
-from app.quiz.reading import played, player, predicted_path
+from app.quiz.reading import mean_before, played, player, predicted_path, q_cell
 from app.quiz.records import AskContext, GradeContext, Question, QuizKind, Reveal
 from app.quiz.words import M, Spec, num, plain
 from app.words.i18n import N_
 from app.words.phrases import fmt
+from mcts_core.trace import ChildTerms
 
 
 def ask(a: AskContext) -> Question | None:
@@ -58,8 +59,9 @@ def grade(g: GradeContext) -> Reveal:
     # selection, Q, the exploration bonus, their sum); Q stays Q
     rows: list[list[Spec]] = [[M(N_("move")), M(N_("n before")), "Q", M(N_("bonus")),
                                M(N_("Q + bonus"))]]  # fmt: skip
-    rows += [[t.label, plain(t.visits), num(fmt(t.q)), num(fmt(t.bonus)), num(fmt(t.score))]
-             for t in decision.children]  # fmt: skip
+    # a proven move's Q is its proven value (what the formula added), its mean beside it
+    rows += [[t.label, plain(t.visits), _q(g, t, decision.player), num(fmt(t.bonus)),
+              num(fmt(t.score))] for t in decision.children]  # fmt: skip
     summary: Spec
     if decision.rule == "min_visits":
         summary = M(
@@ -112,6 +114,14 @@ def grade(g: GradeContext) -> Reveal:
                 **facts,
             )
     return g.reveal((chosen.label,), summary, tuple(rows), decision.chosen)
+
+
+def _q(g: GradeContext, terms: ChildTerms, player: int) -> Spec:
+    """A move's Q in the table: the trace's (a proven move's proven value), and a proven
+    move's mean of its visits before this iteration beside it where they differ."""
+    if terms.proven is None or g.trace is None:
+        return num(fmt(terms.q))
+    return q_cell(terms.q, mean_before(g.search, g.trace, terms.node_id, player), True)
 
 
 def _proven(result: str | None) -> Spec:

@@ -16,7 +16,7 @@ import pytest
 from app.components import tree_view
 from app.drawing import tree_layout
 from app.drawing.tree_dot import path_ids
-from app.drawing.tree_layout import GAP_X, build_view, isotonic
+from app.drawing.tree_layout import ACTION_H, GAP_X, PROVEN_MEAN_H, build_view, isotonic
 from app.drawing.tree_model import TreeView, ViewNode
 from app.drawing.tree_text import short_label, sibling_labels
 from games import make_game
@@ -366,13 +366,19 @@ def test_proven_results_are_from_the_same_view_as_q() -> None:
         assert node.proven == proof_label(real.proven, mover)
         said = f"proven: {node.proven} for {'XO'[mover]} (the mean of its visits: "
         assert any(line.startswith(said) for line in node.tooltip)
-        # a proven node's box shows the proven value, as the board does, or, when the mean
-        # of its visits is another number, that mean (labelled) beside the W / L / D badge
+        # a proven node's box shows the proven value as its Q, as the board does, and when
+        # the mean of its visits is another number, that mean (labelled) on a line below, the
+        # box one line taller than its unproven neighbours
         exact = real.proven[mover]
         mean = real.mean(mover)
-        shown = f"{exact:+.2f}" if f"{mean:+.2f}" == f"{exact:+.2f}" else f"mean {mean:+.2f}"
-        assert node.lines[1] == shown
+        assert node.lines[1] == f"{exact:+.2f}"
+        if f"{mean:+.2f}" == f"{exact:+.2f}":
+            assert len(node.lines) == 2 and node.h == ACTION_H
+        else:
+            assert node.lines[2] == f"mean {mean:+.2f}" and node.h == PROVEN_MEAN_H
         assert f"Q = {exact:+.3f} from {'XO'[mover]}'s view" in " ".join(node.tooltip)
+    # the case this test is about: some proven box's mean is not its proven value
+    assert any(len(n.lines) == 3 for n in proven)
 
 
 def test_tooltips_give_full_labels_ids_and_a_click_hint() -> None:
