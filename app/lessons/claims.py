@@ -1,11 +1,11 @@
 """What a lesson page claims, and the check of a claim against a run of the page.
 
-A page's ``[page.expect]`` table states what its text promises (docs/lessons.md, "Claims"): a
-few claim types, each a key with a value of a fixed shape, read and checked by
-``app/lessons/reading.py`` like the rest of the file. ``tests/app/lessons/test_lessons.py``
-opens every page, runs its presses through the app (the same callbacks the buttons and the
-clicker run) and hands each claim the run (:class:`PageRun`); :func:`failures` says, in a
-sentence each, which claims the run contradicts. Claims about best play are checked against exact minimax
+A page's ``[page.expect]`` table states what its text promises (docs/lessons.md, "Claims"): a few
+claim types, each a key with a value of a fixed shape, read and checked by
+``app/lessons/reading.py`` like the rest of the file. ``tests/app/lessons/test_lessons.py`` opens
+every page, runs its presses through the app (the same callbacks the buttons and the clicker run)
+and hands each claim the run (:class:`PageRun`); :func:`failures` says, in a sentence each, which
+claims the run contradicts. Claims about best play are checked against exact minimax
 (:func:`mcts_lab.exact.exact_values`), never against the search's own numbers.
 
 Pure Python (no Streamlit): the run is a record the caller fills in.
