@@ -59,7 +59,11 @@ COLUMNS = {
     "rule": N_("rule"),
 }
 #: Cell values of those tables that are words (others are numbers, labels and codes).
-CELLS = {"yes": N_("yes")}
+CELLS = {
+    "yes": N_("yes"),
+    "not in this file": N_("not in this file"),
+    "not proven": N_("not proven"),
+}
 #: The node differences' fields, as the "differs" column names them.
 FIELDS = {"visits": N_("visits"), "mean": N_("mean"), "proven": N_("proven")}
 
@@ -214,7 +218,8 @@ def _show(diff: TraceDiff) -> None:
 
 def node_rows(diff: TraceDiff) -> list[dict[str, object]]:
     """The node differences as table rows (the node's action path, what differs, A's and B's
-    visits, mean and proven; ``None`` where a file has no such node)."""
+    visits, mean and proven as text: "not in this file" where a file has no such node, "not
+    proven" for a node without a proof; never an empty cell the table would show as None)."""
     rows = []
     for item in diff.node_differences:
         if item.kind in ("only_a", "only_b"):
@@ -228,6 +233,18 @@ def node_rows(diff: TraceDiff) -> list[dict[str, object]]:
         }
         for side, stats in (("A", item.a), ("B", item.b)):
             for field in ("visits", "mean", "proven"):
-                row[f"{field} {side}"] = None if stats is None else stats[field]
+                row[f"{field} {side}"] = _cell(field, None if stats is None else stats)
         rows.append(row)
     return rows
+
+
+def _cell(field: str, stats: dict[str, Any] | None) -> str:
+    """One side's visits, mean or proven value as the table shows it."""
+    if stats is None:
+        return "not in this file"
+    value = stats[field]
+    if value is None:
+        return "not proven" if field == "proven" else "-"
+    if field == "visits":
+        return decimal(int(value))
+    return number_text(f"{float(value):+.4f}")

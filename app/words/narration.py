@@ -531,6 +531,12 @@ def narrate_phase(
         if expansion is not None and not expansion.new_action:
             last = [s for s in path if isinstance(s, Decision)]
             mover = last[-1].player if last else mover
+        elif expansion is not None and trace is not None:
+            # the player deciding at the expanded node, as the trace (a file: its players)
+            # says; the leaf's value view need not be the mover's (a file's "node" view)
+            deciding = [u.player for u in trace.updates if u.node_id == expansion.parent_id]
+            if deciding:
+                mover = deciding[0] if deciding[0] >= 0 else None
         text = _expand_text(
             expansion, stop, mover, player_names, at_root=not path and stop is not None
         )

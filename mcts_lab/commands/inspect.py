@@ -8,7 +8,7 @@ import json
 
 from mcts_lab import traces
 from mcts_lab.breakpoints import watch
-from mcts_lab.commands import inspect_diff
+from mcts_lab.commands import inspect_diff, inspect_until
 from mcts_lab.commands.options import emit, seconds_budget, whole_number
 from mcts_lab.inspect import inspection
 from mcts_lab.inspect.anomalies import MAX_LISTED
@@ -52,15 +52,19 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         f'field "watch"); repeatable, at most {watch.MAX_WATCHES} (docs/cli.md)',
     )
     inspect_diff.add_options(p)  # --diff B, --tolerance, --junit (a diff of two files)
+    inspect_until.add_options(p)  # --until CONDITION (where a breakpoint holds in the file)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Exit 0: no anomalies; 1: anomalies found; 2: unreadable or not of the format. The
+    """Exit 0: no anomalies; 1: anomalies found; 2: unreadable or not of the format (with
+    ``--until``: 0 the condition held, 1 it did not; with ``--diff``: 0 identical). The
     status does not depend on who reads the output: a reader that leaves early (``| head``)
     changes nothing."""
     if inspect_diff.wanted(args):
         return inspect_diff.run(args, INSPECT_MAX_BYTES)
     trace = traces.load(args.file, max_bytes=INSPECT_MAX_BYTES)
+    if args.until is not None:
+        return inspect_until.run(args, trace, MAX_LISTED_LIMIT)
     # the watches first: a bad expression is exit 2 before any check runs
     watched = watch.watch_table(trace, args.watch) if args.watch else None
     data = inspection.inspect_trace(

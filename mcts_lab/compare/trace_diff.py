@@ -359,8 +359,53 @@ class _RecordWalk:
             node=node,
             a=side_a,
             b=side_b,
-            explanation=_path_sentence(it_a, depth, node, kind, side_a, side_b),
+            explanation=_path_sentence(it_a, depth, node, kind, side_a, side_b)
+            + self._parting_cause(kind, node, side_a, side_b),
         )
+
+    def _parting_cause(
+        self, kind: DivergenceKind, node: tuple[str, ...], a: dict[str, Any], b: dict[str, Any]
+    ) -> str:
+        """Why the paths part where no term says so: a different move expanded first, the
+        node's children in another order, or the same statistics with a different child
+        taken (a tie broken by order or by another random stream); ``""`` when the terms
+        differ (the sentence's terms then say why) or cannot be compared."""
+        if kind == "expansion":
+            return (
+                ": the same node expanded a different untried move, so their expansion orders "
+                "(or random streams) differ, not a term"
+            )
+        if kind != "selection":
+            return ""
+        order_a, order_b = self._order(self.a, node), self._order(self.b, node)
+        reordered = order_a != order_b and sorted(order_a) == sorted(order_b)
+        order = (
+            f"the node's children are in a different order (A {', '.join(order_a[:6])}; "
+            f"B {', '.join(order_b[:6])}{', ...' if len(order_b) > 6 else ''})"
+        )
+        if not (a["terms"] and b["terms"]):
+            return f": {order}, not a recorded term" if reordered else ""
+        terms_a = {row["action"]: row for row in a["terms"]}
+        terms_b = {row["action"]: row for row in b["terms"]}
+        if set(terms_a) != set(terms_b):
+            return ""
+        for action, row in terms_a.items():
+            other = terms_b[action]
+            if row.get("visits") != other.get("visits"):
+                return ""
+            if not all(self._same(row.get(name), other.get(name)) for name in _TERMS):
+                return ""
+        if reordered:
+            return f": the same statistics, but {order}: a tie broken by order, not a term"
+        return (
+            ": the same statistics, but a different child taken: a tie broken by a different "
+            "random stream (or order), not a term"
+        )
+
+    def _order(self, side: _Side, node: tuple[str, ...]) -> list[str]:
+        """The labels of a node's children in the file's order (empty: no such node)."""
+        at = side.by_key.get(node)
+        return [] if at is None else [side.keys[k][-1] for k in side.trace.children[at]]
 
     def _expanded(self, side: _Side, record: dict[str, Any]) -> set[tuple[str, ...]]:
         return {side.keys[side.i(n)] for n in record.get("expanded", ())}

@@ -80,14 +80,7 @@ def format_diff(diff: TraceDiff, max_rows: int = 12) -> str:
     when statistics parted earlier), the final trees' differences (at most ``max_rows``) and
     the verdict."""
     lines = [_file_line("A", diff.a), _file_line("B", diff.b)]
-    if diff.settings_differences:
-        lines.append(
-            "settings that differ: "
-            + ", ".join(
-                f"{name} {show_value(a)} / {show_value(b)}"
-                for name, (a, b) in diff.settings_differences.items()
-            )
-        )
+    lines.extend(settings_lines(diff.settings_differences))
     if diff.records_note:
         lines.append(diff.records_note)
     else:
@@ -117,16 +110,38 @@ def format_diff(diff: TraceDiff, max_rows: int = 12) -> str:
     return "\n".join(lines)
 
 
+def settings_lines(differences: dict[str, tuple[Any, Any]]) -> list[str]:
+    """The settings both files record with different values (``name A / B``), then in one line
+    those only one file records (a missing setting is not recorded, not different)."""
+    both = {k: v for k, v in differences.items() if None not in v}
+    lines = []
+    if both:
+        lines.append(
+            "settings that differ: "
+            + ", ".join(f"{k} {show_value(a)} / {show_value(b)}" for k, (a, b) in both.items())
+        )
+    for side, other, at in (("A", "B", 0), ("B", "A", 1)):
+        only = [k for k, v in differences.items() if v[at] is not None and v[1 - at] is None]
+        if only:
+            lines.append(
+                f"recorded by {side} only (not recorded in {other}): "
+                + ", ".join(only[:8])
+                + (f" and {len(only) - 8} more" if len(only) > 8 else "")
+            )
+    return lines
+
+
 def _file_line(name: str, summary: dict[str, Any]) -> str:
     writer = summary.get("writer") or {}
     by = writer.get("name") or "an unnamed writer"
     if writer.get("version"):
         by += f" {writer['version']}"
     position = summary.get("position")
+    seed = "seed not recorded" if summary.get("seed") is None else f"seed {summary['seed']}"
     return (
         f"{name}: {summary['file']}: {summary.get('game') or '(game not named)'} at "
-        f"{'the start' if position is None else repr(position)}, seed "
-        f"{summary.get('seed')}, {summary['records']:,} iteration records, "
+        f"{'the start' if position is None else repr(position)}, {seed}, "
+        f"{summary['records']:,} iteration records, "
         f"{summary['nodes']:,} nodes (by {by})"
     )
 

@@ -151,6 +151,14 @@ class FileFacts:
     memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
+def visits_per_iteration(trace: Trace) -> int:
+    """The header's ``visits_per_iteration``: the most visits one iteration gives a node
+    (default 1; a search that rolls out every new child at expansion declares its largest
+    number of moves, a leaf parallel search its rollouts per leaf)."""
+    value = trace.header.get("visits_per_iteration", 1)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else 1
+
+
 def other_view(value: float, low: float, high: float) -> float:
     """The other player's view of a value in a two-player zero-sum range."""
     return low + high - value
@@ -220,11 +228,14 @@ def check_nodes(facts: FileFacts, r: AnomalyLog) -> None:
         # visits against the children's sum
         child_visits = sum(nodes[k]["visits"] for k in kids)
         surplus = visits - child_visits
-        allowed_high = {"leaf_visit": 1, "exact": 0}.get(rule, math.inf)
+        # the visits that ended at the node: one iteration's (up to visits_per_iteration)
+        allowed_high = {"leaf_visit": visits_per_iteration(trace), "exact": 0}.get(rule, math.inf)
         if proven is not None or node.get("player") == -1:
             allowed_high = math.inf
         if rule != "none" and not 0 <= surplus <= allowed_high:
-            allowance = {"leaf_visit": "plus 0 or 1", "exact": "exactly", "at_least": "or more"}
+            most = visits_per_iteration(trace)
+            leaf = "plus 0 or 1" if most == 1 else f"plus 0 to {most} (visits_per_iteration)"
+            allowance = {"leaf_visit": leaf, "exact": "exactly", "at_least": "or more"}
             r.add(
                 "visit_count",
                 node_id,

@@ -17,7 +17,8 @@ Structure (:func:`check_structure`):
   the rules check finds those below a position the game says is over. Named with the
   iteration that added the first, and the later checks leave that subtree alone.
 - ``stall``: the root has fewer visits than the search's iterations (every iteration visits
-  the root; more is allowed: a tree reused from an earlier search keeps its visits).
+  the root at least once, up to ``visits_per_iteration`` times; more is allowed: a tree
+  reused from an earlier search keeps its visits).
 
 Selection, in a file that states UCT (``selection_checks.states_uct``):
 
@@ -51,6 +52,7 @@ from mcts_lab.inspect.anomalies import (
     game_and_root,
     node_label,
     other_view,
+    visits_per_iteration,
 )
 from mcts_lab.inspect.selection_checks import states_uct, uct_constant
 from mcts_lab.inspect.tree_walk import added_at, at_iteration, subtree_ids
@@ -70,14 +72,6 @@ FIRST_PLAY_KEYS = ("first_play", "fpu")
 #: A recorded term may differ from the recomputed one by this much (of the range's width for Q,
 #: relative for the bonus): a writer's rounding to 3 decimals.
 TERM_TOLERANCE = 1e-3
-
-
-def visits_per_iteration(trace: Trace) -> int:
-    """The header's ``visits_per_iteration``: the most visits one iteration gives a node
-    (default 1; a search that rolls out every new child at expansion declares its largest
-    number of moves)."""
-    value = trace.header.get("visits_per_iteration", 1)
-    return value if isinstance(value, int) and value >= 1 else 1
 
 
 # ------------------------------------------------------------------ structure
@@ -151,13 +145,16 @@ def _check_root_visits(trace: Trace, r: AnomalyLog) -> None:
     if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 1:
         return
     visits = int(trace.nodes[trace.root]["visits"])
+    # each iteration gives the root at least one visit, up to visits_per_iteration: the bound
+    # is the least, so a declared expansion rollout never hides a stall nor raises one
     if visits < iterations:
         r.add(
             "stall",
             trace.nodes[trace.root]["id"],
             f"the root has {visits:,} visits after {iterations:,} iterations: "
-            f"{iterations - visits:,} iterations gave it none (every iteration visits the root: "
-            "a search that stopped searching, or a backup that ends below the root?)",
+            f"at least {iterations - visits:,} iterations gave it none (every iteration visits "
+            "the root: a search that stopped searching, e.g. one that selects a finished game "
+            "again and again without backing it up, or a backup that ends below the root?)",
         )
 
 
@@ -171,10 +168,11 @@ def _first_play_stated(trace: Trace) -> bool:
 
 def _replay(trace: Trace) -> Iterator[tuple[dict[str, Any], dict[int, int], dict[int, float]]]:
     """Each record with the visits and value sums (each node's own view, the backups' adds)
-    every node had before it; nothing unless the records start at 1 without a gap."""
+    every node had before it; nothing unless the records start at 1 without a gap and one
+    iteration gives one visit (``visits_per_iteration`` 1)."""
     records = trace.records
-    if not records or records[0]["iteration"] != 1:
-        return
+    if not records or records[0]["iteration"] != 1 or visits_per_iteration(trace) > 1:
+        return  # a path's nodes got one visit each only when one iteration gives one
     if any(
         b["iteration"] != a["iteration"] + 1 for a, b in zip(records, records[1:], strict=False)
     ):

@@ -42,7 +42,11 @@ bonus (the lab) or without it (OpenSpiel's ``MCTSBot(solve=True)``), so i's leas
 most its proven value and j's greatest at least its proven value plus the bonus. Without a
 solver a finished game's mean is exact (every visit gave the same value).
 A ``min_visits`` rule in the settings chooses the least visited child first: the test needs
-``n_j - 1 >= min_visits``. The slack is 1e-6 of the range's width (a writer's rounding).
+``n_j - 1 >= min_visits``. A file that declares ``visits_per_iteration`` K (a search that
+rolls out every new child at expansion, each rollout backed up through the path) reads
+``n_j - K`` for ``n_j - 1`` throughout: j's last choice gave it at most K visits, each at
+least ``lo``, so ``Q_j' <= lo + (S_j - n_j lo) / (n_j - K)`` and its bonus is at most
+``C sqrt(ln N' / (n_j - K))``. The slack is 1e-6 of the range's width (a writer's rounding).
 
 The sign (``sign``)
 -------------------
@@ -81,6 +85,7 @@ from mcts_lab.inspect.anomalies import (
     check_decisions,
     node_label,
     other_view,
+    visits_per_iteration,
 )
 from mcts_lab.traces.format import Trace
 from mcts_lab.traces.values import node_players, value_range
@@ -229,21 +234,25 @@ def _worst_pair(
     visited = sum(1 for _, n, _, _ in stats if n >= 1)
     grown = sorted(stats, key=lambda s: -s[1])[:MAX_GROWN]
     tol = VALUE_TOLERANCE * width * 4 + 1e-12
+    # j's last choice gave it at most `most` visits: it had at least n_j - most before it
+    most = visits_per_iteration(trace)
     worst: Starved | None = None
     for j, nj, sj, pj in grown:
-        if nj - 1 < max(1, min_visits):
+        before = nj - most
+        if before < max(1, min_visits):
             continue
-        upper = min(high, (sj - low) / (nj - 1))
+        # its n_j - before later values were at least lo each
+        upper = min(high, low + (sj - nj * low) / before)
         if pj is not None:
             upper = max(upper, pj)  # the proven value with the bonus: the most it scored
         for k, nk, sk, pk in stats:
-            if k == j or not nk < nj - 1:
+            if k == j or not nk < before:
                 continue
-            n_min = (nj - 1) + 1 + (visited - 2)
+            n_min = before + 1 + (visited - 2)
             if n_min < 2:
                 continue
             a = c * math.sqrt(math.log(n_min))
-            high_side = upper + a / math.sqrt(nj - 1)
+            high_side = upper + a / math.sqrt(before)
             deficit = max(nk * high - sk, 0.0)  # D = n_i hi - S_i
             turn = deficit / width if width > 0 else 1.0
             candidates = {1, nk}
@@ -402,7 +411,8 @@ def check_proven_starved(facts: FileFacts, r: AnomalyLog) -> None:
             continue
         top = max(others, key=lambda k: nodes[k]["visits"])
         n_top = int(nodes[top]["visits"])
-        if n_top - 1 > n_win and n_top - 1 >= max(1, min_visits) and n_top - 1 + n_win >= 2:
+        before = n_top - visits_per_iteration(trace)  # its visits before its last choice
+        if before > n_win and before >= max(1, min_visits) and before + n_win >= 2:
             r.add(
                 "proven_starved",
                 nodes[i]["id"],

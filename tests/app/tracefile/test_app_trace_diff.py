@@ -55,6 +55,10 @@ def test_a_second_file_shows_the_first_difference_and_the_nodes() -> None:
     (table,) = diff_tables(at)
     assert len(table) == len(expected.node_differences)
     assert list(table["node"])[0] == "(root)"
+    # every cell is words or a number as text: a node one run lacks, a move not proven
+    cells = [str(v) for column in table.columns for v in table[column]]
+    assert "None" not in cells and "nan" not in cells
+    assert "not in this file" in cells and "not proven" in cells
     # the same run as B: identical, no table
     at.file_uploader(key="trace_diff_file").upload("a2.jsonl", a, "application/json")
     at.run()

@@ -145,3 +145,23 @@ def test_run_until_on_an_open_file_stops_where_the_live_search_did() -> None:
     assert "Not run: proven needs --solver" in said and at.session_state["trace_iteration"] == live
     at.button(key="trace_step").click().run()  # a move clears the line
     assert not [h for h in at.html if 'class="lab-stop"' in str(h.value)]
+
+
+def test_the_first_row_names_the_cause_a_move_below_a_finished_game() -> None:
+    """Issue 41: with children added below a finished game, the app's first anomaly row is
+    ``illegal_move`` at the iteration that added the first (the CLI's first line too), and its
+    button shows that iteration."""
+    from tests.mcts_lab.inspect.planted_uct import planted_uct
+
+    doc = planted_uct(
+        "tic_tac_toe", seed=0, iterations=300, bug="below_finished", recorder=False,
+        position="XX.OO....",
+    )  # fmt: skip
+    at = opened(json.dumps(doc).encode(), "below_finished.json")
+    at.session_state["trace_tabs"] = "Anomalies"
+    at.run()
+    first = anomaly_rows(at)[0]
+    assert first.startswith("illegal_move · node 1 · iteration 6: move 'c2' added below"), first
+    at.button(key="trace_anomaly_0").click().run()
+    assert not at.exception
+    assert at.session_state["trace_iteration"] == 6

@@ -677,3 +677,19 @@ def test_handmade_trace_at_the_root() -> None:
     assert "the heuristic valued the root at +0.250 for X" in text
     assert text.endswith("backpropagate: +0.250 for X at the root.")
     assert "selection stopped at the root: the tree is full (node cap)" in text
+
+
+def test_an_expansion_names_the_player_deciding_at_the_expanded_node() -> None:
+    """A file's iteration (its values from the "node" view: the leaf's view is its own mover's,
+    not the one who moved into it) names the mover from the file's player of the expanded
+    node (issue 41: "added X's move b3" for O's move)."""
+    game = make_game("tic_tac_toe")
+    search = Search(game, game.initial_state(), SearchConfig(), seed=0)
+    trace = search.step()
+    assert trace.expansion is not None and trace.updates[0].player == 0
+    names = ("X", "O")
+    said = narrate_phase("expand", trace.expansion, trace, names, 1.4, "uct")
+    assert "X's move" in said
+    leaf = dataclasses.replace(trace.updates[-1], view=1)  # the leaf's own mover's view
+    node_view = dataclasses.replace(trace, updates=(*trace.updates[:-1], leaf))
+    assert narrate_phase("expand", trace.expansion, node_view, names, 1.4, "uct") == said

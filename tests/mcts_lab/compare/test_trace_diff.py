@@ -307,3 +307,63 @@ def test_a_file_in_another_view_compares_equal() -> None:
     b["trace"][40]["backup"][1]["add"] += 0.5  # one add changed: found, at iteration 41
     first = diff_traces(traces.parse(a), traces.parse(b)).first_difference
     assert first is not None and (first.kind, first.iteration) == ("backup", 41)
+
+
+def _two_moves(order: list[str], chosen: str, expanded: bool) -> dict[str, Any]:
+    """A root with moves a1 and b1 listed in ``order``, one record that takes ``chosen`` with
+    the same terms for both (0 visits each), having expanded both (``expanded``) or not."""
+    ids = {label: i for i, label in enumerate(order, start=1)}
+    nodes = [{"id": 0, "parent": None, "player": 0, "visits": 1, "value_sum": 0.0}]
+    for label in order:
+        visits = int(label == chosen)
+        node = {"id": ids[label], "parent": 0, "player": 1, "move": label, "visits": visits}
+        nodes.append(node | {"value_sum": 0.0})
+    record: dict[str, Any] = {"iteration": 1, "path": [0, ids[chosen]]}
+    terms = [{"node": ids[m], "visits": 0} for m in order]
+    record["decisions"] = [{"node": 0, "chosen": ids[chosen], "rule": "uct", "children": terms}]
+    if expanded:
+        record["expanded"] = [ids[chosen]]
+    doc = {"format": "mcts-trace", "version": 1, "game": None, "iterations": 1}
+    return doc | {"nodes": nodes, "trace": [record]}
+
+
+def test_runs_that_part_by_order_or_by_another_draw_say_so() -> None:
+    """The same statistics, a different child: the children's order (or a random stream)
+    broke the tie, not a term; a different move expanded: their expansion orders differ."""
+    a = traces.parse(_two_moves(["a1", "b1"], "a1", expanded=False))
+    b = traces.parse(_two_moves(["b1", "a1"], "b1", expanded=False))
+    found = diff_traces(a, b).first_path_difference
+    assert found is not None and found.divergence == "selection"
+    assert found.explanation.endswith(
+        ": the same statistics, but the node's children are in a different order "
+        "(A a1, b1; B b1, a1): a tie broken by order, not a term"
+    )
+    b = traces.parse(_two_moves(["a1", "b1"], "b1", expanded=False))
+    found = diff_traces(a, b).first_path_difference
+    assert found is not None and found.explanation.endswith(
+        "a different child taken: a tie broken by a different random stream (or order), not a term"
+    )
+    a = traces.parse(_two_moves(["a1", "b1"], "a1", expanded=True))
+    b = traces.parse(_two_moves(["a1", "b1"], "b1", expanded=True))
+    found = diff_traces(a, b).first_path_difference
+    assert found is not None and found.divergence == "expansion"
+    assert "their expansion orders (or random streams) differ, not a term" in found.explanation
+
+
+def test_a_setting_one_file_does_not_record_is_not_a_difference(tmp_path: Path, capsys) -> None:
+    """Against a writer that records only ``c``, the lab's other settings are listed once as
+    recorded by one file; no Python ``None`` is printed."""
+    a = _lab()
+    b = copy.deepcopy(a)
+    b["settings"] = {"c": 2.0}
+    del b["seed"]
+    assert (
+        main(["inspect", _write(tmp_path, "a.json", a), "--diff", _write(tmp_path, "b.json", b)])
+        == 0
+    )  # fmt: skip: the same records and tree
+    out = capsys.readouterr().out
+    assert "None" not in out
+    assert "settings that differ: c 1.4 / 2\n" in out
+    only = [line for line in out.splitlines() if line.startswith("recorded by A only")]
+    assert len(only) == 1 and "seed" in only[0] and "tree_policy" in only[0]
+    assert "seed not recorded" in out

@@ -13,6 +13,7 @@ import pytest
 
 from mcts_lab import traces
 from mcts_lab.inspect.inspection import inspect_trace
+from tests.mcts_lab.inspect.planted_imparaai import planted_imparaai
 from tests.mcts_lab.inspect.planted_uct import planted_uct
 
 #: Each bug, the kind its first anomaly must be, and a position where the bug shows.
@@ -85,3 +86,42 @@ def test_children_below_a_finished_game_come_first_in_inspect(tmp_path: Path) ->
     lines = run.stdout.splitlines()
     listed = [line for line in lines if line.startswith("  ")]
     assert listed[0].startswith("  illegal_move node") and "iteration" in listed[0]
+
+
+@pytest.mark.parametrize("c", [0.35, 1.0])
+def test_expansion_rollouts_declared_raise_no_anomaly(c: float) -> None:
+    """An imparaai-style search (every new child rolled out at expansion) declares
+    ``visits_per_iteration``: no false alarm; undeclared, the UCT bounds read each of those
+    visits as a choice and fire, so the declaration is what the bounds use."""
+    undeclared = 0
+    for seed in range(3):
+        doc = planted_imparaai("tic_tac_toe", seed=seed, iterations=600, c=c)
+        assert first(doc) is None, (seed, first(doc))
+        doc = planted_imparaai("tic_tac_toe", seed=seed, iterations=600, c=c, declare=False)
+        undeclared += len(inspect_trace(traces.parse(doc))["anomalies"])
+    assert undeclared > 0
+
+
+def test_a_search_that_stops_at_a_finished_game_is_a_stall() -> None:
+    """imparaai-montecarlo 1.3.1's bug: selection reaching a finished game does nothing, so
+    later iterations give the root no visit; declared expansion rollouts do not hide it."""
+    doc = planted_imparaai("tic_tac_toe", seed=0, iterations=1000, stall=True)
+    item = first(doc)
+    assert item is not None and item["kind"] == "stall", item
+    assert f"{doc['nodes'][0]['visits']:,} visits after 1,000 iterations" in item["detail"]
+
+
+def test_the_visits_that_ended_at_a_node_may_reach_visits_per_iteration() -> None:
+    """A leaf rolled out 3 times in one iteration, then expanded: 3 visits beyond its
+    children's, allowed with ``visits_per_iteration`` 3 and not with the default."""
+    nodes = [
+        {"id": 0, "parent": None, "visits": 5, "value_sum": 0.0},
+        {"id": 1, "parent": 0, "visits": 4, "value_sum": 0.0},
+        {"id": 2, "parent": 1, "visits": 1, "value_sum": 0.0},
+    ]
+    doc = {"format": "mcts-trace", "version": 1, "visit_rule": "leaf_visit", "nodes": nodes}
+    kinds = [a["kind"] for a in inspect_trace(traces.parse(doc))["anomalies"]]
+    assert "visit_count" in kinds
+    doc["visits_per_iteration"] = 3
+    kinds = [a["kind"] for a in inspect_trace(traces.parse(doc))["anomalies"]]
+    assert "visit_count" not in kinds
