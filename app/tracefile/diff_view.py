@@ -14,7 +14,7 @@ HTML: sentences are escaped, the table is data.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
@@ -238,13 +238,13 @@ def node_rows(diff: TraceDiff) -> list[dict[str, object]]:
     return rows
 
 
-def _cell(field: str, stats: dict[str, Any] | None) -> str:
+def _cell(field: str, stats: Mapping[str, float | int | None] | None) -> str:
     """One side's visits, mean or proven value as the table shows it."""
     if stats is None:
-        return "not in this file"
+        return _("not in this file")
     value = stats[field]
     if value is None:
-        return "not proven" if field == "proven" else "-"
+        return _("not proven") if field == "proven" else "-"
     if field == "visits":
         return decimal(int(value))
     return number_text(f"{float(value):+.4f}")
