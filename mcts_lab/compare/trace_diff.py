@@ -43,7 +43,7 @@ import dataclasses
 import math
 import sys
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeGuard
 
 from mcts_lab.compare.records import DivergenceKind, show_value
 from mcts_lab.compare.trace_diff_records import FirstDifference, NodeDifference, TraceDiff
@@ -112,13 +112,13 @@ class _Side:
         """The place of a node the loader checked exists (path, expanded, backup, decision)."""
         return self.trace.index[node_id]
 
-    def key(self, node_id: Any) -> tuple[str, ...]:
+    def key(self, node_id: object) -> tuple[str, ...]:
         """A node's action path; an id the loader does not check (a record's ``leaf``, a
         decision child's ``node``) that is no node reads ``("#id (no such node)",)``."""
-        i = self.trace.index.get(node_id)
+        i = self.trace.index.get(node_id) if isinstance(node_id, int) else None
         return (f"#{node_id} (no such node)",) if i is None else self.keys[i]
 
-    def label(self, node_id: Any) -> str:
+    def label(self, node_id: object) -> str:
         """The label of the move into a node (``"(root)"`` for the root)."""
         key = self.key(node_id)
         return key[-1] if key else "(root)"
@@ -131,7 +131,7 @@ class _Side:
         # a value near the float's limit stays finite (JSON output holds no infinity)
         return scaled if math.isfinite(scaled) else math.copysign(sys.float_info.max, scaled)
 
-    def edge_value(self, i: int, value: Any) -> float | None:
+    def edge_value(self, i: int, value: object) -> float | None:
         """A value of node ``i`` from the file's view, as its edge view's in [-1, 1] (``None``
         when the file gives none or the views cannot be converted)."""
         if not isinstance(value, int | float) or isinstance(value, bool):
@@ -255,7 +255,7 @@ def _check_same_start(a: Trace, b: Trace) -> None:
         )
 
 
-def _position(text: Any) -> str:
+def _position(text: object) -> str:
     if text is None:
         return "the start"
     quoted = repr(text)
@@ -452,7 +452,7 @@ class _RecordWalk:
             or (self._backups(k, ra, rb, path))
         )
 
-    def _same(self, x: Any, y: Any) -> bool:
+    def _same(self, x: object, y: object) -> bool:
         """Two recorded numbers are the same within the tolerance (``None``: not recorded)."""
         if not _number(x) or not _number(y):
             return True
@@ -646,7 +646,7 @@ def _differing(x: dict[str, Any], y: dict[str, Any], tolerance: float) -> Iterab
 # ------------------------------------------------------------------ words
 
 
-def _number(value: Any) -> bool:
+def _number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
@@ -654,7 +654,7 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 12)
 
 
-def _num(value: Any) -> str:
+def _num(value: object) -> str:
     """A number in a sentence: signed, 3 decimals; short scientific form for the very small
     or large; ``?`` when not recorded."""
     if not _number(value):
@@ -684,9 +684,9 @@ def _term_text(rule: str | None, terms: dict[str, Any] | None) -> str:
     recorded; the score is Q + U when the writer gave no score)."""
     if terms is None:
         return "not among its children"
-    q: Any = terms.get("q")
-    bonus: Any = terms.get("bonus")
-    score: Any = terms.get("score")
+    q: object = terms.get("q")
+    bonus: object = terms.get("bonus")
+    score: object = terms.get("score")
     if score is None and _number(q) and _number(bonus):
         score = float(q) + float(bonus)
     text = f"{(rule or 'score').upper()} {_num(score)}" if _number(score) else ""

@@ -66,6 +66,7 @@ empty board) or ``None``: the game's start.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import Any
 
 from mcts_lab.traces.format import FORMAT, VERSION, parse, write
@@ -97,7 +98,7 @@ class Recorder:
         *,
         game: str | None = None,
         position: str | None = None,
-        settings: dict[str, Any] | None = None,
+        settings: Mapping[str, object] | None = None,
         seed: int | None = None,
         players: int = 2,
         value_range: tuple[float, float] = (-1.0, 1.0),
@@ -107,7 +108,7 @@ class Recorder:
         writer_version: str = "",
         tree_only: bool = False,
         iterations: int | None = None,
-        game_options: dict[str, Any] | None = None,
+        game_options: Mapping[str, object] | None = None,
         backup: str = "mean",
         visit_rule: str = "leaf_visit",
     ) -> None:
