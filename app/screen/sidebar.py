@@ -166,6 +166,12 @@ def page_style() -> None:
     st.html(f"<style>{css}</style>")
 
 
+def direction_style() -> None:
+    """A right-to-left language's style alone (:data:`RTL_CSS`), for the student's page."""
+    if is_rtl():
+        st.html(f"<style>{RTL_CSS}</style>")
+
+
 # ------------------------------------------------------------------ sidebar
 
 

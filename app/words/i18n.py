@@ -269,6 +269,18 @@ def _sign_first(written: str) -> str:
     return LRI + written + PDI if written[:1] in "+-" and is_rtl() else written
 
 
+#: First-strong isolate (U+2068): a code, a name or a range keeps its own direction inside
+#: the sentence around it.
+FSI = "\u2068"
+
+
+def isolate(text: str) -> str:
+    """``text`` isolated from the sentence's direction in a right-to-left language (U+2068 ...
+    U+2069; unchanged otherwise): a class code that starts with a digit ("5RDYT3") stays
+    whole, a range "0..2,147,483,647" keeps its order. For HTML, ``<bdi>`` does the same."""
+    return FSI + text + PDI if is_rtl() else text
+
+
 def fixed(x: float, digits: int, *, signed: bool = False) -> str:
     """``x`` with ``digits`` decimals (rounded as Python's format rounds), in the language's
     symbols: ``fixed(0.25, 2)`` is "0.25" in English, "0,25" in Spanish."""
