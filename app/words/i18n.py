@@ -35,7 +35,7 @@ from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal, format_percent
+from babel.numbers import format_decimal, format_percent, get_decimal_symbol, get_group_symbol
 from babel.support import NullTranslations, Translations
 
 #: The gettext domain: every catalogue's file name.
@@ -240,6 +240,13 @@ def decimal(x: float) -> str:
 def percent(x: float) -> str:
     """A share as a percentage the language's way (``0.25`` -> "25 %" in de)."""
     return _sign_first(format_percent(x, locale=_now().locale))
+
+
+def separators() -> str:
+    """The language's decimal and group symbols, as Plotly's ``layout.separators`` takes
+    them: ".," in English, ",." in Spanish and German (a chart's ticks then read "0,5")."""
+    locale = _now().locale
+    return get_decimal_symbol(locale) + get_group_symbol(locale)
 
 
 #: Left-to-right isolate and its end (U+2066, U+2069): a signed number inside right-to-left
