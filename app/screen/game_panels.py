@@ -246,7 +246,7 @@ def final_policies_panel() -> None:
     choices = search.final_choices()
     # the table's column heads and the policies' names in the page's language (Q stays Q)
     rows = [
-        {_("policy"): _(FINAL_POLICY_LABELS.get(name, name)), _("move"): child.label,
+        {_("policy"): _(FINAL_POLICY_LABELS.get(name, name)), _("move"): shown(child.label),
          _("visits"): decimal(child.visits), "Q": fixed(child.q, 3, signed=True)}
         for name, child in choices.items()
     ]  # fmt: skip

@@ -144,7 +144,8 @@ section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] {dis
 #: of words and numbers is text, so it runs right to left too (its first column on the right,
 #: as the Dice and switch tables did while Why this path's ran left to right, a parenthesis of
 #: its header misplaced); its numbers keep their digits' order (the bidi algorithm, and
-#: signed numbers isolated by ``i18n``).
+#: signed numbers isolated by ``i18n``). The class's join box, drawn in the tree's place, is
+#: text: right to left.
 RTL_CSS = """
 .block-container, section[data-testid="stSidebar"], [data-testid="stMarkdownContainer"],
 [data-testid="stCaptionContainer"], [data-testid="stWidgetLabel"], .lab-title, .lab-stats,
@@ -153,6 +154,7 @@ RTL_CSS = """
 .st-key-tree, .st-key-ab_tree, [data-testid="stImage"], [data-testid="stPlotlyChart"],
 [data-testid="stCode"], .stCode, .katex-display, .mcts-tree, iframe, svg,
 [data-testid="stSlider"] [data-baseweb="slider"] {direction: ltr; text-align: left;}
+.st-key-class_join {direction: rtl; text-align: right;}
 .lab-stat b, .lab-stats b {unicode-bidi: isolate; direction: ltr;}
 code {direction: ltr; unicode-bidi: isolate;}
 table {direction: rtl;} th, td {text-align: right;}

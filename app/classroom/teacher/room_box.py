@@ -99,13 +99,15 @@ def join_box(found: Teacher) -> None:
     )
     words = html.escape(marked).replace("\x00url\x00", url_line).replace("\x00code\x00", code_line)
     with st.container(key="class_join", border=True):
-        left, right = st.columns([3, 1], vertical_alignment="center")
+        # the QR code's column as wide as its picture in the tree's place (about 480 px at
+        # 1280x720): at [3, 1] the 150 px code and its caption overflowed the box
+        left, right = st.columns([2, 1], vertical_alignment="center")
         left.html(
             CLASS_CSS
             + f'<p class="lab-class-line">{words}</p>'.replace('<p class="lab-class-line"></p>', "")
         )
         # an <img> of the SVG (st.html's sanitiser drops SVG), with the address as its text
-        right.image(qr, caption=_("Scan to join"), width=150,
+        right.image(qr, caption=_("Scan to join"), width="stretch",
                     alt=_("QR code of {url}", url=url))  # fmt: skip
 
 
