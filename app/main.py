@@ -27,6 +27,7 @@ clicks.install()  # count Step clicks as they arrive, before Streamlit merges th
 if refused_lang := language_choice.apply():  # this run's words: select, ?lang=, the browser's
     notice_line("warning", refused_lang)  # (plain text, never Markdown)
 if shared.is_student_page() and student.exploring() is None:
+    sidebar.direction_style()  # an Arabic phone right to left too (its own look otherwise)
     student.student_page()  # /?class=CODE: a student's page, no search of its own
     st.stop()
 student.explore_bar()  # a student exploring on their own: Back to the class

@@ -25,8 +25,8 @@ from typing import Any
 from app.drawing.palette import BLUE, CLASS, RED, RIGHT, YELLOW
 from app.drawing.tree_model import Heat
 from app.words.exact import ExactAnswer
-from app.words.game_words import shown
-from app.words.i18n import N_, _, fixed, percent
+from app.words.game_words import board_shown, shown
+from app.words.i18n import N_, _, fixed, is_rtl, percent
 from app.words.phrases import mean_beside
 from games.base import AnyGame
 from games.gridiron import Gridiron, GridironState
@@ -424,12 +424,17 @@ def gridiron_svg(
         if wrong and action == favourite:
             text = _("✗ {text} (worse than the best)", text=text)
             colour = _WORSE
-        parts.append(
-            f'<text x="4" y="{height + 16 + 18 * i}" font-size="12" fill="{colour}">'
-            f"{_escape(text)}</text>"
-        )
+        parts.append(f'<text {_caption_at(4, width - 4)} y="{height + 16 + 18 * i}" '
+                     f'font-size="12" fill="{colour}">{_escape(text)}</text>')  # fmt: skip
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _caption_at(left: float, right: float) -> str:
+    """Where a caption line under a board starts: at ``left`` running left to right, or in a
+    right-to-left language (Arabic) at ``right`` running right to left (the board's geometry
+    stays; only its words turn)."""
+    return f'x="{right}" direction="rtl"' if is_rtl() else f'x="{left}"'
 
 
 def _escape(text: str) -> str:
@@ -545,7 +550,7 @@ def board_text(game: AnyGame, state: object) -> str:
     """The generic view's board: the game's ``render`` text, else its position string."""
     render = getattr(game, "render", None)
     if render is not None:
-        return str(render(state))
+        return board_shown(str(render(state)))
     # TRANSLATORS: the board of a game whose start position writes as nothing
     return game.format_state(state) or _("(start)")
 

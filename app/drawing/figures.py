@@ -103,7 +103,7 @@ def uct_rows(decision: Decision, exact: ExactAnswer | None = None) -> list[dict[
             {
                 # TRANSLATORS: the mark on the chosen child in the selection table
                 "chosen": _("◀ chosen") if i == decision.chosen else "",
-                "move": terms.label,
+                "move": shown(terms.label),
                 "n (before backup)": terms.visits,
                 # one number format for every value column: signed, 3 decimals
                 "Q": f"{terms.q:+.3f}",
@@ -405,13 +405,14 @@ def history_figure(
     for i, label in enumerate(visits):
         colour = palette[i % len(palette)]
         xs, ys = visits[label]
-        traces.append(go.Scatter(x=xs, y=ys, name=label, mode="lines", legendgroup=label,
+        traces.append(go.Scatter(x=xs, y=ys, name=shown(label), mode="lines", legendgroup=label,
                                  line_color=colour, yaxis="y3"))  # fmt: skip
         xs, ys = values[label]
-        traces.append(go.Scatter(x=xs, y=ys, name=label, mode="lines", legendgroup=label,
+        traces.append(go.Scatter(x=xs, y=ys, name=shown(label), mode="lines", legendgroup=label,
                                  line_color=colour, showlegend=False, yaxis="y2"))  # fmt: skip
-    points = [p for p in series if p["best"] is not None]
-    traces.append(go.Scatter(x=[p["iteration"] for p in points], y=[p["best"] for p in points],
+    points = [(p, best) for p in series if (best := p["best"]) is not None]
+    chosen = [shown(best) for _p, best in points]  # (the language's words for the moves)
+    traces.append(go.Scatter(x=[p["iteration"] for p, _best in points], y=chosen,
                              mode="lines+markers", line_shape="hv", name=_("chosen"),
                              line_color="#111827", showlegend=False, yaxis="y"))  # fmt: skip
     if regret is None:

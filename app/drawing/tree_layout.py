@@ -704,4 +704,4 @@ def _percent_tip(p: float) -> str:
 
 def _percent(p: float) -> str:
     """An outcome's probability on its edge: 67%, 9.1%, 0.4%."""
-    return f"{p:.0%}" if p >= 0.095 or p == 0 else f"{p:.1%}"
+    return _whole_percent(p) if p >= 0.095 or p == 0 else _percent_tip(p)

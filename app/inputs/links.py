@@ -56,9 +56,8 @@ def whole(text: str, low: int, high: int) -> int:
     digits = text.removeprefix("-")
     ok = digits.isascii() and digits.isdigit() and len(digits) <= 12
     if not ok or not low <= int(text) <= high:
-        raise ValueError(
-            _("a whole number {low}..{high}", low=i18n.decimal(low), high=i18n.decimal(high))
-        )
+        low_said, high_said = _range_ends(i18n.decimal(low), i18n.decimal(high))
+        raise ValueError(_("a whole number {low}..{high}", low=low_said, high=high_said))
     return int(text)
 
 
@@ -66,10 +65,16 @@ def decimal(text: str, low: float, high: float) -> float:
     """A decimal number in ASCII digits (e.g. 0.7 or -2) within [low, high]; ``ValueError``
     otherwise."""
     if not _DECIMAL.fullmatch(text) or not low <= float(text) <= high:
-        raise ValueError(
-            _("a number {low}..{high}", low=number_text(f"{low:g}"), high=number_text(f"{high:g}"))
-        )
+        low_said, high_said = _range_ends(number_text(f"{low:g}"), number_text(f"{high:g}"))
+        raise ValueError(_("a number {low}..{high}", low=low_said, high=high_said))
     return float(text)
+
+
+def _range_ends(low: str, high: str) -> tuple[str, str]:
+    """A range's two ends as written into "{low}..{high}": in a right-to-left language the
+    range is one left-to-right isolate (U+2066 before ``low``, U+2069 after ``high``), else
+    Arabic text showed "2,147,483,647..0"."""
+    return (i18n.LRI + low, high + i18n.PDI) if i18n.is_rtl() else (low, high)
 
 
 def flag(text: str) -> bool:

@@ -15,7 +15,7 @@ from app.live import ab, history, session
 from app.live.ab import on_b_change, on_toggle, stale
 from app.live.session import Pair
 from app.screen.sidebar import choice_format
-from app.words.game_words import shown
+from app.words.game_words import move_label
 from app.words.i18n import N_, _, decimal, fixed, n_, number_text, percent
 from mcts_core import Search
 from mcts_core.config import ROLLOUT_POLICIES, TREE_POLICIES
@@ -39,7 +39,7 @@ def summary_rows(a: Search, b: Search) -> list[dict[str, str]]:
     fav_b = b.best_action() if b.root.children else None
     rows = []
     for action in game.legal_actions(root):
-        cells = {_("move"): shown(str(game.action_label(root, action)))}
+        cells = {_("move"): move_label(game, root, action)}
         for side, stats, fav in (("A", stats_a, fav_a), ("B", stats_b, fav_b)):
             share, q = stats.get(action, (None, None))
             star = "★" if action == fav else ""
@@ -166,7 +166,7 @@ def ab_panel() -> None:
     for side, search in (("A", pair.lockstep.a), ("B", pair.b)):
         if search.root.children:
             best = search.best_action()
-            favourites.append(f"{side} {shown(search.game.action_label(search.root_state, best))}")
+            favourites.append(f"{side} {move_label(search.game, search.root_state, best)}")
     st.html(
         f"<style>{_CSS}</style>"
         + _LINE.format(html.escape(differ))

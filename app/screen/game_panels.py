@@ -35,8 +35,8 @@ from app.inputs.links import ARENA_GAMES_RANGE, ARENA_ITERATIONS_RANGE
 from app.live import exact_cache, history, jobs, play, session
 from app.screen.sidebar import choice_format, choice_label
 from app.words.exact import ExactAnswer, kept_sentence, regret_points
-from app.words.game_words import shown
-from app.words.i18n import N_, _, decimal, fixed, number_text, percent
+from app.words.game_words import move_label, shown
+from app.words.i18n import N_, _, decimal, fixed, number_text, percent, separators
 from games.base import AnyGame
 from games.registry import game_choices, game_spec
 from mcts_core.game import Action, State
@@ -111,9 +111,9 @@ def board_panel() -> None:
     )
     if heat:  # the class's answers in words too (the picture's badges say the counts)
         chosen = [
-            _("{move} {count} ✓ right", move=shown(game.action_label(root, a)), count=h.count)
+            _("{move} {count} ✓ right", move=move_label(game, root, a), count=h.count)
             if h.right
-            else _("{move} {count}", move=shown(game.action_label(root, a)), count=h.count)
+            else _("{move} {count}", move=move_label(game, root, a), count=h.count)
             for a, h in heat.items()
             if h.count or h.right
         ]
@@ -131,7 +131,7 @@ def board_panel() -> None:
         _exact_notes(exact, favourite)
     if line:
         line_words = " · ".join(
-            _("{n}. {player} {move}", n=n, player=names[player], move=label)
+            _("{n}. {player} {move}", n=n, player=names[player], move=shown(label))
             for n, (player, label) in enumerate(history.pv_labels(search), start=1)
             if n <= PV_LENGTH
         )
@@ -160,7 +160,7 @@ def board_panel() -> None:
             _("Move to play"),
             range(len(choices)),
             key="move_pick",
-            format_func=lambda i: shown(game.action_label(root, choices[i])),
+            format_func=lambda i: move_label(game, root, choices[i]),
         )
         st.button(
             _("Play this move"),
@@ -188,7 +188,7 @@ def _board_words(
     moves = "; ".join(
         _(
             "{move} {share} of the visits, Q {q}",
-            move=shown(game.action_label(root, action)),
+            move=move_label(game, root, action),
             share=percent(share),
             q=q_with_mean(q, means.get(action), 2),
         )
@@ -259,7 +259,7 @@ def final_policies_panel() -> None:
     choices = search.final_choices()
     # the table's column heads and the policies' names in the page's language (Q stays Q)
     rows = [
-        {_("policy"): _(FINAL_POLICY_LABELS.get(name, name)), _("move"): child.label,
+        {_("policy"): _(FINAL_POLICY_LABELS.get(name, name)), _("move"): shown(child.label),
          _("visits"): decimal(child.visits),
          "Q": q_with_mean(child.q, proven_means([child]).get(child.action), 3)}
         for name, child in choices.items()
@@ -300,7 +300,11 @@ def charts_panel() -> None:
             note = exact.budget_note() if exact is not None else None
             if note is not None:
                 ui.notice_line("warning", note)
-        st.plotly_chart(history_figure(series, regret), width="stretch", key="chart_history")
+        st.plotly_chart(
+            history_figure(series, regret).update_layout(separators=separators()),
+            width="stretch",
+            key="chart_history",
+        )
     _watch_chart(series)
 
 
@@ -336,7 +340,11 @@ def _watch_chart(series: list[SeriesPoint]) -> None:
     if not any("root" in point for point in series):
         st.caption(_("Step to draw the watch."))
         return
-    st.plotly_chart(watch_figure(watches, series), width="stretch", key="chart_watch")
+    st.plotly_chart(
+        watch_figure(watches, series).update_layout(separators=separators()),
+        width="stretch",
+        key="chart_watch",
+    )
 
 
 @ui.guarded
@@ -464,7 +472,11 @@ def _arena_result() -> None:
     st.code("\n".join(lines), language=None)
     for note in _arena_notes(result):
         st.caption(note)
-    st.plotly_chart(arena_figure(result), width="stretch", key="arena_chart")
+    st.plotly_chart(
+        arena_figure(result).update_layout(separators=separators()),
+        width="stretch",
+        key="arena_chart",
+    )
 
 
 @ui.guarded
@@ -500,7 +512,11 @@ def sweep_panel() -> None:
             result = session.session().sweep
         if result is None:
             return
-        st.plotly_chart(sweep_figure(result), width="stretch", key="sweep_chart")
+        st.plotly_chart(
+            sweep_figure(result).update_layout(separators=separators()),
+            width="stretch",
+            key="sweep_chart",
+        )
         st.code(format_sweep(result), language=None)
 
 

@@ -70,7 +70,11 @@ def choice_label(value: object) -> str:
 
 #: The page's own styles: a compact top so the classroom screen fits 720 px, no fade of the
 #: page while a click reruns, the notice lines, and the presentation mode's larger type.
+#: Streamlit's uploader line ("200MB per file", English in every language) is hidden: its
+#: limit is set above the app's own (.streamlit/config.toml), which the page says in a
+#: sentence of its own ("Files up to 100 MB are opened.").
 PAGE_CSS = """
+[data-testid="stFileUploaderDropzoneInstructions"] {display: none;}
 .block-container {padding-top: 0.6rem !important; padding-bottom: 1rem !important;}
 header[data-testid="stHeader"] {height: 0; min-height: 0;}
 .st-key-clicker_keys {display: none;}
@@ -138,17 +142,24 @@ section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] {dis
 
 #: A language written right to left (Arabic, ``i18n.is_rtl()``): the page's text runs right to
 #: left, while the tree, the boards, the charts, the formulas and the code keep their geometry
-#: (left to right inside their boxes) and numbers stay readable.
+#: (left to right inside their boxes) and numbers stay readable. One rule for tables: a table
+#: of words and numbers is text, so it runs right to left too (its first column on the right,
+#: as the Dice and switch tables did while Why this path's ran left to right, a parenthesis of
+#: its header misplaced); its numbers keep their digits' order (the bidi algorithm, and
+#: signed numbers isolated by ``i18n``). The class's join box, drawn in the tree's place, is
+#: text: right to left.
 RTL_CSS = """
 .block-container, section[data-testid="stSidebar"], [data-testid="stMarkdownContainer"],
 [data-testid="stCaptionContainer"], [data-testid="stWidgetLabel"], .lab-title, .lab-stats,
 .lab-narration, .lab-flip, .lab-exact, .lab-note, .stTabs [role="tablist"],
 .st-key-controls {direction: rtl; text-align: right;}
 .st-key-tree, .st-key-ab_tree, [data-testid="stImage"], [data-testid="stPlotlyChart"],
-[data-testid="stCode"], .stCode, .katex-display, .mcts-tree, iframe, svg, table,
+[data-testid="stCode"], .stCode, .katex-display, .mcts-tree, iframe, svg,
 [data-testid="stSlider"] [data-baseweb="slider"] {direction: ltr; text-align: left;}
+.st-key-class_join {direction: rtl; text-align: right;}
 .lab-stat b, .lab-stats b {unicode-bidi: isolate; direction: ltr;}
 code {direction: ltr; unicode-bidi: isolate;}
+table {direction: rtl;} th, td {text-align: right;}
 input, textarea, [data-baseweb="select"] div {unicode-bidi: plaintext;}
 """
 
@@ -166,6 +177,12 @@ def page_style() -> None:
     # st.html with only a style goes to the page's event container: no element, so no 16 px
     # gap above the header (a markdown element of its own took one)
     st.html(f"<style>{css}</style>")
+
+
+def direction_style() -> None:
+    """A right-to-left language's style alone (:data:`RTL_CSS`), for the student's page."""
+    if is_rtl():
+        st.html(f"<style>{RTL_CSS}</style>")
 
 
 # ------------------------------------------------------------------ sidebar

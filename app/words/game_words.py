@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 from app.words.i18n import N_, SOURCE, _, current_tag
 
@@ -199,3 +200,23 @@ def shown(label: str) -> str:
         if words is not None:
             return words
     return label
+
+
+def move_label(game: Any, state: object, action: object) -> str:
+    """The label of ``action`` in ``state`` as a user reads it: the game's own label (English,
+    ``games/``) in the current language. The one way every tab names a move (the Board's most
+    visited line, Why this path's move column, the Charts legend, Play, the narration)."""
+    return shown(str(game.action_label(state, action)))
+
+
+#: A line of a game's board text that starts with a heap's name (Nim's ``render``).
+_HEAP_LINE = re.compile(r"^heap (?P<heap>\d+):", re.MULTILINE)
+
+
+def board_shown(text: str) -> str:
+    """A game's board text (its ``render``: Nim's "heap 1: |||  3") with the game's words in
+    the current language; the drawing's characters and numbers stay."""
+    if current_tag() == SOURCE:
+        return text
+    # TRANSLATORS: Nim's board text: the name of heap number {heap} before its counters
+    return _HEAP_LINE.sub(lambda m: _("heap {heap}:", heap=m.group("heap")), text)

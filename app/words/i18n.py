@@ -35,7 +35,7 @@ from pathlib import Path
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal, format_percent
+from babel.numbers import format_decimal, format_percent, get_decimal_symbol, get_group_symbol
 from babel.support import NullTranslations, Translations
 
 #: The gettext domain: every catalogue's file name.
@@ -250,6 +250,13 @@ def percent(x: float) -> str:
     return _sign_first(format_percent(x, locale=_now().locale))
 
 
+def separators() -> str:
+    """The language's decimal and group symbols, as Plotly's ``layout.separators`` takes
+    them: ".," in English, ",." in Spanish and German (a chart's ticks then read "0,5")."""
+    locale = _now().locale
+    return get_decimal_symbol(locale) + get_group_symbol(locale)
+
+
 #: Left-to-right isolate and its end (U+2066, U+2069): a signed number inside right-to-left
 #: text keeps its sign before its digits.
 LRI, PDI = "\u2066", "\u2069"
@@ -275,6 +282,18 @@ def _sign_first(written: str) -> str:
     in Arabic text "-1.000" would show as "1.000-", and a mark before the sign (U+200E) was
     not enough between two numbers ("+1.518 = +1.851" showed "1.851+" in Chromium)."""
     return LRI + written + PDI if written[:1] in "+-" and is_rtl() else written
+
+
+#: First-strong isolate (U+2068): a code, a name or a range keeps its own direction inside
+#: the sentence around it.
+FSI = "\u2068"
+
+
+def isolate(text: str) -> str:
+    """``text`` isolated from the sentence's direction in a right-to-left language (U+2068 ...
+    U+2069; unchanged otherwise): a class code that starts with a digit ("5RDYT3") stays
+    whole, a range "0..2,147,483,647" keeps its order. For HTML, ``<bdi>`` does the same."""
+    return FSI + text + PDI if is_rtl() else text
 
 
 def fixed(x: float, digits: int, *, signed: bool = False) -> str:

@@ -39,7 +39,7 @@ from app.classroom.shared import (
 from app.classroom.student import taps as tap
 from app.classroom.student.answer import last_reveal_box, open_question, send_answer
 from app.classroom.student.me import Me, find_me, guarded
-from app.words.i18n import N_, _, n_
+from app.words.i18n import N_, _, isolate, n_
 
 _LOG = logging.getLogger(__name__)
 
@@ -137,7 +137,8 @@ def _follow(r: Room, me: Me) -> None:
         # one row that wraps on a phone: who you are, your name, your own copy of the tree
         top = st.container(horizontal=True, vertical_alignment="center", gap="small")
         bold_name = f"<b><bdi>{html.escape(name)}</bdi></b>"
-        you = _("You are {name} in class {code}", name=bold_name, code=html.escape(me.code))
+        code = f"<bdi>{html.escape(me.code)}</bdi>"  # (a code may start with a digit)
+        you = _("You are {name} in class {code}", name=bold_name, code=code)
         top.html(f'<p class="lab-class-line">{you}</p>', width="content")
         # TRANSLATORS: a button that opens the box to change one's nickname
         with top.popover(_("Name")):
@@ -303,7 +304,7 @@ def _class_news(me: Me) -> None:
     """The class while a student explores: still counted as connected, and told of an open
     question they have not answered or of the class's end."""
     r = room()
-    words = _("You are exploring on your own; class {code} goes on.", code=me.code)
+    words = _("You are exploring on your own; class {code} goes on.", code=isolate(me.code))
     try:
         r.info(me.code)
         if r.here(me.code, me.id):
@@ -312,7 +313,7 @@ def _class_news(me: Me) -> None:
                 words = _(
                     "You are exploring on your own; class {code} goes on. The teacher asked a "
                     "question: go back to answer it.",
-                    code=me.code,
+                    code=isolate(me.code),
                 )
         else:
             words = _("The teacher removed your name from the class.")

@@ -30,6 +30,7 @@ from app.classroom import ClassError, Poll, Room, Teacher
 from app.classroom.core.moves import MoveMap, move_map
 from app.drawing.tree_heat import heat_of, with_heat
 from app.drawing.tree_model import Heat, TreeView
+from app.words.i18n import _
 from mcts_core.game import Action
 from mcts_core.search import Search
 
@@ -61,11 +62,14 @@ def heat_toggle() -> None:
     """**Class on tree** (key ``class_heat``): shade the question's moves by the class's
     answers, with counts, on the teacher's tree and board."""
     st.toggle(
-        "Class on tree",
+        # TRANSLATORS: a toggle beside the tree's drawing controls: the class's answers on the tree
+        _("Class on tree"),
         key=HEAT_KEY,
-        help="Draw on the tree and the board how many students chose each move (the share as "
-        "a shade, the count in a badge; the right move gets ✓ after Reveal). Off: nothing "
-        "is drawn. Phones never see it before the reveal.",
+        help=_(
+            "Draw on the tree and the board how many students chose each move (the share as "
+            "a shade, the count in a badge; the right move gets ✓ after Reveal). Off: nothing "
+            "is drawn. Phones never see it before the reveal."
+        ),
     )
 
 

@@ -28,11 +28,12 @@ from app.classroom.teacher.sync import (
     PENDING,
     on_reveal_unmatched,
     resync,
+    reveal_facts,
     unmatched_poll,
 )
 from app.inputs.public_url import public_base
 from app.live.session import notify, safe, session
-from app.words.i18n import _, decimal
+from app.words.i18n import _, decimal, isolate, n_
 
 _LOG = logging.getLogger(__name__)
 
@@ -79,21 +80,34 @@ def join_box(found: Teacher) -> None:
     ``class_join``)."""
     url = join_url(found.code)
     qr = segno.make(url, error="m").svg_inline(scale=4, dark="#111111", light="#ffffff")
-    join_words = _("Join on your phone: scan the code, or open")
+    # one message with the address and the code in their places (word order is the
+    # language's); each placeholder is filled with a marker, the words escaped, then the
+    # markers replaced by the address's and the code's own lines
+    # TRANSLATORS: the join box on the projector; {url} and {code} are shown on lines of
+    # their own in large type (the address, then the class code)
+    marked = _(
+        "Join on your phone: scan the code, or open {url} and type {code}",
+        url="\x00url\x00",
+        code="\x00code\x00",
+    )
+    url_line = (
+        f'</p><p class="lab-class-url" dir="ltr">{html.escape(url)}</p><p class="lab-class-line">'
+    )
+    code_line = (
+        f'</p><p class="lab-class-code" aria-label="{html.escape(_("class code"))}" dir="ltr">'
+        f'{html.escape(found.code)}</p><p class="lab-class-line">'
+    )
+    words = html.escape(marked).replace("\x00url\x00", url_line).replace("\x00code\x00", code_line)
     with st.container(key="class_join", border=True):
-        left, right = st.columns([3, 1], vertical_alignment="center")
+        # the QR code's column as wide as its picture in the tree's place (about 480 px at
+        # 1280x720): at [3, 1] the 150 px code and its caption overflowed the box
+        left, right = st.columns([2, 1], vertical_alignment="center")
         left.html(
             CLASS_CSS
-            # TRANSLATORS: the join box on the projector reads: "Join on your phone: scan the
-            # code, or open" / the address / "and type" / the class code
-            + f'<p class="lab-class-line">{html.escape(join_words)}</p>'
-            + f'<p class="lab-class-url">{html.escape(url)}</p>'
-            + f'<p class="lab-class-line">{html.escape(_("and type"))}</p>'
-            + f'<p class="lab-class-code" aria-label="{html.escape(_("class code"))}">'
-            + f"{html.escape(found.code)}</p>"
+            + f'<p class="lab-class-line">{words}</p>'.replace('<p class="lab-class-line"></p>', "")
         )
         # an <img> of the SVG (st.html's sanitiser drops SVG), with the address as its text
-        right.image(qr, caption=_("Scan to join"), width=150,
+        right.image(qr, caption=_("Scan to join"), width="stretch",
                     alt=_("QR code of {url}", url=url))  # fmt: skip
 
 
@@ -160,8 +174,10 @@ def room_box(click: Any) -> None:
                 if last and last != st.session_state.get(COUNTS_IN_QUIZ):
                     rounds = [p for p in r.rounds(found.code, last) if p.revealed]
                     if rounds:
+                        # the question and its answers in the teacher's language (facts)
+                        facts = reveal_facts(last)
                         st.html(CLASS_CSS + bars_html(r, found.code, rounds, found.secret,
-                                                      summary=False))  # fmt: skip
+                                                      summary=False, facts=facts))  # fmt: skip
             except OSError as error:  # the store went away mid-box: one line, no traceback
                 st.caption(_("The class store did not answer: {error}", error=said.refusal(error)))
             if not st.session_state.get("presentation", False):  # names are not projected
@@ -181,13 +197,15 @@ def _count_line() -> None:
         return
     if st.session_state.get(PENDING):
         resync()
-    words = _("Class {code} · {n} connected", code=found.code, n=decimal(count.connected))
+    words = n_("Class {code} · {n} connected", "Class {code} · {n} connected", count.connected,
+               code=isolate(found.code), n=decimal(count.connected))  # fmt: skip
     poll = count.poll
     if poll is not None and not poll.revealed:
         words = vote.count_words(poll, count.answered, count.joined, 0, words)
         class_heat.follow_answers(poll, count.answered)  # the tree's counts follow the class
     elif count.joined != count.connected:
-        words = _("{line} ({n} joined)", line=words, n=decimal(count.joined))
+        words = n_("{line} ({n} joined)", "{line} ({n} joined)", count.joined, line=words,
+                   n=decimal(count.joined))  # fmt: skip
     words = vote.count_words(None, 0, 0, count.lost, words)  # "2 lost" (never who)
     st.html(
         CLASS_CSS + f'<p class="lab-class-line lab-class-count"><b>{html.escape(words)}</b></p>'

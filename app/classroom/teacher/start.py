@@ -30,7 +30,7 @@ from app.classroom.teacher import vote
 from app.components.cookie import read_cookie, write_cookie
 from app.live.session import notify, redraw_sidebar, safe, session
 from app.quiz import QuizState
-from app.words.i18n import _, decimal
+from app.words.i18n import _, decimal, isolate
 
 _LOG = logging.getLogger(__name__)
 
@@ -69,7 +69,7 @@ def _past_classes(where: DeltaGenerator | ModuleType) -> None:
     with where.expander(_("Past classes ({n})", n=decimal(len(past)))):
         for found in past:
             st.download_button(
-                _("Results of class {code} (CSV)", code=found.code),
+                _("Results of class {code} (CSV)", code=isolate(found.code)),
                 data=functools.partial(results_csv, found),
                 file_name=f"class-{found.code}.csv",
                 mime="text/csv",
@@ -310,7 +310,7 @@ def _on_resume() -> None:
     if info.ended:
         _add_past(found)
         notify("info", _("Class {code} has ended: its results are under Past classes.",
-                         code=found.code))  # fmt: skip
+                         code=isolate(found.code)))  # fmt: skip
         return
     try:
         _take_back(r, found)
@@ -329,7 +329,7 @@ def pin_box(where: DeltaGenerator | ModuleType = st) -> None:
         return
     with where.expander(_("Teacher PIN (not for the projector)")):
         button = "<b>" + html.escape(_("Take back a class")) + "</b>"
-        bold_code = "<b>" + html.escape(found.code) + "</b>"
+        bold_code = "<b><bdi>" + html.escape(found.code) + "</bdi></b>"
         told = _(
             "Another browser takes this class back with {button}: class {code}, PIN",
             button=button,

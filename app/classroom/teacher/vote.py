@@ -32,7 +32,7 @@ from app.classroom.core.room import screen_key
 from app.classroom.shared import room, teacher
 from app.live.session import notify, safe, session
 from app.quiz import settle
-from app.words.i18n import N_, _, decimal, n_
+from app.words.i18n import N_, _, decimal, is_rtl, n_
 from app.words.phrases import comma_list
 
 __all__ = [
@@ -282,7 +282,9 @@ def _switch_table(first: results.RoundResults, last_round: results.RoundResults)
     last = last_round.poll
     heads = ["right→right", "wrong→right", "right→wrong", "wrong→wrong"]  # (data-switch values)
     # short heads on the projector (✓ right, ✗ wrong), the words for a screen reader
-    marks = [h.replace("right", "✓").replace("wrong", "✗") for h in heads]
+    # (in Arabic "✓←✗": the cells read right to left, as the header's "1 ← 2" does)
+    arrow = "←" if is_rtl() else "→"
+    marks = [h.replace("right", "✓").replace("wrong", "✗").replace("→", arrow) for h in heads]
     spoken = [_("right→right"), _("wrong→right"), _("right→wrong"), _("wrong→wrong")]
     counts = [moved.right_right, moved.wrong_right, moved.right_wrong, moved.wrong_wrong]
     levels = [*peer.CONFIDENCE, NO_CONFIDENCE]

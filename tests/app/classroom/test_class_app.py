@@ -115,7 +115,8 @@ def test_a_student_joins_follows_and_answers() -> None:
     hostile = "<b>Bo</b>"
     student = _student(code, hostile)
     text = _text(student)
-    assert f"You are <b><bdi>{html.escape(hostile)}</bdi></b> in class {code}" in text  # escaped
+    you = f"You are <b><bdi>{html.escape(hostile)}</bdi></b> in class <bdi>{code}</bdi>"
+    assert you in text  # escaped; the name and the code isolated from the text's direction
     assert "Iteration 1" in " ".join(text.split())  # the teacher's screen, as published
     answer = student.radio(key="class_answer")
     answer.set_value(_labels(answer)[0]).run()

@@ -315,3 +315,55 @@ def test_the_phone_speaks_its_language_and_the_projector_the_teacher_s(
     teacher_text = " ".join(blocks(teacher))
     assert i18n.PSEUDO_OPEN not in teacher_text
     assert "Select" in teacher_text or "select" in teacher_text
+
+
+def test_the_projector_speaks_the_teacher_s_language(
+    class_store: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 43: a teacher in another language (en-XA here) projects nothing in English: the
+    join box is one message with the address and the code in their places, the count line and
+    "Class on tree" go through the catalogue, and the class's bars (drawn by the room box
+    when the class's answers are not the quiz table's rows) ask the question from its facts."""
+    from app.quiz import ClassCounts
+
+    monkeypatch.setenv(i18n.PSEUDO_ENV, "1")
+    monkeypatch.setattr(ClassCounts, "fit", lambda self, reveal: False)  # the room box's bars
+    teacher = fresh(lesson="exploration", page="1", lang=i18n.PSEUDO)
+    teacher.button(key="class_start").click().run()
+    code = teacher.session_state["class_teacher"].code  # (the join box shown at the start)
+    join = [b for b in blocks(teacher) if '<p class="lab-class-code"' in b]
+    assert len(join) == 1, blocks(teacher)
+    words = re.sub(r"<style>.*?</style>|<[^>]+>", " ", join[0], flags=re.S)
+    assert _english_left([words.replace(code, "")]) == [] and code in words
+    # the address and the code sit inside the one message, each on its own line
+    box = re.sub(r"<style>.*?</style>", "", join[0], flags=re.S)
+    assert box.index(i18n.PSEUDO_OPEN) < box.index('"lab-class-url"')
+    assert box.index('"lab-class-code"') < box.rindex(i18n.PSEUDO_CLOSE)
+    assert [w.label for w in teacher.toggle if w.key == "class_heat"] == ["⟦Çļášš óñ ţŕéé⟧"]
+    teacher.button(key="step").click().run()  # the reveal
+    assert not teacher.exception
+    count = _parts(teacher, "lab-class-line lab-class-count")
+    assert count and _english_left([c.replace(code, "") for c in count]) == [], count
+    bars = [b for b in blocks(teacher) if 'class="lab-bars"' in b]
+    assert len(bars) == 1, [b[:200] for b in blocks(teacher)]
+    asked = re.sub(r"<style>.*?</style>|<table.*?</table>|<[^>]+>", "", bars[0], flags=re.S)
+    assert i18n.PSEUDO_OPEN in asked and _english_left([html.unescape(asked)]) == [], asked
+
+
+def test_counts_with_a_noun_are_plural_messages() -> None:
+    """The room line's counts in each language's plural forms (Arabic has six)."""
+    from app.words.i18n import n_
+
+    def connected(n: int) -> str:
+        return n_("Class {code} · {n} connected", "Class {code} · {n} connected", n,
+                  code="AB12", n=i18n.decimal(n))  # fmt: skip
+
+    with i18n.language("es"):
+        assert connected(1).endswith("1 conectado") and connected(2).endswith("2 conectados")
+    with i18n.language("ar"):
+        said_for = [connected(n) for n in (0, 1, 2, 3, 11, 100)]
+    assert len(set(said_for)) == 6, said_for
+    assert "AB12" in said_for[0] and "\u2068" not in said_for[0]  # (isolated by the caller)
+    with i18n.language("ar"):
+        assert i18n.isolate("5RDYT3") == "\u20685RDYT3\u2069"
+    assert i18n.isolate("5RDYT3") == "5RDYT3"

@@ -217,3 +217,21 @@ def test_a_signed_number_keeps_its_sign_first_in_arabic() -> None:
     with language("de"):
         assert i18n.number_text("-1.000") == "-1,000"
     assert i18n.number_text("-1.000") == "-1.000"
+
+
+def test_numbers_and_ranges_the_language_s_way() -> None:
+    """Issue 43: the tree's edge odds and the charts' ticks take the language's symbols; a
+    link's range stays one left-to-right run in Arabic (it showed "2,147,483,647..0")."""
+    from app.drawing.tree_layout import _percent
+    from app.inputs.links import whole
+
+    with i18n.language("de"):
+        assert _percent(0.042) == "4,2\u00a0%" and i18n.separators() == ",."
+    assert _percent(0.042) == "4.2%" and i18n.separators() == ".,"
+    with i18n.language("ar"), pytest.raises(ValueError) as refused:
+        whole("x", 0, 2_147_483_647)
+    said = str(refused.value)
+    assert said.index(i18n.LRI) < said.index("0..") < said.index(i18n.PDI)
+    with pytest.raises(ValueError) as refused:
+        whole("x", 0, 9)
+    assert "0..9" in str(refused.value) and i18n.LRI not in str(refused.value)
