@@ -85,12 +85,14 @@ def test_a_box_whose_proof_is_not_its_mean_shows_the_mean() -> None:
     # XX.OO.... is a finished game proven +1 for X whose 3 visits gave -1 each
     planted = textbook_uct("tic_tac_toe", "XX.OO....", seed=1, iterations=60, bug="terminal_wrong")
     boxes = _proven_boxes(FileReplay(traces.parse(planted)).search())
-    assert boxes["c1"] == (("N 3", "mean -1.00"), "win")  # the box said "+1.00" before
+    # the proven value, with the mean that contradicts it beside it (issue 40: one value in the
+    # tree, the board and the reveal; before, the box showed the mean alone)
+    assert boxes["c1"] == (("N 3", "+1.00", "mean -1.00"), "win")
     correct = textbook_uct("tic_tac_toe", "XX.OO....", seed=1, iterations=60)
     boxes = _proven_boxes(FileReplay(traces.parse(correct)).search())
     assert boxes["c1"] == (("N 43", "+1.00"), "win")  # proof and mean agree: the value alone
     # the live tree draws its boxes with the same code: a solver's proven draw whose visits
-    # averaged +0.23 for X shows that mean beside its D badge
+    # averaged +0.23 for X shows +0.00 and that mean beside its D badge
     g = build_game("tic_tac_toe")
     search = Search(g, g.parse_state("X...O...."), build_config({"solver": True}), seed=1)
     search.run(iterations=400)
@@ -98,7 +100,7 @@ def test_a_box_whose_proof_is_not_its_mean_shows_the_mean() -> None:
         c for c in search.root.children if g.action_label(search.root_state, c.action) == "b1"
     )
     assert b1.proven == (0.0, 0.0) and abs(b1.mean(0) - 0.229) < 0.001
-    assert _proven_boxes(search)["b1"] == (("N 48", "mean +0.23"), "draw")
+    assert _proven_boxes(search)["b1"] == (("N 48", "+0.00", "mean +0.23"), "draw")
 
 
 def test_a_file_over_the_limit_is_refused_in_a_sentence(monkeypatch: pytest.MonkeyPatch) -> None:
