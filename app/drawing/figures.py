@@ -17,7 +17,7 @@ from app.words.game_words import shown
 from app.words.i18n import LRI, N_, PDI, _, fixed, n_, number_text, percent
 from app.words.phrases import result_word
 from mcts_core import Decision, IterationTrace, Search
-from mcts_core.game import Action
+from mcts_core.game import Action, ShortLabels, ShortOutcomeLabels
 from mcts_core.nodes import ChanceNode
 from mcts_core.policies import FORMULAS, visit_entropy
 from mcts_lab.arena import ArenaResult
@@ -33,6 +33,7 @@ __all__ = [
     "formula_latex",
     "update_rows",
     "rollout_rows",
+    "chance_move",
     "chance_rows",
     "chi_square_p",
     "series_point",
@@ -117,23 +118,43 @@ def uct_rows(decision: Decision, exact: ExactAnswer | None = None) -> list[dict[
     return rows
 
 
-def html_table(rows: Sequence[Mapping[str, object]], highlight: int | None = None) -> str:
-    """A small static HTML table (lighter for the browser than an interactive data grid)."""
+def html_table(
+    rows: Sequence[Mapping[str, object]],
+    highlight: int | None = None,
+    titles: Mapping[str, str] | None = None,
+    compact: bool = False,
+) -> str:
+    """A small static HTML table (lighter for the browser than an interactive data grid).
+
+    ``titles`` maps a column's key to the key of the row's text shown as that cell's tooltip
+    (a short label's full words); those keys are not columns. ``compact``: one line a row, 18 px
+    apart instead of 24 (a table that must fit a short box whole)."""
     if not rows:
         return ""
+    titles = titles or {}
+    hidden = set(titles.values())
     # Columns that are empty in every row (e.g. priors under UCT) are left out.
-    keys = [k for k in rows[0] if any(row[k] not in (None, "") for row in rows)]
-    rows = [{k: row[k] for k in keys} for row in rows]
+    keys = [k for k in rows[0] if k not in hidden and any(row[k] not in (None, "") for row in rows)]
     head = "".join(f"<th>{_html(column_name(k))}</th>" for k in keys)
     body = []
     for i, row in enumerate(rows):
         style = ' style="background:#fef3c7;font-weight:600"' if i == highlight else ""
-        cells = "".join(f"<td>{_html(_cell(v))}</td>" for v in row.values())
+        cells = "".join(_td(row[k], row.get(titles[k]) if k in titles else None) for k in keys)
         body.append(f"<tr{style}>{cells}</tr>")
+    tight = ";line-height:1.2;white-space:nowrap" if compact else ""
     return (
-        '<table class="mcts-table" style="font-size:0.85rem;border-collapse:collapse">'
+        f'<table class="mcts-table{" lab-compact" if compact else ""}" '
+        f'style="font-size:0.85rem;border-collapse:collapse{tight}">'
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
     )
+
+
+def _td(value: object, title: object) -> str:
+    """A cell, with ``title`` as its tooltip when given and not the cell's own text."""
+    text = _cell(value)
+    if title in (None, "", text):
+        return f"<td>{_html(text)}</td>"
+    return f'<td title="{_html(title)}">{_html(text)}</td>'
 
 
 def _cell(value: object) -> str:
@@ -145,7 +166,13 @@ def _cell(value: object) -> str:
 
 
 def _html(value: object) -> str:
-    return str(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return (
+        str(value)
+        .replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+    )
 
 
 def uct_table_html(
@@ -266,7 +293,8 @@ def rollout_rows(trace: IterationTrace, player_names: Sequence[str]) -> list[dic
 class ChanceRow(TypedDict):
     """One outcome of a chance node (:func:`chance_rows`)."""
 
-    outcome: str  # its label in the current language's words
+    outcome: str  # its label in the current language's words: the tree box's few characters
+    label: str  # its full label in the current language's words (the outcome cell's tooltip)
     probability: float  # exact, rounded to 4 places
     drawn: int  # times the search drew it
     expected: float  # probability x the chance node's visits
@@ -285,9 +313,11 @@ def chance_rows(search: Search, chance: ChanceNode) -> list[ChanceRow]:
     for outcome, p in game.chance_outcomes(state, chance.action):
         child = by_outcome.get(outcome)
         visits = child.visits if child else 0
+        label = shown(game.outcome_label(state, chance.action, outcome)) or str(outcome)
         rows.append(
             {
-                "outcome": shown(game.outcome_label(state, chance.action, outcome)) or str(outcome),
+                "outcome": _short_outcome(game, state, chance.action, outcome) or label,
+                "label": label,
                 "probability": round(p, 4),
                 "drawn": visits,
                 "expected": round(p * total, 2),
@@ -295,6 +325,26 @@ def chance_rows(search: Search, chance: ChanceNode) -> list[ChanceRow]:
             }
         )
     return rows
+
+
+def chance_move(search: Search, chance: ChanceNode) -> tuple[str, str]:
+    """The move whose dice a chance node rolls, in the current language's words: as its tree
+    box says it ("pick 1,1", the game's short form, else its full label) and in full ("H1 pick
+    up at (1,1)")."""
+    game = search.game
+    state = search.state_of(chance)
+    full = shown(str(game.action_label(state, chance.action)))
+    if not isinstance(game, ShortLabels):
+        return full, full
+    return shown(str(game.short_action_label(state, chance.action))) or full, full
+
+
+def _short_outcome(game: object, state: object, action: object, outcome: object) -> str:
+    """An outcome in the tree box's few characters ("drop 2,0"), in the current language's
+    words; "" when the game has no short form (its full label is short enough)."""
+    if not isinstance(game, ShortOutcomeLabels):
+        return ""
+    return shown(str(game.short_outcome_label(state, action, outcome)))
 
 
 def chi_square_p(observed: Sequence[int], probabilities: Sequence[float]) -> float | None:

@@ -90,10 +90,15 @@ div.lab-quiz, div.lab-quiz p {font-size: 1.15rem; line-height: 1.45rem;}
 #: The reveal alone on the projector (:func:`reveal_alone`) takes the narration's place: the
 #: narration tells the same choice in more words (and comes back with the next question), so
 #: the reveal's verdict, table and why are whole beside the tree at 1024x768 (440 px tall).
+#: The narration's empty box takes back the column's 16 px gap below it (a negative margin:
+#: the box stays, 0 px tall, where scripts/rehearse_lessons.py looks for it): in German the
+#: why ended at y 773 of 768 with that gap above the reveal.
 REVEAL_ALONE_CSS = """
 <style>
 [data-testid="stColumn"]:has(.lab-reveal-alone) .st-key-narration
   {max-height: 0 !important; overflow: hidden;}
+[data-testid="stColumn"]:has(.lab-reveal-alone) :has(> .st-key-narration)
+  {margin-bottom: -1rem;}
 .lab-reveal-alone {border-top: none; padding-top: 0;}
 </style>
 """

@@ -20,6 +20,7 @@ from app.drawing.boards import (
 )
 from app.drawing.figures import (
     chance_figure,
+    chance_move,
     chance_rows,
     chi_square_p,
     formula_latex,
@@ -335,7 +336,36 @@ def chance_panel(trace: IterationTrace | None) -> None:
         )
         return
     lab = session.session()
-    st.subheader(_("Chance events on the path"))
+    # Each roll's line and table first, the table one line a row with the tree boxes' short
+    # labels (the full ones as tooltips): at 1280x720 the tab's box is 200 px from y 519, and
+    # gridiron's pick-up had its table 411 px tall from y 668, nine "pickup failed, ball
+    # scatters to (x,y)" wrapping at 320 px. The explanation goes last, folded.
+    for step in steps:
+        chance = _chance_node(lab.search, step)
+        if chance is None:
+            continue
+        rows = chance_rows(lab.search, chance)
+        p = chi_square_p([r["drawn"] for r in rows], [r["probability"] for r in rows])
+        drawn = shown(step.outcome_label)
+        row = next((i for i, r in enumerate(rows) if r["label"] == drawn), None)
+        move, move_full = chance_move(lab.search, chance)
+        outcome = rows[row]["outcome"] if row is not None else drawn
+        line = _(
+            # TRANSLATORS: the Dice tab: {move} (as the tree's box says it: "pick 1,1") rolled
+            # its dice at node {node} and drew {outcome} ("drop 2,0"), of probability {p}
+            "{move} (node #{node}): drew {outcome}, p = {p}",
+            move=f'<b title="{escape(move_full)}">{escape(move)}</b>',
+            node=step.node_id,
+            outcome=f'<i title="{escape(drawn)}">{escape(outcome)}</i>',
+            p=fixed(step.probability, 3),
+        )
+        table = html_table(rows, highlight=row, titles={"outcome": "label"}, compact=True)
+        st.html(f'<div class="lab-dice"><p>{line}</p>{table}</div>')
+        st.plotly_chart(chance_figure(rows), width="stretch", key=f"chance_{step.node_id}")
+        if p is not None and p < 0.05:
+            st.warning(_("Draws deviate from the odds (chi-square p = {p}).", p=fixed(p, 3)))
+        elif p is not None:
+            st.caption(_("Draws match the odds (chi-square p = {p}).", p=fixed(p, 2)))
     ui.help_text(
         _(
             "For each dice roll on the path: every outcome's exact probability, how often the "
@@ -344,29 +374,6 @@ def chance_panel(trace: IterationTrace | None) -> None:
             p=number_text("0.05"),
         )
     )
-    for step in steps:
-        chance = _chance_node(lab.search, step)
-        if chance is None:
-            continue
-        rows = chance_rows(lab.search, chance)
-        p = chi_square_p([r["drawn"] for r in rows], [r["probability"] for r in rows])
-        st.markdown(
-            _(
-                "**{move}** (node #{node}): drew *{outcome}* with p={p}",
-                move=shown(step.action_label),
-                node=step.node_id,
-                outcome=shown(step.outcome_label),
-                p=fixed(step.probability, 3),
-            )
-        )
-        # the table first and as wide as the tab (beside the chart, at 1280x720 it had 184 of
-        # its 259 px and ran under the chart); the chart of the same numbers below it
-        st.html(html_table(rows))
-        st.plotly_chart(chance_figure(rows), width="stretch", key=f"chance_{step.node_id}")
-        if p is not None and p < 0.05:
-            st.warning(_("Draws deviate from the odds (chi-square p = {p}).", p=fixed(p, 3)))
-        elif p is not None:
-            st.caption(_("Draws match the odds (chi-square p = {p}).", p=fixed(p, 2)))
 
 
 def _chance_node(search: Any, step: ChanceStep) -> Any:

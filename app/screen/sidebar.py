@@ -106,6 +106,8 @@ header[data-testid="stHeader"] {height: 0; min-height: 0;}
 .lab-exact {font-size: 0.85rem; color: #991b1b; font-weight: 600; margin: 0 0 0.3rem 0;}
 .lab-note {font-size: 0.85rem; padding: 0.15rem 0.5rem; border-radius: 0.3rem;
   margin-bottom: 0.2rem;}
+.lab-dice p {font-size: 0.85rem; margin: 0 0 0.25rem 0;}
+.lab-compact th, .lab-compact td {padding: 0 0.5rem 0 0;}
 .lab-success {background: #dcfce7;} .lab-info {background: #e0f2fe;}
 .lab-warning {background: #fef9c3;} .lab-error {background: #fee2e2;}
 """
@@ -151,7 +153,7 @@ section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] {dis
 RTL_CSS = """
 .block-container, section[data-testid="stSidebar"], [data-testid="stMarkdownContainer"],
 [data-testid="stCaptionContainer"], [data-testid="stWidgetLabel"], .lab-title, .lab-stats,
-.lab-narration, .lab-flip, .lab-exact, .lab-note, .stTabs [role="tablist"],
+.lab-narration, .lab-flip, .lab-exact, .lab-note, .lab-dice p, .stTabs [role="tablist"],
 .st-key-controls {direction: rtl; text-align: right;}
 .st-key-tree, .st-key-ab_tree, [data-testid="stImage"], [data-testid="stPlotlyChart"],
 [data-testid="stCode"], .stCode, .katex-display, .mcts-tree, iframe, svg,

@@ -232,16 +232,16 @@ def test_the_reveal_is_whole_and_alone_on_the_projector(app_url: str, browser: A
     """Exploration page 1 by the clicker at 1280x720 and 1024x768 (issue 40): before the press
     the question and its answers in projector type (18 px or more); after it the reveal alone,
     in the narration's place (no question drawn with it), its verdict, whole table and why
-    inside the window."""
-    for width, height in ((1280, 720), (1024, 768)):
+    inside the window; in German (the longest language) too, at 1024x768."""
+    for width, height, lang in ((1280, 720, "en"), (1024, 768, "en"), (1024, 768, "de")):
         page = browser.new_page(viewport={"width": width, "height": height})
-        page.goto(f"{app_url}/?lesson=exploration&page=1&presentation=1")
+        page.goto(f"{app_url}/?lesson=exploration&page=1&presentation=1&lang={lang}")
         page.wait_for_selector(".lab-slide[data-clicker-page='1']", timeout=90_000)
         wait_idle(page)
         assert _page_down(page)["next"] == "press"  # the screen, its question open
         page.wait_for_selector(".lab-ask", timeout=30_000)
         asked = _font_px(page, ".lab-ask") + _font_px(page, ".st-key-quiz_answer button p")
-        assert len(asked) > 2 and min(asked) >= 18, (width, asked)
+        assert len(asked) > 2 and min(asked) >= 18, (width, lang, asked)
         state = _page_down(page)  # Step: the answer revealed
         assert state["done"] == "1" and state["next"] == "tab", state
         reveal = page.locator(".lab-reveal-alone").first
@@ -251,7 +251,7 @@ def test_the_reveal_is_whole_and_alone_on_the_projector(app_url: str, browser: A
             box = page.locator(part).first.bounding_box()
             assert box is not None, part
             inside = box["y"] >= 0 and box["x"] + box["width"] <= width
-            assert inside and box["y"] + box["height"] <= height, (width, part, box)
+            assert inside and box["y"] + box["height"] <= height, (width, lang, part, box)
         rows = page.locator(".lab-reveal-alone tr").count()
         assert rows == 9, rows  # the header and O's 8 moves: the table whole
         assert page.evaluate("window.scrollY") == 0

@@ -144,3 +144,25 @@ def test_the_arena_fits_the_right_column_at_1280(app_url: str, browser: Any) -> 
     for tag, text, needed, shown in cut:
         assert needed <= shown, f"{tag} {text!r} needs {needed} px, shows {shown}"
     page.close()
+
+
+def test_the_dice_table_is_whole_in_the_window(app_url: str, browser: Any) -> None:
+    """Steps: gridiron, seed 1, a link of 22 iterations (the last one rolls H1's pick-up, nine
+    ways to drop the ball), the Dice tab at 1280x720. The table was 411 px tall from y 668 in a
+    box ending at y 719, nine "pickup failed, ball scatters to (x,y)" wrapping; now one line a
+    row in the tree boxes' words ("drop 2,0", the full label as the cell's tooltip), whole in
+    the window and in the tab's box at its first screen."""
+    page = open_page(browser, f"{app_url}/?game=gridiron&seed=1&steps=22")
+    page.get_by_role("tab", name="Dice").click()
+    page.wait_for_selector(".lab-dice table", timeout=30_000)
+    wait_idle(page, 800)
+    _shot(page, "dice_table_whole")
+    box = page.locator(".st-key-detail_panels").first.bounding_box()
+    table = page.locator(".lab-dice table").first.bounding_box()
+    assert page.evaluate("document.querySelector('.st-key-detail_panels').scrollTop") == 0
+    assert table["y"] >= box["y"] and table["y"] + table["height"] <= box["y"] + box["height"]
+    assert table["y"] + table["height"] <= 720 and table["x"] + table["width"] <= 1280, table
+    cells = page.locator(".lab-dice tbody td:first-child")
+    assert cells.count() == 9 and cells.nth(1).inner_text() == "drop 0,0"
+    assert cells.nth(1).get_attribute("title") == "pickup failed, ball scatters to (0,0)"
+    page.close()

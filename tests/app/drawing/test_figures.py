@@ -8,6 +8,7 @@ import pytest
 
 from app.drawing.boards import board_svg, connect_four_svg, tic_tac_toe_svg
 from app.drawing.figures import (
+    chance_move,
     chance_rows,
     chi_square_p,
     formula_latex,
@@ -22,7 +23,8 @@ from app.drawing.figures import (
 from app.drawing.tree_dot import TreeBounds, path_ids, tree_dot
 from app.words import i18n
 from games import make_game
-from mcts_core import Search, SearchConfig
+from mcts_core import ChanceNode, Search, SearchConfig
+from mcts_core.queries import iter_nodes
 from tests.toy_games import CoinFlip, Take
 
 
@@ -117,6 +119,33 @@ def test_html_table_drops_empty_columns_and_escapes() -> None:
     html = html_table([{"a": "<b>", "empty": None}, {"a": "x & y", "empty": ""}])
     assert "empty" not in html and "&lt;b&gt;" in html and "x &amp; y" in html
     assert html_table([]) == ""
+
+
+def test_the_dice_table_says_the_tree_boxes_short_labels_with_the_full_ones_as_titles() -> None:
+    """Gridiron's pick-up (on the app at Step 22 of seed 1): nine "pickup failed, ball scatters
+    to (x,y)" wrapped the table to 411 px at 320 px wide; the cells say "drop x,y" as the tree's
+    boxes do, each with its full label as its tooltip."""
+    search = Search(make_game("gridiron"), seed=1)
+    search.run(iterations=300)
+    game, state_of = search.game, search.state_of
+    chance = next(
+        n
+        for n in iter_nodes(search.root)
+        if isinstance(n, ChanceNode) and len(game.chance_outcomes(state_of(n), n.action)) == 9
+    )
+    rows = chance_rows(search, chance)
+    state = search.state_of(chance)
+    for row, (outcome, _p) in zip(rows, search.game.chance_outcomes(state, chance.action),
+                                  strict=True):  # fmt: skip
+        assert row["label"] == search.game.outcome_label(state, chance.action, outcome)
+        assert row["outcome"] == search.game.short_outcome_label(state, chance.action, outcome)
+    assert rows[1] == {**rows[1], "outcome": "drop 0,0",
+                       "label": "pickup failed, ball scatters to (0,0)"}  # fmt: skip
+    assert chance_move(search, chance) == ("pick 1,1", "H1 pick up at (1,1)")
+    html = html_table(rows, highlight=1, titles={"outcome": "label"}, compact=True)
+    assert '<td title="pickup failed, ball scatters to (0,0)">drop 0,0</td>' in html
+    assert "<td>pickup ok</td>" in html  # the same words: no tooltip
+    assert "<th>label</th>" not in html and "white-space:nowrap" in html
 
 
 def test_update_rows_show_the_sign_flip() -> None:
