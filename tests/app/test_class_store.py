@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 import os
 import socket
@@ -652,3 +653,23 @@ def test_the_room_knows_its_open_question_again() -> None:
     assert Room.same_question(poll, long, ["a", "b", "a"])
     assert not Room.same_question(poll, long, ["a", "c"])
     assert not Room.same_question(poll, "Which?", ["a", "b"])
+
+
+def test_a_student_is_found_again_by_the_browser_key_they_joined_with(room: Room) -> None:
+    """The store keeps the hash of the joining browser's key; :meth:`Room.returning` finds the
+    student with that key only (a copied id finds no one), a removed student never; a record
+    from before browser keys (no key) is found by its id alone, and a record a newer version
+    wrote with a field this one does not know still reads."""
+    teacher = room.start()
+    _, ann = room.join(teacher.code, "a", name="Ann", key="ann-browser-secret")
+    assert ann.key and "ann-browser-secret" not in ann.key  # (its SHA-256)
+    assert room.returning(teacher.code, ann.id, "ann-browser-secret") == ann
+    assert room.returning(teacher.code, ann.id, "") is None
+    assert room.returning(teacher.code, ann.id, "someone-else") is None
+    _, old = room.join(teacher.code, "b", name="Old")  # (a join without a key: as before)
+    assert old.key == "" and room.returning(teacher.code, old.id, "") == old
+    room.remove_student(teacher.code, teacher.secret, ann.id)
+    assert room.returning(teacher.code, ann.id, "ann-browser-secret") is None
+    newer = json.loads(old.to_json()) | {"device": "a field of a later version"}
+    assert Student.from_json(json.dumps(newer)) == old
+    assert Student.from_json(json.dumps({"id": "x", "name": "Y", "joined": 1.0})).key == ""

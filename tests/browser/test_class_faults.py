@@ -5,10 +5,14 @@ store and in the results CSV.
 A teacher and three students (Ann, Ben, Cat: phones, each its own browser context) through one
 app server on the Redis store (a real ``redis-server``, append-only file synced at every write):
 
-1. the teacher's page is reloaded mid-question (two answers in, one to come);
+1. the teacher's page is reloaded mid-question (two answers in, one to come): the phones keep
+   their nine tap targets (tree and board), Class on tree draws the answers given before the
+   reload; the next question opens on every phone with no ✓;
 2. Cat's phone loses the network across a reveal: the tap made while away reaches the server
    after the reveal and must not land in the next question (its page says the question closed);
-3. the teacher removes Ben after a reveal: his earlier answers stay counted;
+3. the teacher removes Ben after a reveal: his earlier answers stay counted; Ann's address
+   opened on another device asks it to join as itself (it cannot answer as Ann: the CSV keeps
+   Ann's answers);
 4. Redis is killed mid-question and started again: Cat's answer during the outage is refused on
    her page (never shown as sent), the teacher's Reveal during the outage is sent by the page by
    itself once the store is back, and the class goes on;
@@ -196,11 +200,19 @@ class Drill:
         }
 
 
+def _heat_counts(page: Any) -> list[int]:
+    """The count badges of Class on tree on the teacher's tree."""
+    counts = page.locator(".st-key-tree_view .tv-heat-count").evaluate_all(
+        "els => els.map(e => e.textContent)"
+    )
+    return [int(n) for n in counts if n and n.strip() not in ("", "0")]
+
+
 def test_a_class_keeps_every_answer_through_its_faults(redis: RedisServer, browser: Any) -> None:
     with running_app(env={"MCTS_LAB_STORE": redis.url}) as url:
         store = open_store(redis.url)
         drill = Drill(browser, url, store)
-        teacher = open_page(browser, f"{url}/?game=tic_tac_toe&seed=7")
+        teacher = open_page(browser, f"{url}/?game=tic_tac_toe&seed=1&steps=30")  # a move asked
         teacher.locator(".st-key-class_start button").first.click()
         wait_idle(teacher)
         drill.code = teacher.locator(".lab-class-code").first.inner_text().strip()
@@ -221,10 +233,27 @@ def test_a_class_keeps_every_answer_through_its_faults(redis: RedisServer, brows
         reload_seconds = time.monotonic() - started
         assert reload_seconds <= 15, reload_seconds
         wait_idle(teacher)
+        # the question came back whole: the phones' tap targets and the class on the tree
+        for page in drill.phones.values():
+            page.wait_for_selector(".st-key-class_tree g.tv-answer", timeout=15_000)
+            assert page.locator(".st-key-class_tree g.tv-answer").count() == 9
+            assert page.locator(".st-key-class_board_box [aria-label^='answer ']").count() == 9
+        teacher.locator(".st-key-class_heat label").first.click()
+        wait_idle(teacher)
+        teacher.wait_for_selector(".st-key-tree_view .tv-heat-count", timeout=15_000)
+        assert sorted(_heat_counts(teacher)) == [1, 1]  # Ann's and Ben's, drawn after the reload
         drill.answer("Cat", 2)
         wait_text(teacher, ".lab-class-count", r"3 of 3 answered")
         click(teacher, "class_reveal")
         assert [p.revealed for p in store.polls(drill.code) if p.id == first[0]] == [True]
+        teacher.wait_for_selector(".st-key-tree_view .tv-heat-right", timeout=15_000)  # its ✓
+        # the next question opens clean on every phone: no ✓, no counts of the last one
+        following = drill.open_poll()
+        for name in drill.phones:
+            drill.wait_question(name, following)
+            page = drill.phones[name]
+            page.wait_for_selector(".st-key-class_follow g.tv-node", timeout=15_000)
+            assert page.locator(".tv-heat-right, .tv-heat-count").count() == 0, name
 
         # 2. Cat's phone away across a reveal: her tap arrives after it
         second = drill.open_poll()
@@ -261,6 +290,17 @@ def test_a_class_keeps_every_answer_through_its_faults(redis: RedisServer, brows
         wait_idle(teacher)  # test of removal: the keyboard, not the moving pointer)
         wait_text(teacher, ".st-key-class_room", r"Names \(2\)")
         wait_text(drill.phones["Ben"], "body", "removed your name")
+
+        # 3b. Ann's address copied to another device: it is asked to join as itself
+        ann_url = drill.phones["Ann"].url
+        assert "me=" in ann_url
+        copier = browser.new_page(viewport={"width": 390, "height": 844})
+        copier.goto(ann_url)
+        copier.wait_for_selector(".st-key-class_code input", timeout=60_000)
+        wait_text(copier, "body", "another student's place")
+        assert copier.locator(".st-key-class_answer").count() == 0  # nothing to answer as Ann
+        assert "me=" not in copier.url
+        copier.close()
 
         # 4. the store killed mid-question, and started again
         drill.answer("Ann", 2)

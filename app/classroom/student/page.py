@@ -38,7 +38,7 @@ from app.classroom.shared import (
 )
 from app.classroom.student import taps as tap
 from app.classroom.student.answer import last_reveal_box, open_question, send_answer
-from app.classroom.student.me import Me, find_me, guarded
+from app.classroom.student.me import Me, find_me, guarded, keep_me
 from app.words.i18n import N_, _, n_
 
 _LOG = logging.getLogger(__name__)
@@ -111,17 +111,19 @@ def _on_join() -> None:
             "The teacher removed your name from this class: ask the teacher to join again."
         )
         return
+    key = codes.new_student_id()  # this browser's secret: its cookie (me.keep_me)
     try:
         code, student = room().join(
             typed,
             client_address(),
             name=str(st.session_state.get("class_name", "")) or None,
             browser=session_id(),
+            key=key,
         )
     except (ClassError, OSError) as error:
         st.session_state["class_join_notice"] = class_words.refusal(error)
         return
-    st.session_state["class_me"] = Me(code, student.id)
+    st.session_state["class_me"] = Me(code, student.id, key)
     st.session_state.pop(ENDED, None)  # a new class: the last one's end is no news
     st.session_state["class_seen"] = -1
     st.query_params["class"] = code
@@ -132,6 +134,7 @@ def _follow(r: Room, me: Me) -> None:
     student = _still_in(r, me)
     if student is None:
         st.rerun()
+    keep_me(me)  # a reload of this browser finds its place again; another browser does not
     name = student.name
     with st.container(key="class_follow"):
         # one row that wraps on a phone: who you are, your name, your own copy of the tree

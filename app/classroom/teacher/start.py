@@ -180,9 +180,9 @@ def summary_box(found: Teacher) -> None:
     with st.container(key="class_summary", border=True):
         try:
             shown = _summary_of(found)
-        except OSError as error:
+        except OSError:
             shown = None
-            st.caption(_("The class store did not answer: {error}", error=said.refusal(error)))
+            st.caption(_("The class store did not answer. This page tries again every second."))
         if shown is not None:
             st.html(CLASS_CSS + shown)
         st.button(_("Close summary"), key="class_summary_close", on_click=_on_summary_close,
