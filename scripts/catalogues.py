@@ -7,9 +7,14 @@
 
 The messages are the calls ``_("...")``, ``n_("...", "...", n)`` and ``N_("...")`` (a constant
 translated where it is shown) in app/ (the keywords ``_``, ``n_:1,2`` and ``N_``), and the quiz's
-plural facts ``P("...", "...", n)`` (``app/quiz/words.py``; ``P:1,2``). ``check``
-fails on a message in the code that the template lacks (run
-``extract``), on a message missing from, or untranslated (or fuzzy) in, the catalogue of a
+plural facts ``P("...", "...", n)`` (``app/quiz/words.py``; ``P:1,2``). They are found by
+walking each module's syntax tree (``ast``): a call inside an f-string or inside another call's
+arguments is found too, where Babel's token reader misses it (Python 3.11 reads an f-string as
+one token). Babel's extractor is kept as a second reader: a message it finds that the walk does
+not is a gap in the walk. ``check`` fails on a message in the code that the template lacks (run
+``extract``), on a call whose message is made at run time (an f-string, ``+``, ``%`` or
+``.format`` as the argument: no catalogue can hold it; ``_(NAME)`` of a constant marked ``N_``
+elsewhere is fine), on a message missing from, or untranslated (or fuzzy) in, the catalogue of a
 language offered to users (``app.words.i18n.OFFERED``; English is the source and has none),
 and on a translation, in any catalogue, whose named placeholders differ from its message's.
 """
@@ -17,13 +22,18 @@ and on a translation, in any catalogue, whose named placeholders differ from its
 from __future__ import annotations
 
 import argparse
+import ast
+import contextlib
 import io
+import os
 import sys
+import tokenize
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
-from babel.messages.extract import extract_from_dir, extract_from_file
+from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,6 +51,7 @@ from app.words.i18n import (  # noqa: E402
 )
 
 KEYWORDS = {"_": None, "n_": (1, 2), "N_": None, "P": (1, 2)}
+COMMENT_TAG = "TRANSLATORS:"
 SOURCE_DIR = ROOT / "app"
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 
@@ -49,27 +60,143 @@ MessageId = str | tuple[str, str]
 
 def extract(sources: Iterable[Path]) -> Catalog:
     """The messages of the code in ``sources`` (folders or files), with where each is used."""
+    return scan(sources)[0]
+
+
+def scan(sources: Iterable[Path]) -> tuple[Catalog, list[str]]:
+    """The messages of the code in ``sources`` (folders or files), and one line per call whose
+    message cannot be extracted or that the syntax-tree walk misses where Babel's reader finds
+    it."""
     catalog = Catalog(domain=DOMAIN, project="MCTS Lab", fuzzy=False)
+    problems: list[str] = []
     for source in sources:
-        if source.is_dir():
-            found: Iterable[tuple[str, int, MessageId, list[str], str | None]] = (
-                (str(Path(source.name) / name), line, msg, comments, ctx)
-                for name, line, msg, comments, ctx in extract_from_dir(
-                    source, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
-                )
+        for path in _python_files(source):
+            name = _shown_path(source, path)
+            messages, unextractable = _calls(path, name)
+            problems += unextractable
+            for line, message, comments in messages:
+                catalog.add(message, locations=[(name, line)], auto_comments=comments)
+    return catalog, problems
+
+
+def _python_files(source: Path) -> Iterable[Path]:
+    """``source`` itself, or a folder's modules: each folder's files by name, then its
+    subfolders by name (Babel's order, so that the template keeps its order)."""
+    if not source.is_dir():
+        yield source
+        return
+    for folder, subfolders, files in os.walk(source):
+        subfolders.sort()
+        yield from (Path(folder) / f for f in sorted(files) if f.endswith(".py"))
+
+
+def _shown_path(source: Path, path: Path) -> str:
+    """``path`` as the template names it: from the folder's name (``app/...``), or from the
+    repository's root for a file given alone."""
+    if source.is_dir():
+        return str(Path(source.name) / path.relative_to(source))
+    resolved = path.resolve()
+    return str(resolved.relative_to(ROOT)) if resolved.is_relative_to(ROOT) else str(path)
+
+
+Found = tuple[int, MessageId, list[str]]  # line, message, translator comments
+
+
+def _keyword(call: ast.Call) -> str | None:
+    """The extraction keyword ``call`` is made with (``_(...)`` or ``i18n._(...)``), if any."""
+    func = call.func
+    name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+    return name if name in KEYWORDS else None
+
+
+def _made_at_run_time(node: ast.expr) -> bool:
+    """An argument whose text is built when the line runs: an f-string, ``+`` or ``%``,
+    ``.format(...)``: its message differs from any the catalogue could hold."""
+    if isinstance(node, ast.JoinedStr | ast.BinOp):
+        return True
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("format", "join", "replace")
+    )
+
+
+def _calls(path: Path, name: str) -> tuple[list[Found], list[str]]:
+    """Every keyword call in the module at ``path``, f-strings and other calls' arguments
+    included: its line (the first string's, as Babel counts), message and translator comments
+    (Babel's where its reader finds the call, else the ``# TRANSLATORS:`` lines right above);
+    and one line per call whose message is made at run time or that the walk misses."""
+    text = path.read_text(encoding="utf-8")
+    with contextlib.redirect_stderr(io.StringIO()):  # its f-string warning: said below
+        babel = [
+            (line, message if isinstance(message, str) else (message[0], message[1]), comments)
+            for line, message, comments, _ in extract_from_file(
+                "python", str(path), keywords=KEYWORDS, comment_tags=(COMMENT_TAG,)
             )
+        ]
+    babel_comments = {(line, message): comments for line, message, comments in babel}
+    own_comments = _translator_comments(text)
+    read: list[Found] = []  # the calls Babel's reader finds too
+    missed: list[Found] = []  # the calls only the walk finds
+    problems: list[str] = []
+    run_time: set[int] = set()  # the lines of the calls said to be made at run time
+    for node in ast.walk(ast.parse(text, filename=str(path))):
+        if not isinstance(node, ast.Call) or (keyword := _keyword(node)) is None:
+            continue
+        count = 2 if KEYWORDS[keyword] else 1
+        args = node.args[:count]
+        texts = [a.value for a in args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        if len(texts) == count:
+            line = args[0].lineno
+            message: MessageId = texts[0] if count == 1 else (texts[0], texts[1])
+            comments = babel_comments.get((line, message))
+            if comments is not None:
+                read.append((line, message, comments))
+            else:
+                own = own_comments.get(line - 1) or own_comments.get(node.lineno - 1) or []
+                missed.append((line, message, own))
+        elif not args or any(_made_at_run_time(a) for a in args):
+            run_time.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+            shown = ast.unparse(node)
+            shown = shown if len(shown) <= 80 else shown[:77] + "..."
+            problems.append(
+                f"{name}:{node.lineno}: {shown}: a message made at run time cannot be in a "
+                "catalogue: write the text whole, with named placeholders"
+            )
+    walked = Counter(message for _, message, _ in read + missed)
+    for line, message, _ in babel:
+        if walked[message] > 0:
+            walked[message] -= 1
+        elif line not in run_time:  # Babel takes a piece of such a call's text
+            problems.append(
+                f"{name}:{line}: {message!r}: Babel's reader finds it, the syntax-tree walk "
+                "does not"
+            )
+    # Babel's reader hands a comment above a call it cannot see to the next call it sees
+    taken = {comment for _, _, comments in missed for comment in comments}
+    found = [(line, m, [c for c in comments if c not in taken]) for line, m, comments in read]
+    return sorted(found + missed, key=lambda f: f[0]), problems
+
+
+def _translator_comments(text: str) -> dict[int, list[str]]:
+    """Each ``# TRANSLATORS:`` comment with the comment lines right below it, by the line it
+    ends on (a call on the next line takes it)."""
+    blocks: dict[int, list[str]] = {}
+    last, block = -2, None
+    for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+        if tok.type != tokenize.COMMENT:
+            continue
+        line, value = tok.start[0], tok.string[1:].strip()
+        if block is not None and line == last + 1:
+            block.append(value)
+        elif value.startswith(COMMENT_TAG):
+            block = [value]
         else:
-            found = (
-                (str(source.resolve().relative_to(ROOT)), line, msg, comments, ctx)
-                for line, msg, comments, ctx in _file_messages(source)
-            )
-        for name, line, message, comments, context in found:
-            catalog.add(message, locations=[(name, line)], auto_comments=comments, context=context)
-    return catalog
-
-
-def _file_messages(path: Path) -> Iterable[tuple[int, MessageId, list[str], str | None]]:
-    return extract_from_file("python", str(path), keywords=KEYWORDS, comment_tags=("TRANSLATORS:",))
+            block = None
+            continue
+        last = line
+        blocks[line] = block
+    return {line: block for line, block in blocks.items() if line + 1 not in blocks}
 
 
 def _read(path: Path) -> Catalog:
@@ -147,10 +274,12 @@ def check(
     locale_dir: Path,
     offered: Sequence[str],
     template: Path | None = None,
+    unextractable: Sequence[str] = (),
 ) -> list[str]:
     """One line per problem (see the module's docstring); ``[]`` when the catalogues are
-    whole. ``offered`` are language tags; ``template`` the .pot to compare with the code."""
-    problems: list[str] = []
+    whole. ``offered`` are language tags; ``template`` the .pot to compare with the code;
+    ``unextractable`` the calls ``scan`` could not take a message from."""
+    problems: list[str] = list(unextractable)
     in_code = _ids(code)
     if template is not None:
         pot = _ids(_read(template)) if template.exists() else {}
@@ -193,7 +322,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sources = args.source or [SOURCE_DIR]
     template = args.locale_dir / f"{DOMAIN}.pot"
-    code = extract(sources)
+    code, unextractable = scan(sources)
     if args.command == "extract":
         _write(template, code)
         print(f"{template.relative_to(ROOT)}: {len(code)} messages")
@@ -209,7 +338,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         offered = OFFERED if args.offered is None else tuple(args.offered)
         # the template is the app's: another folder (tests/locale) is checked against the code
         own = args.locale_dir.resolve() == LOCALE_DIR
-        problems = check(code, args.locale_dir, offered, template if own else None)
+        problems = check(code, args.locale_dir, offered, template if own else None, unextractable)
         for line in problems:
             print(f"catalogues: {line}", file=sys.stderr)
         if problems:

@@ -1,26 +1,35 @@
 """Rehearse every lesson as a teacher with a clicker would: Present mode, Page Down alone.
 
-    python scripts/rehearse_lessons.py --size 1280x720 [--lesson NAME ...] [--out DIR]
-                                       [--strict-labels] [--class N] [--lang TAG ...]
+    python scripts/rehearse_lessons.py --size 1280x720 [--size 1024x768 ...] [--lesson NAME ...]
+                                       [--out DIR] [--strict-labels] [--class N] [--lang TAG ...]
 
-Starts the app, opens each lesson's first page in Present mode in headless Chromium at the given
-window size, and runs it by the clicker's keys only (Page Down; once per lesson Page Up and Page
-Down again): each page's text slide, its screen, its presses, the next page. For every page it
-writes two screenshots (``DIR/<lesson>-<page>-text.png``, ``-screen.png``, after the page's last
-press) and a row of the table it prints:
+Starts the app, opens each lesson's first page in Present mode in headless Chromium at each
+window size given (one browser for all), and runs it by the clicker's keys only (Page Down;
+once per lesson, after its first press, Page Up and Page Down again): each page's text slide,
+its screen, its presses, the next page. For every page it writes two screenshots
+(``DIR/<lesson>-<page>-text.png``, ``-screen.png``, after the page's last press; under
+``DIR/<width>x<height>/`` when several sizes are given) and a row of the table it prints:
 
+- ``size``: the window;
 - ``text``: the text slide whole inside the window (``whole``) or by how many px it overflows,
   and its smallest type (px);
 - ``screen``: the classroom screen's boxes (controls, statistics, tree, narration) inside the
   window after every key (``inside``), or the first that was not;
-- ``labels``: the tree's label size after the page's last press, median of the labels' rendered
-  font size (px), and the smallest such median over the page's presses;
+- ``root and moves``: the tree's top box and every one of its moves inside the tree's view
+  (the part of its box inside the window) on the screen and after every press (``in view``),
+  or the first time they were not;
+- ``tree text px``: the smallest rendered size of the tree's texts in view (move names, N, Q,
+  badges, dice odds: font size times the drawing's zoom) on the screen and after every press;
+- ``round trip``: after the lesson's first press, Page Up to the text slide and Page Down back:
+  the screen's history entry (``newest``, as it must be, or the entry it came back at);
 - ``tab``: the tab the page names, and whether its first screen starts inside the window;
 - ``keys``: the keys pressed on the page; ``mouse``: mouse clicks needed (always 0: the script
   has no mouse).
 
 Exits 1 when a page fails: its text not whole or under 18 px, a screen box outside the window,
-a key that changed nothing, or (``--strict-labels``) tree labels under 14 px.
+the tree's top or one of its moves outside the tree's view, the screen not at its newest entry
+after the round trip, a key that changed nothing, or (``--strict-labels``) a tree text in view
+under 14 px.
 
 ``--lang TAG`` (repeatable; ``all``: every language the app offers, app.words.i18n.OFFERED)
 rehearses the lessons in that language (``?lang=TAG``: the app's words and the lesson's
@@ -45,7 +54,6 @@ on one screen, or the counts differ. (In English only: it reads the class's coun
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,9 +80,11 @@ class PageRow:
     lang: str = "en"
     text_overflow_px: float = 0.0
     text_min_px: float = 0.0
+    size: str = "1280x720"
     screen_problem: str = ""
-    labels_px: float = 0.0
+    tree_problem: str = ""
     labels_min_px: float = 0.0
+    round_trip: str = ""
     tab: str = ""
     tab_in_view: bool = False
     keys: list[str] = field(default_factory=list)
@@ -85,10 +95,13 @@ class PageRow:
         tab = f"{self.tab}: {'in view' if self.tab_in_view else 'below'}" if self.tab else ""
         return [
             where(self.lesson, self.lang),
+            self.size,
             str(self.page),
             f"{text}, {self.text_min_px:.1f} px",
             self.screen_problem or "inside",
-            f"{self.labels_px:.1f} (min {self.labels_min_px:.1f})",
+            self.tree_problem or "in view",
+            f"{self.labels_min_px:.1f}",
+            self.round_trip,
             tab,
             " ".join(self.keys),
             "0",
@@ -112,6 +125,36 @@ def _key(page: Any, key: str, row: PageRow) -> None:
     _idle(page)
 
 
+def _check_tree(page: Any, row: PageRow, when: str) -> None:
+    """The tree as the class sees it ``when``: the top and its moves inside the tree's view
+    (the first miss kept in ``row.tree_problem``), its smallest text in view."""
+    seen = tree_seen(page)
+    row.labels_min_px = min(row.labels_min_px, float(seen["minPx"]))
+    if seen["outside"] and not row.tree_problem:
+        top, view = seen["top"], seen["view"]
+        where_top = f"top at y {top[1]:.0f}" if top else "no top"
+        row.tree_problem = (f"{when}: {len(seen['outside'])} of the top and its moves outside "
+                            f"({where_top}, the view y {view[1]:.0f}-{view[3]:.0f})")  # fmt: skip
+
+
+def _round_trip(page: Any, row: PageRow) -> str:
+    """Page Up to the text slide, Page Down back: the screen must show its newest entry."""
+    for key in ("PageUp", "PageDown"):
+        before = page.evaluate(STATE_JS)
+        row.keys.append({"PageDown": "PgDn", "PageUp": "PgUp"}[key])
+        page.keyboard.press(key)
+        if not _wait_changed(page, before):
+            row.problems.append(f"{key} in the round trip changed nothing")
+            return "stuck"
+    page.wait_for_selector(".st-key-tree g.tv-node", timeout=30_000)
+    _idle(page)
+    if entry_newest(page):
+        return "newest"
+    shown = str(page.evaluate(ENTRY_JS)).replace(" ", " of ")
+    row.problems.append(f"after the round trip the screen shows entry {shown}")
+    return f"entry {shown}"
+
+
 def _screen_problem(page: Any, width: int, height: int) -> str:
     if page.evaluate("window.scrollY") != 0:
         return "scrolled"
@@ -124,14 +167,56 @@ def _screen_problem(page: Any, width: int, height: int) -> str:
     return ""
 
 
-def _label_px(page: Any) -> float:
-    """The median rendered font size of the tree's labels (px): their text's font size times
-    the drawing's zoom (its screen CTM)."""
-    sizes = page.locator(".st-key-tree .tv-label").evaluate_all(
-        "els => els.map(e => parseFloat(getComputedStyle(e).fontSize)"
-        " * (e.getScreenCTM() ? e.getScreenCTM().a : 1))"
-    )
-    return float(statistics.median(sizes)) if sizes else 0.0
+#: What a class sees of the tree, given its scroll box (``.tv-scroll``): the box's part inside
+#: the window (``view``: left, top, right, bottom), whether the top box and every one of its
+#: moves are inside it (``outside``: the keys of those that are not), and the smallest rendered
+#: size (font size times the drawing's zoom, px) of the tree's texts in view (names, N, Q,
+#: badges, odds), with that text (``smallest``).
+TREE_SEEN_JS = """(scroll) => {
+  const doc = scroll.getRootNode();
+  const r = scroll.getBoundingClientRect();
+  const view = [Math.max(r.left, 0), Math.max(r.top, 0),
+                Math.min(r.right, innerWidth), Math.min(r.bottom, innerHeight)];
+  const rect = (e) => { const b = e.getBoundingClientRect();
+                        return [b.left, b.top, b.right, b.bottom]; };
+  const inside = (a) => a[0] >= view[0] - 1 && a[1] >= view[1] - 1
+                        && a[2] <= view[2] + 1 && a[3] <= view[3] + 1;
+  const meets = (a) => a[0] < view[2] && a[2] > view[0] && a[1] < view[3] && a[3] > view[1];
+  const top = doc.querySelector("g.tv-node");  // the top box is drawn first
+  if (!top) return {view, outside: ["no tree"], minPx: 0, smallest: "", top: null};
+  const key = top.getAttribute("data-key");
+  const box = (g) => rect(g.querySelector(".tv-box, polygon") || g);
+  const wanted = [top].concat([...doc.querySelectorAll("g.tv-node")]
+    .filter((g) => g.getAttribute("data-parent") === key));
+  const outside = wanted.filter((g) => !inside(box(g))).map((g) => g.getAttribute("data-key"));
+  let minPx = 1e9, smallest = "";
+  for (const t of doc.querySelectorAll("svg text")) {
+    if (!t.textContent || !meets(rect(t))) continue;
+    const ctm = t.getScreenCTM();
+    const px = parseFloat(getComputedStyle(t).fontSize) * (ctm ? ctm.a : 1);
+    if (px < minPx) { minPx = px; smallest = t.textContent; }
+  }
+  return {view, outside, minPx: minPx === 1e9 ? 0 : minPx, smallest, top: box(top)};
+}"""
+
+
+def tree_seen(page: Any) -> dict[str, Any]:
+    """What a class sees of the screen's tree now (:data:`TREE_SEEN_JS`)."""
+    return dict(page.locator(".st-key-tree .tv-scroll").first.evaluate(TREE_SEEN_JS))
+
+
+#: The history scrubber's position: "<entry shown> <newest entry>" (its range input's value and
+#: maximum), or "" when there is no scrubber (one entry).
+ENTRY_JS = """() => {
+  const s = document.querySelector('.st-key-history_index input[type="range"]');
+  return s ? [s.value, s.max].join(' ') : '';
+}"""
+
+
+def entry_newest(page: Any) -> bool:
+    """Whether the screen shows its newest history entry (no scrubber: one entry, the newest)."""
+    found = str(page.evaluate(ENTRY_JS)).split()
+    return len(found) != 2 or found[0] == found[1]
 
 
 #: The clicker's state on the page, in no language (``data-clicker-*`` on the text slide or the
@@ -198,8 +283,9 @@ def rehearse_lesson(
     _idle(page)
     pages = int(_state(page).get("pages", "1"))
     rows = []
+    tripped = False  # the lesson's slide round trip done
     for number in range(1, pages + 1):
-        row = PageRow(name, number, lang)
+        row = PageRow(name, number, lang, size=f"{width}x{height}")
         rows.append(row)
         box = page.locator(".st-key-lesson_page").first.bounding_box()
         row.text_overflow_px = 0.0 if box is None else box["y"] + box["height"] - height
@@ -214,16 +300,14 @@ def rehearse_lesson(
         if out is not None:
             page.screenshot(path=shot(out, lang, f"{name}-{number}-text.png"))
         _key(page, "PageDown", row)  # the screen
-        if number == 1:  # Page Up: back to the text; Page Down: the screen again
-            _key(page, "PageUp", row)
-            _key(page, "PageDown", row)
         try:
             page.wait_for_selector(".st-key-tree g.tv-node", timeout=30_000)
         except Exception:  # Playwright's TimeoutError
             row.problems.append("no tree after Page Down")
             break
         _idle(page)
-        medians = [_label_px(page)]
+        row.labels_min_px = 1e9
+        _check_tree(page, row, "the screen")
         row.screen_problem = _screen_problem(page, width, height)
         while True:
             kind, before = _state(page).get("next", ""), page.evaluate(STATE_JS)
@@ -254,11 +338,16 @@ def rehearse_lesson(
             if not _wait_changed(page, before):
                 row.problems.append(f"Page Down ({label}) changed nothing")
                 break
-            medians.append(_label_px(page))
+            _check_tree(page, row, f"after {label}")
             row.screen_problem = row.screen_problem or _screen_problem(page, width, height)
-        row.labels_px, row.labels_min_px = medians[-1], min(medians)
+            if not tripped:  # once a lesson, mid-presses: to the text slide and back
+                tripped = True
+                row.round_trip = _round_trip(page, row)
+                _check_tree(page, row, "after the round trip")
         if row.screen_problem:
             row.problems.append(f"screen: {row.screen_problem}")
+        if row.tree_problem:
+            row.problems.append(f"tree: {row.tree_problem}")
         if row.labels_min_px < MIN_LABEL_PX:
             row.problems.append(f"labels: {row.labels_min_px:.1f} px")
         row.tab = tabs.get((name, number), "")
@@ -434,7 +523,8 @@ def lesson_names() -> list[str]:
 
 
 def table(rows: list[PageRow] | list[RevealRow]) -> str:
-    head = ["lesson", "page", "text", "screen", "labels px", "tab", "keys", "mouse"]
+    head = ["lesson", "size", "page", "text", "screen", "root and moves", "tree text px",
+            "round trip", "tab", "keys", "mouse"]  # fmt: skip
     if rows and isinstance(rows[0], RevealRow):
         head = ["lesson", "page", "press", "answers given", "counted", "projector",
                 "narration top", "phones"]  # fmt: skip
@@ -445,13 +535,18 @@ def table(rows: list[PageRow] | list[RevealRow]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--size", default="1280x720", help="the window, WIDTHxHEIGHT")
+    parser.add_argument(
+        "--size",
+        action="append",
+        help="the window, WIDTHxHEIGHT, in every --lang, or WIDTHxHEIGHT=TAG,... in those: "
+        "repeatable, one browser for all (default: 1280x720)",
+    )
     parser.add_argument("--lesson", action="append", help="a lesson's name (default: all)")
     parser.add_argument("--out", default="out/rehearsal", help="where the screenshots go")
     parser.add_argument(
         "--strict-labels",
         action="store_true",
-        help=f"fail a page whose tree labels fall under {MIN_LABEL_PX:g} px",
+        help=f"fail a page whose tree texts in view fall under {MIN_LABEL_PX:g} px",
     )
     parser.add_argument(
         "--class",
@@ -475,12 +570,19 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--lang: one of {', '.join(OFFERED)} or all")
     if args.phones and langs != ["en"]:  # (the phones' words are read: "3 of 3 answered")
         parser.error("--class rehearses in English only")
-    try:
-        width, height = (int(n) for n in args.size.lower().split("x"))
-    except ValueError:
-        parser.error("--size is WIDTHxHEIGHT, e.g. 1280x720")
-    if not (320 <= width <= 4000 and 320 <= height <= 3000):
-        parser.error("--size: 320 to 4000 wide, 320 to 3000 high")
+    sizes: list[tuple[tuple[int, int], list[str]]] = []  # each window and its languages
+    for size in args.size or ["1280x720"]:
+        window, _, only = size.partition("=")
+        try:
+            width, height = (int(n) for n in window.lower().split("x"))
+        except ValueError:
+            parser.error("--size is WIDTHxHEIGHT[=TAG,...], e.g. 1280x720 or 1024x768=en")
+        if not (320 <= width <= 4000 and 320 <= height <= 3000):
+            parser.error("--size: 320 to 4000 wide, 320 to 3000 high")
+        these = languages(only.split(",")) if only else langs
+        if not these or not set(these) <= set(langs):
+            parser.error(f"--size {size}: its languages must be among --lang's")
+        sizes.append(((width, height), these))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     names = args.lesson or (["exploration"] if args.phones else lesson_names())
@@ -491,12 +593,16 @@ def main(argv: list[str] | None = None) -> int:
     (out / "class.db").unlink(missing_ok=True)
     with running_app(env=store) as url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        for lang in langs:
-            for name in names:
-                if args.phones:
-                    rows += rehearse_class(browser, url, name, (width, height), args.phones, out)
-                else:
-                    rows += rehearse_lesson(browser, url, name, (width, height), out, lang)
+        for size, these in sizes:
+            # screenshots per size when there are several: DIR/<width>x<height>/...
+            into = out / f"{size[0]}x{size[1]}" if len(sizes) > 1 else out
+            into.mkdir(parents=True, exist_ok=True)
+            for lang in these:
+                for name in names:
+                    if args.phones:
+                        rows += rehearse_class(browser, url, name, size, args.phones, into)
+                    else:
+                        rows += rehearse_lesson(browser, url, name, size, into, lang)
         browser.close()
     print(table(rows))
     failed = [

@@ -9,8 +9,9 @@ sends its focus id back (returned by :func:`render_tree`), drag pans, the button
 their own above the drawing: they never cover a box) zoom (Ctrl + wheel too). After every change
 of what the last iteration marked (a Step, back, a focus) the view frames the top box, the last
 path, the new node and the favourite (PV badge 1): it zooms out only as far as they need, never
-past the first view's zoom, and pans to them; a narrow container (a phone) also fits the
-drawing's whole width.
+past the first view's zoom nor below the least zoom asked (readable type), and pans to them;
+what does not fit at that zoom gives way deepest first (the top and its moves stay); a narrow
+container (a phone) fits the drawing's whole width.
 
 The component's own words (the buttons' names and tooltips, the legend, the aria labels) are
 made here with ``_()`` at draw time, in the page's language, and sent with the data
@@ -47,14 +48,20 @@ def render_tree(
     scale: float = 1.0,
     below: int | None = None,
     min_scale: float = 0.0,
+    bottom: int | None = None,
+    moves_first: bool = False,
 ) -> int | None:
     """Draw ``view`` in the page; returns the node id the user just clicked (to focus on), or
     ``None``. The component is ``height`` px high and as wide as its container, or, with
     ``below``, as high as the window less ``below`` px when that is more (a taller screen gets
     a taller tree); ``scale`` is the first view's zoom (and what the 1:1 button returns to):
     above 1 for a projector; ``min_scale``, when set, the least zoom the view frames a Step
-    at (a projector's readable labels): what does not fit at it gives way to the node just
-    added, the rest a pan away."""
+    at (readable type): what does not fit at it gives way, last wanted first (the top, the last
+    path from the top down and the new node, the top's moves, the favourite; ``moves_first``,
+    a projector's: the top's moves before the path, what a class is asked about); ``bottom``,
+    when set,
+    the drawing reaches down to ``bottom`` px above the window's bottom (Present mode: the
+    height the window has, measured in the browser)."""
     shown = view.to_dict()
     data: dict[str, object] = {
         "view": shown,
@@ -66,6 +73,10 @@ def render_tree(
         data["minScale"] = float(min_scale)
     if below is not None:
         data["fill"] = f"calc(100vh - {int(below)}px)"
+    if bottom is not None:
+        data["bottom"] = int(bottom)
+    if moves_first:
+        data["movesFirst"] = True
     result = _COMPONENT(key=key, data=data, on_focus_change=_no_op)
     return _as_id(result.get("focus") if hasattr(result, "get") else None)
 

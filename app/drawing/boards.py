@@ -93,6 +93,7 @@ def _exact_text(x: float, y: float, exact: ExactAnswer, action: Action, size: in
     """A move's exact value ("= win"), green for a best move, red for a worse one."""
     return (
         f'<text x="{x}" y="{y}" font-size="{size}" text-anchor="middle" font-weight="bold" '
+        # TRANSLATORS: under a move on the board: its exact value, "= win"
         f'fill="{_exact_colour(exact, action)}">{_escape(_("= {value}", value=exact.text(action)))}'
         "</text>"
     )

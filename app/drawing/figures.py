@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 
 from app.words.exact import ExactAnswer
 from app.words.game_words import shown
-from app.words.i18n import N_, _, fixed, n_, number_text, percent
+from app.words.i18n import LRI, N_, PDI, _, fixed, n_, number_text, percent
 from app.words.phrases import result_word
 from mcts_core import Decision, IterationTrace, Search
 from mcts_core.nodes import ChanceNode
@@ -165,6 +165,7 @@ def uct_table_html(
             player=who, n=d.parent_visits, entropy=fixed(decision_entropy(d), 2),
             most=fixed(math.log(max(1, len(d.children))), 2),
         )  # fmt: skip
+        # TRANSLATORS: after a decision's heading: the child was taken by the minimum-visits rule
         rule = f" · <i>{_html(_('minimum-visits rule'))}</i>" if d.rule == "min_visits" else ""
         parts.append(
             f"<p style='margin:0.6rem 0 0.2rem 0'><b>{_html(heading)}</b> — {said}{rule}</p>"
@@ -177,6 +178,7 @@ def uct_table_html(
 def formulas_latex(decisions: Sequence[Decision], policy: str, c: float) -> str:
     """The formula of every decision with the chosen child's numbers, one aligned line each."""
     lines = [
+        # TRANSLATORS: LaTeX \text: starts a decision's formula line ("depth 0:"); no braces
         rf"\text{{{_('depth {depth}:', depth=depth)}}} & \quad {formula_latex(d, policy, c)}"
         for depth, d in enumerate(decisions)
     ]
@@ -194,22 +196,30 @@ def formula_latex(decision: Decision, policy: str, c: float) -> str:
             r"visited (n={visits})}}\text{{ was taken without the formula}}",
             visits=t.visits,
         )
+    q, score, c_text = _tex(f"{t.q:+.3f}"), _tex(f"{t.score:+.3f}"), _tex(f"{c:g}")
     if policy == "ucb1":
         live = (
-            rf"{t.q:+.3f} + 2\cdot{c:g}\sqrt{{\frac{{2\ln {n_parent}}}{{{t.visits}}}}}"
-            rf" = {t.score:+.3f}"
+            rf"{q} + 2\cdot{c_text}\sqrt{{\frac{{2\ln {n_parent}}}{{{t.visits}}}}}"
+            rf" = {score}"
         )
     elif policy == "puct":
-        prior = t.prior if t.prior is not None else 0.0
+        prior = _tex(f"{t.prior if t.prior is not None else 0.0:.3f}")
         live = (
-            rf"{t.q:+.3f} + {c:g}\cdot{prior:.3f}\cdot\frac{{\sqrt{{{n_parent}}}}}"
-            rf"{{1+{t.visits}}} = {t.score:+.3f}"
+            rf"{q} + {c_text}\cdot{prior}\cdot\frac{{\sqrt{{{n_parent}}}}}"
+            rf"{{1+{t.visits}}} = {score}"
         )
     elif policy == "uct":
-        live = rf"{t.q:+.3f} + {c:g}\sqrt{{\frac{{\ln {n_parent}}}{{{t.visits}}}}} = {t.score:+.3f}"
+        live = rf"{q} + {c_text}\sqrt{{\frac{{\ln {n_parent}}}{{{t.visits}}}}} = {score}"
     else:  # a policy added to the registry: its formula, then Q + bonus with the numbers
-        live = rf"{t.q:+.3f} + {t.bonus:.3f} = {t.score:+.3f}"
+        live = rf"{q} + {_tex(f'{t.bonus:.3f}')} = {score}"
     return rf"{FORMULAS[policy]} \;=\; {live}"
+
+
+def _tex(text: str) -> str:
+    """A number of the formula in the language's symbols, as the table beside it writes it
+    ("+1,000" in es and de, not "+1.000"): a decimal comma braced so that LaTeX sets no space
+    after it, no direction marks (the formula runs left to right in every language)."""
+    return number_text(text).replace(LRI, "").replace(PDI, "").replace(",", "{,}")
 
 
 def decision_entropy(decision: Decision) -> float:

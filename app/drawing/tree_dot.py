@@ -201,6 +201,7 @@ def tree_dot(
             visits = sum(c.visits for c in hidden)
             lines.append(
                 f'  m{node.id} [shape=box, style="dashed", fontsize=8, color="#9ca3af", '
+                # TRANSLATORS: a dashed box for the children not drawn: "+6 more" (N below it)
                 f'label="{dot_escape(_("+{n} more", n=len(hidden)))}\\nN={visits}"];'
             )
             lines.append(f'  a{node.id} -> m{node.id} [style=dashed, color="#9ca3af"];')

@@ -42,7 +42,7 @@ from mcts_core.game import ShortLabels, ShortOutcomeLabels
 from mcts_core.nodes import ActionNode, ChanceNode, Move
 from mcts_core.queries import find_node, find_node_by_visits
 
-__all__ = ["build_view"]
+__all__ = ["LINE_FONT", "PROJECTOR_ROW", "build_view"]
 
 # ------------------------------------------------------------------ sizes (px at 1:1)
 
@@ -62,6 +62,10 @@ GROUP_GAP = 10  # between the children of different parents
 ROW_GAP = 28  # room for an edge label (a chance outcome's probability)
 UP_GAP = 16
 MARGIN = 8
+#: Present mode's widest row of the top's moves (px at 1:1, ``build_view(row_width=)``): at the
+#: projector's least zoom (14 px type) it fits the tree's column at 1024x768; tic-tac-toe's
+#: nine moves (445 px) fit, Nim's twelve fold into its most visited and "+n".
+PROJECTOR_ROW = 450
 FAINT_VISITS = 3  # KaTrain-style: N below this ...
 FAINT_SHARE = 0.02  # ... or under this share of the parent's N is drawn faintly
 
@@ -98,6 +102,7 @@ def build_view(
     max_levels: int = 6,
     max_children: int = 3,
     root_children: int = 12,
+    row_width: float | None = None,
 ) -> TreeView:
     """The bounded, laid-out drawing of ``search``'s tree (see the module docstring).
 
@@ -112,7 +117,41 @@ def build_view(
         max_children: children shown per expanded node below the top (at least 1).
         root_children: the top shows all its children while it has at most this many; above,
             its ``root_children`` most visited (plus any path or PV child).
+        row_width: when set, the top's row of moves at most this wide (px at 1:1): fewer of
+            them drawn, the most visited, the rest folded into "+n" (Present mode: the row
+            fits the tree's column at the projector's least zoom).
     """
+    view = _build_view(search, path_ids, new_id, changed_ids, focus_id, player_names,
+                       max_levels, max_children, root_children)  # fmt: skip
+    while row_width is not None and root_children > 1 and _row_width(view) > row_width:
+        drawn = sum(1 for n in view.nodes if n.parent == view.nodes[0].key and n.id is not None)
+        root_children = min(root_children, drawn) - 1
+        view = _build_view(search, path_ids, new_id, changed_ids, focus_id, player_names,
+                           max_levels, max_children, root_children)  # fmt: skip
+    return view
+
+
+def _row_width(view: TreeView) -> float:
+    """The width of the top's row of moves (px at 1:1): its first box's left to its last's right."""
+    top = view.nodes[0].key
+    row = [n for n in view.nodes if n.parent == top]
+    if not row:
+        return 0.0
+    return max(n.x + n.w for n in row) - min(n.x for n in row)
+
+
+def _build_view(
+    search: Search,
+    path_ids: set[int],
+    new_id: int | None,
+    changed_ids: set[int],
+    focus_id: int | None,
+    player_names: tuple[str, str],
+    max_levels: int,
+    max_children: int,
+    root_children: int,
+) -> TreeView:
+    """:func:`build_view` with the top's moves bounded by count alone."""
     names = (str(player_names[0]), str(player_names[1]))
     max_levels = max(1, int(max_levels))
     max_children = max(1, int(max_children))

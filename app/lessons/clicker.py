@@ -6,10 +6,11 @@ and its *screen* (the classroom screen, with the page's one line of what to do a
 
 - **Page Down** does the next thing, in order: from the text, the screen; on the screen, the
   page's presses one by one (Step, Step N, Phase, Run arena, ...; a question the page asks is
-  revealed by the press it waits for, answered by the class or by nobody); then, when the page
-  names a tab (Board, Dice, Arena, ...), that tab alone on the projector (its *tab* slide: the
-  detail tabs sit below a 720 px screen); then the next page's text. The button that takes
-  Page Down (``clicker_next``) names what it will do.
+  revealed by the press it waits for, answered by the class or by nobody; the reveal is on the
+  projector alone, and when a press is left the next Page Down shows the next question); then,
+  when the page names a tab (Board, Dice, Arena, ...), that tab alone on the projector (its
+  *tab* slide: the detail tabs sit below a 720 px screen); then the next page's text. The
+  button that takes Page Down (``clicker_next``) names what it will do.
 - **Page Up** goes back one slide: from the tab to the screen, from the screen to its text,
   from the text to the previous page's text (set up afresh). It never undoes a press.
 - **B** blanks the projector (black), and again brings it back (a slide deck's convention).
@@ -61,10 +62,11 @@ BLANK = "lesson_blank"
 
 Slide = Literal["text", "screen", "tab"]
 #: What Page Down does next, in no language (the page's ``data-clicker-next``, read by
-#: scripts/rehearse_lessons.py and the browser tests): the screen, a press, the named tab, the
-#: next page, the next lesson's first page (from the last slide of a lesson that has a next one),
-#: or nothing (the course's end).
-NextKind = Literal["screen", "press", "tab", "page", "lesson", "end"]
+#: scripts/rehearse_lessons.py and the browser tests): the screen, the next question (held back
+#: while the last one's reveal is on the projector alone), a press, the named tab, the next page,
+#: the next lesson's first page (from the last slide of a lesson that has a next one), or nothing
+#: (the course's end).
+NextKind = Literal["screen", "question", "press", "tab", "page", "lesson", "end"]
 
 #: What each press a page may name does, run from the clicker (``reading.PRESSES`` names them).
 ACTIONS: dict[str, Callable[[], None]] = {
@@ -123,14 +125,18 @@ def at_end(page: Page, last_page: bool, next_lesson: str = "") -> bool:
     return next_kind(page, last_page, next_lesson) == "end"
 
 
-def next_kind(page: Page, last_page: bool, next_lesson: str = "") -> NextKind:
-    """What Page Down does next, as a stable word: ``screen`` (from the text), ``press`` (the
-    page's next press), ``tab`` (the named tab alone), ``page`` (the next page), ``lesson``
-    (the first page of ``next_lesson``, the lesson after this one: "" when none) or ``end``."""
+def next_kind(
+    page: Page, last_page: bool, next_lesson: str = "", question: bool = False
+) -> NextKind:
+    """What Page Down does next, as a stable word: ``screen`` (from the text), ``question``
+    (``question``: a question waits behind the reveal on the projector, and a press is left to
+    answer it), ``press`` (the page's next press), ``tab`` (the named tab alone), ``page`` (the
+    next page), ``lesson`` (the first page of ``next_lesson``, the lesson after this one: ""
+    when none) or ``end``."""
     if text_slide():
         return "screen"
     if _done() < len(page.press):
-        return "press"
+        return "question" if question else "press"
     if _named_tab(page) and st.session_state.get(SLIDE) == "screen":
         return "tab"
     if not last_page:
@@ -138,12 +144,14 @@ def next_kind(page: Page, last_page: bool, next_lesson: str = "") -> NextKind:
     return "lesson" if next_lesson else "end"
 
 
-def state(page: Page, number: int, pages: int, next_lesson: str = "") -> dict[str, str]:
+def state(
+    page: Page, number: int, pages: int, next_lesson: str = "", question: bool = False
+) -> dict[str, str]:
     """The clicker's state as ``data-clicker-*`` attributes' values (no language): the next
     action's kind, the page's number and count, the slide, the presses done; any Page Down or
     Page Up that does something changes one of them."""
     return {
-        "next": next_kind(page, number >= pages, next_lesson),
+        "next": next_kind(page, number >= pages, next_lesson, question),
         "page": str(number),
         "pages": str(pages),
         "slide": str(st.session_state.get(SLIDE, "text")),
@@ -151,14 +159,18 @@ def state(page: Page, number: int, pages: int, next_lesson: str = "") -> dict[st
     }
 
 
-def next_label(page: Page, last_page: bool, next_lesson: str = "") -> str:
-    """What Page Down does next, in words (the current language): "Show the screen", "Step",
-    "Phase (2 of 4)", "Next page", "Next lesson: 2. Exploration ..." (``next_lesson``: its
-    title) or "End of the lesson"."""
-    kind = next_kind(page, last_page, next_lesson)
+def next_label(page: Page, last_page: bool, next_lesson: str = "", question: bool = False) -> str:
+    """What Page Down does next, in words (the current language): "Show the screen", "Show
+    the next question", "Step", "Phase (2 of 4)", "Next page", "Next lesson: 2. Exploration
+    ..." (``next_lesson``: its title) or "End of the lesson"."""
+    kind = next_kind(page, last_page, next_lesson, question)
     if kind == "screen":
         # TRANSLATORS: the clicker's next action: from the page's text to the screen.
         return _("Show the screen")
+    if kind == "question":
+        # TRANSLATORS: the clicker's next action: after the last answer's reveal, the next
+        # question on the projector.
+        return _("Show the next question")
     if kind == "press":
         done = _done()
         name = press_name(page.press[done])

@@ -441,14 +441,17 @@ def _strip(lesson: Lesson, number: int) -> None:
     page = lesson.pages[number - 1]
     last = number >= len(lesson.pages)
     following = _next_title(lesson)
-    if clicker.next_kind(page, last, following) == "press":
+    waits = quiz_view.question_waits()
+    kind = clicker.next_kind(page, last, following, waits)
+    if kind == "press":
         todo = _todo(replace(page, press=page.press[clicker.presses_done() :]), clicker_words=True)
-    elif clicker.next_kind(page, last, following) == "end":
+    elif kind == "end":
         todo = _("End of the lesson")
     else:
         # TRANSLATORS: the projector's line above the screen once the page's presses are done:
         # what the clicker's Page Down does next ("Page Down: Next page.").
-        todo = _("Page Down: {action}.", action=clicker.next_label(page, last, following))
+        todo = _("Page Down: {action}.",
+                 action=clicker.next_label(page, last, following, waits))  # fmt: skip
     # TRANSLATORS: the projector's one line above the screen: the page's title (bold), then
     # where it is ("Phases · page 2 of 4").
     bold = "<b>" + html.escape(page.title) + "</b>"
@@ -467,7 +470,7 @@ def _clicker_data(lesson: Lesson, number: int) -> str:
     action's kind, the page and the count, the slide, the presses done), for scripts and tests
     that must not read the buttons' words (scripts/rehearse_lessons.py, in every language)."""
     found = clicker.state(lesson.pages[number - 1], number, len(lesson.pages),
-                          _next_title(lesson))  # fmt: skip
+                          _next_title(lesson), quiz_view.question_waits())  # fmt: skip
     return "".join(f' data-clicker-{name}="{html.escape(value)}"' for name, value in found.items())
 
 
@@ -477,7 +480,7 @@ def _clicker_buttons(lesson: Lesson, number: int) -> None:
     page = lesson.pages[number - 1]
     last = number >= len(lesson.pages)
     following = _next_title(lesson)
-    label = clicker.next_label(page, last, following)
+    label = clicker.next_label(page, last, following, quiz_view.question_waits())
     with st.container(horizontal=True, gap="small", key="clicker_row"):
         # (the back arrow points to where the page's lines start: right in Arabic)
         back = "▶" if i18n.is_rtl() else "◀"
@@ -512,14 +515,26 @@ def _on_clicker_next() -> None:
     lesson, number = _open_lesson()
     if lesson is None:
         return
+    page = lesson.pages[number - 1]
     if not clicker.text_slide():  # a press on the screen: the class has joined, the tree's turn
         st.session_state["class_join_shown"] = False
-    if clicker.advance(lesson.pages[number - 1]):
+    last = number >= len(lesson.pages)
+    if clicker.next_kind(page, last, _next_title(lesson), quiz_view.question_waits()) == "question":
+        quiz_view.show_question()  # the reveal read: its next question on the projector
+        return
+    done = clicker.presses_done()
+    if clicker.next_kind(page, last) == "press":
+        quiz_view.show_question()  # (a reveal is alone until the next Page Down)
+    if clicker.advance(page):
         following = _next_lesson(lesson)
         if number < len(lesson.pages):
             open_page(lesson, number + 1)
         elif following is not None:  # the course goes on: the next lesson's first page
             open_page(following, 1)
+    elif clicker.presses_done() > done:
+        # the press's answer settled now, before the strip above the screen is drawn: it names
+        # what the reveal leaves for Page Down (the next question), not the press just done
+        quiz_view.prepare()
 
 
 @session.safe

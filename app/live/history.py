@@ -9,7 +9,7 @@ import streamlit as st
 
 from app.drawing.figures import series_point
 from app.drawing.tree_dot import TreeDrawing, path_ids, tree_dot
-from app.drawing.tree_layout import build_view
+from app.drawing.tree_layout import PROJECTOR_ROW, build_view
 from app.drawing.tree_model import TreeView
 from app.inputs.widget_values import bounds_from_widgets
 from app.live.session import (
@@ -68,6 +68,15 @@ def record_entry(
         new_id = trace.expansion.node_id
     elif phase is Phase.EXPAND and result is not None:
         new_id = result.node_id
+    if phase in (Phase.EXPAND, Phase.EVALUATE) and lab.history:
+        # the iteration's earlier phases stay marked: the path its selection took, the node
+        # its expansion added (the rollout starts there), until the backup's trace marks both
+        before = lab.history[-1]
+        if before.phase in (Phase.SELECT, Phase.EXPAND):
+            highlight = highlight | before.marks[0]
+            new_id = new_id if new_id is not None else before.marks[1]
+        if new_id is not None:  # the path goes on to it, as the backup's trace draws it
+            highlight = highlight | {new_id}
     changed = {u.node_id for u in trace.updates} if trace is not None else set()
     tell = narration
     if phase is not None:
@@ -98,7 +107,7 @@ def record_entry(
             favourite=search.best_action() if st.session_state["exact"] and children else None,
         )
     )
-    st.session_state["history_index"] = lab.entries_written
+    show_entry(lab.entries_written)
     if search.root.children:
         lab.series.append(series_point(search))
         if len(lab.series) > SERIES_LIMIT:  # keep every other old point: bounded, still spans
@@ -152,13 +161,17 @@ def tree_view_now(
         player_names=player_names(),
         max_children=int(s["tree_top_k"]),
         max_levels=int(s["tree_levels"]),
+        # a projector: the top's moves as many as fit its column at 14 px type
+        row_width=PROJECTOR_ROW if s.get("presentation") else None,
     )
 
 
-def drawing_settings() -> tuple[int | None, int, int]:
-    """What the browser drawing is drawn with now: the focus id, children per node, levels."""
+def drawing_settings() -> tuple[int | None, int, int, bool]:
+    """What the browser drawing is drawn with now: the focus id, children per node, levels,
+    Present mode (its row of the top's moves fits a projector's column)."""
     s = st.session_state
-    return bounds_from_widgets().focus, int(s["tree_top_k"]), int(s["tree_levels"])
+    return (bounds_from_widgets().focus, int(s["tree_top_k"]), int(s["tree_levels"]),
+            bool(s.get("presentation")))  # fmt: skip
 
 
 def root_stats(search: Search) -> dict[Action, tuple[float, float]]:
@@ -222,7 +235,34 @@ def _move_in_history(delta: int) -> None:
         return
     first, last = lab.history[0].number, lab.history[-1].number
     current = int(st.session_state.get("history_index", last))
-    st.session_state["history_index"] = min(last, max(first, current + delta))
+    show_entry(min(last, max(first, current + delta)))
+
+
+#: The history entry shown, kept apart from the scrubber's widget value (``history_index``):
+#: a run that does not draw the scrubber (a lesson's text slide) loses the widget's value, and
+#: the browser sent the scrubber's stale one back (entry 1 of 4) when the screen returned.
+SHOWN = "history_shown"
+
+
+def show_entry(number: int) -> None:
+    """Show history entry ``number``: the scrubber's value and the entry kept across slides."""
+    st.session_state["history_index"] = number
+    st.session_state[SHOWN] = number
+
+
+def on_scrubber() -> None:
+    """The scrubber was dragged: the entry it points at is the one shown."""
+    st.session_state[SHOWN] = st.session_state.get("history_index")
+
+
+def restore_shown() -> None:
+    """Before the scrubber is drawn: its value is the entry shown (kept across slides), while
+    the history still has that entry."""
+    s = st.session_state
+    kept = s.get(SHOWN)
+    entries = session().history
+    if isinstance(kept, int) and entries and entries[0].number <= kept <= entries[-1].number:
+        s["history_index"] = kept
 
 
 def current_entry() -> HistoryEntry | None:

@@ -167,8 +167,9 @@ class HistoryEntry:
     favourite: Action | None = None
     #: what the tree drawing marked (the last path, the new node, the nodes the backup changed)
     marks: tuple[set[int], int | None, set[int]] = (set(), None, set())
-    #: the drawing settings ``view`` was drawn with: (focus id, children per node, levels)
-    drawn_with: tuple[int | None, int, int] = (None, 0, 0)
+    #: the drawing settings ``view`` was drawn with: (focus id, children per node, levels,
+    #: Present mode)
+    drawn_with: tuple[int | None, int, int, bool] = (None, 0, 0, False)
     #: the narration made so far, by language tag (made once per language it is shown in)
     told: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 

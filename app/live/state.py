@@ -39,7 +39,7 @@ from app.live.session import (
     sentences,
     session,
 )
-from app.words.i18n import N_, _, current_tag, decimal, number_text
+from app.words.i18n import N_, _, current_tag, decimal, n_, number_text
 from games.registry import all_specs, game_spec, make_game, opening_state
 from mcts_core import ConfigError, NodeCapReached, PositionError, Search, SearchConfig
 from mcts_core.phases import PHASES, Phase
@@ -413,7 +413,12 @@ def on_position_change() -> None:
     if len(text) > MAX_VALUE_CHARS:  # the same limit as a link's
         notify(
             "error",
-            _("Position not used: too long ({n} characters).", n=decimal(len(text))),
+            n_(
+                "Position not used: too long ({n} character).",
+                "Position not used: too long ({n} characters).",
+                len(text),
+                n=decimal(len(text)),
+            ),
         )
         st.session_state["position"] = lab.position
         return

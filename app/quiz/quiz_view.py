@@ -73,16 +73,33 @@ QUIZ_CSS = """
 </style>
 """
 
-#: Presentation mode (a projector): the question and its answers in projector type (18.4 px),
-#: the reveal's table whole (no scroll box: the class reads every row) and its "Why?" open.
+#: Presentation mode (a projector): the question and its answers in projector type (18.4 px:
+#: ``div.lab-quiz p`` outweighs the page's own paragraph size), the reveal's table whole (no
+#: scroll box: the class reads every row) and its "Why?" open, both at 16 px so that the reveal
+#: fits beside the tree at 1024x768.
 PRESENTATION_QUIZ_CSS = """
 <style>
-.lab-quiz {font-size: 1.15rem; line-height: 1.5rem;}
-.lab-quiz table {font-size: 1.0rem; line-height: 1.3rem;}
+div.lab-quiz, div.lab-quiz p {font-size: 1.15rem; line-height: 1.45rem;}
+.lab-quiz table {font-size: 1.0rem; line-height: 1.15rem;}
 .lab-quiz .lab-rows {max-height: none; overflow: visible;}
+.lab-quiz details, div.lab-quiz p.lab-why {font-size: 1.0rem; line-height: 1.25rem;}
+.lab-quiz .lab-rows {margin: 0.15rem 0;}
 .st-key-quiz_answer button, .st-key-quiz_answer button p {font-size: 1.15rem !important;}
 </style>
 """
+#: The reveal alone on the projector (:func:`reveal_alone`) takes the narration's place: the
+#: narration tells the same choice in more words (and comes back with the next question), so
+#: the reveal's verdict, table and why are whole beside the tree at 1024x768 (440 px tall).
+REVEAL_ALONE_CSS = """
+<style>
+[data-testid="stColumn"]:has(.lab-reveal-alone) .st-key-narration
+  {max-height: 0 !important; overflow: hidden;}
+.lab-reveal-alone {border-top: none; padding-top: 0;}
+</style>
+"""
+#: Session key: the reveal the class has read in Present mode with a lesson (the clicker's Page
+#: Down showed the next question after it); any newer reveal shows alone first.
+READ = "quiz_reveal_read"
 
 
 def quiz() -> QuizState:
@@ -126,6 +143,37 @@ def prepare() -> bool:
             remember_search(box, search)
             st.session_state["quiz_answer"] = None  # a new question starts unanswered
     return True
+
+
+def _clicker_mode() -> bool:
+    """Present mode with a lesson open: the clicker drives the screen (app.lessons.clicker)."""
+    s = st.session_state
+    return bool(s["presentation"]) and bool(s.get("lesson"))
+
+
+def reveal_alone() -> bool:
+    """Whether the last reveal is on the projector alone (Present mode with a lesson): its
+    verdict, deciding numbers and why whole, the next question held back until the clicker's
+    Page Down (:func:`show_question`). The reveal is the moment the class looks at."""
+    box = session.session().quiz
+    return (
+        _clicker_mode()
+        and bool(st.session_state["quiz"])
+        and box is not None
+        and box.reveal is not None
+        and box.reveal.verdict != "dropped"
+        and st.session_state.get(READ) is not box.reveal
+    )
+
+
+def question_waits() -> bool:
+    """Whether a question waits behind the reveal on the projector (Page Down shows it)."""
+    return reveal_alone() and quiz().pending is not None
+
+
+def show_question() -> None:
+    """The clicker's Page Down after a reveal: the reveal read, its next question shown."""
+    st.session_state[READ] = quiz().reveal
 
 
 def quiz_panel(class_counts: ClassCounts | None = None, in_class: bool = False) -> int:
@@ -215,22 +263,36 @@ def _draw(box: QuizState, search: Search, class_counts: ClassCounts | None, in_c
     (pills), then what happened with the deciding numbers and "Why?". The question and its
     answers come before the numbers so that they stay on screen when space is short.
 
+    On the projector the reveal comes first, whole ("Why?" open): with a lesson (the clicker)
+    it is alone until Page Down shows the next question (:func:`reveal_alone`), which then
+    comes alone with the score; without one the question follows it.
+
     With ``class_counts`` (a class answered the revealed question) the verdict is the class's
     share right and the table gains the class's counts beside each answer and shows whole; in
     a class in Present mode the teacher's own pills are left out: the class answers."""
     presenting = st.session_state["presentation"]
     css = QUIZ_CSS + (PRESENTATION_QUIZ_CSS if presenting else "")
+    alone = presenting and reveal_alone()
+    reveal = box.reveal
+    if presenting and _clicker_mode() and reveal is not None and not alone:
+        reveal = None  # the class has read it: the next question's turn, alone
     parts = [css, '<div class="lab-quiz">']
     score = ""
-    reveal = box.reveal
     counts = class_counts
     if counts is not None and (reveal is None or not counts.fit(reveal)):
         counts = None
-    if (box.answered or box.unanswered) and counts is None:
+    if (box.answered or box.unanswered) and counts is None and not alone:
         score = f'<span class="lab-score">{html.escape(box.score_text)} · </span>'
     lines = 0
     if reveal is not None:
         verdict = _verdict_html(reveal) if counts is None else _class_verdict_html(reveal, counts)
+        if alone and reveal.verdict != "dropped":  # one block: the verdict leads the numbers
+            alone_css = css + REVEAL_ALONE_CSS
+            numbers = _numbers_html(reveal, counts, brief=counts is not None, whole=True,
+                                    lead=verdict)  # fmt: skip
+            st.html(alone_css + f'<div class="lab-quiz lab-reveal-alone">{numbers}</div>')
+            # (its next question: on the clicker's next Page Down)
+            return _lines(reveal.summary_words()) + 2 + len(reveal.rows)
         parts.append(f"<p>{score}{verdict}</p>")
         lines += _lines(box.score_text + re.sub(r"<[^>]+>", "", verdict))
         score = ""
@@ -377,20 +439,22 @@ def _class_td(counts: tuple[int, ...], most: int) -> str:
 
 
 def _numbers_html(reveal: Reveal, counts: ClassCounts | None = None, brief: bool = False,
-                  whole: bool = False) -> str:  # fmt: skip
+                  whole: bool = False, lead: str = "") -> str:  # fmt: skip
     """What happened, the table of deciding numbers (with the class's counts, whole, when
     given), and the explanation under "Why?" (``brief``: the table alone; ``whole``: the
-    projector's, the table whole and "Why?" open)."""
+    projector's, the table whole and "Why?" open; ``lead``: the verdict's HTML, said first in
+    the summary's paragraph, and the why a paragraph of its own: the projector's reveal alone,
+    in as few lines as it can take)."""
     # TRANSLATORS: the label before the last question's summary: "Last question: It added ..."
     label = _("Last question:")
-    body = (
-        ""
-        if brief
-        else (
-            f'<p><span class="lab-score">{html.escape(label)} </span>'
-            f"{html.escape(reveal.summary_words())}</p>"
-        )
-    )
+    summary = html.escape(reveal.summary_words())
+    if lead:
+        body = f"<p>{lead} {summary}</p>" if not brief else f"<p>{lead}</p>"
+    elif brief:
+        body = ""
+    else:
+        body = f'<p><span class="lab-score">{html.escape(label)} </span>{summary}</p>'
+
     if reveal.rows:
         # the values (English: the answers' keys) and their words in the current language
         header, *rows = reveal.rows
@@ -441,7 +505,10 @@ def _numbers_html(reveal: Reveal, counts: ClassCounts | None = None, brief: bool
             f'<div class="lab-rows{whole_rows}" tabindex="0" role="region" aria-label="{named}">'
             f"<table><tr>{cells}</tr>{body_rows}</table></div>"
         )
-    if reveal.why and not brief:
+    if reveal.why and lead:
+        why = html.escape(_("Why?"))
+        body += f'<p class="lab-why"><b>{why}</b> {html.escape(reveal.why_words())}</p>'
+    elif reveal.why and not brief:
         why = html.escape(_("Why?"))
         opened = " open" if whole else ""
         body += (

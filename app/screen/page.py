@@ -24,6 +24,7 @@ from app.classroom.teacher import room_box, start, sync
 from app.components import ui
 from app.components.tree_view import clicked_focus, render_tree
 from app.drawing.tree_heat import with_heat
+from app.drawing.tree_layout import LINE_FONT
 from app.drawing.tree_model import Heat, TreeView
 from app.inputs import widget_values
 from app.inputs.tabs import DETAIL_TABS
@@ -41,9 +42,14 @@ TREE_HEIGHT = 450  # px: below the header, controls, statistics and drawing row,
 TREE_BELOW = 270  # px of the window above and below the tree: taller windows, taller trees
 LESSON_STRIP = 150  # px the Present mode's lesson page takes above the screen (the tree gives it)
 PRESENTATION_ZOOM = 1.35  # the tree's first zoom in Present mode: 12 px labels read 16 px
-#: The least zoom a Step's framing takes in Present mode: labels at 14 px or more (18 pt from
-#: the back row is the slide deck's size; 14 px the least a projected label may be).
-PRESENTATION_MIN_ZOOM = 1.1
+#: The least zoom a Step's framing takes in Present mode: the tree's smallest type (N and Q,
+#: badges, dice odds: LINE_FONT, 12 px) at 14 px or more, the least a projected text may be
+#: (18 pt from the back row is the slide deck's size). What does not fit at it gives way.
+PRESENTATION_MIN_ZOOM = round(14 / LINE_FONT + 0.005, 2)
+#: The least zoom on the normal screen: the tree's type at its own size, 12-16 px (a Step
+#: never shrinks it: Nim's twelve moves drew at 0.43, 5.2 px, to keep its favourite in view).
+SCREEN_MIN_ZOOM = 1.0
+PRESENTATION_BOTTOM = 16  # px below the tree in Present mode: it takes the window's height
 DETAILS_MIN_HEIGHT = 200  # px: the open detail tab's scroll box, at least
 LINE_CHARS = 40  # characters per narration line in the narrowest right column (1280 wide)
 
@@ -121,10 +127,30 @@ def _screen() -> None:
             out.write(f"{time.time() - (time.perf_counter() - start):.4f} {time.time():.4f}\n")
 
 
+#: The screen's focus box's value outlives a slide (kept under this key): in a run that does
+#: not draw a widget (a lesson's text slide) Streamlit forgets its value.
+FOCUS_KEPT = "tree_focus_kept"
+
+
+def _restore_kept() -> None:
+    """The screen as it was left before a slide: its history entry and its focus."""
+    history.restore_shown()
+    s = st.session_state
+    if "tree_focus" not in s and FOCUS_KEPT in s:
+        s["tree_focus"] = s[FOCUS_KEPT]
+
+
+def _keep() -> None:
+    s = st.session_state
+    if "tree_focus" in s:
+        s[FOCUS_KEPT] = s["tree_focus"]
+
+
 def _draw_screen() -> None:
     lab = session.session()
     if lab.autoplay_applied != _timer_settings():
         st.rerun()  # autoplay switched or its speed changed: rebuild the timer (a full rerun)
+    _restore_kept()
     stepping.autoplay_tick()  # before any widget: a step writes the history scrubber's value
     with st.container(key="controls", horizontal=True, vertical_alignment="center", gap="small"):
         _controls()
@@ -180,6 +206,7 @@ def _draw_screen() -> None:
         with rest:
             _details(entry, height=max(DETAILS_MIN_HEIGHT, tree_height - 20 - 22 * lines))
     quiz_view.after_screen()  # an arena run below the quiz answers its question: show it
+    _keep()
     state.sync_query_params()
     if in_class is not None:  # what the class sees: this screen, as plain data
         frame = sync.frame_of(
@@ -306,7 +333,10 @@ def _stats(entry: session.HistoryEntry | None) -> str:
             _("History entry"),
             lab.history[0].number,
             lab.history[-1].number,
+            # drawn afresh (after a slide), the entry shown, not the slider's minimum
+            value=entry.number if entry is not None else lab.history[-1].number,
             key="history_index",
+            on_change=history.on_scrubber,
             label_visibility="collapsed",
             help=_("Each click (step, phase, move) is an entry: drag to go back to any of them."),
         )
@@ -382,7 +412,9 @@ def _draw_tree(slot: DeltaGenerator, view: TreeView) -> None:
     height, below = _tree_height()
     with slot:
         render_tree(view, key="tree_view", height=height, scale=scale, below=below,
-                    min_scale=PRESENTATION_MIN_ZOOM if present else 0.0)  # fmt: skip
+                    min_scale=PRESENTATION_MIN_ZOOM if present else SCREEN_MIN_ZOOM,
+                    bottom=PRESENTATION_BOTTOM if present else None,
+                    moves_first=present)  # fmt: skip
 
 
 # ----------------------------------------------------------------- narration
@@ -463,12 +495,14 @@ def tab_slide(name: str) -> None:
     """Clicker mode: the detail tab a lesson page names, alone under the lesson strip
     (container ``lesson_tab_slide``), as wide as the screen: its first screen whole on the
     projector (below the tree it starts past 720 px)."""
+    _restore_kept()
     entry = history.current_entry()
     with st.container(key="stats"):
         _stats(entry)
     with st.container(key="lesson_tab_slide"):  # (each tab's panels say their own title)
         for panel in SLIDE_PANELS.get(name, TAB_PANELS[name]):
             panel(entry)
+    _keep()
 
 
 #: A tab slide's panels where they differ from the tab's: the arena's result beside its settings.

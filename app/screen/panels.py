@@ -359,9 +359,10 @@ def chance_panel(trace: IterationTrace | None) -> None:
                 p=fixed(step.probability, 3),
             )
         )
-        cols = st.columns([3, 2])
-        cols[0].html(html_table(rows))
-        cols[1].plotly_chart(chance_figure(rows), width="stretch", key=f"chance_{step.node_id}")
+        # the table first and as wide as the tab (beside the chart, at 1280x720 it had 184 of
+        # its 259 px and ran under the chart); the chart of the same numbers below it
+        st.html(html_table(rows))
+        st.plotly_chart(chance_figure(rows), width="stretch", key=f"chance_{step.node_id}")
         if p is not None and p < 0.05:
             st.warning(_("Draws deviate from the odds (chi-square p = {p}).", p=fixed(p, 3)))
         elif p is not None:

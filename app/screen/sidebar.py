@@ -124,6 +124,7 @@ PHONE_CSS = """
 }
 """
 PRESENTATION_CSS = """
+.block-container {padding-left: 1.5rem !important; padding-right: 1.5rem !important;}
 section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] {display: none;}
 .lab-tree-help {display: none;}
 .lab-narration {font-size: 1.35rem; line-height: 1.75rem;}

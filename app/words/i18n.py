@@ -232,9 +232,17 @@ def pseudo(message: str) -> str:
 # ------------------------------------------------------------------------- numbers
 
 
+#: CLDR's minimumGroupingDigits where it is not 1: Spanish groups thousands from five digits
+#: ("4212", "42.120"). Babel's formatting does not apply it (Babel 2.19), so ``decimal`` does.
+MIN_GROUPING = {"es": 2}
+
+
 def decimal(x: float) -> str:
-    """A number the language's way with Babel's default pattern (``0.25`` -> "0,25" in es)."""
-    return _sign_first(format_decimal(x, locale=_now().locale))
+    """A number the language's way with Babel's default pattern (``0.25`` -> "0,25" in es),
+    thousands grouped as the language groups them (es: 4212 and 42.120; de: 4.212)."""
+    locale = _now().locale
+    grouped = abs(x) >= 10 ** (2 + MIN_GROUPING.get(locale, 1))
+    return _sign_first(format_decimal(x, locale=locale, group_separator=grouped))
 
 
 def percent(x: float) -> str:

@@ -55,12 +55,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from mcts_lab.inspect.tree_walk import added_at, subtree_ids
 from mcts_lab.traces.format import Trace
 from mcts_lab.traces.values import node_players, single_sum, value_range
 
 __all__ = [
     "DELTA",
     "MAX_LISTED",
+    "STRUCTURAL_KINDS",
     "VALUE_TOLERANCE",
     "AnomalyLog",
     "FileFacts",
@@ -70,6 +72,7 @@ __all__ = [
     "check_records",
     "check_terminals",
     "check_rules",
+    "below_finished",
     "game_and_root",
     "node_label",
     "other_view",
@@ -84,22 +87,52 @@ VALUE_TOLERANCE = 1e-6
 
 
 class AnomalyLog:
-    """The anomalies found: the first ``limit`` listed (``MAX_LISTED`` unless asked), every
-    kind counted; ``truncated`` says some were left out of the list."""
+    """The anomalies found, the root cause first: ``listed`` gives one example of every kind
+    (in the order the kinds were first found, which is the registry's) before any kind's
+    repetitions, at most ``limit`` (``MAX_LISTED`` unless asked); every kind is counted in
+    ``counts``; ``truncated`` says some were left out of the list.
+
+    ``explain(nodes, cause)``: a structural anomaly (a move expanded twice, moves below a
+    finished game) explains what the later checks would find in those nodes; their findings
+    there of a kind outside :data:`STRUCTURAL_KINDS` are not listed nor counted as anomalies,
+    only in ``explained`` (how many were left out so)."""
 
     def __init__(self, limit: int = MAX_LISTED) -> None:
         self.limit = limit
-        self.listed: list[dict[str, Any]] = []
         self.counts: Counter[str] = Counter()
+        self.explained = 0
+        self._explained_nodes: set[int] = set()
+        self._first: dict[str, dict[str, Any]] = {}
+        self._rest: list[dict[str, Any]] = []
+
+    @property
+    def listed(self) -> list[dict[str, Any]]:
+        """The listed anomalies: each kind's first, then the repetitions in the order found."""
+        firsts = list(self._first.values())[: self.limit]
+        return firsts + self._rest[: self.limit - len(firsts)]
 
     @property
     def truncated(self) -> bool:
         return sum(self.counts.values()) > len(self.listed)
 
+    def explain(self, nodes: set[int]) -> None:
+        """Node ids whose later, non-structural findings a structural anomaly explains."""
+        self._explained_nodes |= nodes
+
     def add(self, kind: str, node: int | None, detail: str) -> None:
+        if node is not None and node in self._explained_nodes and kind not in STRUCTURAL_KINDS:
+            self.explained += 1
+            return
         self.counts[kind] += 1
-        if len(self.listed) < self.limit:
-            self.listed.append({"kind": kind, "node": node, "detail": detail})
+        item = {"kind": kind, "node": node, "detail": detail}
+        if kind not in self._first:
+            self._first[kind] = item
+        elif len(self._rest) < self.limit:
+            self._rest.append(item)
+
+
+#: The kinds that say the tree's shape is wrong (a cause the other checks' findings follow from).
+STRUCTURAL_KINDS = frozenset({"duplicate_move", "illegal_move", "backup", "stall"})
 
 
 @dataclass(frozen=True)
@@ -353,7 +386,15 @@ def check_terminals(facts: FileFacts, r: AnomalyLog) -> None:
         for i, node in enumerate(nodes)
         if players[i] < 0 and not children[i] and node.get("kind") != "chance"
     }
+    already = facts.memo.get("terminal_reported", set())  # by the game's rules, first
+    reached: dict[int, str] = {}  # a finished game -> the first iteration that valued it
+    for record in trace.records:
+        at = trace.index.get(record.get("leaf", record["path"][-1]))
+        if at is not None:
+            reached.setdefault(at, f", first valued at iteration {record['iteration']}")
     for i in sorted(finished):
+        if nodes[i]["id"] in already:
+            continue
         visits = int(nodes[i]["visits"])
         view = views[i]
         total = sums[i][view] if 0 <= view < len(sums[i]) else None
@@ -366,8 +407,8 @@ def check_terminals(facts: FileFacts, r: AnomalyLog) -> None:
                 "terminal",
                 nodes[i]["id"],
                 f"a finished game proven {proven:g} (player {view}'s view) has a mean of "
-                f"{mean:.6g} over {visits} visits: every visit of a finished game gives the "
-                "same value, so some were scored wrongly",
+                f"{mean:.6g} over {visits} visits{reached.get(i, '')}: every visit of a "
+                "finished game gives the same value, so some were scored wrongly",
             )
     seen: dict[int, float] = {}
     for record in trace.records:
@@ -628,7 +669,8 @@ def check_rules(facts: FileFacts, r: AnomalyLog) -> None:
         if not kids:
             continue
         if terminal:
-            r.add("illegal_move", node["id"], "moves below a finished game")
+            if player != -1:  # (a node marked finished is the structure check's)
+                below_finished(trace, at, r)
             continue
         legal = list(game.legal_actions(here))
         by_index = {int(a): a for a in legal} if indexed else dict(enumerate(legal))
@@ -670,6 +712,23 @@ def check_rules(facts: FileFacts, r: AnomalyLog) -> None:
                 )
                 continue
             stack.append((k, game.next_state(here, action, outcomes[0][0])))
+
+
+def below_finished(trace: Trace, at: int, r: AnomalyLog) -> None:
+    """``illegal_move``: children below the finished game at position ``at``, named with the
+    iteration that added the first; the subtree's other findings follow from it."""
+    added = added_at(trace)
+    kids = trace.children[at]
+    first = min(kids, key=lambda k: added.get(trace.nodes[k]["id"], 0))
+    first_id = trace.nodes[first]["id"]
+    when = f"iteration {added[first_id]}: " if first_id in added else ""
+    r.add(
+        "illegal_move",
+        trace.nodes[at]["id"],
+        f"{when}move {node_label(trace.nodes[first])} added below a finished game "
+        f"({len(kids)} move{'s' if len(kids) != 1 else ''} below it): the game was over here",
+    )
+    r.explain(subtree_ids(trace, at))
 
 
 def node_label(node: dict[str, Any]) -> str:

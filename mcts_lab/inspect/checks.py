@@ -29,6 +29,12 @@ from mcts_lab.inspect.anomalies import (
     check_terminals,
 )
 from mcts_lab.inspect.exact_check import check_exact
+from mcts_lab.inspect.invariant_checks import (
+    check_finished_values,
+    check_structure,
+    check_terms,
+    check_unvisited,
+)
 from mcts_lab.inspect.selection_checks import (
     check_decision_rules,
     check_proven_starved,
@@ -85,6 +91,42 @@ class AnomalyCheck:
 
 #: Every check, in the order ``inspect`` runs them (and so lists their anomalies).
 ANOMALY_CHECKS: tuple[AnomalyCheck, ...] = (
+    AnomalyCheck(
+        "structure",
+        ("backup", "duplicate_move", "illegal_move", "stall"),
+        check_structure,
+        frozenset(),
+        "partial backups, moves expanded twice, moves below a finished game, a stalled root",
+    ),
+    AnomalyCheck(
+        "rules",
+        ("illegal_move",),
+        check_rules,
+        frozenset({Need.GAME}),
+        "every move and outcome legal and every player right, by the named game's rules",
+    ),
+    AnomalyCheck(
+        "unvisited",
+        ("unvisited",),
+        check_unvisited,
+        frozenset({Need.UCT}),
+        "a visited move chosen beside an unvisited one (UCT's bonus is infinite at 0 visits)",
+    ),
+    AnomalyCheck(
+        "terms",
+        ("term",),
+        check_terms,
+        frozenset({Need.RECORDS, Need.UCT}),
+        "recorded Q and bonus against the running statistics and UCT's formula",
+        local=False,
+    ),
+    AnomalyCheck(
+        "finished_values",
+        ("terminal",),
+        check_finished_values,
+        frozenset({Need.MEAN_BACKUP}),
+        "finished games valued by a rollout or against the named game's result",
+    ),
     AnomalyCheck(
         "nodes",
         ("visit_count", "value_range", "prior", "mean", "wrong_view", "value_sum"),
@@ -163,13 +205,6 @@ ANOMALY_CHECKS: tuple[AnomalyCheck, ...] = (
         check_exact,
         frozenset({Need.MEAN_BACKUP, Need.GAME}),
         "(--exact) a root value far from the game's exact value: a likely sign or view bug",
-    ),
-    AnomalyCheck(
-        "rules",
-        ("illegal_move",),
-        check_rules,
-        frozenset({Need.GAME}),
-        "every move and outcome legal and every player right, by the named game's rules",
     ),
 )
 

@@ -63,7 +63,9 @@ def header(search: Search) -> dict[str, Any]:
         "position": search.game.format_state(search.root_state),
         "settings": config.to_dict(),
         "seed": search.seed,
-        "iterations": search.iterations,
+        # the iterations that built this tree: a tree reused below a played move kept only
+        # the visits below it (inspect's ``stall`` compares the root's visits with this)
+        "iterations": min(search.iterations, search.root.visits),
         "writer": {"name": WRITER, "version": writer_version()},
         "players": 2,
         "values": {

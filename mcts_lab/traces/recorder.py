@@ -241,6 +241,7 @@ class Recorder:
         """A selection decision at ``node``: ``chosen`` is the child taken. ``terms``: every
         child's ``{"node", "visits", "q", "bonus", "prior", "score", "proof"}`` as your code
         computed them (any subset of the keys but ``node``); ``rule``: the formula's name."""
+        self._node(chosen)
         decision: dict[str, Any] = {"node": node, "chosen": chosen}
         if rule is not None:
             decision["rule"] = rule
@@ -274,14 +275,16 @@ class Recorder:
         leaf_values: list[float] | None = None,
         leaf_raw: list[float] | None = None,
         rollout_moves: int | None = None,
+        path: list[int] | None = None,
     ) -> None:
         """End the iteration: ``leaf`` was valued ``leaf_value`` (from its stated view);
         ``leaf_values``: its value per player; ``leaf_raw``: per player, its value before
         shaping (the game's returns or the heuristic, in [-1, 1]); ``evaluation``: how
         (``"rollout"``, ``"terminal"``, ...), ``rollout_moves``: how many moves a rollout
-        played."""
+        played. ``path``: the nodes the iteration visited, root first (default: the selection's
+        path, from ``select()`` and ``expand()``, to ``leaf``; see :meth:`_path`)."""
         record = self._record()
-        record["path"] = self._path(record)
+        record["path"] = [int(n) for n in path] if path is not None else self._path(record, leaf)
         for key, value in (
             ("leaf", leaf),
             ("leaf_value", leaf_value),
@@ -345,9 +348,27 @@ class Recorder:
             self._open = {"iteration": len(self._records) + 1}
         return self._open
 
-    def _path(self, record: dict[str, Any]) -> list[int]:
-        """The nodes that got a visit, root first (by depth below the root)."""
+    def _path(self, record: dict[str, Any], leaf: int | None) -> list[int]:
+        """The nodes that got a visit, root first: the selection's walk (the root, each
+        ``select()``'s chosen child, then the child of its last node that was expanded alone or
+        is the ``leaf``) when it holds every node the backup updated, so a backup that stops
+        short (at the leaf's parent) is written as what the search did; else the backed-up
+        nodes by depth below the root (a search that calls ``backup()`` only)."""
+        walk = [0]
+        for decision in record.get("decisions", ()):
+            if decision["node"] != walk[-1]:
+                walk = []
+                break
+            walk.append(decision["chosen"])
+        if walk:
+            below = [n for n in record.get("expanded", ()) if self._nodes[n]["parent"] == walk[-1]]
+            if leaf is not None and self._nodes[leaf]["parent"] == walk[-1]:
+                walk.append(leaf)
+            elif len(below) == 1:
+                walk.append(below[0])
         visited = {item["node"] for item in record.get("backup", ())}
+        if walk and visited <= set(walk):
+            return walk
         if not visited:
             return [0]
 

@@ -20,6 +20,7 @@ from app.drawing.figures import (
     update_rows,
 )
 from app.drawing.tree_dot import TreeBounds, path_ids, tree_dot
+from app.words import i18n
 from games import make_game
 from mcts_core import Search, SearchConfig
 from tests.toy_games import CoinFlip, Take
@@ -95,6 +96,21 @@ def test_uct_rows_and_formula_use_the_trace_numbers() -> None:
     assert r"\text{depth 0:}" in both and "\t" not in both
     html = uct_table_html([decision], ("X", "O"))
     assert "Depth 0" in html and "background:#fef3c7" in html
+
+
+@pytest.mark.parametrize("tag", ["es", "de"])
+def test_the_formula_writes_numbers_as_its_table_does(tag: str) -> None:
+    """A decimal comma in es and de, as the table beside it (issue 43: "1.4 / +1.000" read as
+    thousands), braced so that LaTeX sets no space after it; the words in the language."""
+    search = Search(Take(12), config=SearchConfig(c=1.4), seed=0)
+    search.run(iterations=30)
+    decision = search.step().decisions[0]
+    with i18n.language(tag):
+        latex = formulas_latex([decision], "uct", 1.4)
+        score = i18n.number_text(uct_rows(decision)[decision.chosen]["Q + bonus"])  # its cell
+    assert "1{,}4" in latex and "." not in latex.split(r"\;=\;")[1]
+    assert "," in score and latex.endswith(score.replace(",", "{,}") + r"\end{aligned}")
+    assert r"\text{Tiefe 0:}" in latex or r"\text{profundidad 0:}" in latex
 
 
 def test_html_table_drops_empty_columns_and_escapes() -> None:

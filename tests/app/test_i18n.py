@@ -55,6 +55,10 @@ def test_spanish_catalogue_turns_the_c_sentence_and_its_numbers() -> None:
         )
         assert i18n.decimal(0.25) == "0,25"
         assert i18n.fixed(0.25, 2) == "0,25"
+        # Spanish groups thousands from five digits (CLDR's minimumGroupingDigits 2)
+        assert [i18n.decimal(x) for x in (4212, 42120, -4212.5)] == ["4212", "42.120", "-4212,5"]
+    with i18n.language("de"):
+        assert [i18n.decimal(x) for x in (4212, 42120)] == ["4.212", "42.120"]
     assert i18n.current_tag() == "en"  # the with block put English back
     assert flip_sentence(flip) == "Raise C above 2.31 and c3 would be chosen instead."
 

@@ -752,3 +752,39 @@ def test_page_down_on_a_lessons_last_slide_opens_the_next_lesson() -> None:
 def clicker_kind(at: AppTest) -> str:
     found = [b for b in blocks(at) if "data-clicker-next" in b]
     return re.search(r'data-clicker-next="(\w+)"', found[0]).group(1) if found else ""
+
+
+def quiz_shown(at: AppTest) -> tuple[bool, bool]:
+    """Whether the projector shows a question, and the last answer's reveal alone."""
+    shown = blocks(at)
+    return (
+        any('class="lab-ask"' in b for b in shown),
+        any('class="lab-quiz lab-reveal-alone"' in b for b in shown),
+    )
+
+
+@pytest.mark.slow
+def test_the_reveal_is_alone_on_the_projector_and_page_down_shows_the_next_question(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Present mode with a lesson (issue 40): a press that answers the question shows its reveal
+    alone (no next question drawn with it); while a press is left, the next Page Down shows the
+    next question (the strip and data-clicker-next say so), and the one after it presses; after
+    the page's last press the reveal stays alone (here the course's end)."""
+    monkeypatch.setenv(LESSONS_ENV, str(tmp_path))
+    write(tmp_path, "mine", GOOD.replace('press = ["Step"]', 'press = ["Step", "Step"]'))
+    at = fresh(lesson="mine", page="1", presentation="1")
+    said: list[tuple[str, str, tuple[bool, bool], int]] = []
+    for _press in range(4):
+        at.button(key="clicker_next").click().run()
+        assert not at.exception, at.exception
+        done = at.session_state["lesson_presses_done"]
+        said.append((clicker_kind(at), strip_line(at), quiz_shown(at), done))
+    assert said == [
+        ("press", "Page Down: Step x2, after the class answers the question.", (True, False), 0),
+        ("question", "Page Down: Show the next question.", (False, True), 1),
+        ("press", "Page Down: Step, after the class answers the question.", (True, False), 1),
+        ("end", "End of the lesson", (False, True), 2),
+    ], said
+    reveal = next(b for b in blocks(at) if 'class="lab-quiz lab-reveal-alone"' in b)
+    assert "<table>" in reveal and "Why?" in reveal  # whole: the numbers and the why

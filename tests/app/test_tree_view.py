@@ -554,3 +554,26 @@ def test_render_tree_runs_in_an_app() -> None:
     at = AppTest.from_function(page).run()
     assert not at.exception
     assert at.markdown[0].value == "clicked: None"
+
+
+def test_a_projector_row_keeps_the_top_moves_within_its_width() -> None:
+    """Present mode (``row_width``): the top's row of moves at most that wide, so that at 14 px
+    type it fits the tree's column at 1024x768: tic-tac-toe's nine moves all drawn (445 px),
+    Nim's twelve (967 px) folded into its most visited, the path's and "+n"; without it, all."""
+    for game, everything in (("tic_tac_toe", 9), ("nim", 12)):
+        search, trace = searched(game, 200)
+        wide = view_of(search, trace, game)
+        narrow = view_of(search, trace, game, row_width=tree_layout.PROJECTOR_ROW)
+        top = wide.nodes[0].key
+        moves = [n for n in wide.nodes if n.parent == top and n.id is not None]
+        assert len(moves) == everything
+        row = [n for n in narrow.nodes if n.parent == narrow.nodes[0].key]
+        assert max(n.x + n.w for n in row) - min(n.x for n in row) <= tree_layout.PROJECTOR_ROW
+        drawn = {n.id for n in row if n.id is not None}
+        if game == "tic_tac_toe":
+            assert len(drawn) == 9 and all(n.id is not None for n in row)
+        else:  # the most visited kept, the path's child kept, the rest behind "+n"
+            assert 2 <= len(drawn) < 12 and row[-1].label == f"+{12 - len(drawn)}"
+            by_visits = sorted(moves, key=lambda n: -int(n.lines[0].split()[-1]))
+            assert by_visits[0].id in drawn
+            assert {n.id for n in wide.nodes if n.marks.path} & {m.id for m in moves} <= drawn

@@ -5,6 +5,7 @@ two downloads in a row both arrive with labels that tell JSON and DOT apart."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -166,8 +167,9 @@ def test_present_mode_reads_from_the_back_of_the_room(app_url: str, browser: Any
 def test_a_lesson_runs_by_clicker_alone(app_url: str, browser: Any) -> None:
     """Present mode with a lesson at 1280x720, by a clicker's keys alone (no mouse):
     scripts/rehearse_lessons.py's walk of one lesson (each page's text slide whole at 18 px or
-    more, its screen inside the window after every press with tree labels at 14 px or more,
-    the tab it names alone and in view, Page Up back a slide, then the next page); then B
+    more, its screen inside the window after every press with the root and its moves in the
+    tree's view and its texts at 14 px or more, the tab it names alone and in view, Page Up
+    back a slide and Page Down to the screen at its newest entry, then the next page); then B
     blanks the projector and brings it back."""
     from rehearse_lessons import MIN_LABEL_PX, rehearse_lesson
 
@@ -176,7 +178,10 @@ def test_a_lesson_runs_by_clicker_alone(app_url: str, browser: Any) -> None:
     for row in rows:
         assert not row.problems, (row.page, row.problems)
         assert row.labels_min_px >= MIN_LABEL_PX and row.text_min_px >= 18
-    assert rows[0].keys[:3] == ["PgDn", "PgUp", "PgDn"]
+        assert not row.tree_problem  # the root and its moves in the tree's view, every press
+    # the round trip after the first press: the text slide and back, at the newest entry
+    assert rows[0].keys[:4] == ["PgDn", "PgDn", "PgUp", "PgDn"]
+    assert rows[0].round_trip == "newest"
     assert all(r.tab == "Board" and r.tab_in_view for r in rows)
 
     page = browser.new_page(viewport={"width": 1280, "height": 720})
@@ -191,4 +196,109 @@ def test_a_lesson_runs_by_clicker_alone(app_url: str, browser: Any) -> None:
     page.keyboard.press("b")
     page.wait_for_selector(".lab-blank", state="detached", timeout=10_000)
     assert page.locator(".st-key-presentation input").first.is_checked()
+    page.close()
+
+
+#: The clicker's state on the page (``data-clicker-*``: app.lessons.clicker.state), in no language.
+CLICKER_STATE = (
+    "() => Object.assign({}, document.querySelector('[data-clicker-next]')?.dataset ?? {})"
+)
+
+
+def _page_down(page: Any) -> dict[str, str]:
+    """Page Down (the clicker's forward button), once the clicker's state has moved on; the new
+    state."""
+    before = page.evaluate(CLICKER_STATE)
+    page.keyboard.press("PageDown")
+    page.wait_for_function(
+        f"b => JSON.stringify(({CLICKER_STATE})()) !== b",
+        arg=json.dumps(before),
+        timeout=60_000,
+    )
+    wait_idle(page, settle_ms=400)
+    found = page.evaluate(CLICKER_STATE)  # ("clickerNext": "press", ...)
+    return {key.removeprefix("clicker").lower(): value for key, value in found.items()}
+
+
+def _font_px(page: Any, selector: str) -> list[float]:
+    return list(
+        page.locator(selector).evaluate_all(
+            "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))"
+        )
+    )
+
+
+def test_the_reveal_is_whole_and_alone_on_the_projector(app_url: str, browser: Any) -> None:
+    """Exploration page 1 by the clicker at 1280x720 and 1024x768 (issue 40): before the press
+    the question and its answers in projector type (18 px or more); after it the reveal alone,
+    in the narration's place (no question drawn with it), its verdict, whole table and why
+    inside the window."""
+    for width, height in ((1280, 720), (1024, 768)):
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.goto(f"{app_url}/?lesson=exploration&page=1&presentation=1")
+        page.wait_for_selector(".lab-slide[data-clicker-page='1']", timeout=90_000)
+        wait_idle(page)
+        assert _page_down(page)["next"] == "press"  # the screen, its question open
+        page.wait_for_selector(".lab-ask", timeout=30_000)
+        asked = _font_px(page, ".lab-ask") + _font_px(page, ".st-key-quiz_answer button p")
+        assert len(asked) > 2 and min(asked) >= 18, (width, asked)
+        state = _page_down(page)  # Step: the answer revealed
+        assert state["done"] == "1" and state["next"] == "tab", state
+        reveal = page.locator(".lab-reveal-alone").first
+        reveal.wait_for(timeout=30_000)
+        assert page.locator(".lab-ask").count() == 0, "a question drawn with the reveal"
+        for part in (".lab-reveal-alone", ".lab-reveal-alone table", ".lab-reveal-alone .lab-why"):
+            box = page.locator(part).first.bounding_box()
+            assert box is not None, part
+            inside = box["y"] >= 0 and box["x"] + box["width"] <= width
+            assert inside and box["y"] + box["height"] <= height, (width, part, box)
+        rows = page.locator(".lab-reveal-alone tr").count()
+        assert rows == 9, rows  # the header and O's 8 moves: the table whole
+        assert page.evaluate("window.scrollY") == 0
+        page.close()
+
+
+def test_page_down_on_a_lessons_last_slide_opens_the_next_lesson(
+    app_url: str, browser: Any
+) -> None:
+    """The clicker through a course (issue 40): from the last slide of exploration (its page 3,
+    after its press and tab) Page Down opens the next lesson's first page, its text slide."""
+    from app.lessons.lesson_view import lessons
+
+    names = list(lessons()[0])
+    following = lessons()[0][names[names.index("exploration") + 1]]
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(f"{app_url}/?lesson=exploration&page=3&presentation=1")
+    page.wait_for_selector(".lab-slide[data-clicker-page='3']", timeout=90_000)
+    wait_idle(page)
+    kinds = []
+    while (state := _page_down(page))["next"] != "lesson":
+        kinds.append(state["next"])
+        assert len(kinds) < 6, kinds
+    state = _page_down(page)
+    assert state["page"] == "1" and state["slide"] == "text", state
+    slide = page.locator(".st-key-lesson_text_slide").first.inner_text()
+    assert following.pages[0].title in slide, slide
+    page.close()
+
+
+def test_a_screen_comes_back_at_its_newest_entry(app_url: str, browser: Any) -> None:
+    """Issue 40's case: phases page 2's four phase presses, then page 3's text slide and its
+    screen (the same search, Page Down x7), then Page Up and Page Down: the screen shows entry
+    4 of 4 every time (it came back at entry 1 of 4: the scrubber, drawn afresh, took its
+    minimum)."""
+    from rehearse_lessons import ENTRY_JS, STATE_JS
+
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    page.goto(f"{app_url}/?lesson=phases&page=2&presentation=1")
+    page.wait_for_selector(".lab-slide[data-clicker-page='2']", timeout=60_000)
+    wait_idle(page)
+    for key in ["PageDown"] * 7 + ["PageUp", "PageDown"]:
+        before = page.evaluate(STATE_JS)
+        page.keyboard.press(key)
+        page.wait_for_function(f"b => ({STATE_JS})() !== b", arg=before, timeout=60_000)
+        wait_idle(page)
+    assert page.evaluate(STATE_JS).split()[:3] == ["press", "3", "screen"]
+    assert page.evaluate(ENTRY_JS) == "4 4"
+    assert "entry 4 of 4" in _entry_text(page)
     page.close()

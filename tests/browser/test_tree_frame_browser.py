@@ -1,7 +1,11 @@
 """The tree keeps what matters in its box (issue 21), in headless Chromium: after every click the
 top box, the last selection path, the node just added and the favourite (PV badge 1) are inside
-the drawing's box, the zoom buttons cover no box, and on a phone every root move of
-tic-tac-toe is inside the window on the first view.
+the drawing's box (what does not fit at the least zoom, 12 px type, gives way from the path's
+deep end: issue 40), the zoom buttons cover no box, and on a phone every root move of
+tic-tac-toe is inside the window on the first view. On a projector (issue 40): after a Step in
+Present mode at 1280x720 and 1024x768, on every game, the root and its moves are inside the
+tree's view and every tree text in view reads at 14 px or more; on the screen, Nim's and
+gridiron's at 12 px or more; the expand and simulate phases keep the path and the new node.
 
 Skipped when Debian's chromium is missing.
 """
@@ -10,6 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from rehearse_lessons import MIN_LABEL_PX, tree_seen  # (scripts/: on the path, tests/conftest.py)
+
+from games.registry import GAME_NAMES
 from tests.browser_helpers import BROWSER_TEST, click, open_page, wait_idle
 
 pytestmark = BROWSER_TEST
@@ -56,7 +64,17 @@ def _assert_framed(page: Any, when: str, marked: int = 2) -> dict[str, Any]:
     assert len(must) >= marked, f"{when}: nothing marked ({seen['nodes'][:3]})"
     outside = [(n["id"], n["cls"], [round(v) for v in n["rect"]]) for n in must
                if not _inside(n["rect"], seen["scroll"])]  # fmt: skip
-    assert not outside, f"{when}: outside the drawing {seen['scroll']}: {outside}"
+    if outside:  # only at the least zoom (12 px type), and only below or beside the top's row:
+        # the deep end of a path gives way, never the top, never for a smaller type (issue 40)
+        assert tree_seen(page)["minPx"] >= 12 - 0.01, f"{when}: {outside} out, zoomed below 1"
+        assert _inside(must[0]["rect"], seen["scroll"]), f"{when}: the top is outside"
+        first_out = min(n[2][1] for n in outside)
+        inside_below = [n["id"] for n in must if n["rect"][1] > first_out + 1
+                        and n["cls"].find("tv-on-path") >= 0
+                        and _inside(n["rect"], seen["scroll"])]  # fmt: skip
+        assert not inside_below, f"{when}: the path gave way above {inside_below}"
+    else:
+        assert not outside, f"{when}: outside the drawing {seen['scroll']}: {outside}"
     covered = [n["id"] for n in seen["nodes"] if _overlap(n["rect"], seen["bar"])]
     assert not covered, f"{when}: boxes under the zoom buttons: {covered}"
     return seen
@@ -108,4 +126,50 @@ def test_a_phone_shows_every_root_move_on_the_first_view(app_url: str, browser: 
         assert _inside(n["rect"], [0, 0, 390, 10_000]), n  # inside the window's width
     click(page, "step")
     _assert_framed(page, "a phone, after a Step")
+    page.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 768)])
+def test_present_mode_frames_the_root_and_its_moves_at_projector_type(
+    app_url: str, browser: Any, size: tuple[int, int]
+) -> None:
+    """Every game after a Step in Present mode: the root's box and its moves' boxes inside the
+    tree's view (the part of its box inside the window), every tree text in view (names, N,
+    Q, badges, odds) at 14 px or more (font size times the drawing's zoom)."""
+    for game in GAME_NAMES:
+        page = open_page(browser, f"{app_url}/?game={game}&steps=60&presentation=1", *size)
+        click(page, "step")
+        page.wait_for_timeout(500)  # (the drawing takes the window's height, then frames)
+        seen = tree_seen(page)
+        assert not seen["outside"], (game, size, seen)
+        assert seen["minPx"] >= MIN_LABEL_PX, (game, size, seen["minPx"], seen["smallest"])
+        page.close()
+
+
+def test_nim_and_gridiron_read_at_12_px_on_the_screen(app_url: str, browser: Any) -> None:
+    """The normal screen at 1280x720 (the README's 12-16 px): a Step never zooms the tree out
+    below its own size (Nim's twelve moves drew at 5.2 px, gridiron's at 9.5 px)."""
+    for game in ("nim", "gridiron"):
+        page = open_page(browser, f"{app_url}/?game={game}&steps=60")
+        for _ in range(2):
+            click(page, "step")
+            seen = tree_seen(page)
+            assert seen["minPx"] >= 12, (game, seen["minPx"], seen["smallest"])
+            assert seen["top"] is not None and not any(k == "n0" for k in seen["outside"])
+        page.close()
+
+
+def test_expand_and_simulate_keep_the_path_and_the_new_node(app_url: str, browser: Any) -> None:
+    """Phase by phase: after select the path is marked; expand adds the new node and keeps the
+    path; simulate keeps both (the rollout starts at the new node); backpropagate too."""
+    page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=2&steps=12")
+    tree = page.locator(".st-key-tree").first
+    for phase, new in (("select", 0), ("expand", 1), ("simulate", 1), ("backpropagate", 1)):
+        click(page, "phase_step")
+        page.wait_for_timeout(300)
+        on_path = tree.locator("g.tv-node.tv-on-path").count()
+        assert on_path >= 2, (phase, on_path)  # the root and at least one move
+        assert tree.locator("g.tv-node.tv-new").count() == new, phase
+        if new:  # the new node hangs below the path's last box
+            assert tree.locator("path.tv-edge-path").count() >= 1, phase
     page.close()

@@ -33,9 +33,10 @@ def test_english_names_and_rows_are_as_before_other_languages_carry_their_tag() 
     assert rl.shot(out, "en", "phases-2-text.png") == str(out / "phases-2-text.png")
     assert rl.shot(out, "de", "phases-2-text.png") == str(out / "de-phases-2-text.png")
     assert rl.lang_query("en") == "" and rl.lang_query("zh-Hans") == "&lang=zh-Hans"
-    row = rl.PageRow("phases", 2, text_min_px=18.4, labels_px=14.3, labels_min_px=14.3)
-    assert row.cells()[:3] == ["phases", "2", "whole, 18.4 px"]
-    assert rl.table([row]).splitlines()[0].startswith("| lesson | page | text |")
+    row = rl.PageRow("phases", 2, text_min_px=18.4, labels_min_px=14.3, round_trip="newest")
+    assert row.cells()[:4] == ["phases", "1280x720", "2", "whole, 18.4 px"]
+    assert row.cells()[5:8] == ["in view", "14.3", "newest"]
+    assert rl.table([row]).splitlines()[0].startswith("| lesson | size | page | text |")
     assert rl.PageRow("phases", 2, "ar").cells()[0] == "phases [ar]"
 
 

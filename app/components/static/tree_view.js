@@ -9,8 +9,10 @@ const NS = "http://www.w3.org/2000/svg";
 const ROLES = new Set(["p0", "p1", "end", "chance", "more", "up"]);
 const PAD_X = 4;
 const PAD_Y = 4;
-const FRAME_PAD = 14; // px around the framed boxes (room for their badges)
-const NARROW = 560; // a container narrower than this (a phone) shows the drawing's whole width
+const FRAME_PAD = 6; // px around the framed boxes (their badges have 10 more)
+// a window at most this wide is a phone (app/screen/sidebar.py PHONE_CSS): the drawing's whole
+// width (the screen's tree column at 1280x720 is narrower, and keeps its type at 12 px or more)
+const PHONE = 640;
 
 // Everything below builds DOM with createElement(NS) + textContent: labels are data, never HTML.
 function svgEl(tag, attrs, parent) {
@@ -152,13 +154,18 @@ function setup(host) {
     st.ro = new ResizeObserver(() => {
       if (!st.view) return;
       const w = scroll.clientWidth;
-      if (w === st.lastWidth) return;
+      const h = scroll.clientHeight;
+      if (w === st.lastWidth && h === st.lastHeight) return;
       st.lastWidth = w;
+      st.lastHeight = h;
       layout(st);
       if (!st.moved) frame(st);
     });
     st.ro.observe(scroll);
   }
+  // down to the window's bottom (data.bottom): again when the window or what is above changes
+  st.onResize = () => fillWindow(st);
+  window.addEventListener("resize", st.onResize);
   return st;
 }
 
@@ -284,59 +291,71 @@ function zoomAtCentre(st, factor) {
   st.moved = true;
 }
 
-// The boxes that must be in view after a click: the top, the last selection path, the node
-// just added and the favourite (PV badge 1), in drawing units, with room for their badges.
-function framedRect(st) {
+// What a click's framing keeps in view, most wanted first: the top box, the last path from the
+// top down and the node just added, the top's moves, the favourite (PV badge 1); with
+// data.movesFirst (a projector) the top's moves come before the path: what a class is asked
+// about, so a deep path gives way before the top's row does. In drawing units, with room for
+// their badges; each goes in only while all before it fit the container at the zoom ``s``.
+function framedRect(st, s, cw, ch) {
   const v = st.view;
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  for (const n of v.nodes) {
-    const m = n.marks || {};
-    if (!(n.key === v.top || m.path || m.new || m.pv === 1)) continue;
-    x0 = Math.min(x0, n.x - 10);
-    y0 = Math.min(y0, n.y - 10);
-    x1 = Math.max(x1, n.x + n.w + 10);
-    y1 = Math.max(y1, n.y + n.h + 10);
-  }
-  return x0 === Infinity ? null : { x0, y0, x1, y1 };
-}
-
-// The box of the node just added (or the last path's deepest box), and the top's when they
-// fit together at the zoom floor: what a projector must keep in view after a Step.
-function newestRect(st) {
-  const v = st.view;
-  let best = null;
-  for (const n of v.nodes) {
-    const m = n.marks || {};
-    if (m.new || (m.path && (!best || n.y > best.y))) {
-      if (m.new) { best = n; break; }
-      best = n;
+  const grow = (r, n) => ({
+    x0: Math.min(r.x0, n.x - 10), y0: Math.min(r.y0, n.y - 10),
+    x1: Math.max(r.x1, n.x + n.w + 10), y1: Math.max(r.y1, n.y + n.h + 10),
+  });
+  const fits = (r) => (r.x1 - r.x0) * s <= cw - 2 * FRAME_PAD && (r.y1 - r.y0) * s <= ch - 2 * FRAME_PAD;
+  const top = st.byKey.get(String(v.top));
+  if (!top) return null;
+  let r = grow({ x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity }, top);
+  const moves = v.nodes.filter((n) => String(n.parent) === String(v.top));
+  const marked = v.nodes.filter((n) => n.marks && (n.marks.path || n.marks.new) && n !== top)
+    .sort((a, b) => a.y - b.y || (a.marks.new ? 1 : 0) - (b.marks.new ? 1 : 0));
+  const favourite = v.nodes.filter((n) => n.marks && n.marks.pv === 1 && n !== top);
+  const addMoves = () => { // all of the row or none of it
+    let row = r;
+    for (const n of moves) row = grow(row, n);
+    if (fits(row)) r = row;
+  };
+  const addPath = () => {
+    for (const n of marked) {
+      const more = grow(r, n);
+      if (!fits(more)) return; // (the rest lies deeper: it gives way too)
+      r = more;
     }
-  }
-  if (!best) return null;
-  return { x0: best.x - 10, y0: best.y - 10, x1: best.x + best.w + 10, y1: best.y + best.h + 10 };
+  };
+  if (st.data && st.data.movesFirst) { addMoves(); addPath(); } else { addPath(); addMoves(); }
+  for (const n of favourite) if (fits(grow(r, n))) r = grow(r, n);
+  return r;
 }
 
-// Zoom out only as far as needed (never past the first view's zoom) and pan so that the framed
-// boxes are inside the drawing's box; a narrow container also shows the drawing's whole width.
-function frame(st) {
+// The zoom a click's framing takes: the first view's, zoomed out only as far as the top, its
+// moves, the path, the new node and the favourite need, never below the floor (``minScale``:
+// a projector's readable type) except on a phone, which shows the drawing's whole width.
+function frameScale(st, cw, ch) {
   const v = st.view;
+  let s = st.baseScale || 1;
+  let floor = st.minScale || 0;
+  if (st.fitWidth || window.innerWidth <= PHONE) {
+    s = Math.min(s, cw / v.width);
+    floor = 0;
+  }
+  const all = framedRect(st, 0, cw, ch); // every wanted box (at zoom 0 all fit)
+  if (all) {
+    s = Math.min(s, (cw - 2 * FRAME_PAD) / (all.x1 - all.x0), (ch - 2 * FRAME_PAD) / (all.y1 - all.y0));
+  }
+  return Math.min(4, Math.max(0.15, floor, s));
+}
+
+// Zoom out only as far as needed (never past the first view's zoom, nor below the floor) and
+// pan so that the framed boxes are inside the drawing's box.
+function frame(st) {
   const sc = st.scroll;
   const cw = sc.clientWidth;
   const ch = sc.clientHeight;
-  let r = framedRect(st);
-  if (!cw || !ch || !r) { centre(st); return; }
-  let s = st.baseScale || 1;
-  if (st.fitWidth || cw < NARROW) s = Math.min(s, cw / v.width);
-  s = Math.min(s, (cw - 2 * FRAME_PAD) / (r.x1 - r.x0), (ch - 2 * FRAME_PAD) / (r.y1 - r.y0));
-  // a projector's floor (minScale: labels stay readable from the back row): the framed boxes
-  // that do not fit at it give way to the node just added and the path's last box
-  if (st.minScale && s < st.minScale) {
-    s = st.minScale;
-    r = newestRect(st) || r;
-  }
-  st.scale = Math.min(4, Math.max(0.15, s));
+  if (!cw || !ch || !st.byKey.get(String(st.view.top))) { centre(st); return; }
+  st.scale = frameScale(st, cw, ch);
   layout(st);
-  s = st.scale;
+  const s = st.scale;
+  const r = framedRect(st, s, cw, ch);
   // across: the top box in the middle when that keeps the framed boxes in view, else as near
   let x = topCentre(st) * s + st.offsetX - cw / 2;
   x = Math.min(x, r.x0 * s + st.offsetX - FRAME_PAD);
@@ -571,6 +590,18 @@ function drawLegend(st, pal) {
   htmlEl("div", "tv-legend-text", lg, said.info || "");
 }
 
+// With data.bottom (Present mode): the drawing takes the window's height from where it starts
+// down to ``bottom`` px above the window's bottom (never less than data.height): the room a
+// projector has, not a fixed share of it. The resize observer reframes a new height.
+function fillWindow(st) {
+  if (st.bottom === null || st.bottom === undefined || !st.root.isConnected) return;
+  const least = Math.max(80, Number(st.data && st.data.height) || 400);
+  const top = st.root.getBoundingClientRect().top;
+  const room = Math.floor(window.innerHeight - top - st.bottom);
+  const px = Math.max(least, room) + "px";
+  if (st.root.style.height !== px) st.root.style.height = px;
+}
+
 function render(st, data) {
   const v = data.view;
   st.svg.setAttribute("aria-label", String(v.summary || (data.words && data.words.tree) || ""));
@@ -578,6 +609,7 @@ function render(st, data) {
   const px = Math.max(80, Number(data.height) || 400) + "px";
   // grow with a taller window (a 1080-high projector) when asked: "calc(100vh - Npx)"
   st.root.style.height = data.fill ? "max(" + px + ", " + String(data.fill) + ")" : px;
+
   const base = Math.min(4, Math.max(0.15, Number(data.scale) || 1));
   if (st.baseScale !== base) { // a new first-view zoom (presentation mode): start from it
     st.baseScale = base;
@@ -585,6 +617,8 @@ function render(st, data) {
   }
   st.fitWidth = Boolean(data.fit);
   st.data = data;
+  st.bottom = typeof data.bottom === "number" ? data.bottom : null;
+  fillWindow(st);
   nameButtons(st);
   const a = data.answer;
   st.answer = a && typeof a === "object" && a.nodes && typeof a.nodes === "object"
@@ -609,6 +643,11 @@ function render(st, data) {
   drawLegend(st, pal);
   if (!st.moved) frame(st);
   st.lastWidth = st.scroll.clientWidth;
+  st.lastHeight = st.scroll.clientHeight;
+  // what is above the drawing settles after this run's other elements (and changes with the
+  // next run's): measure again every 400 ms while it reaches down to the window's bottom
+  if (st.bottom !== null && !st.fillTimer) st.fillTimer = setInterval(() => fillWindow(st), 400);
+  if (st.bottom === null && st.fillTimer) { clearInterval(st.fillTimer); st.fillTimer = null; }
   if (st.tipKey !== null) {
     const n = st.byKey.get(st.tipKey);
     if (!n) {
@@ -634,6 +673,8 @@ export default function (component) {
     // render): only tear down once the drawing has left the page.
     if (st.root.isConnected) return;
     if (st.ro) st.ro.disconnect();
+    window.removeEventListener("resize", st.onResize);
+    if (st.fillTimer) clearInterval(st.fillTimer);
     if (parentElement.__mctsTreeView === st) delete parentElement.__mctsTreeView;
   };
 }
