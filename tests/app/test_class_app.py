@@ -603,3 +603,23 @@ def test_a_copied_student_address_is_nobody_s_identity(monkeypatch: pytest.Monke
     old.query_params.update({"class": code, "me": legacy.id})
     old.run()
     assert not old.exception and old.session_state["class_me"].id == legacy.id
+
+
+def test_the_teacher_cookie_keeps_one_class() -> None:
+    """Issue 42 item 7: the teacher cookie (script-readable) holds the class taught, with the
+    PIN its sidebar shows again after a reload, else the newest past class without its PIN;
+    never the keys of every past class. A cookie of several entries written before is read."""
+    from app.classroom import Teacher
+    from app.classroom.teacher import start
+
+    now = Teacher("ABCDEF", "s" * 32, "PIN123")
+    older = [Teacher("GHJKMN", "t" * 32, "PIN456"), Teacher("NPQRST", "u" * 32, "PIN789")]
+    assert start.teacher_cookie(now, older) == f"ABCDEF:{'s' * 32}:PIN123"
+    assert start.teacher_cookie(None, older) == f"GHJKMN:{'t' * 32}:"
+    assert start.teacher_cookie(None, []) is None
+    for value in (start.teacher_cookie(now, older), start.teacher_cookie(None, older)):
+        assert value is not None and "|" not in value and "PIN456" not in value
+    assert [t.code for t in start._keys_of(f"ABCDEF:{'s' * 32}:PIN123|GHJKMN:{'t' * 32}:")] == [
+        "ABCDEF",
+        "GHJKMN",
+    ]

@@ -516,6 +516,29 @@ def test_sqlite_connections_are_pooled_not_one_per_thread(tmp_path: Path) -> Non
     store.close()
 
 
+def test_an_answer_to_a_busy_sqlite_store_is_refused_within_2_s(tmp_path: Path) -> None:
+    """Another process holds the write lock (a long write, a stalled replica): the answer and
+    its rate-limit count give up within 2 s together (the phone says not sent and the student
+    taps again), not after the 10 s other writes wait; the next answer, free, is kept."""
+    path = tmp_path / "classes.db"
+    store = open_store(f"sqlite:///{path}")
+    room = Room(store)
+    teacher = room.start()
+    code, student = room.join(teacher.code, "10.0.0.1", "Ann")
+    poll = room.open_question(code, teacher.secret, "q1", "Which move?", ["a", "b"])
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # the writer that does not let go
+    started = time.monotonic()
+    with pytest.raises(StoreError):
+        room.answer(code, student.id, poll.id, poll.round, "a")
+    assert time.monotonic() - started < 2.0
+    other.execute("ROLLBACK")
+    other.close()
+    assert room.answer(code, student.id, poll.id, poll.round, "b")
+    assert store.answers(code, poll.id, poll.round) == {student.id: "b"}
+    store.close()
+
+
 def test_a_backend_failure_is_one_oserror(tmp_path: Path) -> None:
     """Either backend's own error reaches the app as StoreError, an OSError it catches."""
     port = _free_port()  # nobody listens on it

@@ -19,7 +19,9 @@ app server on the Redis store (a real ``redis-server``, append-only file synced 
 5. End (confirmed), then the results from Past classes.
 
 Counted: the answers the pages confirmed ("Answer sent"), the answers the store kept, and the
-answers in the CSV; all three must be the same, answer by answer.
+answers in the CSV; all three must be the same, answer by answer. Screenshots (a phone after the
+teacher's reload, a phone at the next question after a reveal, the projector during the outage)
+go to the folder ``MCTS_LAB_SHOTS`` names, when it is set and exists.
 """
 
 from __future__ import annotations
@@ -47,6 +49,14 @@ from tests.class_fixtures import REDIS, need_redis
 from tests.class_pages import join, wait_text
 
 pytestmark = BROWSER_TEST
+
+#: Where the drill's screenshots go (none when unset or not a folder).
+SHOTS = os.environ.get("MCTS_LAB_SHOTS", "")
+
+
+def _shot(page: Any, name: str) -> None:
+    if SHOTS and Path(SHOTS).is_dir():
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
 
 
 class RedisServer:
@@ -238,12 +248,20 @@ def test_a_class_keeps_every_answer_through_its_faults(redis: RedisServer, brows
             page.wait_for_selector(".st-key-class_tree g.tv-answer", timeout=15_000)
             assert page.locator(".st-key-class_tree g.tv-answer").count() == 9
             assert page.locator(".st-key-class_board_box [aria-label^='answer ']").count() == 9
+        _shot(drill.phones["Ann"], "phone_after_teacher_reload_390x844")
         teacher.locator(".st-key-class_heat label").first.click()
         wait_idle(teacher)
         teacher.wait_for_selector(".st-key-tree_view .tv-heat-count", timeout=15_000)
         assert sorted(_heat_counts(teacher)) == [1, 1]  # Ann's and Ben's, drawn after the reload
         drill.answer("Cat", 2)
+        answered_at = time.monotonic()
         wait_text(teacher, ".lab-class-count", r"3 of 3 answered")
+        # the heat follows the answer without a click (the count line redraws the tree); read
+        # by locators: the tree's SVG is in its component's shadow root
+        while sum(_heat_counts(teacher)) != 3 and time.monotonic() - answered_at < 10:
+            time.sleep(0.1)
+        heat_seconds = time.monotonic() - answered_at
+        assert sorted(_heat_counts(teacher)) == [1, 1, 1], heat_seconds
         click(teacher, "class_reveal")
         assert [p.revealed for p in store.polls(drill.code) if p.id == first[0]] == [True]
         teacher.wait_for_selector(".st-key-tree_view .tv-heat-right", timeout=15_000)  # its ✓
@@ -254,6 +272,7 @@ def test_a_class_keeps_every_answer_through_its_faults(redis: RedisServer, brows
             page = drill.phones[name]
             page.wait_for_selector(".st-key-class_follow g.tv-node", timeout=15_000)
             assert page.locator(".tv-heat-right, .tv-heat-count").count() == 0, name
+        _shot(drill.phones["Ann"], "phone_next_question_after_reveal_390x844")
 
         # 2. Cat's phone away across a reveal: her tap arrives after it
         second = drill.open_poll()
@@ -318,6 +337,8 @@ def test_a_class_keeps_every_answer_through_its_faults(redis: RedisServer, brows
         wait_idle(teacher)
         body = teacher.locator("body").inner_text()
         assert "Traceback" not in body and "127.0.0.1" not in body
+        _shot(teacher, "projector_store_away_1280x720")
+        _shot(cat, "phone_store_away_390x844")
         redis.start()
         down_at = time.monotonic()
         teacher.wait_for_function(  # the page sends the reveal by itself
@@ -370,6 +391,7 @@ def test_a_class_keeps_every_answer_through_its_faults(redis: RedisServer, brows
         print(  # the closing note's counts
             f"drill: {sent_total} answers confirmed, {kept_total} kept, {csv_total} in the CSV, "
             f"{drill.refused} refused on the page; reload back in {reload_seconds:.1f} s, "
+            f"the heat followed the third answer in {heat_seconds:.1f} s, "
             f"store back -> reveal sent in {resync_seconds:.1f} s"
         )
         store.close()

@@ -177,8 +177,13 @@ def test_phones_answer_by_tapping_and_the_class_is_drawn_on_the_tree(
     assert int(heat[right][0]) == expected[right]
     _shot(teacher, "teacher_reveal_1280x720")
     _wait_text(phones[0], ".st-key-class_follow", "Last question")
-    # the Reveal's Step asked the next question: the phones' trees start it clean (issue 42)
-    phones[0].wait_for_selector(".st-key-class_tree g.tv-answer", timeout=15_000)
+    # the Reveal's Step asked the next question (about the new node: no move boxes to tap):
+    # the phones' trees start it clean, no ✓ nor counts of the last one (issue 42)
+    following = room.store.current_poll(code)
+    assert following is not None and following.id != poll.id and not following.revealed
+    _wait_text(phones[0], ".st-key-class_question", re.escape(following.text[:40]))
+    phones[0].wait_for_selector(".st-key-class_follow g.tv-node", timeout=15_000)
+    wait_idle(phones[0])
     assert phones[0].locator(".tv-heat-right, .tv-heat-count").count() == 0
     _shot(phones[0], "phone_reveal_390x844")
 

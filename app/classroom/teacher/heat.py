@@ -23,6 +23,7 @@ teacher's page module (``app.classroom.teacher`` imports this one).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import streamlit as st
@@ -50,10 +51,16 @@ __all__ = [
 HEAT_KEY = "class_heat"
 #: Session key: poll id -> the quiz question it was opened for (the newest :data:`KEEP`).
 MOVE_QUESTIONS = "class_move_questions"
-#: Session key: (poll id, round, answers drawn) of the open round whose heat the tree drew last.
+#: Session key: (poll id, round, answers drawn, draws) of the open round whose heat the tree
+#: drew last; ``draws`` counts the trees drawn with heat in this session.
 DRAWN = "class_heat_drawn"
-#: Session key: the count of answers the count line last redrew the page for.
+#: Session key: (poll id, round, answers counted, draws, when) when the count line last asked
+#: for a redraw: the count it followed, the ``draws`` of :data:`DRAWN` then, and the time
+#: (``time.monotonic()``).
 FOLLOWED = "class_heat_followed"
+#: Seconds before a redraw asked for that has not drawn the tree is asked for again (the count
+#: line also runs inside the redraw it asked for, before the tree: not at once).
+FOLLOW_AGAIN_SECONDS = 2.5
 #: Session key: whether the class had a question open when the tree's heat was read last.
 OPEN = "class_heat_open"
 #: Questions kept by poll id (the open one and the last revealed one are what is read).
@@ -143,7 +150,8 @@ def _heat(found: Teacher | None, r: Room, search: Search) -> _Shown | None:
     st.session_state[OPEN] = poll is not None and not poll.revealed
     if poll is not None and not poll.revealed:  # the count line follows the open round
         drawn = sum(tally.values()) if round_.id == poll.id and round_.round == poll.round else 0
-        st.session_state[DRAWN] = (poll.id, poll.round, drawn)
+        draws = (st.session_state.get(DRAWN) or (None, 0, 0, 0))[3] + 1
+        st.session_state[DRAWN] = (poll.id, poll.round, drawn, draws)
     return None if where is None else (where, tally, right)
 
 
@@ -182,15 +190,26 @@ def follow_answers(poll: Poll | None, answered: int) -> None:
     """From the room box's count line (every second): with the heat on and an open round
     whose count of answers is not the one the tree drew, draw the page again (the counts on
     the tree follow the class without a click). Compared with the count the tree drew, kept
-    with it: an answer arriving between a redraw and the next look is not missed. Once per
-    count: a count the tree's tally does not reach (a removed student's answer stays in the
-    tally, not in ``answered``) does not redraw every second."""
+    with it: an answer arriving between a redraw and the next look is not missed. A redraw
+    asked for that has not drawn the tree after :data:`FOLLOW_AGAIN_SECONDS` (a run cut short
+    by the next) is asked for again; once the tree was drawn after it, the same count asks no
+    more (a removed student's answer stays in the tree's tally, not in ``answered``: without
+    this the page would be redrawn every second)."""
     if not st.session_state.get(HEAT_KEY) or poll is None or poll.revealed:
         return
     drawn = st.session_state.get(DRAWN)
     if not drawn or drawn[:2] != (poll.id, poll.round) or drawn[2] == answered:
         return
-    if st.session_state.get(FOLLOWED) == (poll.id, poll.round, answered):
+    followed = st.session_state.get(FOLLOWED)
+    now = time.monotonic()
+    if (
+        followed is not None
+        and followed[:3] == (poll.id, poll.round, answered)
+        and (
+            followed[3] != drawn[3]  # (drawn since, with this count: the tally's own)
+            or now - followed[4] < FOLLOW_AGAIN_SECONDS  # (the redraw asked for may be this run)
+        )
+    ):
         return
-    st.session_state[FOLLOWED] = (poll.id, poll.round, answered)
+    st.session_state[FOLLOWED] = (poll.id, poll.round, answered, drawn[3], now)
     st.rerun(scope="app")
