@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -144,6 +145,21 @@ def _spawn(
             start_new_session=True,  # Ctrl+C reaches only us; we stop the children in order
             preexec_fn=_child_setup if sys.platform.startswith("linux") else None,
         )  # fmt: skip
+
+
+def store_in_use(store: str | None, env: dict[str, str] | None = None) -> str:
+    """The class store the replicas use, as the console says it: ``store`` (``--store
+    redis``), else ``MCTS_LAB_STORE`` of the environment they inherit, else the app's default
+    file. A password in the URL is written ``***`` (the console is shown in class)."""
+    url = store or (os.environ if env is None else env).get("MCTS_LAB_STORE", "").strip()
+    if not url:
+        return "the app default (SQLite, shared by this machine)"
+    parts = urllib.parse.urlsplit(url)
+    if parts.password:
+        user = f"{parts.username}:" if parts.username else ":"
+        host = parts.netloc.rpartition("@")[2]
+        url = urllib.parse.urlunsplit(parts._replace(netloc=f"{user}***@{host}"))
+    return f"{url} (MCTS_LAB_STORE)" if not store else url
 
 
 def start_replica(
@@ -406,8 +422,7 @@ def run(args: argparse.Namespace) -> int:
         lan = _lan_address() if args.listen == "0.0.0.0" else None
         if lan:
             print(f"Students open http://{lan}:{args.port}/", flush=True)
-        print(f"Class store: {store or 'the app default (SQLite, shared by this machine)'}",
-              flush=True)  # fmt: skip
+        print(f"Class store: {store_in_use(store)}", flush=True)
         print(f"{RUN_DIR_PREFIX}{run_dir} (nginx.conf, logs, pids)", flush=True)
         print("Ctrl+C stops nginx and every replica.", flush=True)
 

@@ -45,7 +45,8 @@ Faults (issue 30), at seconds of the lesson (from the first cycle on), each flag
   (it looks every 5 s). Every page on it reconnects as Streamlit's page does: ~1 s later, a
   websocket to the same address with its cookies and a rerun with the widget states it holds;
   nginx sends it to the replica that is up, and the new session finds the page's place: a
-  student's from its address (``?class=CODE&me=ID``), the teacher's from its cookie. A student
+  student's from its student cookie (``mcts_lab_student``, kept from the join as the browser
+  keeps it: the address's ``me=ID`` alone finds no one), the teacher's from its cookie. A student
   page that lost its place joins again ("rejoined"). Reported: the pages that dropped, the
   seconds until each showed the class again (the teacher's: its room box), rejoined, students
   lost (not in the class at the end), and the answers as always (sent, kept, late; "resent":
@@ -452,9 +453,10 @@ class ClassSession(WsSession):
 
 
 class StudentSession(ClassSession):
-    """A student's page: after a reconnect it finds its place in the class from its address
-    (``?class=CODE&me=ID``: app/classroom/student/'s ``_me``); a page that lost it shows the
-    join form, and the student joins again (``Drop.rejoined``)."""
+    """A student's page: after a reconnect it finds its place in the class from the student
+    cookie the page wrote at the join (``mcts_lab_student``, in :meth:`ClassSession.jar`:
+    app/classroom/student/me.py's ``find_me``); a page that lost it shows the join form, and
+    the student joins again (``Drop.rejoined``)."""
 
     async def _came_back(self, drop: Drop, mark: Mark, deadline: float) -> float | None:
         view = self.view

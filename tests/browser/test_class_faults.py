@@ -5,17 +5,23 @@ store and in the results CSV.
 A teacher and three students (Ann, Ben, Cat: phones, each its own browser context) through one
 app server on the Redis store (a real ``redis-server``, append-only file synced at every write):
 
-1. the teacher's page is reloaded mid-question (two answers in, one to come);
+1. the teacher's page is reloaded mid-question (two answers in, one to come): the phones keep
+   their nine tap targets (tree and board), Class on tree draws the answers given before the
+   reload; the next question opens on every phone with no ✓;
 2. Cat's phone loses the network across a reveal: the tap made while away reaches the server
    after the reveal and must not land in the next question (its page says the question closed);
-3. the teacher removes Ben after a reveal: his earlier answers stay counted;
+3. the teacher removes Ben after a reveal: his earlier answers stay counted; Ann's address
+   opened on another device asks it to join as itself (it cannot answer as Ann: the CSV keeps
+   Ann's answers);
 4. Redis is killed mid-question and started again: Cat's answer during the outage is refused on
    her page (never shown as sent), the teacher's Reveal during the outage is sent by the page by
    itself once the store is back, and the class goes on;
 5. End (confirmed), then the results from Past classes.
 
 Counted: the answers the pages confirmed ("Answer sent"), the answers the store kept, and the
-answers in the CSV; all three must be the same, answer by answer.
+answers in the CSV; all three must be the same, answer by answer. Screenshots (a phone after the
+teacher's reload, a phone at the next question after a reveal, the projector during the outage)
+go to the folder ``MCTS_LAB_SHOTS`` names, when it is set and exists.
 """
 
 from __future__ import annotations
@@ -43,6 +49,14 @@ from tests.class_fixtures import REDIS, need_redis
 from tests.class_pages import join, wait_text
 
 pytestmark = BROWSER_TEST
+
+#: Where the drill's screenshots go (none when unset or not a folder).
+SHOTS = os.environ.get("MCTS_LAB_SHOTS", "")
+
+
+def _shot(page: Any, name: str) -> None:
+    if SHOTS and Path(SHOTS).is_dir():
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"))
 
 
 class RedisServer:
@@ -196,11 +210,19 @@ class Drill:
         }
 
 
+def _heat_counts(page: Any) -> list[int]:
+    """The count badges of Class on tree on the teacher's tree."""
+    counts = page.locator(".st-key-tree_view .tv-heat-count").evaluate_all(
+        "els => els.map(e => e.textContent)"
+    )
+    return [int(n) for n in counts if n and n.strip() not in ("", "0")]
+
+
 def test_a_class_keeps_every_answer_through_its_faults(redis: RedisServer, browser: Any) -> None:
     with running_app(env={"MCTS_LAB_STORE": redis.url}) as url:
         store = open_store(redis.url)
         drill = Drill(browser, url, store)
-        teacher = open_page(browser, f"{url}/?game=tic_tac_toe&seed=7")
+        teacher = open_page(browser, f"{url}/?game=tic_tac_toe&seed=1&steps=30")  # a move asked
         teacher.locator(".st-key-class_start button").first.click()
         wait_idle(teacher)
         drill.code = teacher.locator(".lab-class-code").first.inner_text().strip()
@@ -221,10 +243,36 @@ def test_a_class_keeps_every_answer_through_its_faults(redis: RedisServer, brows
         reload_seconds = time.monotonic() - started
         assert reload_seconds <= 15, reload_seconds
         wait_idle(teacher)
+        # the question came back whole: the phones' tap targets and the class on the tree
+        for page in drill.phones.values():
+            page.wait_for_selector(".st-key-class_tree g.tv-answer", timeout=15_000)
+            assert page.locator(".st-key-class_tree g.tv-answer").count() == 9
+            assert page.locator(".st-key-class_board_box [aria-label^='answer ']").count() == 9
+        _shot(drill.phones["Ann"], "phone_after_teacher_reload_390x844")
+        teacher.locator(".st-key-class_heat label").first.click()
+        wait_idle(teacher)
+        teacher.wait_for_selector(".st-key-tree_view .tv-heat-count", timeout=15_000)
+        assert sorted(_heat_counts(teacher)) == [1, 1]  # Ann's and Ben's, drawn after the reload
         drill.answer("Cat", 2)
+        answered_at = time.monotonic()
         wait_text(teacher, ".lab-class-count", r"3 of 3 answered")
+        # the heat follows the answer without a click (the count line redraws the tree); read
+        # by locators: the tree's SVG is in its component's shadow root
+        while sum(_heat_counts(teacher)) != 3 and time.monotonic() - answered_at < 10:
+            time.sleep(0.1)
+        heat_seconds = time.monotonic() - answered_at
+        assert sorted(_heat_counts(teacher)) == [1, 1, 1], heat_seconds
         click(teacher, "class_reveal")
         assert [p.revealed for p in store.polls(drill.code) if p.id == first[0]] == [True]
+        teacher.wait_for_selector(".st-key-tree_view .tv-heat-right", timeout=15_000)  # its ✓
+        # the next question opens clean on every phone: no ✓, no counts of the last one
+        following = drill.open_poll()
+        for name in drill.phones:
+            drill.wait_question(name, following)
+            page = drill.phones[name]
+            page.wait_for_selector(".st-key-class_follow g.tv-node", timeout=15_000)
+            assert page.locator(".tv-heat-right, .tv-heat-count").count() == 0, name
+        _shot(drill.phones["Ann"], "phone_next_question_after_reveal_390x844")
 
         # 2. Cat's phone away across a reveal: her tap arrives after it
         second = drill.open_poll()
@@ -262,6 +310,17 @@ def test_a_class_keeps_every_answer_through_its_faults(redis: RedisServer, brows
         wait_text(teacher, ".st-key-class_room", r"Names \(2\)")
         wait_text(drill.phones["Ben"], "body", "removed your name")
 
+        # 3b. Ann's address copied to another device: it is asked to join as itself
+        ann_url = drill.phones["Ann"].url
+        assert "me=" in ann_url
+        copier = browser.new_page(viewport={"width": 390, "height": 844})
+        copier.goto(ann_url)
+        copier.wait_for_selector(".st-key-class_code input", timeout=60_000)
+        wait_text(copier, "body", "another student's place")
+        assert copier.locator(".st-key-class_answer").count() == 0  # nothing to answer as Ann
+        assert "me=" not in copier.url
+        copier.close()
+
         # 4. the store killed mid-question, and started again
         drill.answer("Ann", 2)
         drill.wait_question("Cat", third)
@@ -278,6 +337,8 @@ def test_a_class_keeps_every_answer_through_its_faults(redis: RedisServer, brows
         wait_idle(teacher)
         body = teacher.locator("body").inner_text()
         assert "Traceback" not in body and "127.0.0.1" not in body
+        _shot(teacher, "projector_store_away_1280x720")
+        _shot(cat, "phone_store_away_390x844")
         redis.start()
         down_at = time.monotonic()
         teacher.wait_for_function(  # the page sends the reveal by itself
@@ -330,6 +391,7 @@ def test_a_class_keeps_every_answer_through_its_faults(redis: RedisServer, brows
         print(  # the closing note's counts
             f"drill: {sent_total} answers confirmed, {kept_total} kept, {csv_total} in the CSV, "
             f"{drill.refused} refused on the page; reload back in {reload_seconds:.1f} s, "
+            f"the heat followed the third answer in {heat_seconds:.1f} s, "
             f"store back -> reveal sent in {resync_seconds:.1f} s"
         )
         store.close()

@@ -8,8 +8,9 @@ answer (the store's, and the radio's) is the move it tapped; the question, the b
 tree's root row are on the phone's first screen. On the teacher's page **Class on tree**
 (``class_heat``) shades the root's moves with the counts the phones gave (the SVG's badges);
 the phones' trees have no shading before the reveal; after the Reveal the move selection took
-has the ✓, on the teacher's tree and board. Screenshots of each step go to
-``MCTS_LAB_SHOTS`` (default /work/tmp/tap_shots/) when that folder exists.
+has the ✓, on the teacher's tree and board; the phones' trees start the next question clean.
+Screenshots of each step go to ``MCTS_LAB_SHOTS`` (default /work/tmp/tap_shots/) when that
+folder exists.
 """
 
 from __future__ import annotations
@@ -176,7 +177,14 @@ def test_phones_answer_by_tapping_and_the_class_is_drawn_on_the_tree(
     assert int(heat[right][0]) == expected[right]
     _shot(teacher, "teacher_reveal_1280x720")
     _wait_text(phones[0], ".st-key-class_follow", "Last question")
-    phones[0].wait_for_selector(".st-key-class_follow .tv-heat-right", timeout=15_000)
+    # the Reveal's Step asked the next question (about the new node: no move boxes to tap):
+    # the phones' trees start it clean, no ✓ nor counts of the last one (issue 42)
+    following = room.store.current_poll(code)
+    assert following is not None and following.id != poll.id and not following.revealed
+    _wait_text(phones[0], ".st-key-class_question", re.escape(following.text[:40]))
+    phones[0].wait_for_selector(".st-key-class_follow g.tv-node", timeout=15_000)
+    wait_idle(phones[0])
+    assert phones[0].locator(".tv-heat-right, .tv-heat-count").count() == 0
     _shot(phones[0], "phone_reveal_390x844")
 
     # the board tab: the same counts and the ✓ on the board

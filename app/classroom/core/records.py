@@ -6,7 +6,7 @@ Times are seconds since the epoch (``time.time()``), as the store's clock gives 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 __all__ = ["ClassError", "ClassInfo", "Poll", "Student"]
@@ -60,6 +60,9 @@ class Student:
         joined: when they joined.
         seen: when their page last said it is open (every few seconds while it is).
         removed: the teacher removed the name: the student's page goes back to the join page.
+        key: the hash of the browser key the student's browser joined with (its cookie: the
+            id alone, in an address, is no one's identity); ``""`` in a record written before
+            browser keys (issue 42), whose id alone still finds it.
     """
 
     id: str
@@ -67,13 +70,19 @@ class Student:
     joined: float
     seen: float = 0.0
     removed: bool = False
+    key: str = ""
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
 
     @staticmethod
     def from_json(text: str) -> Student:
-        return Student(**json.loads(text))
+        data = json.loads(text)
+        # (a field a newer version added is left out: a replica reads a newer one's records)
+        return Student(**{k: v for k, v in data.items() if k in _STUDENT_FIELDS})
+
+
+_STUDENT_FIELDS = frozenset(f.name for f in fields(Student))
 
 
 @dataclass(frozen=True)

@@ -467,10 +467,17 @@ class Room:
     # ----------------------------------------------------------------- student
 
     def join(
-        self, typed_code: str, client: str, name: str | None = None, browser: str | None = None
+        self,
+        typed_code: str,
+        client: str,
+        name: str | None = None,
+        browser: str | None = None,
+        key: str | None = None,
     ) -> tuple[str, Student]:
         """A student joins by code: ``(code, student)`` with a generated nickname unless a
-        valid ``name`` is given. Rate limits: every attempt of one ``browser`` (a browser
+        valid ``name`` is given; ``key``: the joining browser's secret (its cookie), of which
+        the store keeps the hash: only that browser finds the student again
+        (:meth:`returning`). Rate limits: every attempt of one ``browser`` (a browser
         session's id; without one, the address stands for it), :data:`JOIN_LIMIT`; the wrong
         codes of one ``client`` address, :data:`WRONG_CODE_LIMIT`."""
         now = self.clock()
@@ -501,7 +508,8 @@ class Room:
         else:
             chosen = codes.new_name({s.name for s in present})
         now = self.clock()
-        student = Student(id=codes.new_student_id(), name=chosen, joined=now, seen=now)
+        student = Student(id=codes.new_student_id(), name=chosen, joined=now, seen=now,
+                          key=codes.hash_secret(key) if key else "")  # fmt: skip
         self.store.put_student(code, student)
         return code, student
 
@@ -509,6 +517,18 @@ class Room:
         """The student with this id, if still in the class (``None``: unknown or removed)."""
         student = self.store.student(code, student_id)
         return None if student is None or student.removed else student
+
+    def returning(self, code: str, student_id: str, key: str) -> Student | None:
+        """The student with this id found again by the browser that joined (a reload, a
+        phone that slept, another replica): ``key`` must be the browser key they joined with.
+        ``None``: unknown, removed, or another browser's (an address copied to another device
+        is no one's identity). A record written before browser keys has none: its id alone
+        finds it, as it did then (those students keep their place through the upgrade; a
+        new join binds the next one)."""
+        student = self.student(code, student_id)
+        if student is None or (student.key and not codes.matches(key, student.key)):
+            return None
+        return student
 
     def rename(self, code: str, student_id: str, name: str) -> Student:
         """A student types their own nickname (plain text, at most 24 characters); another

@@ -21,7 +21,7 @@ from app.classroom.core.records import ClassError, Poll
 from app.quiz import records as _records
 from app.words.c_sensitivity import flip_c
 from app.words.c_sentence import flip_sentence
-from app.words.i18n import _, current_tag, decimal
+from app.words.i18n import N_, _, current_tag, decimal
 from app.words.narration import PhaseContext, narrate_iteration, narrate_phase
 from mcts_core.trace import (
     Decision,
@@ -303,12 +303,17 @@ def render_numbers(numbers: object) -> str | None:
 # --------------------------------------------------------------------------- refusals
 
 
+#: What any error that is not the class's own refusal says (the store away: an ``OSError``):
+#: the reader's words, never the exception's name or address (the log keeps those).
+STORE_AWAY = N_("the class store did not answer")
+
+
 def refusal(error: BaseException) -> str:
     """What a failed class action says, in the current language: a :class:`ClassError`'s
     message with its values (whole numbers the language's way); another error (the store
-    away: ``OSError``) its own text, as a developer reads it."""
+    away: ``OSError``) :data:`STORE_AWAY`."""
     if not isinstance(error, ClassError):
-        return str(error)
+        return _(STORE_AWAY)
     values = {
         name: decimal(value) if isinstance(value, int) and not isinstance(value, bool) else value
         for name, value in error.values.items()

@@ -24,7 +24,7 @@ from app.classroom.core import codes
 from app.classroom.core import said as class_words
 from app.classroom.core.codes import NAME_MAX
 from app.classroom.core.frame import Frame, LessonPage
-from app.classroom.core.room import HERE_SECONDS
+from app.classroom.core.room import HERE_SECONDS, screen_key
 from app.classroom.core.summary import student_view
 from app.classroom.push import current_fragment
 from app.classroom.shared import (
@@ -38,7 +38,7 @@ from app.classroom.shared import (
 )
 from app.classroom.student import taps as tap
 from app.classroom.student.answer import last_reveal_box, open_question, send_answer
-from app.classroom.student.me import Me, find_me, guarded
+from app.classroom.student.me import Me, find_me, guarded, keep_me
 from app.words.i18n import N_, _, isolate, n_
 
 _LOG = logging.getLogger(__name__)
@@ -53,6 +53,9 @@ REMOVED_FROM = "class_removed_from"
 ENDED = "class_ended_in"
 
 #: What a student's page says once their class ended.
+#: Session key: (the screen key "I'm lost" was counted on, or ``None`` for a refusal; the
+#: line the page says about it).
+LOST_SAID = "class_lost_said"
 CLASS_ENDED = N_("The class has ended. Thank you!")
 
 #: The name boxes take this many characters: more than a name may have (``NAME_MAX``), so a
@@ -111,17 +114,19 @@ def _on_join() -> None:
             "The teacher removed your name from this class: ask the teacher to join again."
         )
         return
+    key = codes.new_student_id()  # this browser's secret: its cookie (me.keep_me)
     try:
         code, student = room().join(
             typed,
             client_address(),
             name=str(st.session_state.get("class_name", "")) or None,
             browser=session_id(),
+            key=key,
         )
     except (ClassError, OSError) as error:
         st.session_state["class_join_notice"] = class_words.refusal(error)
         return
-    st.session_state["class_me"] = Me(code, student.id)
+    st.session_state["class_me"] = Me(code, student.id, key)
     st.session_state.pop(ENDED, None)  # a new class: the last one's end is no news
     st.session_state["class_seen"] = -1
     st.query_params["class"] = code
@@ -132,6 +137,7 @@ def _follow(r: Room, me: Me) -> None:
     student = _still_in(r, me)
     if student is None:
         st.rerun()
+    keep_me(me)  # a reload of this browser finds its place again; another browser does not
     name = student.name
     with st.container(key="class_follow"):
         # one row that wraps on a phone: who you are, your name, your own copy of the tree
@@ -169,9 +175,6 @@ def _follow(r: Room, me: Me) -> None:
                 "never who. It counts until the teacher's next step."
             ),
         )
-        said = st.session_state.pop("class_lost_said", "")
-        if said:
-            st.caption(said)
         _live(me)
     if watcher() is None:  # no watcher to push the teacher's changes: the page asks itself
         _poll_fragment()
@@ -205,8 +208,9 @@ def _live(me: Me) -> None:
     try:
         if _still_in(r, me) is None:
             st.rerun(scope="app")
-        version, frame = _shown(r, me.code)
+        version, frame, screen = _shown(r, me.code)
         st.session_state["class_seen"] = version
+        _lost_said(screen)
         asking = open_question(r, me, frame, version)
         if asking and frame is not None:  # the tree the question is about, under its answers
             _frame_tree(frame, asking)
@@ -223,12 +227,29 @@ def _live(me: Me) -> None:
         push.drawn(sid, me.code, me.id, version, current_fragment())
 
 
-def _shown(r: Room, code: str) -> tuple[int, Frame | None]:
-    """The class's frame now and its version (``None``: nothing published yet): the one place
-    this page reads a frame. :meth:`Frame.from_dict` reads any key missing or of the wrong kind
-    (a replica of another version) as its default, so the page never checks a key itself."""
+def _shown(r: Room, code: str) -> tuple[int, Frame | None, str]:
+    """The class's frame now, its version (``None``: nothing published yet) and its screen
+    key (``room.screen_key``: what "I'm lost" counts on): the one place this page reads a
+    frame. :meth:`Frame.from_dict` reads any key missing or of the wrong kind (a replica of
+    another version) as its default, so the page never checks a key itself."""
     version, data = r.follow(code, -1)
-    return version, None if data is None else Frame.from_dict(data)
+    if data is None:
+        return version, None, ""
+    return version, Frame.from_dict(data), screen_key(data if isinstance(data, dict) else {})
+
+
+def _lost_said(screen: str) -> None:
+    """What "I'm lost" got (:data:`LOST_SAID`): "Sent" while the teacher's screen is the one
+    it was counted on (the teacher's count starts again at the next Step, and the line goes
+    with it), a refusal once."""
+    said = st.session_state.get(LOST_SAID)
+    if not said:
+        return
+    counted_on, text = said
+    if counted_on is None or counted_on != screen:
+        st.session_state.pop(LOST_SAID, None)
+    if counted_on is None or counted_on == screen:
+        st.caption(text)
 
 
 def explore_link(frame: Frame | None) -> dict[str, str] | None:
@@ -253,7 +274,7 @@ def _on_explore(me: Me) -> None:
     from app.live import state
 
     try:
-        _version, frame = _shown(room(), me.code)  # the tree on the projector now
+        _version, frame, _screen = _shown(room(), me.code)  # the tree on the projector now
     except (ClassError, OSError) as error:
         st.session_state["class_notice"] = _("Not now: {error}", error=class_words.refusal(error))
         return
@@ -349,14 +370,14 @@ def _on_rename() -> None:
 def _on_lost(me: Me) -> None:
     """I'm lost: counted on the teacher's screen now (how many, never who)."""
     try:
-        room().lost(me.code, me.id)
+        screen = room().lost(me.code, me.id)
     except (ClassError, OSError) as error:
-        st.session_state["class_lost_said"] = _(
-            "Not sent: {error}", error=class_words.refusal(error)
-        )
+        st.session_state[LOST_SAID] = (None, _("Not sent: {error}",
+                                               error=class_words.refusal(error)))  # fmt: skip
         return
-    st.session_state["class_lost_said"] = _(
-        "Sent: the teacher sees how many are lost (not who) until the next step."
+    st.session_state[LOST_SAID] = (
+        screen,
+        _("Sent: the teacher sees how many are lost (not who) until the next step."),
     )
 
 
@@ -371,7 +392,7 @@ def _ended(r: Room) -> None:
     with st.container(key="class_ended", border=True):
         st.html(f'<p class="lab-class-line"><b>{html.escape(_(CLASS_ENDED))}</b></p>')
         try:
-            version, frame = _shown(r, me.code)
+            version, frame, _screen = _shown(r, me.code)
             last_reveal_box(r, me, frame, version)
             mine = student_view(r, me.code, me.id)
             if mine:

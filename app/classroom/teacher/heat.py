@@ -8,8 +8,9 @@ answers in the open round (or, after a reveal and until the next question's firs
 round revealed) as a shade and its count in a badge (none for a move nobody chose); after the
 reveal the right move gets a ✓ and a ring (:mod:`app.drawing.tree_heat`, drawn by the tree
 component). The board tab does the same on the root's moves (``heat_by_action``). Off, nothing
-is drawn and nothing is read. The phones never get the shading before the reveal: the frame
-carries the tree without it (:func:`published`).
+is drawn and nothing is read. The phones never get the shading before the reveal, nor the last
+reveal's once the next question is open: the frame carries the tree without it
+(:func:`published`).
 
 A question is about a move when :func:`app.classroom.core.moves.move_map` finds its answers
 among its node's moves; the teacher's page keeps each question the class was asked by its poll id
@@ -22,6 +23,7 @@ teacher's page module (``app.classroom.teacher`` imports this one).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import streamlit as st
@@ -50,10 +52,18 @@ __all__ = [
 HEAT_KEY = "class_heat"
 #: Session key: poll id -> the quiz question it was opened for (the newest :data:`KEEP`).
 MOVE_QUESTIONS = "class_move_questions"
-#: Session key: (poll id, round) of the round whose heat the tree drew last.
+#: Session key: (poll id, round, answers drawn, draws) of the open round whose heat the tree
+#: drew last; ``draws`` counts the trees drawn with heat in this session.
 DRAWN = "class_heat_drawn"
-#: Session key: the answers the count line last saw for that round (``None``: not yet).
+#: Session key: (poll id, round, answers counted, draws, when) when the count line last asked
+#: for a redraw: the count it followed, the ``draws`` of :data:`DRAWN` then, and the time
+#: (``time.monotonic()``).
 FOLLOWED = "class_heat_followed"
+#: Seconds before a redraw asked for that has not drawn the tree is asked for again (the count
+#: line also runs inside the redraw it asked for, before the tree: not at once).
+FOLLOW_AGAIN_SECONDS = 2.5
+#: Session key: whether the class had a question open when the tree's heat was read last.
+OPEN = "class_heat_open"
 #: Questions kept by poll id (the open one and the last revealed one are what is read).
 KEEP = 8
 
@@ -140,9 +150,12 @@ def _heat(found: Teacher | None, r: Room, search: Search) -> _Shown | None:
         where = _map(search, round_.id)
     except (ClassError, OSError):
         return None  # (the room box says the store is away)
+    # a question open: the phones' trees start it clean (the ✓ held over is the teacher's)
+    st.session_state[OPEN] = poll is not None and not poll.revealed
     if poll is not None and not poll.revealed:  # the count line follows the open round
-        st.session_state[DRAWN] = (poll.id, poll.round)
-        st.session_state[FOLLOWED] = None  # its next look is the base
+        drawn = sum(tally.values()) if round_.id == poll.id and round_.round == poll.round else 0
+        draws = (st.session_state.get(DRAWN) or (None, 0, 0, 0))[3] + 1
+        st.session_state[DRAWN] = (poll.id, poll.round, drawn, draws)
     return None if where is None else (where, tally, right)
 
 
@@ -167,7 +180,11 @@ def heat_by_action(found: Teacher | None, r: Room, search: Search) -> dict[Actio
 
 
 def published(view: TreeView, heat: dict[int, Heat]) -> TreeView:
-    """The tree the class's phones get: with the heat only once its round is revealed."""
+    """The tree the class's phones get: with the heat only once its round is revealed and
+    until the next question opens (the teacher's tree keeps the last reveal's ✓ until the
+    class answers anew; a phone's starts the new question clean)."""
+    if st.session_state.get(OPEN):
+        return view
     if heat and all(h.right is not None for h in heat.values()):
         return with_heat(view, heat)
     return view
@@ -175,13 +192,28 @@ def published(view: TreeView, heat: dict[int, Heat]) -> TreeView:
 
 def follow_answers(poll: Poll | None, answered: int) -> None:
     """From the room box's count line (every second): with the heat on and an open round
-    whose answers changed since the tree drew them, draw the page again (the counts on the
-    tree follow the class without a click)."""
+    whose count of answers is not the one the tree drew, draw the page again (the counts on
+    the tree follow the class without a click). Compared with the count the tree drew, kept
+    with it: an answer arriving between a redraw and the next look is not missed. A redraw
+    asked for that has not drawn the tree after :data:`FOLLOW_AGAIN_SECONDS` (a run cut short
+    by the next) is asked for again; once the tree was drawn after it, the same count asks no
+    more (a removed student's answer stays in the tree's tally, not in ``answered``: without
+    this the page would be redrawn every second)."""
     if not st.session_state.get(HEAT_KEY) or poll is None or poll.revealed:
         return
-    if st.session_state.get(DRAWN) != (poll.id, poll.round):
+    drawn = st.session_state.get(DRAWN)
+    if not drawn or drawn[:2] != (poll.id, poll.round) or drawn[2] == answered:
         return
-    seen = st.session_state.get(FOLLOWED)
-    st.session_state[FOLLOWED] = answered
-    if seen is not None and seen != answered:
-        st.rerun(scope="app")
+    followed = st.session_state.get(FOLLOWED)
+    now = time.monotonic()
+    if (
+        followed is not None
+        and followed[:3] == (poll.id, poll.round, answered)
+        and (
+            followed[3] != drawn[3]  # (drawn since, with this count: the tally's own)
+            or now - followed[4] < FOLLOW_AGAIN_SECONDS  # (the redraw asked for may be this run)
+        )
+    ):
+        return
+    st.session_state[FOLLOWED] = (poll.id, poll.round, answered, drawn[3], now)
+    st.rerun(scope="app")

@@ -122,10 +122,9 @@ def room_box(click: Any) -> None:
     try:
         r = room()
         poll = r.store.current_poll(found.code)
-    except OSError as error:
-        st.caption(_("The class store did not answer: {error}", error=said.refusal(error)))
+    except OSError:
         st.session_state[PENDING] = True  # the count line brings the box back (resync)
-        _live_count()
+        _live_count()  # (and says, in one line, that the store is away)
         return
     with st.container(key="class_room", border=True):
         _live_count()  # its own fragment: the count follows the students every second
@@ -178,8 +177,8 @@ def room_box(click: Any) -> None:
                         facts = reveal_facts(last)
                         st.html(CLASS_CSS + bars_html(r, found.code, rounds, found.secret,
                                                       summary=False, facts=facts))  # fmt: skip
-            except OSError as error:  # the store went away mid-box: one line, no traceback
-                st.caption(_("The class store did not answer: {error}", error=said.refusal(error)))
+            except OSError:  # the store went away mid-box: one line, no traceback
+                st.caption(_("The class store did not answer. This page tries again every second."))
             if not st.session_state.get("presentation", False):  # names are not projected
                 _live_names()  # its own fragment too: a late join shows without a click
 
@@ -192,8 +191,14 @@ def _count_line() -> None:
         return
     try:
         count = room().count(found.code, vote.screen())
-    except (ClassError, OSError) as error:
-        st.caption(_("The class store did not answer: {error}", error=said.refusal(error)))
+    except OSError:
+        # the one line the projector shows while the store is away (room_box, the screen
+        # and the question wait silently for it: PENDING)
+        st.caption(_("The class store did not answer. This page tries again every second "
+                     "and then sends what the class has not got."))  # fmt: skip
+        return
+    except ClassError as error:
+        st.caption(said.refusal(error))
         return
     if st.session_state.get(PENDING):
         resync()
@@ -224,8 +229,8 @@ def _names_part() -> None:
         return
     try:
         _names(room(), found)
-    except OSError as error:
-        st.caption(_("The class store did not answer: {error}", error=said.refusal(error)))
+    except OSError:
+        st.caption(_("The class store did not answer. This page tries again every second."))
 
 
 #: The names box as a fragment of its own, rerun every COUNT_SECONDS like the count line: a

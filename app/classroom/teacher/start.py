@@ -180,9 +180,9 @@ def summary_box(found: Teacher) -> None:
     with st.container(key="class_summary", border=True):
         try:
             shown = _summary_of(found)
-        except OSError as error:
+        except OSError:
             shown = None
-            st.caption(_("The class store did not answer: {error}", error=said.refusal(error)))
+            st.caption(_("The class store did not answer. This page tries again every second."))
         if shown is not None:
             st.html(CLASS_CSS + shown)
         st.button(_("Close summary"), key="class_summary_close", on_click=_on_summary_close,
@@ -194,9 +194,13 @@ def _on_summary_close() -> None:
     st.session_state.pop(ENDED_SUMMARY, None)
 
 
-#: The cookie that keeps this browser's teacher keys (Path=/, SameSite=Strict): entries
-#: ``CODE:SECRET:PIN``, newest first, ``|`` between; the class this session teaches first, then
-#: Past classes. Kept as long as the store keeps a class (``RETENTION_SECONDS``).
+#: The cookie that keeps this browser's teacher key (Path=/, SameSite=Strict; a script's, so
+#: not HttpOnly): one class, ``CODE:SECRET:PIN`` of the class this session teaches (the PIN
+#: comes back in the sidebar after a reload; it gives no more than the secret beside it), else
+#: ``CODE:SECRET:`` of the newest in Past classes (its results after End and a reload). Older
+#: classes are not kept: take one back by its code and PIN. Kept as long as the store keeps a
+#: class (``RETENTION_SECONDS``). A cookie of several entries (``|`` between, newest first:
+#: written before issue 42) is still read.
 TEACHER_COOKIE = "mcts_lab_teacher"
 
 #: Session key: the teacher cookie was read (once per browser session: a reload is a new one).
@@ -269,17 +273,26 @@ def _take_back(r: Room, found: Teacher) -> None:
         lab.quiz.counter = max(0, int(asked) - 1) if asked.isdigit() else lab.quiz.counter
 
 
+def teacher_cookie(taught: Teacher | None, past: list[Teacher]) -> str | None:
+    """The teacher cookie's value (:data:`TEACHER_COOKIE`) for the class ``taught`` and Past
+    classes ``past`` (newest first); ``None``: nothing to keep."""
+    if taught is not None:
+        return f"{taught.code}:{taught.secret}:{taught.pin}"
+    if past:
+        return f"{past[0].code}:{past[0].secret}:"  # (no PIN: the class is not taught)
+    return None
+
+
 def keep_teacher_keys(where: DeltaGenerator) -> None:
-    """Write this session's teacher keys into the browser's teacher cookie (the class it
-    teaches, then Past classes), so a reload gets them back; draws nothing."""
+    """Write this session's teacher key into the browser's teacher cookie
+    (:data:`TEACHER_COOKIE`: the class it teaches, else the newest past one, so a reload gets
+    it back); draws nothing."""
     if not st.session_state.get(RESUMED):
         return  # (the cookie was not read yet: writing now would forget its keys)
-    found = teacher()
-    keys = ([found] if found else []) + [t for t in st.session_state.get(PAST, [])
-                                         if isinstance(t, Teacher)]  # fmt: skip
-    if not keys:
+    past = [t for t in st.session_state.get(PAST, []) if isinstance(t, Teacher)]
+    value = teacher_cookie(teacher(), past)
+    if value is None:
         return
-    value = "|".join(f"{t.code}:{t.secret}:{t.pin}" for t in keys[: PAST_MAX + 1])
     with where:
         write_cookie(TEACHER_COOKIE, value, RETENTION_SECONDS, key="class_keys")
 

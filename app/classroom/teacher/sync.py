@@ -48,14 +48,12 @@ UNSENT = "class_unsent"
 def sync_poll(quiz: QuizState | None) -> None:
     """Keep the class's poll in step with the teacher's quiz: a question the quiz settled is
     revealed to the class (its latest round), a new question opens round 1. With the store
-    away, one line says so and nothing is marked done: the count line does it again as soon as
-    the store answers (:func:`resync`), or the next click."""
+    away nothing is marked done: the count line says so in its one line and does it again as
+    soon as the store answers (:func:`resync`), or the next click."""
     try:
         _sync_poll(quiz)
-    except OSError as error:
-        st.session_state[PENDING] = True
-        st.caption(_("Not sent to the class: {error}. It is sent again when the store answers.",
-                     error=said.refusal(error)))  # fmt: skip
+    except OSError:
+        st.session_state[PENDING] = True  # (the count line says so, in its one line)
 
 
 #: Session key: (the id of the quiz question, the class's poll id) of the last reveal the quiz
@@ -97,13 +95,16 @@ def class_counts(quiz: QuizState | None) -> ClassCounts | None:
 def resync() -> None:
     """After an outage (the count line got an answer from the store): the reveal or question
     and the screen that did not reach the class are sent now, and the whole page is drawn
-    again (its room box came back). Still failing: the next second tries again."""
+    again (its room box came back). Still failing: one line says so, and the next second
+    tries again."""
     try:
         _sync_poll(session().quiz)
         unsent = st.session_state.get(UNSENT)
         if isinstance(unsent, Frame):
             _publish(unsent)
-    except (ClassError, OSError):
+    except (ClassError, OSError) as error:
+        st.caption(_("Not sent to the class: {error}. It is sent again when the store answers.",
+                     error=said.refusal(error)))  # fmt: skip
         return
     st.session_state[PENDING] = False
     st.session_state.pop(UNSENT, None)
@@ -415,11 +416,9 @@ def publish(frame: Frame) -> None:
         return
     try:
         _publish(frame)
-    except OSError as error:
+    except OSError:
         st.session_state[UNSENT] = frame
-        st.session_state[PENDING] = True
-        st.caption(_("Not sent to the class: {error}. It is sent when the store answers.",
-                     error=said.refusal(error)))  # fmt: skip
+        st.session_state[PENDING] = True  # (the count line says so, in its one line)
     except ClassError as error:
         st.caption(_("Not sent to the class: {error}", error=said.refusal(error)))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 import os
 import socket
@@ -517,6 +518,29 @@ def test_sqlite_connections_are_pooled_not_one_per_thread(tmp_path: Path) -> Non
     store.close()
 
 
+def test_an_answer_to_a_busy_sqlite_store_is_refused_within_2_s(tmp_path: Path) -> None:
+    """Another process holds the write lock (a long write, a stalled replica): the answer and
+    its rate-limit count give up within 2 s together (the phone says not sent and the student
+    taps again), not after the 10 s other writes wait; the next answer, free, is kept."""
+    path = tmp_path / "classes.db"
+    store = open_store(f"sqlite:///{path}")
+    room = Room(store)
+    teacher = room.start()
+    code, student = room.join(teacher.code, "10.0.0.1", "Ann")
+    poll = room.open_question(code, teacher.secret, "q1", "Which move?", ["a", "b"])
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # the writer that does not let go
+    started = time.monotonic()
+    with pytest.raises(StoreError):
+        room.answer(code, student.id, poll.id, poll.round, "a")
+    assert time.monotonic() - started < 2.0
+    other.execute("ROLLBACK")
+    other.close()
+    assert room.answer(code, student.id, poll.id, poll.round, "b")
+    assert store.answers(code, poll.id, poll.round) == {student.id: "b"}
+    store.close()
+
+
 def test_a_backend_failure_is_one_oserror(tmp_path: Path) -> None:
     """Either backend's own error reaches the app as StoreError, an OSError it catches."""
     port = _free_port()  # nobody listens on it
@@ -654,3 +678,23 @@ def test_the_room_knows_its_open_question_again() -> None:
     assert Room.same_question(poll, long, ["a", "b", "a"])
     assert not Room.same_question(poll, long, ["a", "c"])
     assert not Room.same_question(poll, "Which?", ["a", "b"])
+
+
+def test_a_student_is_found_again_by_the_browser_key_they_joined_with(room: Room) -> None:
+    """The store keeps the hash of the joining browser's key; :meth:`Room.returning` finds the
+    student with that key only (a copied id finds no one), a removed student never; a record
+    from before browser keys (no key) is found by its id alone, and a record a newer version
+    wrote with a field this one does not know still reads."""
+    teacher = room.start()
+    _, ann = room.join(teacher.code, "a", name="Ann", key="ann-browser-secret")
+    assert ann.key and "ann-browser-secret" not in ann.key  # (its SHA-256)
+    assert room.returning(teacher.code, ann.id, "ann-browser-secret") == ann
+    assert room.returning(teacher.code, ann.id, "") is None
+    assert room.returning(teacher.code, ann.id, "someone-else") is None
+    _, old = room.join(teacher.code, "b", name="Old")  # (a join without a key: as before)
+    assert old.key == "" and room.returning(teacher.code, old.id, "") == old
+    room.remove_student(teacher.code, teacher.secret, ann.id)
+    assert room.returning(teacher.code, ann.id, "ann-browser-secret") is None
+    newer = json.loads(old.to_json()) | {"device": "a field of a later version"}
+    assert Student.from_json(json.dumps(newer)) == old
+    assert Student.from_json(json.dumps({"id": "x", "name": "Y", "joined": 1.0})).key == ""

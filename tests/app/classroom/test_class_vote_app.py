@@ -141,9 +141,13 @@ def test_lost_is_counted_and_a_step_resets_it() -> None:
     teacher.run()
     assert "· 2 lost" in _text(teacher)
     assert "P0" not in re.sub(r"Names \(3\).*", "", _text(teacher).split("lost")[0])
+    phones[0].run()  # the same screen: the phone still says it was sent
+    assert "how many are lost" in " ".join(c.value for c in phones[0].caption)
     teacher.button(key="step").click().run()  # a new screen: nobody lost on it yet
     teacher.run()  # (the count line, every second: it counts on the screen published last)
     assert " lost" not in _text(teacher).split("Class ")[1][:120]
+    phones[0].run()  # (the watcher's push): the phone's "Sent" went with the teacher's count
+    assert "how many are lost" not in " ".join(c.value for c in phones[0].caption)
     phones[2].button(key="class_lost").click().run()
     teacher.run()
     assert "· 1 lost" in _text(teacher)

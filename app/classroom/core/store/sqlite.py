@@ -41,6 +41,13 @@ CREATE TABLE IF NOT EXISTS lost (
 """
 
 
+#: How long a write waits for another process's write before failing (milliseconds).
+BUSY_MS = 10_000
+#: The same for a student's answer and the rate-limit count before it (two writes): a phone
+#: is told within 2 s that its answer was not sent (and can send it again), never after 10 s.
+ANSWER_BUSY_MS = 700
+
+
 class SQLiteStore:
     """A class store in one SQLite file (WAL mode: readers never wait for the writer); every
     process on the machine may open the same file. Connections are pooled, not kept per
@@ -66,7 +73,7 @@ class SQLiteStore:
                              check_same_thread=False)  # fmt: skip
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")  # WAL: durable at checkpoints, never corrupt
-        db.execute("PRAGMA busy_timeout=10000")
+        db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
         with self._lock:
             self._connections.append(db)
         return db
@@ -85,16 +92,23 @@ class SQLiteStore:
             self._idle.put(db)
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction (taken at once, so two writers queue instead of failing)."""
+    def _write(self, busy_ms: int = BUSY_MS) -> Iterator[sqlite3.Connection]:
+        """One write transaction (taken at once, so two writers queue instead of failing),
+        waiting at most ``busy_ms`` for the other writers."""
         with self._borrow() as db:
-            db.execute("BEGIN IMMEDIATE")
+            if busy_ms != BUSY_MS:
+                db.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
             try:
-                yield db
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield db
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+                db.execute("COMMIT")
+            finally:
+                if busy_ms != BUSY_MS:
+                    db.execute(f"PRAGMA busy_timeout={BUSY_MS}")
 
     def _all(self, sql: str, *args: Any) -> list[Any]:
         with self._borrow() as db:
@@ -213,7 +227,7 @@ class SQLiteStore:
     def put_answer(
         self, code: str, poll_id: str, round_: int, student_id: str, choice: str, now: float
     ) -> None:
-        with self._write() as db:
+        with self._write(ANSWER_BUSY_MS) as db:  # (a phone waits for it: told within 2 s)
             db.execute(
                 "INSERT INTO answers (code, poll, round, student, choice, at) "
                 "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (code, poll, round, student) "
@@ -288,7 +302,7 @@ class SQLiteStore:
 
     def hit(self, key: str, limit: int, window: float, now: float, add: int = 1) -> bool:
         slot = int(now // window)
-        with self._write() as db:
+        with self._write(ANSWER_BUSY_MS) as db:  # (a student's request waits for it)
             db.execute(
                 "INSERT INTO hits (key, slot, count) VALUES (?, ?, ?) ON CONFLICT (key) DO "
                 "UPDATE SET count = CASE WHEN slot = excluded.slot THEN count + excluded.count "
