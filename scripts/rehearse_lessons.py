@@ -467,22 +467,30 @@ def rehearse_class(
         rows.append(row)
         _idle(teacher)
         teacher.wait_for_timeout(800)  # the count line's next second
-        table = teacher.locator(".lab-quiz-numbers .lab-class-cell")
+        # the reveal: alone in Present mode with a lesson (its next question on the next Page
+        # Down, app.quiz.quiz_view.reveal_alone), else above the next question
+        alone = teacher.locator(".lab-reveal-alone").count() > 0
+        reveal = ".lab-reveal-alone" if alone else ".lab-quiz-numbers"
+        table = teacher.locator(f"{reveal} .lab-class-cell")
         row.counted = str(
             sum(int(t.split()[-1]) for t in table.all_inner_texts()) if table.count() else "bars"
         )
         if row.counted not in (str(phones), "bars"):
             row.problems.append(f"the projector counted {row.counted} of {phones} answers")
-        reveal_end = _bottom(teacher, ".lab-quiz-numbers table")
+        reveal_end = _bottom(teacher, f"{reveal} table")
         ask_end = _bottom(teacher, ".lab-quiz .lab-ask")
         parts = []
         for what, end in (("reveal", reveal_end), ("question", ask_end)):
+            if end is None and what == "question" and alone:
+                continue  # (not drawn with the reveal alone)
             if end is None:
                 parts.append(f"{what}: none")
             elif end > height:
                 parts.append(f"{what} ends at y {end:.0f}")
                 row.problems.append(f"the {what} ends at y {end:.0f}")
-        row.projector = "; ".join(parts) or "reveal and question in view"
+        row.projector = "; ".join(parts) or (
+            "reveal alone in view" if alone else "reveal and question in view"
+        )
         narration = teacher.locator(".st-key-narration").first.bounding_box()
         row.narration_top = narration["y"] if narration else 0.0
         if out is not None:

@@ -311,11 +311,11 @@ def test_a_phone_shows_the_question_and_its_tree_on_one_screen(
 def test_a_class_of_three_phones_runs_lesson_two_by_clicker(class_url: str, browser: Any) -> None:
     """scripts/rehearse_lessons.py --class 3's walk of lesson 2 (exploration) at 1280x720 in
     Present mode, by Page Down alone after Start a class: at each of its three reveals the
-    projector's table counts the three phones' answers (a class column, no second chart) and
-    the reveal and the next question are inside the window (the narration was pushed to y 741
-    and the next question to y 954); every phone shows its answers and the tree they are
-    about on one 390x844 screen (the tree started at y 972-1257 under the lesson text and the
-    last reveal's nine bars) and then the reveal."""
+    projector's table counts the three phones' answers (a class column, no second chart) and the
+    reveal, alone until the next Page Down brings its question (issue 40), is inside the window
+    (the narration was once pushed to y 741 and the next question to y 954); every phone shows
+    its answers and the tree they are about on one 390x844 screen (the tree started at y
+    972-1257 under the lesson text and the last reveal's nine bars) and then the reveal."""
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
@@ -325,5 +325,6 @@ def test_a_class_of_three_phones_runs_lesson_two_by_clicker(class_url: str, brow
     assert [r.page for r in rows] == [1, 2, 3]
     for row in rows:
         assert not row.problems, (row.page, row.problems)
-        assert row.counted == "3" and row.projector == "reveal and question in view"
+        # (the reveal alone on the projector: its next question comes on the next Page Down)
+        assert row.counted == "3" and row.projector == "reveal alone in view"
         assert row.phones == "3 of 3 saw the reveal"
