@@ -244,6 +244,15 @@ def _wait_changed(page: Any, before: str) -> bool:
     except Exception:  # Playwright's TimeoutError: the key changed nothing
         return False
     _idle(page)
+    # a press can end in two runs (the screen's fragment, then the whole page for a widget
+    # outside it), idle for a moment between them: read the state until it holds still, or a
+    # passing one is taken for the next step (a class's page 1 once counted twice)
+    for _ in range(20):
+        seen = page.evaluate(STATE_JS)
+        page.wait_for_timeout(400)
+        _idle(page)
+        if page.evaluate(STATE_JS) == seen:
+            break
     return True
 
 
