@@ -29,7 +29,7 @@ import streamlit.components.v2 as components
 from streamlit.components.v2.types import ComponentRenderer
 
 from app.drawing.tree_model import TreeView
-from app.words.i18n import N_, _, decimal, n_
+from app.words.i18n import N_, _, decimal, is_rtl, n_
 
 __all__ = ["clicked_focus", "render_tree", "render_tree_data", "tapped_answer", "tree_words"]
 
@@ -136,7 +136,8 @@ def tree_words(view: Mapping[str, Any]) -> dict[str, object]:
     :meth:`TreeView.to_dict` data: its players, colours and counts fill the sentences): the
     zoom buttons' visible text and tooltips, the legend's lines, the aria labels. The script
     sets them with ``textContent`` and attributes only; ``{label}`` in ``answer`` is a move's
-    label, filled by the script."""
+    label, filled by the script. ``dir`` is the direction of the words' boxes (the legend and
+    the tooltip: ``"rtl"`` in Arabic); the drawing keeps its geometry, left to right."""
     names = list(view.get("player_names") or ["X", "O"])[:2] + ["X", "O"]
     first, second = str(names[0]), str(names[1])
     palette = view.get("palette") or {}
@@ -151,6 +152,7 @@ def tree_words(view: Mapping[str, Any]) -> dict[str, object]:
     if view.get("focus_found") is False:
         info = _("{info} · the focused node is not in the tree: drawing from the root", info=info)
     return {
+        "dir": "rtl" if is_rtl() else "ltr",
         "tree": _("search tree"),
         # the buttons in their order: visible text, then the tooltip (the aria label is both)
         "buttons": [

@@ -14,8 +14,8 @@ Per language and size, one page: ``?lang=TAG``, Step pressed 5 times (found by i
     from (the entries of the language's catalogue still empty, with their modules);
 (b) numbers the language's way: a Q value with a decimal comma in es and de, none in zh-Hans
     and ar (Babel writes those with a point);
-(c) Arabic: the narration's and the sidebar's text run right to left, the tree's SVG left to
-    right;
+(c) Arabic: the narration's, the sidebar's and the tree legend's text run right to left (the
+    legend's swatches at its lines' right end), the tree's SVG left to right;
 (d) the layout holds: the three step buttons on one row (all the controls on one row at
     1280x720, at most two on a phone), no button label cut (``scrollWidth <= clientWidth``), no
     sideways scroll.
@@ -82,21 +82,37 @@ TEXTS = """() => {
   return {shown: shown.join('\\n'), labels: labels.join('\\n')};
 }"""
 
-#: Directions: the narration's, the sidebar's and the tree's SVG's (in its shadow root).
+#: Directions: the narration's, the sidebar's, the tree's SVG's (in its shadow root) and the
+#: tree's legend's, opened by its "?" button (the last of the tree's buttons): its lines'
+#: direction, and ``swatch``: which side of its first line the swatch is on (``"right"`` in a
+#: right-to-left line: it starts the line). The legend is closed again.
 DIRECTIONS = """() => {
   const dir = (e) => e ? getComputedStyle(e).direction : null;
-  let svg = null;
+  let root = null;
   for (const host of document.querySelectorAll('.st-key-tree *')) {
     if (host.shadowRoot && host.shadowRoot.querySelector('.tv-scroll > svg')) {
-      svg = host.shadowRoot.querySelector('.tv-scroll > svg');
+      root = host.shadowRoot;
       break;
     }
+  }
+  const svg = root ? root.querySelector('.tv-scroll > svg') : null;
+  const legend = root ? root.querySelector('.tv-legend') : null;
+  let swatch = null;
+  if (legend) {
+    const buttons = root.querySelectorAll('.tv-button');
+    buttons[buttons.length - 1].click();
+    const row = legend.querySelector('.tv-legend-row');
+    const [box, words] = [row.children[0], row.children[1]].map(e => e.getBoundingClientRect());
+    swatch = box.left >= words.right - 1 ? 'right' : box.right <= words.left + 1 ? 'left' : null;
+    buttons[buttons.length - 1].click();
   }
   return {
     narration: dir(document.querySelector('.lab-narration')),
     sidebar: dir(document.querySelector(
       'section[data-testid="stSidebar"] [data-testid="stMarkdownContainer"]')),
     tree: dir(svg),
+    legend: dir(legend),
+    swatch: swatch,
   };
 }"""
 
@@ -297,7 +313,13 @@ def test_the_screen_in_the_language(
         problems += number_problems(tag, texts["shown"])
         if i18n.BY_TAG[tag].rtl:
             dirs = page.evaluate(DIRECTIONS)
-            expected = {"narration": "rtl", "sidebar": "rtl", "tree": "ltr"}
+            expected = {
+                "narration": "rtl",
+                "sidebar": "rtl",
+                "tree": "ltr",  # the drawing keeps its geometry
+                "legend": "rtl",  # its words do not (issue 43)
+                "swatch": "right",
+            }
             problems += [
                 f"the {part}'s direction is {dirs[part]}, not {want}"
                 for part, want in expected.items()

@@ -50,6 +50,11 @@ function words(st) {
   return (st.data && st.data.words) || {};
 }
 
+// The direction of the words' boxes (the legend, the tooltip): "rtl" or "ltr", from the data.
+function direction(st) {
+  return words(st).dir === "rtl" ? "rtl" : "ltr";
+}
+
 function clear(e) {
   while (e.firstChild) e.removeChild(e.firstChild);
 }
@@ -222,6 +227,7 @@ function showTip(st, e) {
   const tip = st.tip;
   if (st.tipKey !== n.key) {
     clear(tip);
+    tip.dir = direction(st);
     for (const line of n.tooltip || []) htmlEl("div", "", tip, line);
     st.tipKey = n.key;
   }
@@ -565,6 +571,9 @@ function drawLegend(st, pal) {
   const said = words(st).legend || {};
   const lg = st.legend;
   clear(lg);
+  // its lines run in the words' direction (Arabic: right to left, the swatch first on the
+  // right); the drawing beside it keeps its geometry
+  lg.dir = direction(st);
   const row = (swatch, key, extra) => {
     const r = htmlEl("div", "tv-legend-row", lg);
     const s = htmlEl("span", "tv-swatch" + (extra ? " " + extra : ""), r);
@@ -656,6 +665,7 @@ function render(st, data) {
       hideTip(st);
     } else { // the same box is still under the pointer: its new numbers
       clear(st.tip);
+      st.tip.dir = direction(st);
       for (const line of n.tooltip || []) htmlEl("div", "", st.tip, line);
     }
   }

@@ -24,8 +24,8 @@ VIEW: dict[str, Any] = {
     "focus_found": False,
 }
 #: What may stand outside ⟦ ⟧: the game's player names and numbers the sentences carry, the
-#: buttons' symbols and the placeholders the scripts fill.
-ALLOWED = re.compile(r"[\s\d.,:;?+−()\"'\[\]{}]|\b(X|O|1:1|text|title|label)\b")
+#: buttons' symbols, the placeholders the scripts fill and the words' direction (``dir``).
+ALLOWED = re.compile(r"[\s\d.,:;?+−()\"'\[\]{}]|\b(X|O|1:1|text|title|label|ltr)\b")
 
 
 def _strings(value: Any) -> list[str]:
@@ -80,6 +80,14 @@ def test_numbers_in_the_language_and_the_data_is_json() -> None:
         words = tree_words(VIEW)
     assert "1.234" in words["legend"]["info"]
     json.dumps(words)
+
+
+def test_the_legend_and_tooltip_run_right_to_left_in_arabic_only() -> None:
+    """The script gives the legend and the tooltip the words' direction (``dir``); the drawing
+    keeps its own (tests/browser/test_languages_browser.py looks at the legend opened)."""
+    for tag in i18n.OFFERED:
+        with i18n.language(tag):
+            assert tree_words(VIEW)["dir"] == ("rtl" if i18n.BY_TAG[tag].rtl else "ltr"), tag
 
 
 def test_the_scripts_write_no_english_of_their_own() -> None:
