@@ -7,7 +7,8 @@
 
 The messages are the calls ``_("...")``, ``n_("...", "...", n)`` and ``N_("...")`` (a constant
 translated where it is shown) in app/ (the keywords ``_``, ``n_:1,2`` and ``N_``), and the quiz's
-plural facts ``P("...", "...", n)`` (``app/quiz/words.py``; ``P:1,2``). They are found by
+plural facts ``P("...", "...", n)`` (``app/quiz/words.py``; ``P:1,2``) and the class core's plural
+refusals ``Nn_("...", "...")`` (``app/classroom/core/room.py``; ``Nn_:1,2``). They are found by
 walking each module's syntax tree (``ast``): a call inside an f-string or inside another call's
 arguments is found too, where Babel's token reader misses it (Python 3.11 reads an f-string as
 one token). Babel's extractor is kept as a second reader: a message it finds that the walk does
@@ -50,7 +51,7 @@ from app.words.i18n import (  # noqa: E402
     placeholders,
 )
 
-KEYWORDS = {"_": None, "n_": (1, 2), "N_": None, "P": (1, 2)}
+KEYWORDS = {"_": None, "n_": (1, 2), "N_": None, "P": (1, 2), "Nn_": (1, 2)}
 COMMENT_TAG = "TRANSLATORS:"
 SOURCE_DIR = ROOT / "app"
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"

@@ -9,9 +9,11 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import time
 from typing import Any
 
 import pytest
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from tests.conftest import CHROMIUM, IDLE, ROOT
 
@@ -86,3 +88,39 @@ def assert_on_screen(page: Any, when: str) -> None:
         assert inside, f"{key} at {box} is not inside {WIDTH}x{HEIGHT} ({when})"
     for key in ("step", "step_n", "phase_step", "back", "forward", "reset", "play_best"):
         assert page.locator(f".st-key-{key} button").first.is_visible(), key
+
+
+class Runs:
+    """Counts the app's finished script runs on a page, read from its WebSocket: each run (a
+    whole page's or a fragment's, e.g. a detail tab's) ends with a ``script_finished``
+    message. A run too short to show the page's running state (a tab's fragment, ~0.3 s) is
+    counted all the same, where :func:`wait_idle` has to sleep first and guess. Make it
+    before the page's ``goto``: it listens for the page's sockets."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.done = 0  #: every run's (the page's and its fragments')
+        self.whole = 0  #: the whole page's only (a fragment on a timer never counts here)
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def _frame(self, payload: Any) -> None:
+        if isinstance(payload, str):
+            return
+        try:
+            message = ForwardMsg.FromString(payload)
+        except Exception:  # another message than Streamlit's (never, in practice)
+            return
+        # 0: a run finished; 3: a fragment's run finished (1: compile error, 2: cut short by
+        # a newer run, which ends with its own message)
+        if message.WhichOneof("type") == "script_finished" and message.script_finished in (0, 3):
+            self.done += 1
+            self.whole += message.script_finished == 0
+
+    def wait(self, before: int, timeout_s: float = 60.0, *, whole: bool = False) -> None:
+        """Wait until a run has finished since the count (:attr:`done`, or :attr:`whole` with
+        ``whole``) was ``before``."""
+        end = time.monotonic() + timeout_s
+        while (self.whole if whole else self.done) <= before:
+            self.page.wait_for_timeout(20)  # (Playwright hands the frames over while it waits)
+            if time.monotonic() > end:
+                raise TimeoutError(f"no script run finished within {timeout_s} s")

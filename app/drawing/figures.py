@@ -206,12 +206,17 @@ def uct_table_html(
 
 
 def formulas_latex(decisions: Sequence[Decision], policy: str, c: float) -> str:
-    """The formula of every decision with the chosen child's numbers, one aligned line each."""
-    lines = [
-        # TRANSLATORS: LaTeX \text: starts a decision's formula line ("depth 0:"); no braces
-        rf"\text{{{_('depth {depth}:', depth=depth)}}} & \quad {formula_latex(d, policy, c)}"
-        for depth, d in enumerate(decisions)
-    ]
+    """The formula of every decision with the chosen child's numbers: its depth on a line, the
+    formula below it and, on the next line, "= " its numbers (one line each was 392-442 px in
+    es, de and zh-Hans, wider than the 320 px tab at 1280x720: issue 43)."""
+    lines = []
+    for depth, d in enumerate(decisions):
+        # TRANSLATORS: LaTeX \text: starts a decision's formula lines ("depth 0:"); no braces
+        lines.append(rf"&\text{{{_('depth {depth}:', depth=depth)}}}")
+        formula, equals, numbers = formula_latex(d, policy, c).partition(r" \;=\; ")
+        lines.append(rf"&\quad {formula}")
+        if equals:
+            lines.append(rf"&\quad \;=\; {numbers}")
     return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
 
 

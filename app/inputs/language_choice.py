@@ -5,10 +5,12 @@ language or English), else the browser's ``Accept-Language``; set as the current
 
 from __future__ import annotations
 
+import contextlib
 from types import ModuleType
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
+from streamlit.errors import StreamlitAPIException
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app.inputs.language import choose_language
@@ -17,6 +19,15 @@ from app.words.i18n import BY_TAG, _, offered, set_fallback, set_language
 
 #: The select's session key (and its widget key).
 KEY = "language"
+#: The select boxes (widget keys) whose labels are words of the page's language (their
+#: ``format_func``), besides the games' own option selects (a gridiron size): each keeps its
+#: value when the language changes (:func:`keep_choices`). tests/app/inputs/
+#: test_language_choice.py finds every such select in app/ and holds this list to them.
+WORDED_SELECTS = (
+    "lesson", "game", "preset", "policy", "prior", "expansion", "rollout", "horizon",
+    "value_range", "final_policy", "run_until", "ab_rollout", "arena_rollout",
+    "arena_opponent", "move_pick", "trace_diff_tolerance",
+)  # fmt: skip
 _WARNED = "lang_link_warned"
 
 
@@ -60,7 +71,31 @@ def language_select(where: DeltaGenerator | ModuleType) -> None:
     if len(tags) < 2:
         return
     # TRANSLATORS: the label of the select that picks the app's language
-    where.selectbox(_("Language"), tags, key=KEY, format_func=_own_name)
+    where.selectbox(_("Language"), tags, key=KEY, format_func=_own_name, on_change=keep_choices)
+
+
+def keep_choices() -> None:
+    """A new language chosen: every select's value kept (issue 43: a teacher who switched
+    from Spanish to Chinese in class got "expansion_order must be one of listed, random,
+    heuristic; got 'listado'", and a game "unknown" that stopped the page).
+
+    A select box sends back the label it shows, and the run that reads it finds the value by
+    the labels of that run (Streamlit's ``SelectboxSerde``): the old language's label matches
+    none of the new one's and the select takes the label itself as its value. Read here, in
+    the callback, before the new run draws anything, a value comes through the old run's
+    labels; written back, it is the value the new run draws (in the new language's words).
+    (tests/browser/test_i18n_matrix_browser.py switches a teacher's language at every class
+    screen; an AppTest sends values, not labels, and never shows it.) Only these selects: a
+    value written back to another widget can act again (the clicker's last key pressed again
+    added a round to the class's open question)."""
+    from games.registry import all_specs
+
+    s = st.session_state
+    options = [o.key for spec in all_specs() for o in spec.options if o.choices]
+    for key in (*WORDED_SELECTS, *options):
+        if key in s:
+            with contextlib.suppress(StreamlitAPIException, KeyError):
+                s[key] = s[key]
 
 
 def _own_name(tag: str) -> str:

@@ -59,8 +59,9 @@ QUIZ_CSS = """
 .lab-quiz .lab-wrong {color: #9a3412; font-weight: 600;}
 .lab-quiz .lab-plain {color: #555; font-weight: 600;}
 .lab-quiz table {border-collapse: collapse; font-size: 0.78rem; line-height: 1.0rem; margin: 0;}
-.lab-quiz td, .lab-quiz th {padding: 0 0.4rem; text-align: right; white-space: nowrap;}
+.lab-quiz td, .lab-quiz th {padding: 0 0.3rem; text-align: right; white-space: nowrap;}
 .lab-quiz td:first-child, .lab-quiz th:first-child {text-align: left; white-space: normal;}
+.lab-quiz th {white-space: normal; vertical-align: bottom;}
 .lab-quiz tr.lab-mark {background: #ffedd5; font-weight: 600;}
 .lab-quiz .lab-rows {max-height: 5.1rem; max-width: 100%; overflow: auto; display: inline-block;}
 .lab-quiz-numbers {border-top: none; padding-top: 0;}

@@ -324,11 +324,12 @@ def _stats(entry: session.HistoryEntry | None) -> str:
         f'<span class="lab-stat"><small>{html.escape(name)}</small> <b>{value}</b></span>'
         for name, value in cells
     )
-    numbers, scrubber = st.columns([3, 2], vertical_alignment="center")
-    numbers.html(
-        f'<div class="lab-stats">{body}<span class="lab-where">{html.escape(where)}</span></div>'
-    )
-    if len(lab.history) > 1:
+    line = f'<div class="lab-stats">{body}<span class="lab-where">{html.escape(where)}</span></div>'
+    if len(lab.history) <= 1:  # no history to scrub: the line has the screen's width
+        st.html(line)
+    else:  # two lines beside the slider, as tall as it (sidebar.PAGE_CSS)
+        numbers, scrubber = st.columns([3, 2], vertical_alignment="center")
+        numbers.html(f'<div class="lab-two-lines">{line}</div>')
         scrubber.slider(
             _("History entry"),
             lab.history[0].number,

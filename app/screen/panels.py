@@ -299,17 +299,16 @@ def rollout_panel(trace: IterationTrace | None) -> None:
     if trace.note:
         st.warning(trace.note)
     names = session.player_names()
-    cols = st.columns(2)
-    with cols[0]:
-        st.markdown(_("**Rollout moves**"))
-        rows = rollout_rows(trace, names)
-        if rows:
-            st.html(_scroll(html_table(rows), name=_("rollout moves")))
-        else:
-            st.caption(_("No rollout this time."))
-    with cols[1]:
-        st.markdown(_("**Backed-up values (root first)**"))
-        st.html(_scroll(html_table(update_rows(trace, names)), name=_("backed-up values")))
+    # one under the other: side by side in the 320 px column at 1280x720 each had 152 px, and
+    # the backed-up values (215-255 px in es, de, ar) scrolled sideways (issue 43)
+    st.markdown(_("**Rollout moves**"))
+    rows = rollout_rows(trace, names)
+    if rows:
+        st.html(_scroll(html_table(rows), name=_("rollout moves")))
+    else:
+        st.caption(_("No rollout this time."))
+    st.markdown(_("**Backed-up values (root first)**"))
+    st.html(_scroll(html_table(update_rows(trace, names)), name=_("backed-up values")))
 
 
 def _scroll(html: str, height: int = 260, name: str = "table") -> str:

@@ -72,18 +72,25 @@ def choice_label(value: object) -> str:
 #: page while a click reruns, the notice lines, and the presentation mode's larger type.
 #: Streamlit's uploader line ("200MB per file", English in every language) is hidden: its
 #: limit is set above the app's own (.streamlit/config.toml), which the page says in a
-#: sentence of its own ("Files up to 100 MB are opened.").
+#: sentence of its own ("Files up to 100 MB are opened."). Nothing is cut (issue 43): the
+#: title's tagline wraps beside the name (two short lines as tall as the header's buttons);
+#: the statistics row is one line the screen's width, or two lines beside the history slider
+#: (``lab-two-lines``: as tall as the slider, whatever the entry says: the tree never moves).
 PAGE_CSS = """
 [data-testid="stFileUploaderDropzoneInstructions"] {display: none;}
 .block-container {padding-top: 0.6rem !important; padding-bottom: 1rem !important;}
 header[data-testid="stHeader"] {height: 0; min-height: 0;}
 .st-key-clicker_keys {display: none;}
 [data-stale="true"], .stale-element {opacity: 1 !important; transition: none !important;}
-.lab-title {font-size: 1.25rem; line-height: 1.6rem; white-space: nowrap; overflow: hidden;
-  text-overflow: ellipsis;}
-.lab-title span {font-size: 0.85rem; color: #555; margin-left: 0.5rem;}
+.lab-title {font-size: 1.25rem; line-height: 1.6rem; display: flex; flex-wrap: wrap;
+  align-items: baseline; column-gap: 0.5rem;}
+.lab-title b {white-space: nowrap;}
+.lab-title span {font-size: 0.85rem; line-height: 1.05rem; color: #555; flex: 1 1 12rem;
+  min-width: 0;}
 .lab-stats {font-size: 0.95rem; line-height: 1.4rem; height: 1.4rem; white-space: nowrap;
   overflow: hidden; text-overflow: ellipsis;}
+.lab-two-lines .lab-stats {height: 2.5rem; line-height: 1.25rem; white-space: normal;
+  display: flex; flex-wrap: wrap; align-content: center;}
 .st-key-step kbd, .st-key-back kbd {display: none;}
 .st-key-controls {column-gap: 0.45rem !important;}
 .st-key-controls [data-testid="stBaseButton-secondary"],
@@ -117,6 +124,7 @@ header[data-testid="stHeader"] {height: 0; min-height: 0;}
 #: scrolling page, cutting the board: here it takes its content's height. The tree stops at
 #: half the window so the narration follows it on the first screen (the tree component's box
 #: takes ``--lab-tree-max-height`` as its max-height, app/components/static/tree_view.css).
+#: The statistics row wraps (at least two lines: a longer entry rarely moves the tree).
 PHONE_CSS = """
 @media (max-width: 640px) {
 .block-container {padding-left: 0.5rem !important; padding-right: 0.5rem !important;}
@@ -128,6 +136,8 @@ PHONE_CSS = """
 .st-key-detail_panels, [data-testid="stLayoutWrapper"]:has(> .st-key-detail_panels)
   {height: auto !important; flex-basis: auto !important; overflow: visible !important;}
 .st-key-detail_panels img {max-width: 100%; height: auto;}
+.lab-stats, .lab-two-lines .lab-stats {white-space: normal; height: auto; min-height: 2.5rem;
+  line-height: 1.25rem; display: flex; flex-wrap: wrap; align-content: center;}
 }
 """
 PRESENTATION_CSS = """
@@ -135,7 +145,8 @@ PRESENTATION_CSS = """
 section[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"] {display: none;}
 .lab-tree-help {display: none;}
 .lab-narration {font-size: 1.35rem; line-height: 1.75rem;}
-.lab-stats {font-size: 1.2rem; line-height: 1.7rem; height: 1.7rem;}
+.lab-stats, .lab-two-lines .lab-stats {font-size: 1.2rem; line-height: 1.7rem; height: 1.7rem;
+  white-space: nowrap; display: block;}
 .lab-title {font-size: 1.5rem;}
 .st-key-controls button p, .st-key-controls [data-testid="stWidgetLabel"] p,
 .st-key-controls label p {font-size: 18px !important;}

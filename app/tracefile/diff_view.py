@@ -20,7 +20,7 @@ import streamlit as st
 from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 from app.components import ui
-from app.words.i18n import N_, _, decimal, number_text
+from app.words.i18n import N_, _, decimal, n_, number_text
 from app.words.phrases import comma_list
 from mcts_lab import traces
 from mcts_lab.compare.trace_diff import DEFAULT_TOLERANCE, TraceDiff, diff_traces, node_text
@@ -132,10 +132,12 @@ def _result(
     size = int(getattr(upload, "size", 0))
     try:
         if size > traces.MAX_FILE_BYTES:
-            result = lambda: _(  # noqa: E731
-                "{file} was not compared: the file has {size} bytes; at most {limit} are read",
+            result = lambda: n_(  # noqa: E731
+                "{file} was not compared: the file has {n} byte; at most {limit} are read",
+                "{file} was not compared: the file has {n} bytes; at most {limit} are read",
+                size,
                 file=short,
-                size=decimal(size),
+                n=decimal(size),
                 limit=decimal(traces.MAX_FILE_BYTES),
             )
         else:

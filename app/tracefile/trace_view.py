@@ -173,13 +173,16 @@ def _open_upload(where: DeltaGenerator | ModuleType) -> None:
     try:
         size = int(getattr(upload, "size", 0))
         if size > traces.MAX_FILE_BYTES:
-            st.session_state["trace_error"] = lambda: _(
+            st.session_state["trace_error"] = lambda: n_(
                 "{file} was not opened: it has {size} MB; the app opens files up to {mb} MB "
-                "({limit} bytes)",
+                "({n} byte)",
+                "{file} was not opened: it has {size} MB; the app opens files up to {mb} MB "
+                "({n} bytes)",
+                traces.MAX_FILE_BYTES,
                 file=short,
                 size=fixed(size / MB, 1),
                 mb=decimal(traces.MAX_FILE_BYTES // MB),
-                limit=decimal(traces.MAX_FILE_BYTES),
+                n=decimal(traces.MAX_FILE_BYTES),
             )
             return
         upload.seek(0)

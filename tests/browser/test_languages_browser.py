@@ -50,7 +50,7 @@ STEPS = 5
 #: the method's acronyms, which every language's literature keeps (docs/translations.md's
 #: glossaries), and German's loan words the glossary uses as the label ("Quiz").
 SAME_EVERYWHERE = frozenset({"mcts", "puct"})
-SAME_IN: dict[str, frozenset[str]] = {"de": frozenset({"quiz"})}
+SAME_IN: dict[str, frozenset[str]] = {"de": frozenset({"quiz", "fast"})}  # "fast": almost
 
 #: Streamlit's own words on the page, outside the app's catalogue: the skip link (shown on
 #: keyboard focus only), the file uploader's limit line, and the Material icons' ligature names

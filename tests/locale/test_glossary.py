@@ -90,7 +90,7 @@ def _stems(rendering: str) -> list[str]:
 
 def uses(text: str, renderings: Iterable[str]) -> bool:
     """``text`` writes one of ``renderings`` (by stems: inflected forms count)."""
-    folded = text.lower()
+    folded = text.replace("\u00ad", "").lower()  # a soft hyphen is a break, not a letter
     return any(all(s.lower() in folded for s in _stems(r)) for r in renderings)
 
 

@@ -145,8 +145,8 @@ _JOINERS = frozenset({"\u200d", *map(chr, range(0xE0020, 0xE0080))})
 
 class NameRefused(ValueError):
     """Why a typed nickname was refused: ``reason`` is ``"empty"``, ``"long"`` (``values``:
-    ``most`` and ``length``) or ``"control"``; the text is the English reason (the room makes
-    the sentence a person reads from ``reason`` and ``values``)."""
+    ``n``, the most characters, and ``length``) or ``"control"``; the text is the English
+    reason (the room makes the sentence a person reads from ``reason`` and ``values``)."""
 
     def __init__(self, reason: str, text: str, **values: int) -> None:
         super().__init__(text)
@@ -166,7 +166,7 @@ def check_name(text: str) -> str:
         raise NameRefused(
             "long",
             f"a name has at most {NAME_MAX} characters; this one has {len(name)}",
-            most=NAME_MAX,
+            n=NAME_MAX,
             length=len(name),
         )
     controls = ("Cc", "Cf", "Co", "Cs", "Zl", "Zp")

@@ -19,13 +19,20 @@ class ClassError(Exception):
     ``N_``-marked message of the catalogue) and ``values`` fill them: ``str(error)`` is the
     English sentence (logs, tests), a page shows it in its reader's language
     (``app.classroom.core.said.refusal``: ``_(message, **values)``, numbers the language's way) and
-    escaped. Plain data: this pure core imports nothing of the app.
+    escaped. A sentence that counts something (characters, students) is a plural message: the
+    pair ``(singular, plural)`` (marked ``Nn_``) as ``message``, its count the value ``n``; the
+    page shows ``n_(singular, plural, n, **values)`` (Arabic has six forms) and ``plural`` keeps
+    the second form (``None`` for a sentence without a count). Plain data: this pure core
+    imports nothing of the app.
     """
 
-    def __init__(self, message: str, /, **values: object) -> None:
-        self.message = message
+    def __init__(self, message: str | tuple[str, str], /, **values: object) -> None:
+        self.message, self.plural = (message, None) if isinstance(message, str) else message
         self.values = values
-        super().__init__(message.format_map(values) if values else message)
+        english = self.message
+        if self.plural is not None and values.get("n") != 1:
+            english = self.plural
+        super().__init__(english.format_map(values) if values else english)
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,13 @@ def N_(message: str) -> str:
     return message
 
 
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """A plural message's two English forms unchanged, marked for the catalogue as one plural
+    entry (``scripts/catalogues.py``'s keyword ``Nn_:1,2``): a :class:`ClassError` that
+    counts, its count the value ``n`` (the page shows ``n_(singular, plural, n)``)."""
+    return singular, plural
+
+
 __all__ = [
     "ANSWER_LIMIT",
     "CONNECTED_SECONDS",
@@ -96,9 +103,13 @@ _NOT_TEACHER = N_("Only the teacher of this class can do that.")
 _NOT_TEACHER_KEY = N_("That is not the PIN of a class this store keeps.")
 _TOO_MANY_ANSWERS = N_("Too many answers at once. Wait a few seconds.")
 #: A typed name refused (``app.classroom.core.codes.NameRefused``'s reason -> the sentence).
-_NAME_REFUSED = {
+_NAME_REFUSED: dict[str, str | tuple[str, str]] = {
     "empty": N_("Name not used: a name needs at least one letter."),
-    "long": N_("Name not used: a name has at most {most} characters; this one has {length}."),
+    # TRANSLATORS: {n} is the most characters a name may have (24), {length} this one's
+    "long": Nn_(
+        "Name not used: a name has at most {n} character; this one has {length}.",
+        "Name not used: a name has at most {n} characters; this one has {length}.",
+    ),
     "control": N_("Name not used: a name cannot hold control characters."),
 }
 
@@ -270,9 +281,13 @@ class Room:
         pin = codes.normalise_pin(typed_pin)
         if code is None or pin is None:
             raise ClassError(
-                N_("Type the class code ({code} characters) and the teacher PIN ({pin})."),
-                code=6,
-                pin=10,
+                # TRANSLATORS: {n}: the class code's length (6); {pin}: the PIN's length (10)
+                Nn_(
+                    "Type the class code ({n} character) and the teacher PIN ({pin}).",
+                    "Type the class code ({n} characters) and the teacher PIN ({pin}).",
+                ),
+                n=codes.CODE_LENGTH,
+                pin=codes.PIN_LENGTH,
             )
         try:
             info = self.claim(code, pin)
@@ -496,7 +511,10 @@ class Room:
             raise
         present = [s for s in self.store.students(code) if not s.removed]
         if len(present) >= MAX_STUDENTS:
-            raise ClassError(N_("This class is full ({most} students)."), most=MAX_STUDENTS)
+            raise ClassError(
+                Nn_("This class is full ({n} student).", "This class is full ({n} students)."),
+                n=MAX_STUDENTS,
+            )
         if name is not None and name.strip():
             try:
                 chosen = codes.unique_name(codes.check_name(name), {s.name for s in present})

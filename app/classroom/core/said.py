@@ -21,7 +21,7 @@ from app.classroom.core.records import ClassError, Poll
 from app.quiz import records as _records
 from app.words.c_sensitivity import flip_c
 from app.words.c_sentence import flip_sentence
-from app.words.i18n import N_, _, current_tag, decimal
+from app.words.i18n import N_, _, current_tag, decimal, n_
 from app.words.narration import PhaseContext, narrate_iteration, narrate_phase
 from mcts_core.trace import (
     Decision,
@@ -319,6 +319,8 @@ def refusal(error: BaseException) -> str:
         for name, value in error.values.items()
     }
     try:
+        if error.plural is not None and isinstance(error.values.get("n"), int):
+            return n_(error.message, error.plural, int(error.values["n"]), **values)
         return _(error.message, **values)
     except (KeyError, IndexError, ValueError):  # (a catalogue's placeholder gone wrong)
         return str(error)

@@ -222,6 +222,7 @@ _REVEAL_CSS = """<style>
 .lab-reveal-rows table {border-collapse: collapse; font-size: 0.9rem;}
 .lab-reveal-rows th, .lab-reveal-rows td {padding: 0.1rem 0.4rem; text-align: start;
   white-space: nowrap; border-bottom: 1px solid #e5e7eb;}
+.lab-reveal-rows th {white-space: normal; vertical-align: bottom;}
 .lab-reveal-rows tr.lab-mark td {font-weight: 700; background: #fef9c3;}
 </style>"""
 

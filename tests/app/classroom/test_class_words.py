@@ -19,7 +19,7 @@ import pytest
 
 from app.classroom.core import said
 from app.classroom.core.records import ClassError, Poll
-from app.classroom.core.room import MAX_CHOICES, Room, Teacher
+from app.classroom.core.room import MAX_CHOICES, Nn_, Room, Teacher
 from app.classroom.core.store import SQLiteStore
 from app.classroom.core.summary import class_html, student_html, summarise
 from app.quiz.words import M
@@ -85,7 +85,7 @@ def test_a_refusal_keeps_its_english_text_and_carries_message_and_values(room: R
     assert texts[3] == "Name not used: a name cannot hold control characters."
     assert texts[4] == f"A class question needs 2 to {MAX_CHOICES} different answers."
     assert texts[7] == "Type the class code (6 characters) and the teacher PIN (10)."
-    assert errors[1].values == {"most": 24, "length": 28}
+    assert errors[1].values == {"n": 24, "length": 28}
     assert errors[4].message == "A class question needs {least} to {most} different answers."
     for error in errors:  # English: the page says what str() says
         assert said.refusal(error) == str(error)
@@ -112,11 +112,39 @@ def test_every_refusal_message_is_in_the_catalogue_template(room: Room) -> None:
 
 
 def test_a_refusal_in_spanish_fills_its_numbers_the_language_s_way(room: Room) -> None:
-    error = ClassError(N_("This class is full ({most} students)."), most=12000)
+    error = ClassError(N_("A class question needs {least} to {most} different answers."),
+                       least=2, most=12000)  # fmt: skip
     with i18n.language("es"):
         shown = said.refusal(error)
     # Spanish groups from five digits (CLDR's minimum grouping digits: "1200", "12.000")
     assert "12000" not in shown and "12.000" in shown
+
+
+#: A count -> the Arabic plural form it takes (CLDR: zero, one, two, few 3-10, many 11-99,
+#: other 100-102 ...): a refusal that counts shows the form of its count.
+ARABIC_FORMS = {0: 0, 1: 1, 2: 2, 6: 3, 24: 4, 200: 5}
+
+
+def test_a_refusal_that_counts_is_a_plural_in_every_language(room: Room) -> None:
+    """Issue 43's "(6 حرف)" and "24 حرف": the name's and the code's lengths and the class's size
+    are plural messages: English "1 character" / "6 characters", each of Arabic's six forms."""
+    errors = _refusals(room)
+    name, code = errors[1], errors[7]
+    assert name.plural is not None and code.plural is not None
+    one = Nn_("This class is full ({n} student).", "This class is full ({n} students).")
+    full = ClassError(one, n=1)
+    assert str(full) == "This class is full (1 student)."
+    with i18n.language("ar"):
+        forms = {
+            n: said.refusal(ClassError((name.message, name.plural or ""), n=n, length=30))
+            for n in ARABIC_FORMS
+        }
+        assert "(6 أحرف)" in said.refusal(code), said.refusal(code)
+    assert len(set(forms.values())) == len(ARABIC_FORMS), forms  # six different sentences
+    assert "24 حرفًا" in forms[24] and "حرفان" in forms[2], forms
+    with i18n.language("es"):
+        one = said.refusal(ClassError((name.message, name.plural or ""), n=1, length=30))
+        assert "1 carácter;" in one and "24 caracteres;" in said.refusal(name), one
 
 
 def _class_with_facts(room: Room, facts: bool = True) -> tuple[Teacher, dict[str, str]]:

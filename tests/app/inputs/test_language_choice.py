@@ -115,3 +115,33 @@ def test_the_pseudo_language_is_offered_only_when_a_test_asks(
     at = fresh(lang="en-XA")
     assert not notes(at, "warning")
     assert at.session_state[language_choice.KEY] == "en-XA"
+
+
+
+def _worded_selects() -> set[str]:
+    """The keys of the select boxes in app/ that have a ``format_func`` (their labels made at
+    run time), written as a string or a module's constant."""
+    import ast
+    from pathlib import Path
+
+    from app.live import stepping
+
+    names = {"KEY": language_choice.KEY, "stepping.UNTIL": stepping.UNTIL}
+    keys = set()
+    for path in Path(language_choice.__file__).parents[1].rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "selectbox":
+                given = {k.arg: k.value for k in node.keywords}
+                if "format_func" in given and "key" in given:
+                    key = given["key"]
+                    keys.add(key.value if isinstance(key, ast.Constant) else ast.unparse(key))
+    return {names.get(k, k) for k in keys}
+
+
+def test_every_select_with_worded_labels_keeps_its_value_across_languages() -> None:
+    """Issue 43: each select whose labels are the page's words is written back when the
+    language changes (language_choice.keep_choices); a new one must join the list. Not in
+    it: the language select itself, the class's names (the same in every language) and the
+    games' option selects (``option.key``: taken from the registry)."""
+    found = _worded_selects() - {language_choice.KEY, "class_remove_name", "option.key"}
+    assert found == set(language_choice.WORDED_SELECTS)
