@@ -117,7 +117,6 @@ def test_the_pseudo_language_is_offered_only_when_a_test_asks(
     assert at.session_state[language_choice.KEY] == "en-XA"
 
 
-
 def _worded_selects() -> set[str]:
     """The keys of the select boxes in app/ that have a ``format_func`` (their labels made at
     run time), written as a string or a module's constant."""
