@@ -27,7 +27,11 @@ class ClassError(Exception):
     """
 
     def __init__(self, message: str | tuple[str, str], /, **values: object) -> None:
-        self.message, self.plural = (message, None) if isinstance(message, str) else message
+        self.plural: str | None = None
+        if isinstance(message, str):
+            self.message = message
+        else:
+            self.message, self.plural = message
         self.values = values
         english = self.message
         if self.plural is not None and values.get("n") != 1:

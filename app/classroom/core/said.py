@@ -319,8 +319,9 @@ def refusal(error: BaseException) -> str:
         for name, value in error.values.items()
     }
     try:
-        if error.plural is not None and isinstance(error.values.get("n"), int):
-            return n_(error.message, error.plural, int(error.values["n"]), **values)
+        count = error.values.get("n")
+        if error.plural is not None and isinstance(count, int):
+            return n_(error.message, error.plural, count, **values)
         return _(error.message, **values)
     except (KeyError, IndexError, ValueError):  # (a catalogue's placeholder gone wrong)
         return str(error)
