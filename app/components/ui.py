@@ -14,7 +14,7 @@ from typing import ParamSpec, TypeVar
 
 import streamlit as st
 
-from app.words.i18n import _, current_tag, language
+from app.words.i18n import SHOWN_LABELS, _, current_tag, language
 
 LOG = logging.getLogger("mcts_lab.app")
 
@@ -77,6 +77,11 @@ def in_page_language(format_func: Callable[[T], str]) -> Callable[[T], str]:
 
     def shown(value: T) -> str:
         with language(tag):
-            return format_func(value)
+            label = format_func(value)
+        if isinstance(value, str) and label != value:  # (issue 43: a label read back)
+            known = SHOWN_LABELS.setdefault(label, value)
+            if known != value:
+                SHOWN_LABELS[label] = ""
+        return label
 
     return shown

@@ -15,7 +15,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from app.inputs.language import choose_language
 from app.inputs.links import link_language
-from app.words.i18n import BY_TAG, _, offered, set_fallback, set_language
+from app.words.i18n import BY_TAG, SHOWN_LABELS, _, offered, set_fallback, set_language
 
 #: The select's session key (and its widget key).
 KEY = "language"
@@ -39,6 +39,7 @@ def apply() -> str | None:
     s = st.session_state
     said = None
     tags = offered()
+    repair_choices()
     if s.get(KEY) not in tags:
         raw = st.query_params.get("lang")
         link, refused = link_language(raw, tags)
@@ -88,14 +89,33 @@ def keep_choices() -> None:
     screen; an AppTest sends values, not labels, and never shows it.) Only these selects: a
     value written back to another widget can act again (the clicker's last key pressed again
     added a round to the class's open question)."""
-    from games.registry import all_specs
-
     s = st.session_state
-    options = [o.key for spec in all_specs() for o in spec.options if o.choices]
-    for key in (*WORDED_SELECTS, *options):
+    for key in _worded_keys():
         if key in s:
             with contextlib.suppress(StreamlitAPIException, KeyError):
                 s[key] = s[key]
+
+
+def repair_choices() -> None:
+    """At the start of every run (the page's and the screen fragment's): a worded select whose
+    value is a label of a language it was shown in gets its value back (``SHOWN_LABELS``).
+    :func:`keep_choices` does it for the run a language change starts; a run the page asks
+    for before it has drawn the new labels (the class's count line every second) still sends
+    the old ones ("got 'listado'" once in a loaded test run)."""
+    s = st.session_state
+    for key in _worded_keys():
+        with contextlib.suppress(StreamlitAPIException, KeyError):
+            value = s.get(key)
+            real = SHOWN_LABELS.get(value) if isinstance(value, str) else None
+            if real and real != value:
+                s[key] = real
+
+
+def _worded_keys() -> tuple[str, ...]:
+    from games.registry import all_specs
+
+    options = tuple(o.key for spec in all_specs() for o in spec.options if o.choices)
+    return WORDED_SELECTS + options
 
 
 def _own_name(tag: str) -> str:

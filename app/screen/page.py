@@ -26,7 +26,7 @@ from app.components.tree_view import clicked_focus, render_tree
 from app.drawing.tree_heat import with_heat
 from app.drawing.tree_layout import LINE_FONT
 from app.drawing.tree_model import Heat, TreeView
-from app.inputs import widget_values
+from app.inputs import language_choice, widget_values
 from app.inputs.tabs import DETAIL_TABS
 from app.lessons import clicker, lesson_view
 from app.live import exact_cache, history, play, session, state, stepping
@@ -118,6 +118,7 @@ def _timer_settings() -> tuple[bool, float]:
 
 def _screen() -> None:
     start = time.perf_counter()
+    language_choice.repair_choices()  # (a fragment's run reads the settings too)
     _draw_screen()
     timings = os.environ.get("MCTS_LAB_TIMINGS")
     if timings:  # scripts/measure_app_speed.py: the server time of each screen rerun, in ms

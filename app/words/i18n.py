@@ -81,6 +81,13 @@ PSEUDO_OPEN, PSEUDO_CLOSE = "⟦", "⟧"
 PSEUDO_ENV = "MCTS_LAB_PSEUDO"
 
 
+#: Every select label shown so far, in any language, and the value it stands for (recorded by
+#: ``app.components.ui.in_page_language``; ``""``: a label two values share). A select reads
+#: back the label its page last showed: one of another language (the page's language just
+#: changed) is turned into its value again (``app.inputs.language_choice.repair_choices``).
+SHOWN_LABELS: dict[str, str] = {}
+
+
 def offered() -> tuple[str, ...]:
     """The languages a page may choose: :data:`OFFERED`, and ``en-XA`` when the environment
     asks for it (:data:`PSEUDO_ENV`, tests only)."""

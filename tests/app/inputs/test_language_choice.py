@@ -144,3 +144,27 @@ def test_every_select_with_worded_labels_keeps_its_value_across_languages() -> N
     games' option selects (``option.key``: taken from the registry)."""
     found = _worded_selects() - {language_choice.KEY, "class_remove_name", "option.key"}
     assert found == set(language_choice.WORDED_SELECTS)
+
+
+def _repair_script() -> None:
+    import streamlit as st
+
+    from app.inputs import language_choice
+    from app.words import i18n
+
+    i18n.SHOWN_LABELS.update({"listado": "listed", "nim": "nim", "zufällig": ""})
+    st.session_state.update({"expansion": "listado", "game": "nim", "rollout": "zufällig"})
+    language_choice.repair_choices()
+
+
+def test_a_select_that_reads_back_another_language_s_label_gets_its_value() -> None:
+    """Issue 43: a run the page asks for before it shows a new language's labels (the class's
+    count line, every second) reads a select's old label ("listado") as its value; each run
+    turns a label shown in any language back into the value it stands for; a value, or a
+    label two values share (""), stays as it is."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_repair_script).run()
+    assert not at.exception
+    assert at.session_state["expansion"] == "listed"
+    assert at.session_state["game"] == "nim" and at.session_state["rollout"] == "zufällig"
