@@ -63,7 +63,8 @@ BRACKETED = re.compile(r"⟦[^⟦⟧]*⟧")
 WORD = re.compile(r"[A-Za-z]{3,}")
 
 #: One look at the page at its present size, in one round trip, once the layout has settled
-#: (two animation frames: a resize's observers and media queries have run): ``text`` and
+#: (two animation frames: a resize's observers and media queries have run; and the
+#: transitions then moving have ended): ``text`` and
 #: ``labels`` (the visible text and the tree's own labels, :data:`TEXTS`; only when asked),
 #: ``cut`` (every element whose content does not fit, by its widget key and name: "[tree_focus]
 #: 'Enfocar el nodo (id)' placeholder 117 > 108") and ``wide`` (the page's and the main
@@ -73,6 +74,15 @@ WORD = re.compile(r"[A-Za-z]{3,}")
 LOOK = (
     """async (withText) => {
   await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  // a transition still moving (the sidebar closing as the window narrows: its boxes
+  // half-way) ends first, within a second; endless ones (a spinner) are not waited for
+  const moving = document.getAnimations().filter(a => a.playState === 'running'
+    && a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+  if (moving.length) {
+    await Promise.race([Promise.all(moving.map(a => a.finished.catch(() => null))),
+                        new Promise(r => setTimeout(r, 1000))]);
+    await new Promise(r => requestAnimationFrame(r));
+  }
   const roots = [document];
   for (const host of document.querySelectorAll('*')) {
     if (host.shadowRoot) roots.push(host.shadowRoot);
