@@ -108,15 +108,15 @@ class _Follow:
             raise ExportError(f"lesson {self.lesson.name}: page {number} has no game set up")
         question = self.question(page)
         if question is not None:
-            self.add(self.question_slide(title, question))
+            self.add(self.question_slide(page.title, question))
         trace: IterationTrace | None = None
         for press in page.press:
-            trace = self.press(press, title) or trace
+            trace = self.press(press, page.title) or trace
         if question is not None:
             reveal = settle(question, self.search, player_names(self.search.game), answer=None,
                             trace=trace, arena_result=self.arena)  # fmt: skip
             if reveal is not None:
-                self.add(self.reveal_slide(title, reveal))
+                self.add(self.reveal_slide(page.title, reveal))
 
     def set_up(self, page: Page) -> None:
         setup = page.setup

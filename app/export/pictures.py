@@ -20,7 +20,7 @@ from PIL import Image
 
 from app.drawing.tree_text import text_width
 from app.export.records import Deck, Slide, Table
-from app.export.tree_svg import FONT_FAMILY, MIN_TEXT_PX
+from app.export.tree_svg import CJK_FONT_FAMILY, FONT_FAMILY, MIN_TEXT_PX
 
 __all__ = [
     "SLIDE_H",
@@ -34,6 +34,7 @@ __all__ = [
     "write_frames_zip",
 ]
 
+_CJK = re.compile(r"[\u2e80-\u9fff\uff00-\uffef]")
 #: A slide's size in px (16:9, the projector's 1280x720).
 SLIDE_W, SLIDE_H = 1280, 720
 _MARGIN = 16
@@ -50,7 +51,9 @@ FRAME_MS, LAST_FRAME_MS = 1200, 3000
 
 def svg_png(svg: str, zoom: float = 1.0) -> bytes:
     """``svg`` drawn as PNG bytes at ``zoom`` x its size (the system's fonts: DejaVu Sans,
-    Noto Sans CJK)."""
+    Noto Sans CJK; a picture with Chinese in it is set in Noto Sans CJK first)."""
+    if _CJK.search(svg):
+        svg = svg.replace(FONT_FAMILY, CJK_FONT_FAMILY)
     return bytes(
         resvg_py.svg_to_bytes(
             svg_string=svg, zoom=zoom, font_family="DejaVu Sans", background="#ffffff"

@@ -20,12 +20,15 @@ from xml.sax.saxutils import escape
 from app.drawing.tree_model import TreeView, ViewNode
 from app.drawing.tree_text import text_width
 
-__all__ = ["FONT_FAMILY", "MIN_TEXT_PX", "Frame", "frame_view", "tree_svg"]
+__all__ = ["CJK_FONT_FAMILY", "FONT_FAMILY", "MIN_TEXT_PX", "Frame", "frame_view", "tree_svg"]
 
 #: The fonts a picture asks for, in order: a Latin sans face, then faces for Arabic (DejaVu
 #: draws it) and Chinese (Noto Sans CJK, installed by ``.ci/run``); the renderer falls back to
 #: the next face for a glyph the first lacks.
 FONT_FAMILY = "DejaVu Sans, Noto Sans CJK SC, Noto Sans Arabic, sans-serif"
+#: The same, Chinese first: a text with Chinese in it is set in Noto Sans CJK, Latin included
+#: (the renderer takes one face for a text whose first face lacks a glyph).
+CJK_FONT_FAMILY = "Noto Sans CJK SC, DejaVu Sans, sans-serif"
 #: The least text size on a slide, in px at 1280x720: the projector's readable type.
 MIN_TEXT_PX = 14.0
 #: The smallest text the browser's tree draws (N and Q, badges, edge labels: tree_view.css).
@@ -250,13 +253,20 @@ def tree_svg(
     the W / D / L badges' letters in the deck's language (``{"win": ..., "draw": ...,
     "loss": ...}``). ``caption``: lines written under the drawing's top edge, left, at
     :data:`MIN_TEXT_PX` (e.g. how many nodes are drawn)."""
-    frame = frame_view(view, width, height, min_scale)
+    room = height - (22 * len(caption) + 6 if caption else 0)
+    frame = frame_view(view, width, room, min_scale)
     pal = dict(view.palette)
-    by_key = {n.key: n for n in view.nodes}
+    s = frame.scale
+    # a box not wholly in the picture gives way (with its lines), as the framing's rule says
+    seen = [
+        n for n in view.nodes
+        if (n.x - frame.x0) * s >= -2 and (n.x + n.w - frame.x0) * s <= width + 2
+        and (n.y - frame.y0) * s >= -2 and (n.y + n.h - frame.y0) * s <= room + 2
+    ]  # fmt: skip
+    by_key = {n.key: n for n in seen}
     body = _edges(view, pal, by_key)
     letters = dict(proven_letters or {})
-    body.extend(_node(n, pal, letters) for n in view.nodes)
-    s = frame.scale
+    body.extend(_node(n, pal, letters) for n in seen)
     shown = "".join(
         _text(8, height - 8 - 20 * (len(caption) - 1 - i), line, size=MIN_TEXT_PX, fill=_SMALL,
               extra=' text-anchor="start"').replace('text-anchor="middle" ', "")
@@ -266,10 +276,11 @@ def tree_svg(
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="{FONT_FAMILY}">'
         f'<rect width="{width}" height="{height}" fill="#ffffff"/>'
+        f'<svg x="0" y="0" width="{width}" height="{room}" overflow="hidden">'
         f'<g class="tv-drawing" transform="scale({s:.4f}) '
         f'translate({-frame.x0:.2f},{-frame.y0:.2f})">'
         + "".join(body)
-        + "</g>"
+        + "</g></svg>"
         + shown
         + "</svg>"
     )
