@@ -113,7 +113,9 @@ def _nested(svg: str, x: float, y: float, width: float, height: float) -> str:
     return head + svg[end:]
 
 
-def _table(table: Table, x: float, y: float, width: float, rtl: bool, bottom: float) -> tuple[str, float]:
+def _table(
+    table: Table, x: float, y: float, width: float, rtl: bool, bottom: float
+) -> tuple[str, float]:
     """A table of the deciding terms at :data:`MIN_TEXT_PX`, as many rows as fit above
     ``bottom``; returns the SVG and the y below it."""
     size = MIN_TEXT_PX
@@ -150,8 +152,7 @@ def _table(table: Table, x: float, y: float, width: float, rtl: bool, bottom: fl
             break
         if r == table.chosen:
             parts += (
-                f'<rect x="{x}" y="{y:.1f}" width="{width}" height="{row_h:.1f}" '
-                f'fill="{_CHOSEN}"/>'
+                f'<rect x="{x}" y="{y:.1f}" width="{width}" height="{row_h:.1f}" fill="{_CHOSEN}"/>'
             )
         weight = 700 if r == table.chosen else 400
         for c, cell in enumerate(row):
@@ -242,8 +243,14 @@ def animation_frame_svg(deck: Deck, slide: Slide) -> str:
     body = (
         _nested(slide.tree_svg, 0, _FRAME_TITLE, 760, 430)
         if slide.tree_svg is not None
-        else _text_lines(wrap(slide.text, 18, width - 16)[:18], 8, _FRAME_TITLE + 26, 18,
-                         rtl=rtl, right=width - 8)[0]  # fmt: skip
+        else _text_lines(
+            wrap(slide.text, 18, width - 16)[:18],
+            8,
+            _FRAME_TITLE + 26,
+            18,
+            rtl=rtl,
+            right=width - 8,
+        )[0]  # fmt: skip
     )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
