@@ -52,8 +52,8 @@ FRAME_MS, LAST_FRAME_MS = 1200, 3000
 def svg_png(svg: str, zoom: float = 1.0) -> bytes:
     """``svg`` drawn as PNG bytes at ``zoom`` x its size (the system's fonts: DejaVu Sans,
     Noto Sans CJK; a picture with Chinese in it is set in Noto Sans CJK first)."""
-    if _CJK.search(svg):
-        svg = svg.replace(FONT_FAMILY, CJK_FONT_FAMILY)
+    if _CJK.search(svg):  # the tree's and the board's faces alike
+        svg = re.sub(r'font-family="DejaVu Sans[^"]*"', f'font-family="{CJK_FONT_FAMILY}"', svg)
     return bytes(
         resvg_py.svg_to_bytes(
             svg_string=svg, zoom=zoom, font_family="DejaVu Sans", background="#ffffff"
