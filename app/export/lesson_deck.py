@@ -23,6 +23,7 @@ from app.export.run_deck import (
     build_search,
     player_names,
     search_slide,
+    short_titles,
     slide_title,
     whole_iteration,
 )
@@ -168,7 +169,9 @@ class _Follow:
         lines = [_("The answer: {answer}", answer=right), "", reveal.summary_words()]
         rows = reveal.rows_words()
         if rows:
-            lines += [""] + [" · ".join(row) for row in rows]
+            # each cell isolated: in Arabic a row reads cell by cell from the right, a signed
+            # number keeps its sign in front ("a1 · 1 · +1.000" is not one left-to-right run)
+            lines += [""] + [" · ".join(i18n.isolate(cell) for cell in row) for row in rows]
         if reveal.why_words():
             lines += ["", reveal.why_words()]
         # TRANSLATORS: an exported slide's title: a lesson page's title, then "Reveal"
@@ -180,10 +183,12 @@ class _Follow:
     def state(self, title: str, press: str, trace: IterationTrace | None, text: str,
               phase: str, marks: tuple[set[int], int | None] | None = None) -> None:  # fmt: skip
         assert self.search is not None
+        game, n = self.search.game, self.search.iterations
+        before = _("{page} · {press}", page=title, press=press) + " · "
         slide = search_slide(
             self.search, trace, kind="state", text=text, marks=marks,
-            title=_("{page} · {press}", page=title, press=press) + " · "
-            + slide_title(self.search.game, self.search.iterations, phase),
+            title=before + slide_title(game, n, phase),
+            shorter=short_titles(game, n, phase, before),
         )  # fmt: skip
         self.history.append(slide)
         self.shown = len(self.history) - 1
@@ -215,7 +220,8 @@ class _Follow:
                                                                        else 1)))  # fmt: skip
             if self.history:
                 old = self.history[self.shown]
-                self.add(replace(old, title=_("{page} · {press}", page=title, press=said)))
+                self.add(replace(old, title=_("{page} · {press}", page=title, press=said),
+                                 short_titles=()))  # fmt: skip
             return None
         if name == "Play best":
             action = search.best_action()

@@ -1,10 +1,15 @@
-"""Pictures: an SVG drawn as a PNG (resvg), a whole slide as one 1280x720 picture, the animation
-of the tree over the chosen iterations (GIF or APNG) and every slide as PNG frames in a zip.
+"""Pictures: an SVG drawn as a PNG (resvg), the layout of a 16:9 slide (:func:`layout`: where
+the title, the tree, the narration, the board and the deciding terms go, every text at
+:data:`MIN_TEXT_PX` or more and inside the slide), a whole slide as one 1280x720 picture, the
+animation of the tree over the chosen iterations (GIF or APNG) and every slide as PNG frames in
+a zip. The PowerPoint deck (``pptx_deck.py``) places its shapes by the same :func:`layout`.
 
 The renderer is resvg (``resvg-py``, a wheel with no system library): it draws the SVGs the app
-builds as a browser does, shapes Arabic (joined letters, right to left) and falls back from
-DejaVu Sans to Noto Sans CJK for Chinese glyphs, where CairoSVG's text has neither shaping nor
-fallback (docs/cli.md, "Why resvg").
+builds as a browser does, shapes Arabic (joined letters) and falls back from DejaVu Sans to Noto
+Sans CJK for Chinese glyphs, where CairoSVG's text has neither shaping nor fallback (docs/cli.md,
+"Why resvg"). It lays every text out from a left-to-right paragraph (it reads no ``direction``),
+so :func:`svg_png` isolates a right-to-left text's words (U+2067 ... U+2069) to order them as a
+browser orders them under ``direction="rtl"``.
 """
 
 from __future__ import annotations
@@ -12,7 +17,9 @@ from __future__ import annotations
 import io
 import re
 import zipfile
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 import resvg_py
@@ -21,14 +28,27 @@ from PIL import Image
 from app.drawing.tree_text import text_width
 from app.export.records import Deck, Slide, Table
 from app.export.tree_svg import CJK_FONT_FAMILY, FONT_FAMILY, MIN_TEXT_PX
+from app.words import i18n
 
 __all__ = [
+    "BOARD_MAX_H",
+    "HEAD_LINE",
+    "ROW_H",
     "SLIDE_H",
     "SLIDE_W",
+    "TREE_BOX",
+    "Layout",
+    "TermsPlan",
     "animation_frame_svg",
+    "fit_text",
+    "fit_title",
+    "layout",
+    "plan_terms",
+    "readable",
     "slide_png",
     "slide_svg",
     "svg_png",
+    "svg_size",
     "wrap",
     "write_animation",
     "write_frames_zip",
@@ -39,40 +59,143 @@ _CJK = re.compile(r"[\u2e80-\u9fff\uff00-\uffef]")
 SLIDE_W, SLIDE_H = 1280, 720
 _MARGIN = 16
 _TITLE_H = 64
+#: The tree picture's box on a slide (left to right; mirrored for a right-to-left deck).
+TREE_BOX = (_MARGIN, _TITLE_H + 8, 760, 430)
+_SIDE_W = SLIDE_W - 2 * _MARGIN - TREE_BOX[2] - 16
+#: The board's most height (px) in the side column: the rest is the deciding terms'.
+BOARD_MAX_H = 330
+#: The deciding terms end above the slide's number in the corner.
+_TERMS_BOTTOM = SLIDE_H - 28
+#: A row of the terms (14 px type), and a line of a column's header.
+ROW_H, HEAD_LINE = 20.0, 18.0
+_CELL_PAD = 8
 _TEXT = "#111827"
 _MUTED = "#374151"
 _RULE = "#e5e7eb"
 _CHOSEN = "#fef3c7"
-#: An animation frame: a title line over the tree picture (px).
+_CAPTION_FILL = "#f3f4f6"
+#: An animation frame: a title bar over the tree picture (px).
 _FRAME_TITLE = 40
 #: How long each animation frame shows (ms), and the last one (a pause before the loop).
 FRAME_MS, LAST_FRAME_MS = 1200, 3000
+#: Right-to-left isolate and its end: a text's words ordered right to left by a renderer that
+#: starts every paragraph left to right.
+_RLI, _PDI = "\u2067", "\u2069"
+_RTL_TEXT = re.compile(r'(<text\b[^>]*\bdirection="rtl"[^>]*>)(.*?)(</text>)', re.S)
+
+Box = tuple[float, float, float, float]
+
+# ----------------------------------------------------------------------------- drawing
+
+
+#: PNGs already drawn, by their SVG and zoom: a picture drawn once per export however many
+#: slides or formats show it (a lesson's Back and Forward, a board unchanged between phases).
+_DRAWN: OrderedDict[tuple[str, float], bytes] = OrderedDict()
+_DRAWN_MAX = 256
 
 
 def svg_png(svg: str, zoom: float = 1.0) -> bytes:
     """``svg`` drawn as PNG bytes at ``zoom`` x its size (the system's fonts: DejaVu Sans,
-    Noto Sans CJK; a picture with Chinese in it is set in Noto Sans CJK first)."""
-    if _CJK.search(svg):  # the tree's and the board's faces alike
-        svg = re.sub(r'font-family="DejaVu Sans[^"]*"', f'font-family="{CJK_FONT_FAMILY}"', svg)
-    return bytes(
+    Noto Sans CJK; a picture with Chinese in it is set in Noto Sans CJK first; a text marked
+    ``direction="rtl"`` ordered right to left). The same SVG and zoom are drawn once."""
+    key = (svg, zoom)
+    if key in _DRAWN:
+        _DRAWN.move_to_end(key)
+        return _DRAWN[key]
+    shown = svg
+    if _CJK.search(shown):  # the tree's and the board's faces alike
+        shown = re.sub(r'font-family="DejaVu Sans[^"]*"', f'font-family="{CJK_FONT_FAMILY}"',
+                       shown)  # fmt: skip
+    if 'direction="rtl"' in shown:
+        shown = _RTL_TEXT.sub(lambda m: m[1] + _RLI + m[2] + _PDI + m[3], shown)
+    png = bytes(
         resvg_py.svg_to_bytes(
-            svg_string=svg, zoom=zoom, font_family="DejaVu Sans", background="#ffffff"
+            svg_string=shown, zoom=zoom, font_family="DejaVu Sans", background="#ffffff"
         )
+    )
+    _DRAWN[key] = png
+    if len(_DRAWN) > _DRAWN_MAX:
+        _DRAWN.popitem(last=False)
+    return png
+
+
+def svg_size(svg: str) -> tuple[float, float]:
+    """The outer ``<svg>``'s width and height in px."""
+    head = svg[svg.find("<svg") : svg.find(">", svg.find("<svg"))]
+    found = dict(re.findall(r'\s(width|height)="([0-9.]+)"', head))
+    return float(found["width"]), float(found["height"])
+
+
+def readable(svg: str, zoom: float, least: float = MIN_TEXT_PX) -> str:
+    """``svg`` with every text smaller than ``least`` px once drawn at ``zoom`` raised to it
+    (a board's cell names and small captions, drawn for the app's page, read on a projector)."""
+    floor = least / zoom
+
+    def raised(m: re.Match[str]) -> str:
+        return f'font-size="{max(float(m[1]), floor):.4g}"'
+
+    return re.sub(r'font-size="([0-9.]+)"', raised, svg)
+
+
+def _inner(svg: str) -> str:
+    """An SVG's content without its outer ``<svg>`` element."""
+    start = svg.find(">", svg.find("<svg")) + 1
+    return svg[start : svg.rfind("</svg>")]
+
+
+def _placed(svg: str, x: float, y: float, zoom: float = 1.0, clip: Box | None = None) -> str:
+    """``svg``'s content drawn at (``x``, ``y``) scaled by ``zoom`` (its fonts kept), inside
+    ``clip`` when given (a picture whose edge cuts what reaches past it)."""
+    family = re.search(r'font-family="([^"]*)"', svg[: svg.find(">", svg.find("<svg"))])
+    face = f' font-family="{family[1]}"' if family else ""
+    body = f'<g transform="translate({x:.1f},{y:.1f}) scale({zoom:.4f})"{face}>{_inner(svg)}</g>'
+    if clip is None:
+        return body
+    cx, cy, cw, ch = clip
+    key = f"c{int(cx)}_{int(cy)}"
+    return (
+        f'<clipPath id="{key}"><rect x="{cx:.1f}" y="{cy:.1f}" width="{cw:.1f}" '
+        f'height="{ch:.1f}"/></clipPath><g clip-path="url(#{key})">{body}</g>'
     )
 
 
-def wrap(text: str, size: float, width: float) -> list[str]:
+# ----------------------------------------------------------------------------- words
+
+
+#: Punctuation that never starts a line (it closes what comes before: Chinese 。，、 and
+#: closing brackets) and that never ends one (an opening bracket).
+_CLOSING = set("。，、；：！？）」』】〉》’”…％・,.;:!?)]}")
+_OPENING = set("（「『【〈《‘“([{")
+
+
+def _tokens(paragraph: str) -> list[str]:
+    """The pieces a line may break between: a word with its trailing space, a Chinese
+    character; closing punctuation kept with what it follows, an opening bracket with what
+    it opens (Chinese line-breaking rules: no line starts with "。" or "，")."""
+    raw = re.findall(r"[\u2e80-\u9fff\uff00-\uffef]|[^\s\u2e80-\u9fff\uff00-\uffef]+\s*",
+                     paragraph.strip())  # fmt: skip
+    pieces: list[str] = []
+    for token in raw:
+        if pieces and token[0] in _CLOSING and (pieces[-1][-1:] not in " \t"):
+            pieces[-1] += token
+        elif pieces and pieces[-1] and pieces[-1][-1] in _OPENING:
+            pieces[-1] += token
+        else:
+            pieces.append(token)
+    return pieces
+
+
+def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
     """``text`` broken into lines no wider than ``width`` px at font size ``size`` (the
     layout's upper width estimate): at spaces, and between any two characters of a script
-    written without spaces (Chinese). A blank line separates paragraphs (kept as "")."""
+    written without spaces (Chinese), never before closing punctuation. A blank line
+    separates paragraphs (kept as ""). A word wider than ``width`` has a line of its own."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
-        words = re.findall(r"[\u2e80-\u9fff\uff00-\uffef]|[^\s\u2e80-\u9fff\uff00-\uffef]+\s*",
-                           paragraph.strip())  # fmt: skip
         line = ""
-        for word in words:
+        for word in _tokens(paragraph):
             candidate = line + word
-            if line and text_width(candidate.rstrip(), size) > width:
+            if line and text_width(candidate.rstrip(), size, bold) > width:
                 lines.append(line.rstrip())
                 line = word.lstrip()
             else:
@@ -83,147 +206,374 @@ def wrap(text: str, size: float, width: float) -> list[str]:
     return lines
 
 
-def _text_lines(lines: Sequence[str], x: float, y: float, size: float, *, rtl: bool,
-                right: float, weight: int = 400, fill: str = _TEXT,
-                gap: float = 1.35) -> tuple[str, float]:  # fmt: skip
-    """SVG text, one ``<text>`` a line from ``y`` (the first baseline) down; right-aligned at
-    ``right`` and written right to left when ``rtl``. Returns the SVG and the next baseline."""
-    anchor = "end" if rtl else "start"
-    at = right if rtl else x
-    direction = ' direction="rtl" unicode-bidi="embed"' if rtl else ""
-    parts = []
-    for line in lines:
-        if line:
-            parts.append(
-                f'<text x="{at:.1f}" y="{y:.1f}" font-size="{size:g}" font-weight="{weight}" '
-                f'text-anchor="{anchor}" fill="{fill}"{direction}>{escape(line)}</text>'
-            )
-        y += size * gap
-    return "".join(parts), y
+def fit_title(forms: Sequence[str], width: float, height: float,
+              sizes: Sequence[float] = (26, 24, 22, 20)) -> tuple[str, list[str], float]:  # fmt: skip
+    """A title that fits ``width`` x ``height`` px, never cut: the first of ``forms`` (the
+    title, then its shorter forms) that fits one line at the largest of ``sizes`` (the whole
+    title at 20 px before a shorter one at 26: a teacher loses no words while they read
+    well); else the shortest form on the fewest lines the height takes, down to
+    :data:`MIN_TEXT_PX`. Returns the form, its lines and the size."""
+    for form in forms:
+        for size in sizes:
+            if text_width(form, size, True) <= width:
+                return form, [form], size
+    shortest = forms[-1]
+    size = float(sizes[-1])
+    while True:
+        lines = wrap(shortest, size, width, bold=True)
+        if len(lines) * size * 1.2 <= height or size <= MIN_TEXT_PX:
+            return shortest, lines, size
+        size -= 1
 
 
-def _nested(svg: str, x: float, y: float, width: float, height: float) -> str:
-    """An SVG picture placed in the box (``x``, ``y``, ``width``, ``height``), scaled to fit
-    (aspect kept): its outer element's size replaced, its viewBox kept."""
-    start = svg.find("<svg")
-    end = svg.find(">", start)
-    head = re.sub(r'\s(width|height|x|y)="[^"]*"', "", svg[start:end])
-    head += f' x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="{height:.1f}"'
-    head += ' preserveAspectRatio="xMidYMin meet"'
-    return head + svg[end:]
+def fit_text(text: str, width: float, height: float, sizes: Sequence[float],
+             gap: float = 1.35) -> tuple[list[str], float]:  # fmt: skip
+    """``text`` wrapped to ``width`` at the largest of ``sizes`` whose lines fit ``height``
+    (``gap``: a line's height in sizes); at the last size, the lines that fit, the last one
+    ending in "…" (the speaker notes and the handout keep the whole)."""
+    for size in sizes:
+        lines = wrap(text, size, width)
+        if len(lines) * size * gap <= height:
+            return lines, size
+    size = sizes[-1]
+    room = max(1, int(height // (size * gap)))
+    lines = wrap(text, size, width)
+    if len(lines) > room:
+        lines = lines[:room]
+        last = lines[-1]
+        while last and text_width(last + " …", size) > width:
+            last = last[:-1]
+        lines[-1] = last.rstrip() + " …"
+    return lines, size
 
 
-def _table(
-    table: Table, x: float, y: float, width: float, rtl: bool, bottom: float
-) -> tuple[str, float]:
-    """A table of the deciding terms at :data:`MIN_TEXT_PX`, as many rows as fit above
-    ``bottom``; returns the SVG and the y below it."""
+# ----------------------------------------------------------------------------- the terms
+
+
+@dataclass(frozen=True)
+class TermsBlock:
+    """One decision's part of the terms: its caption's lines, the rows shown (in the table's
+    order: the chosen one and its closest rivals when not all fit) and the rows left out."""
+
+    table: Table
+    caption: tuple[str, ...]
+    rows: tuple[int, ...]
+    more: str  # "+3 more" ("" when every row is shown)
+
+
+@dataclass(frozen=True)
+class TermsPlan:
+    """The deciding terms laid out in a column: the columns' widths (in the header's order)
+    and each header's lines (drawn once, under the first decision's caption), a block per
+    decision shown, and a line for the deeper decisions left out ("" when none is)."""
+
+    widths: tuple[float, ...]
+    header: tuple[tuple[str, ...], ...]
+    blocks: tuple[TermsBlock, ...]
+    hidden: str
+
+    @property
+    def head_h(self) -> float:
+        return HEAD_LINE * max((len(h) for h in self.header), default=1) + 4
+
+    def height(self) -> float:
+        """The plan's height in px."""
+        h = self.head_h if self.blocks else 0.0
+        for b in self.blocks:
+            h += ROW_H * (len(b.caption) + len(b.rows) + (1 if b.more else 0))
+        return h + (ROW_H if self.hidden else 0.0)
+
+
+def _least_width(header: str, lines: int, floor: float) -> float:
+    """The least column width (>= ``floor``) that wraps ``header`` into ``lines`` lines."""
+    full = text_width(header, MIN_TEXT_PX, True) + _CELL_PAD
+    w = floor
+    while w < full and len(wrap(header, MIN_TEXT_PX, w - _CELL_PAD, bold=True)) > lines:
+        w += 2
+    return min(w, full)
+
+
+def _columns(tables: Sequence[Table], width: float) -> tuple[list[float], list[list[str]]]:
+    """Each column's width: room for its widest cell (bold, as the chosen row is) and its
+    header's longest word, the rest shared so the headers take as few lines as they can."""
+    header = tables[0].header
+    need = []
+    for c, head in enumerate(header):
+        cells = [text_width(row[c], MIN_TEXT_PX, True) for t in tables for row in t.rows]
+        words = [text_width(w.strip(), MIN_TEXT_PX, True) for w in _tokens(head)] or [0.0]
+        need.append(max([*cells, *words]) + _CELL_PAD)
+    widths = need
+    if sum(need) > width:  # too many columns: each its share (a cell too wide is cut with …)
+        widths = [width * n / sum(need) for n in need]
+    else:
+        for lines in (1, 2, 3):
+            want = [max(n, _least_width(h, lines, n)) for n, h in zip(need, header, strict=True)]
+            if sum(want) <= width:
+                widths = want
+                break
+        spare = width - sum(widths)
+        widths = [w + spare * w / sum(widths) for w in widths]
+    heads = [wrap(h, MIN_TEXT_PX, w - _CELL_PAD, bold=True) or [""] for h, w in
+             zip(header, widths, strict=True)]  # fmt: skip
+    return widths, heads
+
+
+def plan_terms(tables: Sequence[Table], width: float, height: float) -> TermsPlan | None:
+    """The deciding terms in a ``width`` x ``height`` px column at :data:`MIN_TEXT_PX`, whole:
+    every decision with every row when they fit; else each decision's chosen row and its
+    closest rival at least (the comparison that decided), then more rows from the root down
+    (the root's decision is the board's), with "+k more" under a table short of rows; the
+    deepest decisions that do not fit even so are left out, a line says how many. Never a
+    smaller type, never a cut row. ``None`` when there are no tables."""
+    if not tables:
+        return None
+    widths, heads = _columns(tables, width)
+    captions = [tuple(wrap(t.caption, MIN_TEXT_PX, width, bold=True)) for t in tables]
+    head_h = HEAD_LINE * max(len(h) for h in heads) + 4
+    count = len(tables)
+
+    def need(i: int, shown: int) -> float:
+        more = 1 if shown < len(tables[i].rows) else 0
+        return ROW_H * (len(captions[i]) + shown + more) + (head_h if i == 0 else 0.0)
+
+    least = [min(2, len(t.rows)) for t in tables]
+    kept = count
+    while kept > 0 and sum(need(i, least[i]) for i in range(kept)) + (
+        ROW_H if kept < count else 0
+    ) > height:
+        kept -= 1
+    if kept == 0 and need(0, min(1, len(tables[0].rows))) <= height - ROW_H * (count > 1):
+        kept, least = 1, [min(1, len(tables[0].rows))]
+    shown = least[:kept]
+    spare = height - sum(need(i, shown[i]) for i in range(kept)) - (ROW_H if kept < count else 0)
+    for i in range(kept):
+        rows = len(tables[i].rows)
+        while shown[i] < rows:
+            cost = ROW_H if shown[i] + 1 < rows else 0.0  # the last row takes "+k more"'s line
+            if cost > spare:
+                break
+            shown[i] += 1
+            spare -= cost
+    blocks = []
+    for i in range(kept):
+        table = tables[i]
+        rows = tuple(sorted(table.telling()[: shown[i]]))
+        left = len(table.rows) - len(rows)
+        # the tree's dashed box for the children it does not draw says the same ("+6 more")
+        more = i18n._("+{n} more", n=i18n.decimal(left)) if left else ""
+        blocks.append(TermsBlock(table, captions[i], rows, more))
+    hidden = ""
+    if kept < count:
+        # TRANSLATORS: under an exported slide's UCT tables: the decisions further down the
+        # path it has no room for (the speaker notes and the handout hold them)
+        hidden = i18n.n_("+{n} deeper decision", "+{n} deeper decisions", count - kept,
+                         n=i18n.decimal(count - kept))  # fmt: skip
+    return TermsPlan(tuple(widths), tuple(tuple(h) for h in heads), tuple(blocks), hidden)
+
+
+# ----------------------------------------------------------------------------- a slide
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where everything of one slide goes, in px of the 1280x720 slide (boxes are ``(x, y,
+    width, height)``; a right-to-left deck's columns are mirrored).
+
+    Attributes:
+        title: the title's form shown (the slide's title or a shorter form of it).
+        title_lines: its lines (one, unless no form fits one line) and ``title_size``.
+        body: the narration's (or a text slide's) lines at ``body_size`` in ``body_box``.
+        tree_box: the tree picture's box, ``None`` on a text slide.
+        board: the board's SVG with its small texts raised (:func:`readable`), drawn at
+            ``board_zoom`` in ``board_box``; ``None`` without a board picture.
+        board_text: a board written as text (a game without a picture), its lines.
+        terms: the deciding terms' plan, drawn from ``terms_box``'s top.
+    """
+
+    title: str
+    title_lines: tuple[str, ...]
+    title_size: float
+    body: tuple[str, ...]
+    body_size: float
+    body_box: Box
+    tree_box: Box | None = None
+    board: str | None = None
+    board_zoom: float = 1.0
+    board_box: Box | None = None
+    board_text: tuple[str, ...] = ()
+    board_text_box: Box | None = None
+    terms: TermsPlan | None = None
+    terms_box: Box | None = None
+
+
+def layout(deck: Deck, slide: Slide) -> Layout:
+    """The slide's :class:`Layout`: every text at :data:`MIN_TEXT_PX` or more, every one
+    inside the slide (the title never cut: :func:`fit_title`; the terms whole:
+    :func:`plan_terms`)."""
+    w, m = SLIDE_W, _MARGIN
+    with i18n.language(deck.lang):
+        forms = (slide.title, *slide.short_titles)
+        form, lines, size = fit_title(forms, w - 2 * m, _TITLE_H - 6)
+        if slide.tree_svg is None:
+            box = (m, _TITLE_H + 24, w - 2 * m, SLIDE_H - _TITLE_H - 24 - 30)
+            body, body_size = fit_text(slide.text, box[2], box[3], (24, 22, 20, 18, 16))
+            return Layout(form, tuple(lines), size, tuple(body), body_size, box)
+        tx, ty, tw, th = TREE_BOX
+        tree_x = w - m - tw if deck.rtl else tx
+        side_x = m if deck.rtl else m + tw + 16
+        narration_box = (tree_x, ty + th + 10, tw, SLIDE_H - ty - th - 10 - 8)
+        body, body_size = fit_text(slide.text, tw, narration_box[3], (17, 16, 15, 14))
+        y = float(ty)
+        board = board_box = text_box = None
+        zoom = 1.0
+        board_lines: tuple[str, ...] = ()
+        if slide.board_svg is not None:
+            bw, bh = svg_size(slide.board_svg)
+            zoom = min(1.0, _SIDE_W / bw, BOARD_MAX_H / bh)
+            board = readable(slide.board_svg, zoom)
+            board_box = (side_x + (_SIDE_W - bw * zoom) / 2, y, bw * zoom, bh * zoom)
+            y += bh * zoom + 10
+        elif slide.board_text:
+            board_lines = tuple(slide.board_text.splitlines()[:12])
+            text_box = (side_x, y, _SIDE_W, len(board_lines) * 15 * 1.35 + 8)
+            y += text_box[3] + 6
+        terms = plan_terms(slide.tables, _SIDE_W, _TERMS_BOTTOM - y)
+        return Layout(
+            form, tuple(lines), size, tuple(body), body_size, narration_box,
+            tree_box=(tree_x, ty, tw, th), board=board, board_zoom=zoom, board_box=board_box,
+            board_text=board_lines, board_text_box=text_box, terms=terms,
+            terms_box=(side_x, y, _SIDE_W, _TERMS_BOTTOM - y),
+        )  # fmt: skip
+
+
+def _line(text: str, x: float, y: float, size: float, *, rtl: bool, anchor: str = "start",
+          weight: int = 400, fill: str = _TEXT) -> str:  # fmt: skip
+    """One ``<text>``: ``anchor`` "start" is the line's reading start (the right edge when
+    ``rtl``), "middle" its middle, "end" its reading end."""
+    if rtl and anchor != "middle":
+        anchor = "end" if anchor == "start" else "start"
+    direction = ' direction="rtl"' if rtl else ""
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:g}" font-weight="{weight}" '
+        f'text-anchor="{anchor}" fill="{fill}"{direction}>{escape(text)}</text>'
+    )
+
+
+def _text_lines(lines: Sequence[str], box: Box, size: float, *, rtl: bool, weight: int = 400,
+                gap: float = 1.35) -> str:  # fmt: skip
+    """``lines`` from ``box``'s top, at its left (its right when ``rtl``)."""
+    x, y, w, _h = box
+    at = x + w if rtl else x
+    return "".join(
+        _line(line, at, y + size + i * size * gap, size, rtl=rtl, weight=weight)
+        for i, line in enumerate(lines)
+        if line
+    )
+
+
+def _terms_svg(plan: TermsPlan, box: Box, rtl: bool) -> str:
+    """The deciding terms as :func:`plan_terms` laid them out, from ``box``'s top."""
+    x, y, width, _h = box
     size = MIN_TEXT_PX
-    row_h = size * 1.45
-    parts, y_text = _text_lines(wrap(table.caption, size, width), x, y + size, size, rtl=rtl,
-                                right=x + width, weight=700)  # fmt: skip
-    y = y_text - size + 4
-    columns = len(table.header)
-    # the move's column wider than the numbers'
-    weights = [1.4 if i == 0 else 1.0 for i in range(columns)]
-    unit = width / sum(weights)
     edges = [x]
-    for w in weights:
-        edges.append(edges[-1] + w * unit)
+    for w in plan.widths[::-1] if rtl else plan.widths:
+        edges.append(edges[-1] + w)
+    count = len(plan.widths)
 
-    def cells(c: int) -> tuple[float, float]:
-        at = (columns - 1 - c) if rtl else c
+    def cell(c: int) -> tuple[float, float]:
+        at = (count - 1 - c) if rtl else c
         return edges[at], edges[at + 1]
 
-    # the header on up to two lines ("n (before" / "backup)")
-    heads = [wrap(h, size, cells(c)[1] - cells(c)[0] - 4)[:2] for c, h in enumerate(table.header)]
-    head_h = row_h * max(len(h) for h in heads)
-    for c, lines in enumerate(heads):
-        left, right = cells(c)
-        for i, line in enumerate(lines):
-            parts += (
-                f'<text x="{(left + right) / 2:.1f}" y="{y + size + i * row_h:.1f}" '
-                f'font-size="{size:g}" font-weight="700" text-anchor="middle" '
-                f'fill="{_TEXT}">{escape(line)}</text>'
+    start = x + width if rtl else x + 4
+    parts = []
+    for b, block in enumerate(plan.blocks):
+        for line in block.caption:
+            parts.append(
+                f'<rect x="{x}" y="{y:.1f}" width="{width}" height="{ROW_H}" '
+                f'fill="{_CAPTION_FILL}"/>'
             )
-    y += head_h
-    for r, row in enumerate(table.rows):
-        if y + row_h > bottom:
-            break
-        if r == table.chosen:
-            parts += (
-                f'<rect x="{x}" y="{y:.1f}" width="{width}" height="{row_h:.1f}" fill="{_CHOSEN}"/>'
-            )
-        weight = 700 if r == table.chosen else 400
-        for c, cell in enumerate(row):
-            left, right = cells(c)
-            shown = cell
-            while len(shown) > 1 and text_width(shown, size) > right - left - 4:
-                shown = shown[:-2] + "…"
-            parts += (
-                f'<text x="{(left + right) / 2:.1f}" y="{y + size:.1f}" font-size="{size:g}" '
-                f'font-weight="{weight}" text-anchor="middle" fill="{_TEXT}">'
-                f"{escape(shown)}</text>"
-            )
-        y += row_h
-    parts += f'<line x1="{x}" y1="{y:.1f}" x2="{x + width}" y2="{y:.1f}" stroke="{_RULE}"/>'
-    return parts, y + 8
+            parts.append(_line(line, start - (4 if rtl else 0), y + 15, size, rtl=rtl,
+                               weight=700))  # fmt: skip
+            y += ROW_H
+        if b == 0:
+            for c, lines in enumerate(plan.header):
+                left, right = cell(c)
+                for i, text in enumerate(lines):
+                    parts.append(_line(text, (left + right) / 2, y + 14 + i * HEAD_LINE, size,
+                                       rtl=rtl, anchor="middle", weight=700))  # fmt: skip
+            y += plan.head_h
+            parts.append(f'<line x1="{x}" y1="{y - 2:.1f}" x2="{x + width}" y2="{y - 2:.1f}" '
+                         f'stroke="{_RULE}"/>')  # fmt: skip
+        for r in block.rows:
+            chosen = r == block.table.chosen
+            if chosen:
+                parts.append(
+                    f'<rect x="{x}" y="{y:.1f}" width="{width}" height="{ROW_H}" '
+                    f'fill="{_CHOSEN}"/>'
+                )
+            for c, text in enumerate(block.table.rows[r]):
+                left, right = cell(c)
+                shown = text
+                while len(shown) > 1 and text_width(shown, size, chosen) > right - left - 2:
+                    shown = shown[:-2] + "…"
+                parts.append(_line(shown, (left + right) / 2, y + 15, size, rtl=rtl,
+                                   anchor="middle", weight=700 if chosen else 400))  # fmt: skip
+            y += ROW_H
+        if block.more:
+            parts.append(_line(block.more, start - (4 if rtl else 0), y + 15, size, rtl=rtl,
+                               fill=_MUTED))  # fmt: skip
+            y += ROW_H
+    if plan.hidden:
+        parts.append(_line(plan.hidden, start - (4 if rtl else 0), y + 15, size, rtl=rtl,
+                           fill=_MUTED))  # fmt: skip
+        y += ROW_H
+    parts.append(f'<line x1="{x}" y1="{y:.1f}" x2="{x + width}" y2="{y:.1f}" stroke="{_RULE}"/>')
+    return "".join(parts)
+
+
+def _title_svg(lines: Sequence[str], size: float, width: float, bar: float, rtl: bool,
+               inset: float = _MARGIN) -> str:  # fmt: skip
+    """The title's lines centred down a ``bar`` px high band, from the reading start
+    (``inset`` px from the edge)."""
+    step = size * 1.2
+    first = bar / 2 - step * (len(lines) - 1) / 2 + size * 0.36
+    at = width - inset if rtl else inset
+    return "".join(
+        _line(line, at, first + i * step, size, rtl=rtl, weight=700) for i, line in enumerate(lines)
+    )
 
 
 def slide_svg(deck: Deck, slide: Slide, number: int = 0) -> str:
-    """``slide`` as one 1280x720 SVG: the title line; an iteration's or a state's tree (left),
-    board and deciding terms (right) and narration (below the tree); a text slide's body
-    across. ``number`` (1-based, 0: none) is written in the corner."""
+    """``slide`` as one 1280x720 SVG laid out by :func:`layout`: the title; an iteration's
+    or a state's tree (left; right in a right-to-left deck), its narration under it, the board
+    and the deciding terms beside it; a text slide's body across. ``number`` (1-based, 0: none)
+    is written in the bottom corner."""
     rtl = deck.rtl
-    w, m = SLIDE_W, _MARGIN
-    title_lines = wrap(slide.title, 26, w - 2 * m - 60)[:2]
-    title_size = 26 if len(title_lines) == 1 else 21
-    title, _y = _text_lines(title_lines, m, 40 if len(title_lines) == 1 else 28, title_size,
-                            rtl=rtl, right=w - m, weight=700)  # fmt: skip
+    at = layout(deck, slide)
+    w = SLIDE_W
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{SLIDE_H}" '
         f'viewBox="0 0 {w} {SLIDE_H}" font-family="{FONT_FAMILY}">',
         f'<rect width="{w}" height="{SLIDE_H}" fill="#ffffff"/>',
-        f'<rect width="{w}" height="{_TITLE_H}" fill="#f3f4f6"/>',
-        title,
+        f'<rect width="{w}" height="{_TITLE_H}" fill="{_CAPTION_FILL}"/>',
+        _title_svg(at.title_lines, at.title_size, w, _TITLE_H, rtl),
     ]
     if number:
-        corner = m if rtl else w - m
-        anchor = "start" if rtl else "end"
-        parts.append(
-            f'<text x="{corner}" y="{SLIDE_H - 10}" font-size="{MIN_TEXT_PX:g}" '
-            f'text-anchor="{anchor}" fill="{_MUTED}">{number}</text>'
-        )
-    if slide.tree_svg is None:
-        body, _y = _text_lines(wrap(slide.text, 24, w - 2 * m), m, _TITLE_H + 48, 24, rtl=rtl,
-                               right=w - m)  # fmt: skip
-        parts.append(body)
-        parts.append("</svg>")
-        return "".join(parts)
-    tree_w, tree_h = 760, 430
-    tree_x = w - m - tree_w if rtl else m
-    side_x = m if rtl else m + tree_w + 16
-    side_w = w - 2 * m - tree_w - 16
-    parts.append(_nested(slide.tree_svg, tree_x, _TITLE_H + 8, tree_w, tree_h))
-    parts.append(
-        f'<rect x="{tree_x}" y="{_TITLE_H + 8}" width="{tree_w}" height="{tree_h}" '
-        f'fill="none" stroke="{_RULE}"/>'
-    )
-    narration, _y = _text_lines(wrap(slide.text, 17, tree_w), tree_x, _TITLE_H + tree_h + 36,
-                                17, rtl=rtl, right=tree_x + tree_w)  # fmt: skip
-    parts.append(narration)
-    y = _TITLE_H + 8.0
-    if slide.board_svg is not None:
-        parts.append(_nested(slide.board_svg, side_x, y, side_w, 250))
-        y += 258
-    elif slide.board_text:
-        board, y = _text_lines(slide.board_text.splitlines()[:12], side_x, y + 18, 15,
-                               rtl=False, right=side_x + side_w)  # fmt: skip
-    for table in slide.tables:
-        if y > SLIDE_H - 60:
-            break
-        svg, y = _table(table, side_x, y, side_w, rtl, SLIDE_H - 24)
-        parts.append(svg)
+        parts.append(_line(str(number), _MARGIN if rtl else w - _MARGIN, SLIDE_H - 10,
+                           MIN_TEXT_PX, rtl=False, anchor="start" if rtl else "end",
+                           fill=_MUTED))  # fmt: skip
+    parts.append(_text_lines(at.body, at.body_box, at.body_size, rtl=rtl))
+    if at.tree_box is not None and slide.tree_svg is not None:
+        x, y, tw, th = at.tree_box
+        parts.append(_placed(slide.tree_svg, x, y, clip=at.tree_box))
+        parts.append(f'<rect x="{x}" y="{y}" width="{tw}" height="{th}" fill="none" '
+                     f'stroke="{_RULE}"/>')  # fmt: skip
+    if at.board is not None and at.board_box is not None:
+        parts.append(_placed(at.board, at.board_box[0], at.board_box[1], at.board_zoom))
+    if at.board_text and at.board_text_box is not None:
+        parts.append(_text_lines(at.board_text, at.board_text_box, 15, rtl=False))
+    if at.terms is not None and at.terms_box is not None:
+        parts.append(_terms_svg(at.terms, at.terms_box, rtl))
     parts.append("</svg>")
     return "".join(parts)
 
@@ -233,30 +583,30 @@ def slide_png(deck: Deck, slide: Slide, number: int = 0) -> bytes:
     return svg_png(slide_svg(deck, slide, number))
 
 
+# ----------------------------------------------------------------------------- animation
+
+
 def animation_frame_svg(deck: Deck, slide: Slide) -> str:
     """An animation's frame: the slide's title over its tree picture (a text slide: its title
-    and text)."""
-    width, height = 760, 430 + _FRAME_TITLE
+    and text), every text at :data:`MIN_TEXT_PX` or more."""
+    tw, th = TREE_BOX[2], TREE_BOX[3]
+    width, height = tw, th + _FRAME_TITLE
     rtl = deck.rtl
-    title, _y = _text_lines(wrap(slide.title, 16, width - 16)[:1], 8, 26, 16, rtl=rtl,
-                            right=width - 8, weight=700)  # fmt: skip
-    body = (
-        _nested(slide.tree_svg, 0, _FRAME_TITLE, 760, 430)
-        if slide.tree_svg is not None
-        else _text_lines(
-            wrap(slide.text, 18, width - 16)[:18],
-            8,
-            _FRAME_TITLE + 26,
-            18,
-            rtl=rtl,
-            right=width - 8,
-        )[0]  # fmt: skip
-    )
+    with i18n.language(deck.lang):
+        _form, lines, size = fit_title((slide.title, *slide.short_titles), width - 16,
+                                       _FRAME_TITLE - 4, sizes=(18, 16, 15, 14))  # fmt: skip
+    title = _title_svg(lines, size, width, _FRAME_TITLE, rtl, inset=8)
+    if slide.tree_svg is not None:
+        body = _placed(slide.tree_svg, 0, _FRAME_TITLE)
+    else:
+        box = (8.0, _FRAME_TITLE + 8.0, width - 16.0, th - 16.0)
+        text, text_size = fit_text(slide.text, box[2], box[3], (18, 16, 15, 14))
+        body = _text_lines(text, box, text_size, rtl=rtl)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="{FONT_FAMILY}">'
-        f'<rect width="{width}" height="{height}" fill="#ffffff"/>'
-        f'<rect width="{width}" height="{_FRAME_TITLE}" fill="#f3f4f6"/>{title}{body}</svg>'
+        f'<rect width="{width}" height="{height}" fill="#ffffff"/>{body}'
+        f'<rect width="{width}" height="{_FRAME_TITLE}" fill="{_CAPTION_FILL}"/>{title}</svg>'
     )
 
 

@@ -7,7 +7,9 @@ for).
 
 Shapes are named, so a reader (a test, a script) finds them: ``Title``, ``Narration`` (an
 iteration's or a press's narration, a page's text, a question or a reveal), ``Tree``,
-``Board``, ``Terms 1``, ``Terms 2``, ...
+``Board``, ``Terms 1``, ``Terms 2``, ... (a table a decision on the path), ``More terms`` (the
+deeper decisions the slide has no room for). Every place and size is
+:func:`app.export.pictures.layout`'s, as the slide's picture has them.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ from pptx.dml.color import RGBColor
 from pptx.enum.text import MSO_ANCHOR, PP_ALIGN
 from pptx.util import Emu, Pt
 
-from app.export.pictures import SLIDE_H, SLIDE_W, svg_png
-from app.export.records import Deck, Slide, Table
+from app.export.pictures import ROW_H, SLIDE_H, SLIDE_W, TermsPlan, layout, svg_png
+from app.export.records import Deck, Slide
+from app.export.tree_svg import MIN_TEXT_PX
 
 __all__ = ["PX", "write_pptx"]
 
@@ -33,7 +36,6 @@ PX = 9525
 ZOOM = 1.0
 _MARGIN = 16
 _TITLE_H = 64
-_TREE = (760, 430)
 _LANG = {"en": "en-US", "es": "es-ES", "de": "de-DE", "zh-Hans": "zh-CN", "ar": "ar-SA"}
 
 
@@ -52,16 +54,18 @@ def _pt(px: float) -> Pt:
 
 
 def _text_box(slide: object, name: str, box: tuple[float, float, float, float], text: str,
-              size: float, deck: Deck, *, bold: bool = False,
-              fill: str | None = None) -> None:  # fmt: skip
+              size: float, deck: Deck, *, bold: bool = False, fill: str | None = None,
+              middle: bool = False, inset: float = 0.0) -> None:  # fmt: skip
     """A named text box with ``text`` (a paragraph a line; blank lines kept), right to left
-    when the deck is."""
+    when the deck is; ``middle``: centred down the box; ``inset``: px inside its sides."""
     x, y, w, h = box
     shape = slide.shapes.add_textbox(_px(x), _px(y), _px(w), _px(h))  # type: ignore[attr-defined]
     shape.name = name
     frame = shape.text_frame
     frame.word_wrap = True
-    frame.vertical_anchor = MSO_ANCHOR.TOP
+    frame.vertical_anchor = MSO_ANCHOR.MIDDLE if middle else MSO_ANCHOR.TOP
+    frame.margin_left = frame.margin_right = _px(inset)
+    frame.margin_top = frame.margin_bottom = _px(0)
     if fill is not None:
         shape.fill.solid()
         shape.fill.fore_color.rgb = _rgb(fill)
@@ -72,10 +76,11 @@ def _text_box(slide: object, name: str, box: tuple[float, float, float, float], 
         _style(run, paragraph, size, deck, bold)
 
 
-def _style(run: object, paragraph: object, size: float, deck: Deck, bold: bool) -> None:
+def _style(run: object, paragraph: object, size: float, deck: Deck, bold: bool,
+           colour: str = "111827") -> None:  # fmt: skip
     run.font.size = _pt(size)  # type: ignore[attr-defined]
     run.font.bold = bold  # type: ignore[attr-defined]
-    run.font.color.rgb = _rgb("111827")  # type: ignore[attr-defined]
+    run.font.color.rgb = _rgb(colour)  # type: ignore[attr-defined]
     props = run._r.get_or_add_rPr()  # type: ignore[attr-defined]
     props.set("lang", _LANG.get(deck.lang, deck.lang))
     if deck.rtl:
@@ -83,58 +88,81 @@ def _style(run: object, paragraph: object, size: float, deck: Deck, bold: bool) 
         paragraph._p.get_or_add_pPr().set("rtl", "1")  # type: ignore[attr-defined]
 
 
-def _picture(slide: object, name: str, svg: str, box: tuple[float, float, float, float]) -> None:
-    """An SVG drawn as a PNG, placed in ``box`` (aspect kept, centred across, from the top)."""
-    png = svg_png(svg, ZOOM)
+def _picture(slide: object, name: str, png: bytes, box: tuple[float, float, float, float]) -> None:
+    """A PNG placed in ``box`` (drawn at the box's px: the projector's scale)."""
     x, y, w, h = box
-    from PIL import Image
-
-    with Image.open(io.BytesIO(png)) as image:
-        pw, ph = image.size
-    scale = min(w / pw, h / ph)
-    dw, dh = pw * scale, ph * scale
     shape = slide.shapes.add_picture(  # type: ignore[attr-defined]
-        io.BytesIO(png), _px(x + (w - dw) / 2), _px(y), _px(dw), _px(dh)
+        io.BytesIO(png), _px(x), _px(y), _px(w), _px(h)
     )
     shape.name = name
 
 
-def _table(slide: object, name: str, table: Table, box: tuple[float, float, float, float],
+def _terms(slide: object, plan: TermsPlan, box: tuple[float, float, float, float],
            deck: Deck) -> None:  # fmt: skip
-    """The deciding terms as an editable table: its caption as the first row, the chosen
-    child's row bold on amber."""
-    x, y, w, h = box
-    rows, cols = len(table.rows) + 2, len(table.header)
-    shape = slide.shapes.add_table(rows, cols, _px(x), _px(y), _px(w), _px(h))  # type: ignore[attr-defined]
-    shape.name = name
-    grid = shape.table
-    grid.first_row = True
-    caption = grid.cell(0, 0)
-    caption.merge(grid.cell(0, cols - 1))
-    _cell(caption, table.caption, deck, bold=True, fill="F3F4F6")
-    for c, head in enumerate(table.header):
-        _cell(grid.cell(1, (cols - 1 - c) if deck.rtl else c), head, deck, bold=True,
-              fill="F9FAFB")  # fmt: skip
-    for r, row in enumerate(table.rows):
-        chosen = r == table.chosen
-        for c, value in enumerate(row):
-            _cell(grid.cell(r + 2, (cols - 1 - c) if deck.rtl else c), value, deck,
-                  bold=chosen, fill="FEF3C7" if chosen else "FFFFFF")  # fmt: skip
-    for i in range(rows):
-        grid.rows[i].height = _px(20)
+    """The deciding terms as :func:`app.export.pictures.plan_terms` laid them out: a table a
+    decision (``Terms 1``, ``Terms 2``, ... stacked: its caption as the first row, the columns'
+    header under the first caption, the rows shown, the chosen child's bold on amber, "+k
+    more" as its last row), then the line for the deeper decisions left out."""
+    x, y, width, _h = box
+    cols = len(plan.widths)
+    order = list(range(cols))[::-1] if deck.rtl else list(range(cols))
+    for k, block in enumerate(plan.blocks, start=1):
+        heights = [ROW_H * len(block.caption)]
+        if k == 1:
+            heights.append(plan.head_h)
+        heights += [ROW_H] * (len(block.rows) + (1 if block.more else 0))
+        shape = slide.shapes.add_table(  # type: ignore[attr-defined]
+            len(heights), cols, _px(x), _px(y), _px(width), _px(sum(heights))
+        )
+        shape.name = f"Terms {k}"
+        grid = shape.table
+        grid.first_row = False
+        grid.horz_banding = False
+        for at, c in enumerate(order):
+            grid.columns[at].width = _px(plan.widths[c])
+        for i, height in enumerate(heights):
+            grid.rows[i].height = _px(height)
+        row = 0
+        _merged(grid, row, cols, block.table.caption, deck, bold=True, fill="F3F4F6")
+        row += 1
+        if k == 1:
+            for at, c in enumerate(order):
+                _cell(grid.cell(row, at), block.table.header[c], deck, bold=True, fill="FFFFFF")
+            row += 1
+        for r in block.rows:
+            chosen = r == block.table.chosen
+            for at, c in enumerate(order):
+                _cell(grid.cell(row, at), block.table.rows[r][c], deck, bold=chosen,
+                      fill="FEF3C7" if chosen else "FFFFFF")  # fmt: skip
+            row += 1
+        if block.more:
+            _merged(grid, row, cols, block.more, deck, bold=False, fill="FFFFFF", colour="374151")
+        y += sum(heights)
+    if plan.hidden:
+        _text_box(slide, "More terms", (x, y + 2, width, ROW_H), plan.hidden, 14, deck)
 
 
-def _cell(cell: object, text: str, deck: Deck, *, bold: bool, fill: str) -> None:
+def _merged(grid: Any, row: int, cols: int, text: str, deck: Deck, *, bold: bool, fill: str,
+            colour: str = "111827") -> None:  # fmt: skip
+    """A row of one cell across the table (a caption, "+k more"), at the reading start."""
+    first = grid.cell(row, 0)
+    first.merge(grid.cell(row, cols - 1))
+    _cell(first, text, deck, bold=bold, fill=fill, centre=False, colour=colour)
+
+
+def _cell(cell: object, text: str, deck: Deck, *, bold: bool, fill: str, centre: bool = True,
+          colour: str = "111827") -> None:  # fmt: skip
     cell.fill.solid()  # type: ignore[attr-defined]
     cell.fill.fore_color.rgb = _rgb(fill)  # type: ignore[attr-defined]
-    cell.margin_top = cell.margin_bottom = _px(2)  # type: ignore[attr-defined]
+    cell.margin_top = cell.margin_bottom = _px(1)  # type: ignore[attr-defined]
     cell.margin_left = cell.margin_right = _px(3)  # type: ignore[attr-defined]
+    cell.vertical_anchor = MSO_ANCHOR.MIDDLE  # type: ignore[attr-defined]
     frame = cell.text_frame  # type: ignore[attr-defined]
     paragraph = frame.paragraphs[0]
     run = paragraph.add_run()
     run.text = text
-    _style(run, paragraph, 14, deck, bold)
-    if not deck.rtl:
+    _style(run, paragraph, MIN_TEXT_PX, deck, bold, colour)
+    if centre:
         paragraph.alignment = PP_ALIGN.CENTER
 
 
@@ -152,34 +180,18 @@ def _notes(slide: object, item: Slide) -> None:
 
 def _add_slide(prs: Any, deck: Deck, item: Slide) -> None:
     slide = prs.slides.add_slide(prs.slide_layouts[6])  # blank
-    m = _MARGIN
-    _text_box(slide, "Title", (0, 0, SLIDE_W, _TITLE_H), item.title, 24, deck, bold=True,
-              fill="F3F4F6")  # fmt: skip
-    if item.tree_svg is None:
-        _text_box(slide, "Narration", (m, _TITLE_H + 16, SLIDE_W - 2 * m, SLIDE_H - _TITLE_H - 32),
-                  item.text, 24, deck)  # fmt: skip
-        _notes(slide, item)
-        return
-    tree_w, tree_h = _TREE
-    tree_x = SLIDE_W - m - tree_w if deck.rtl else m
-    side_x = m if deck.rtl else m + tree_w + 16
-    side_w = SLIDE_W - 2 * m - tree_w - 16
-    _picture(slide, "Tree", item.tree_svg, (tree_x, _TITLE_H + 8, tree_w, tree_h))
-    _text_box(slide, "Narration", (tree_x, _TITLE_H + tree_h + 14, tree_w,
-              SLIDE_H - _TITLE_H - tree_h - 24), item.text, 17, deck)  # fmt: skip
-    y = _TITLE_H + 8.0
-    if item.board_svg is not None:
-        _picture(slide, "Board", item.board_svg, (side_x, y, side_w, 250))
-        y += 258
-    elif item.board_text:
-        _text_box(slide, "Board", (side_x, y, side_w, 200), item.board_text, 15, deck)
-        y += 208
-    for k, table in enumerate(item.tables, start=1):
-        height = 20 * (len(table.rows) + 2)
-        if y + height > SLIDE_H - 8:
-            break  # the notes hold every table
-        _table(slide, f"Terms {k}", table, (side_x, y, side_w, height), deck)
-        y += height + 10
+    at = layout(deck, item)
+    _text_box(slide, "Title", (0, 0, SLIDE_W, _TITLE_H), at.title, at.title_size, deck,
+              bold=True, fill="F3F4F6", middle=True, inset=_MARGIN)  # fmt: skip
+    _text_box(slide, "Narration", at.body_box, item.text, at.body_size, deck)
+    if at.tree_box is not None and item.tree_svg is not None:
+        _picture(slide, "Tree", svg_png(item.tree_svg, ZOOM), at.tree_box)
+    if at.board is not None and at.board_box is not None:
+        _picture(slide, "Board", svg_png(at.board, at.board_zoom), at.board_box)
+    elif at.board_text_box is not None:
+        _text_box(slide, "Board", at.board_text_box, "\n".join(at.board_text), 15, deck)
+    if at.terms is not None and at.terms_box is not None:
+        _terms(slide, at.terms, at.terms_box, deck)
     _notes(slide, item)
 
 

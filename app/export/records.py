@@ -132,12 +132,25 @@ class Table:
         header: the column names.
         rows: the rows, each as long as ``header``.
         chosen: the row drawn highlighted (the child the selection chose), or ``None``.
+        order: the rows from the most telling to the least (the chosen child, then the others
+            by their Q + bonus, highest first): a slide with no room for every row shows the
+            first ones, in the table's own order, and says how many it left out; empty: as
+            listed.
     """
 
     caption: str
     header: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     chosen: int | None = None
+    order: tuple[int, ...] = ()
+
+    def telling(self) -> tuple[int, ...]:
+        """The rows' indices from the most telling to the least (:attr:`order`, else as
+        listed with the chosen one first)."""
+        if self.order:
+            return self.order
+        first = () if self.chosen is None else (self.chosen,)
+        return first + tuple(r for r in range(len(self.rows)) if r != self.chosen)
 
 
 @dataclass(frozen=True)
@@ -158,6 +171,9 @@ class Slide:
         iteration: the search's iteration count at this slide, ``None`` for a text slide.
         narration: the app's narration of what the slide shows alone (an iteration's or a
             press's), "" when it has none: what the tests compare against the app's words.
+        short_titles: shorter forms of ``title``, shortest last, for a title too long for one
+            line of the slide (the phases named in two words, the game left out of a lesson's
+            state); the writers take the first form that fits.
     """
 
     kind: SlideKind
@@ -169,6 +185,7 @@ class Slide:
     tables: tuple[Table, ...] = ()
     iteration: int | None = None
     narration: str = ""
+    short_titles: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from app.drawing.boards import board_svg, board_text
-from app.drawing.figures import column_name, uct_rows
+from app.drawing.figures import cell_text, column_name, uct_rows
 from app.drawing.tree_dot import path_ids
 from app.drawing.tree_layout import PROJECTOR_ROW, build_view
 from app.drawing.tree_model import TreeView
 from app.export.records import Deck, ExportError, Progress, RunSpec, Slide, Table
 from app.export.tree_svg import tree_svg
 from app.words import i18n
-from app.words.i18n import _, decimal
+from app.words.i18n import N_, _, decimal
 from app.words.narration import PHASE_NAMES, narrate_iteration
 from games import GAME_NAMES, make_game
 from games.base import AnyGame
@@ -37,15 +37,19 @@ __all__ = [
     "player_names",
     "run_deck",
     "search_slide",
+    "short_titles",
     "slide_title",
 ]
 
 #: The tree picture's size in px at the slide's 1280x720 scale (the left of a 16:9 slide; the
 #: narration, the terms and the board take the right and the bottom).
 TREE_SIZE = (760, 430)
-#: The UCT columns a slide shows (the app's table's, less the ones for another setting).
+#: The UCT columns a slide shows (the app's table's, less the ones for another setting): the
+#: prior P only under a policy that has priors (PUCT), as the app leaves out an empty column.
 #: The chosen move's row is marked by :attr:`Table.chosen` (drawn highlighted).
-_TERMS = ("move", "n (before backup)", "Q", "bonus", "Q + bonus")
+_TERMS = ("move", "n (before backup)", "Q", "prior P", "bonus", "Q + bonus")
+#: The four phases in two words: a title with no room for their names one by one.
+ALL_PHASES = N_("all four phases")
 
 
 def player_names(game: AnyGame) -> tuple[str, str]:
@@ -85,27 +89,52 @@ def slide_title(game: AnyGame, iteration: int, phase: str) -> str:
              phase=phase)  # fmt: skip
 
 
+def short_phase(phase: str) -> str:
+    """``phase`` as a short title says it: the four phases' names in a row (a Step ran them
+    all) as "all four phases"; one phase's name as it is."""
+    return _(ALL_PHASES) if phase == whole_iteration() else phase
+
+
+def short_titles(game: AnyGame, iteration: int, phase: str, before: str = "") -> tuple[str, ...]:
+    """The shorter forms of ``before + slide_title(...)``, shortest last: the phases in two
+    words; then (after a lesson's page and press, ``before``) the game left out, since the page
+    names it."""
+    forms = []
+    short = short_phase(phase)
+    if short != phase:
+        forms.append(before + slide_title(game, iteration, short))
+    if before:
+        # TRANSLATORS: a short exported slide's title: the search's iteration and its phase
+        forms.append(before + _("iteration {n} · {phase}", n=decimal(iteration), phase=short))
+    return tuple(forms)
+
+
 def whole_iteration() -> str:
     """The four phases' names, in order: a Step ran them all."""
     return " → ".join(_(PHASE_NAMES[p.value]) for p in PHASES)
 
 
 def _terms(trace: IterationTrace | None, names: Sequence[str]) -> tuple[Table, ...]:
-    """The deciding terms: each decision on the path as the UCT table's rows."""
+    """The deciding terms: each decision on the path as the UCT table's rows, each cell as the
+    app's table writes it (the language's numbers: "-0,424" in Spanish), the columns the app
+    shows for the run's policy (the same for every decision of the path)."""
     if trace is None:
         return ()
+    every = [uct_rows(d) for d in trace.decisions]
+    keys = [k for k in _TERMS if any(r.get(k) not in (None, "") for rows in every for r in rows)]
     tables = []
-    for depth, d in enumerate(trace.decisions):
-        rows = uct_rows(d)
+    for depth, (d, rows) in enumerate(zip(trace.decisions, every, strict=True)):
         caption = _("Depth {depth} · node #{node}", depth=depth, node=d.node_id)
         # TRANSLATORS: after a decision's heading on a slide: who decides there
         who = _("{player} decides", player=names[d.player])
+        by_score = sorted(range(len(d.children)), key=lambda i: -d.children[i].score)
         tables.append(
             Table(
                 caption=f"{caption} · {who}",
-                header=tuple(column_name(k) for k in _TERMS),
-                rows=tuple(tuple(str(r.get(k) or "") for k in _TERMS) for r in rows),
+                header=tuple(column_name(k) for k in keys),
+                rows=tuple(tuple(cell_text(r.get(k)) for k in keys) for r in rows),
                 chosen=d.chosen,
+                order=(d.chosen, *(i for i in by_score if i != d.chosen)),
             )
         )
     return tuple(tables)
@@ -166,7 +195,8 @@ def tree_picture(view: TreeView) -> str:
         drawn=decimal(view.drawn),
         count=decimal(view.total),
     )
-    return tree_svg(view, *TREE_SIZE, proven_letters=letters, caption=(said,))
+    return tree_svg(view, *TREE_SIZE, proven_letters=letters, caption=(said,),
+                    rtl=i18n.is_rtl())  # fmt: skip
 
 
 def search_slide(
@@ -179,9 +209,11 @@ def search_slide(
     top_k: int = 3,
     levels: int = 6,
     marks: tuple[set[int], int | None] | None = None,
+    shorter: tuple[str, ...] = (),
 ) -> Slide:
-    """A slide of the search as it is now: ``title``, the tree (the last ``trace`` marked),
-    ``text`` (the narration), the deciding terms of ``trace`` and the board."""
+    """A slide of the search as it is now: ``title`` (``shorter``: its shorter forms), the tree
+    (the last ``trace`` marked), ``text`` (the narration), the deciding terms of ``trace`` and
+    the board."""
     view = tree_view(search, trace, top_k, levels, marks)
     board, board_words = _board(search)
     return Slide(
@@ -194,6 +226,7 @@ def search_slide(
         tables=_terms(trace, player_names(search.game)),
         iteration=search.iterations,
         narration=text,
+        short_titles=shorter,
     )
 
 
@@ -234,6 +267,7 @@ def run_deck(spec: RunSpec, lang: str, on_progress: Progress | None) -> Deck:
                     search,
                     trace,
                     title=slide_title(search.game, trace.iteration, phase),
+                    shorter=short_titles(search.game, trace.iteration, phase),
                     text=text,
                     top_k=spec.tree_top_k,
                     levels=spec.tree_levels,
