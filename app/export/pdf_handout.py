@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
-from functools import lru_cache
 from pathlib import Path
 
 from fpdf import FPDF
 
-from app.export.pictures import svg_png
+from app.export.pictures import drawn_in_batches, svg_png
 from app.export.records import Deck, Slide, Table
 
 __all__ = ["FONT_FILES", "write_pdf"]
@@ -44,9 +43,19 @@ def _fonts(pdf: FPDF, lang: str) -> str:
     return "Text"
 
 
-@lru_cache(maxsize=256)
+#: The handout's pictures at 1.25 x the slide's px: about 200 dpi at its 118 mm.
+_HANDOUT_ZOOM = 1.25
+
+
 def _png(svg: str) -> bytes:
-    return svg_png(svg, 1.25)  # about 200 dpi at the handout's 118 mm
+    return svg_png(svg, _HANDOUT_ZOOM)
+
+
+def _drawings(slide: Slide) -> list[tuple[str, float]]:
+    """The pictures a slide's block shows, as :func:`_png` draws them."""
+    if slide.tree_svg is None:
+        return []
+    return [(svg, _HANDOUT_ZOOM) for svg in (slide.tree_svg, slide.board_svg) if svg is not None]
 
 
 def _text(pdf: FPDF, deck: Deck, text: str, size: float, *, bold: bool = False,
@@ -158,7 +167,7 @@ def write_pdf(deck: Deck, step: Callable[[int], None]) -> bytes:
     pdf.ln(3)
     before: Slide | None = None
     on_page = 0
-    for k, slide in enumerate(deck.slides, start=1):
+    for k, slide in enumerate(drawn_in_batches(deck.slides, _drawings), start=1):
         fresh = _new_sheet(deck, slide, before, on_page) and before is not None
         if fresh or pdf.get_y() + min(_block_height(slide), 120) > pdf.h - 12:
             pdf.add_page()

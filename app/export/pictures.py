@@ -14,12 +14,20 @@ browser orders them under ``direction="rtl"``.
 
 from __future__ import annotations
 
+import contextlib
 import io
+import os
 import re
+import struct
+import subprocess
+import sys
+import threading
 import zipfile
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
 from xml.sax.saxutils import escape
 
 import resvg_py
@@ -40,6 +48,8 @@ __all__ = [
     "Layout",
     "TermsPlan",
     "animation_frame_svg",
+    "draw_all",
+    "drawn_in_batches",
     "fit_text",
     "fit_title",
     "layout",
@@ -94,29 +104,140 @@ _DRAWN: OrderedDict[tuple[str, float], bytes] = OrderedDict()
 _DRAWN_MAX = 256
 
 
+def _prepared(svg: str) -> str:
+    """``svg`` as resvg is given it: a picture with Chinese in it set in Noto Sans CJK first
+    (the tree's and the board's faces alike), a text marked ``direction="rtl"`` isolated right
+    to left."""
+    if _CJK.search(svg):
+        svg = re.sub(r'font-family="DejaVu Sans[^"]*"', f'font-family="{CJK_FONT_FAMILY}"', svg)
+    if 'direction="rtl"' in svg:
+        svg = _RTL_TEXT.sub(lambda m: m[1] + _RLI + m[2] + _PDI + m[3], svg)
+    return svg
+
+
+def _keep(key: tuple[str, float], png: bytes) -> bytes:
+    _DRAWN[key] = png
+    _DRAWN.move_to_end(key)
+    while len(_DRAWN) > _DRAWN_MAX:
+        _DRAWN.popitem(last=False)
+    return png
+
+
 def svg_png(svg: str, zoom: float = 1.0) -> bytes:
     """``svg`` drawn as PNG bytes at ``zoom`` x its size (the system's fonts: DejaVu Sans,
-    Noto Sans CJK; a picture with Chinese in it is set in Noto Sans CJK first; a text marked
-    ``direction="rtl"`` ordered right to left). The same SVG and zoom are drawn once."""
+    Noto Sans CJK; :func:`_prepared`). The same SVG and zoom are drawn once."""
     key = (svg, zoom)
     if key in _DRAWN:
         _DRAWN.move_to_end(key)
         return _DRAWN[key]
-    shown = svg
-    if _CJK.search(shown):  # the tree's and the board's faces alike
-        shown = re.sub(r'font-family="DejaVu Sans[^"]*"', f'font-family="{CJK_FONT_FAMILY}"',
-                       shown)  # fmt: skip
-    if 'direction="rtl"' in shown:
-        shown = _RTL_TEXT.sub(lambda m: m[1] + _RLI + m[2] + _PDI + m[3], shown)
-    png = bytes(
-        resvg_py.svg_to_bytes(
-            svg_string=shown, zoom=zoom, font_family="DejaVu Sans", background="#ffffff"
-        )
+    drawn = resvg_py.svg_to_bytes(
+        svg_string=_prepared(svg), zoom=zoom, font_family="DejaVu Sans", background="#ffffff"
     )
-    _DRAWN[key] = png
-    if len(_DRAWN) > _DRAWN_MAX:
-        _DRAWN.popitem(last=False)
-    return png
+    return _keep(key, bytes(drawn))
+
+
+#: A drawing helper: a Python without its site packages' start-up (``-S``: 10 ms, not 50) that
+#: reads (length, zoom, SVG) requests on stdin and writes (length, PNG) answers on stdout.
+_WORKER = """
+import struct, sys
+sys.path.insert(0, sys.argv[1])
+import resvg_py
+read, write = sys.stdin.buffer.read, sys.stdout.buffer.write
+while True:
+    head = read(12)
+    if len(head) < 12:
+        break
+    size, zoom = struct.unpack("<Id", head)
+    try:
+        png = bytes(resvg_py.svg_to_bytes(svg_string=read(size).decode(), zoom=zoom,
+                                          font_family="DejaVu Sans", background="#ffffff"))
+    except Exception:
+        png = b""
+    write(struct.pack("<I", len(png)) + png)
+    sys.stdout.buffer.flush()
+"""
+#: Fewer pictures than this are drawn here, one by one: two helpers' start costs about one.
+PARALLEL_FROM = 6
+
+
+def _helper(jobs: Sequence[tuple[str, float]], found: dict[int, bytes]) -> None:
+    """Draw ``jobs`` (prepared SVGs and zooms) in a helper process, each answer in ``found``
+    by its index; a helper that fails leaves its jobs unanswered (drawn here after). The
+    requests are written, and the answers read, in large pieces: the pipes never wait on
+    Python's lock between two pictures."""
+    try:
+        worker = subprocess.Popen(
+            [sys.executable, "-S", "-c", _WORKER, str(Path(resvg_py.__file__).parents[1])],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+    except OSError:
+        return
+    assert worker.stdin is not None and worker.stdout is not None
+    requests = b"".join(
+        struct.pack("<Id", len(data), zoom) + data
+        for data, zoom in ((svg.encode(), zoom) for svg, zoom in jobs)
+    )
+    stdin, stdout = worker.stdin, worker.stdout
+
+    def send() -> None:
+        with contextlib.suppress(OSError):
+            view = memoryview(requests)
+            while view:
+                view = view[os.write(stdin.fileno(), view) :]
+        stdin.close()
+
+    sender = threading.Thread(target=send, daemon=True)
+    sender.start()
+    answers = bytearray()
+    k = 0
+    try:
+        while k < len(jobs):
+            piece = os.read(stdout.fileno(), 1 << 20)
+            if not piece:
+                break
+            answers += piece
+            while len(answers) >= 4:
+                (size,) = struct.unpack_from("<I", answers)
+                if len(answers) < 4 + size:
+                    break
+                if size:
+                    found[k] = bytes(answers[4 : 4 + size])
+                del answers[: 4 + size]
+                k += 1
+    finally:
+        sender.join()
+        stdout.close()
+        worker.wait()
+
+
+def draw_all(pictures: Sequence[tuple[str, float]]) -> None:
+    """Draw the ``(svg, zoom)`` pictures :func:`svg_png` has not drawn yet, two at a time where
+    the machine has two cores: in two helper processes (resvg holds Python's lock while it
+    draws, so threads would draw one at a time), about half a deck's drawing time. Each is
+    then :func:`svg_png`'s at once; one a helper could not draw is drawn here."""
+    todo = list(dict.fromkeys(p for p in pictures if p not in _DRAWN))
+    if len(todo) < PARALLEL_FROM or (os.cpu_count() or 1) < 2:
+        for svg, zoom in todo:
+            svg_png(svg, zoom)
+        return
+    shares = [todo[0::2], todo[1::2]]
+    found: list[dict[int, bytes]] = [{}, {}]
+    helpers = [
+        threading.Thread(
+            target=_helper, args=([(_prepared(s), z) for s, z in share], got), daemon=True
+        )  # fmt: skip
+        for share, got in zip(shares, found, strict=True)
+    ]
+    for helper in helpers:
+        helper.start()
+    for helper in helpers:
+        helper.join()
+    for share, got in zip(shares, found, strict=True):
+        for k, (svg, zoom) in enumerate(share):
+            if k in got:
+                _keep((svg, zoom), got[k])
+            else:
+                svg_png(svg, zoom)
 
 
 def svg_size(svg: str) -> tuple[float, float]:
@@ -159,6 +280,24 @@ def _placed(svg: str, x: float, y: float, zoom: float = 1.0, clip: Box | None = 
     )
 
 
+#: Slides whose pictures are drawn together before they are written: the progress bar moves
+#: between batches.
+BATCH = 16
+_T = TypeVar("_T")
+
+
+def drawn_in_batches(
+    items: Sequence[_T], wanted: Callable[[_T], Iterable[tuple[str, float]]]
+) -> Iterator[_T]:
+    """``items`` in order, each after the ``(svg, zoom)`` pictures ``wanted(item)`` names are
+    drawn (:func:`draw_all`, :data:`BATCH` items' at a time): a writer's :func:`svg_png` then
+    finds them drawn."""
+    for start in range(0, len(items), BATCH):
+        batch = items[start : start + BATCH]
+        draw_all([picture for item in batch for picture in wanted(item)])
+        yield from batch
+
+
 # ----------------------------------------------------------------------------- words
 
 
@@ -176,26 +315,63 @@ def _tokens(paragraph: str) -> list[str]:
                      paragraph.strip())  # fmt: skip
     pieces: list[str] = []
     for token in raw:
-        if pieces and token[0] in _CLOSING and (pieces[-1][-1:] not in " \t"):
-            pieces[-1] += token
-        elif pieces and pieces[-1] and pieces[-1][-1] in _OPENING:
+        if (
+            pieces
+            and token[0] in _CLOSING
+            and (pieces[-1][-1:] not in " \t")
+            or pieces
+            and pieces[-1]
+            and pieces[-1][-1] in _OPENING
+        ):
             pieces[-1] += token
         else:
             pieces.append(token)
     return pieces
 
 
-def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
+_VOWELS = set("aeiouyáéíóúàèìòùâêîôûäöüAEIOUÄÖÜ")
+
+
+def _hyphenated(word: str, size: float, width: float, bold: bool) -> list[str]:
+    """A word wider than ``width`` in pieces that fit, each but the last ending in "-": broken
+    before a consonant between two vowels where one fits ("retropro-pagación", "bonifica-ción":
+    the syllables of Spanish and German, near enough), else where it must."""
+    pieces = []
+    rest = word
+    while text_width(rest, size, bold) > width and len(rest) > 1:
+        fits = 1
+        while fits < len(rest) and text_width(rest[: fits + 1] + "-", size, bold) <= width:
+            fits += 1
+        syllables = [
+            i for i in range(2, fits + 1)
+            if i + 1 < len(rest) and rest[i - 1] in _VOWELS and rest[i] not in _VOWELS
+            and rest[i].isalpha() and rest[i + 1] in _VOWELS
+        ]  # fmt: skip
+        cut = syllables[-1] if syllables else fits
+        pieces.append(rest[:cut] + "-")
+        rest = rest[cut:]
+    return [*pieces, rest]
+
+
+def wrap(text: str, size: float, width: float, bold: bool = False,
+         hyphens: bool = False) -> list[str]:  # fmt: skip
     """``text`` broken into lines no wider than ``width`` px at font size ``size`` (the
     layout's upper width estimate): at spaces, and between any two characters of a script
     written without spaces (Chinese), never before closing punctuation. A blank line
-    separates paragraphs (kept as ""). A word wider than ``width`` has a line of its own."""
+    separates paragraphs (kept as ""). A word wider than ``width`` has a line of its own, or
+    with ``hyphens`` is broken with a hyphen where it must."""
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line = ""
-        for word in _tokens(paragraph):
+        words = _tokens(paragraph)
+        if hyphens:
+            words = [piece for word in words for piece in (
+                _hyphenated(word, size, width, bold)
+                if text_width(word.strip(), size, bold) > width else [word])]  # fmt: skip
+        for word in words:
             candidate = line + word
-            if line and text_width(candidate.rstrip(), size, bold) > width:
+            if line and (text_width(candidate.rstrip(), size, bold) > width
+                         or line.endswith("-") and hyphens):  # fmt: skip
                 lines.append(line.rstrip())
                 line = word.lstrip()
             else:
@@ -206,8 +382,9 @@ def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
     return lines
 
 
-def fit_title(forms: Sequence[str], width: float, height: float,
-              sizes: Sequence[float] = (26, 24, 22, 20)) -> tuple[str, list[str], float]:  # fmt: skip
+def fit_title(
+    forms: Sequence[str], width: float, height: float, sizes: Sequence[float] = (26, 24, 22, 20)
+) -> tuple[str, list[str], float]:
     """A title that fits ``width`` x ``height`` px, never cut: the first of ``forms`` (the
     title, then its shorter forms) that fits one line at the largest of ``sizes`` (the whole
     title at 20 px before a shorter one at 26: a teacher loses no words while they read
@@ -284,36 +461,45 @@ class TermsPlan:
         return h + (ROW_H if self.hidden else 0.0)
 
 
-def _least_width(header: str, lines: int, floor: float) -> float:
+def _least_width(header: str, lines: int, floor: float, hyphens: bool) -> float:
     """The least column width (>= ``floor``) that wraps ``header`` into ``lines`` lines."""
     full = text_width(header, MIN_TEXT_PX, True) + _CELL_PAD
     w = floor
-    while w < full and len(wrap(header, MIN_TEXT_PX, w - _CELL_PAD, bold=True)) > lines:
+    while w < full and len(wrap(header, MIN_TEXT_PX, w - 2, True, hyphens)) > lines:
         w += 2
     return min(w, full)
 
 
 def _columns(tables: Sequence[Table], width: float) -> tuple[list[float], list[list[str]]]:
     """Each column's width: room for its widest cell (bold, as the chosen row is) and its
-    header's longest word, the rest shared so the headers take as few lines as they can."""
+    header's longest word with :data:`_CELL_PAD` around them (a tight table: 2 px; tighter
+    still: a header's long word broken with a hyphen), the rest shared so the headers take as
+    few lines as they can."""
     header = tables[0].header
-    need = []
+    cells, words = [], []
     for c, head in enumerate(header):
-        cells = [text_width(row[c], MIN_TEXT_PX, True) for t in tables for row in t.rows]
-        words = [text_width(w.strip(), MIN_TEXT_PX, True) for w in _tokens(head)] or [0.0]
-        need.append(max([*cells, *words]) + _CELL_PAD)
+        cells.append(max(text_width(row[c], MIN_TEXT_PX, True) for t in tables for row in t.rows))
+        words.append(max(text_width(w.strip(), MIN_TEXT_PX, True) for w in _tokens(head) or [""]))
+    hyphens = False
+    need = [max(c, w) + _CELL_PAD for c, w in zip(cells, words, strict=True)]
+    if sum(need) > width:
+        need = [max(c, w) + 2 for c, w in zip(cells, words, strict=True)]
+    if sum(need) > width:
+        hyphens = True
+        need = [max(c, min(w, 4 * MIN_TEXT_PX)) + 2 for c, w in zip(cells, words, strict=True)]
     widths = need
     if sum(need) > width:  # too many columns: each its share (a cell too wide is cut with …)
         widths = [width * n / sum(need) for n in need]
     else:
         for lines in (1, 2, 3):
-            want = [max(n, _least_width(h, lines, n)) for n, h in zip(need, header, strict=True)]
+            want = [max(n, _least_width(h, lines, n, hyphens))
+                    for n, h in zip(need, header, strict=True)]  # fmt: skip
             if sum(want) <= width:
                 widths = want
                 break
         spare = width - sum(widths)
         widths = [w + spare * w / sum(widths) for w in widths]
-    heads = [wrap(h, MIN_TEXT_PX, w - _CELL_PAD, bold=True) or [""] for h, w in
+    heads = [wrap(h, MIN_TEXT_PX, w - 2, bold=True, hyphens=hyphens) or [""] for h, w in
              zip(header, widths, strict=True)]  # fmt: skip
     return widths, heads
 
@@ -338,9 +524,10 @@ def plan_terms(tables: Sequence[Table], width: float, height: float) -> TermsPla
 
     least = [min(2, len(t.rows)) for t in tables]
     kept = count
-    while kept > 0 and sum(need(i, least[i]) for i in range(kept)) + (
-        ROW_H if kept < count else 0
-    ) > height:
+    while (
+        kept > 0
+        and sum(need(i, least[i]) for i in range(kept)) + (ROW_H if kept < count else 0) > height
+    ):
         kept -= 1
     if kept == 0 and need(0, min(1, len(tables[0].rows))) <= height - ROW_H * (count > 1):
         kept, least = 1, [min(1, len(tables[0].rows))]
@@ -357,11 +544,11 @@ def plan_terms(tables: Sequence[Table], width: float, height: float) -> TermsPla
     blocks = []
     for i in range(kept):
         table = tables[i]
-        rows = tuple(sorted(table.telling()[: shown[i]]))
-        left = len(table.rows) - len(rows)
+        picked = tuple(sorted(table.telling()[: shown[i]]))
+        left = len(table.rows) - len(picked)
         # the tree's dashed box for the children it does not draw says the same ("+6 more")
         more = i18n._("+{n} more", n=i18n.decimal(left)) if left else ""
-        blocks.append(TermsBlock(table, captions[i], rows, more))
+        blocks.append(TermsBlock(table, captions[i], picked, more))
     hidden = ""
     if kept < count:
         # TRANSLATORS: under an exported slide's UCT tables: the decisions further down the
@@ -508,8 +695,7 @@ def _terms_svg(plan: TermsPlan, box: Box, rtl: bool) -> str:
             chosen = r == block.table.chosen
             if chosen:
                 parts.append(
-                    f'<rect x="{x}" y="{y:.1f}" width="{width}" height="{ROW_H}" '
-                    f'fill="{_CHOSEN}"/>'
+                    f'<rect x="{x}" y="{y:.1f}" width="{width}" height="{ROW_H}" fill="{_CHOSEN}"/>'
                 )
             for c, text in enumerate(block.table.rows[r]):
                 left, right = cell(c)
@@ -615,9 +801,9 @@ def write_animation(deck: Deck, fmt: str, step: Callable[[int], None]) -> bytes:
     palette shared by every frame: small, and a tree has few colours) or "apng" (full
     colour). Each frame shows :data:`FRAME_MS` ms, the last :data:`LAST_FRAME_MS`."""
     frames: list[Image.Image] = []
-    for k, slide in enumerate(deck.slides, start=1):
-        png = svg_png(animation_frame_svg(deck, slide))
-        frames.append(Image.open(io.BytesIO(png)).convert("RGB"))
+    svgs = [animation_frame_svg(deck, slide) for slide in deck.slides]
+    for k, svg in enumerate(drawn_in_batches(svgs, lambda svg: [(svg, 1.0)]), start=1):
+        frames.append(Image.open(io.BytesIO(svg_png(svg))).convert("RGB"))
         step(k)
     if not frames:
         raise ValueError("nothing to animate")
@@ -638,8 +824,9 @@ def write_frames_zip(deck: Deck, step: Callable[[int], None]) -> bytes:
     """Every slide as a 1280x720 PNG (``slide-001.png``, ...) in one zip file: a folder of
     pictures for any slide program or web page, in the deck's order."""
     out = io.BytesIO()
+    svgs = [slide_svg(deck, slide, k) for k, slide in enumerate(deck.slides, start=1)]
     with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_STORED) as archive:
-        for k, slide in enumerate(deck.slides, start=1):
-            archive.writestr(f"slide-{k:03d}.png", slide_png(deck, slide, k))
+        for k, svg in enumerate(drawn_in_batches(svgs, lambda svg: [(svg, 1.0)]), start=1):
+            archive.writestr(f"slide-{k:03d}.png", svg_png(svg))
             step(k)
     return out.getvalue()

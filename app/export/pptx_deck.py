@@ -17,13 +17,27 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from typing import Any
+from xml.sax.saxutils import escape
 
 from pptx import Presentation
 from pptx.dml.color import RGBColor
 from pptx.enum.text import MSO_ANCHOR, PP_ALIGN
+from pptx.opc.constants import RELATIONSHIP_TYPE as RT
+from pptx.opc.packuri import PackURI
+from pptx.oxml import parse_xml
+from pptx.parts.image import ImagePart
 from pptx.util import Emu, Pt
 
-from app.export.pictures import ROW_H, SLIDE_H, SLIDE_W, TermsPlan, layout, svg_png
+from app.export.pictures import (
+    ROW_H,
+    SLIDE_H,
+    SLIDE_W,
+    Layout,
+    TermsPlan,
+    drawn_in_batches,
+    layout,
+    svg_png,
+)
 from app.export.records import Deck, Slide
 from app.export.tree_svg import MIN_TEXT_PX
 
@@ -36,6 +50,7 @@ PX = 9525
 ZOOM = 1.0
 _MARGIN = 16
 _TITLE_H = 64
+_DRAWING = "http://schemas.openxmlformats.org/drawingml/2006/main"
 _LANG = {"en": "en-US", "es": "es-ES", "de": "de-DE", "zh-Hans": "zh-CN", "ar": "ar-SA"}
 
 
@@ -55,7 +70,8 @@ def _pt(px: float) -> Pt:
 
 def _text_box(slide: object, name: str, box: tuple[float, float, float, float], text: str,
               size: float, deck: Deck, *, bold: bool = False, fill: str | None = None,
-              middle: bool = False, inset: float = 0.0) -> None:  # fmt: skip
+              middle: bool = False, inset: float = 0.0,
+              colour: str = "111827") -> None:  # fmt: skip
     """A named text box with ``text`` (a paragraph a line; blank lines kept), right to left
     when the deck is; ``middle``: centred down the box; ``inset``: px inside its sides."""
     x, y, w, h = box
@@ -73,7 +89,7 @@ def _text_box(slide: object, name: str, box: tuple[float, float, float, float], 
         paragraph = frame.paragraphs[0] if i == 0 else frame.add_paragraph()
         run = paragraph.add_run()
         run.text = line
-        _style(run, paragraph, size, deck, bold)
+        _style(run, paragraph, size, deck, bold, colour)
 
 
 def _style(run: object, paragraph: object, size: float, deck: Deck, bold: bool,
@@ -88,13 +104,25 @@ def _style(run: object, paragraph: object, size: float, deck: Deck, bold: bool,
         paragraph._p.get_or_add_pPr().set("rtl", "1")  # type: ignore[attr-defined]
 
 
-def _picture(slide: object, name: str, png: bytes, box: tuple[float, float, float, float]) -> None:
-    """A PNG placed in ``box`` (drawn at the box's px: the projector's scale)."""
-    x, y, w, h = box
-    shape = slide.shapes.add_picture(  # type: ignore[attr-defined]
-        io.BytesIO(png), _px(x), _px(y), _px(w), _px(h)
-    )
-    shape.name = name
+def _picture(slide: Any, name: str, png: bytes, box: tuple[float, float, float, float],
+             media: dict[bytes, Any]) -> None:  # fmt: skip
+    """A PNG placed in ``box`` (drawn at the box's px: the projector's scale). ``media``: the
+    deck's pictures so far, by their bytes: a picture shown twice is stored once."""
+    x, y, w, h = (_px(v) for v in box)
+    shapes = slide.shapes
+    try:
+        # python-pptx's add_picture looks for the same picture, and for the next free name, by
+        # walking every part of the deck: a deck's time grew with the square of its slides
+        part = media.get(png)
+        if part is None:
+            part = ImagePart(PackURI(f"/ppt/media/mcts-{len(media) + 1}.png"), "image/png",
+                             slide.part.package, png)  # fmt: skip
+            media[png] = part
+        rid = slide.part.relate_to(part, RT.IMAGE)
+        pic = shapes._grpSp.add_pic(shapes._next_shape_id, name, "", rid, x, y, w, h)
+    except AttributeError:  # a python-pptx without these inner names: its own, slower way
+        pic = shapes.add_picture(io.BytesIO(png), x, y, w, h)._element
+    pic.nvPicPr.cNvPr.name = name
 
 
 def _terms(slide: object, plan: TermsPlan, box: tuple[float, float, float, float],
@@ -106,64 +134,68 @@ def _terms(slide: object, plan: TermsPlan, box: tuple[float, float, float, float
     x, y, width, _h = box
     cols = len(plan.widths)
     order = list(range(cols))[::-1] if deck.rtl else list(range(cols))
+    grid = "".join(f'<a:gridCol w="{int(round(plan.widths[c] * PX))}"/>' for c in order)
     for k, block in enumerate(plan.blocks, start=1):
-        heights = [ROW_H * len(block.caption)]
+        rows = [(ROW_H * len(block.caption), _merged(block.table.caption, cols, deck, True,
+                                                     "F3F4F6"))]  # fmt: skip
         if k == 1:
-            heights.append(plan.head_h)
-        heights += [ROW_H] * (len(block.rows) + (1 if block.more else 0))
-        shape = slide.shapes.add_table(  # type: ignore[attr-defined]
-            len(heights), cols, _px(x), _px(y), _px(width), _px(sum(heights))
-        )
-        shape.name = f"Terms {k}"
-        grid = shape.table
-        grid.first_row = False
-        grid.horz_banding = False
-        for at, c in enumerate(order):
-            grid.columns[at].width = _px(plan.widths[c])
-        for i, height in enumerate(heights):
-            grid.rows[i].height = _px(height)
-        row = 0
-        _merged(grid, row, cols, block.table.caption, deck, bold=True, fill="F3F4F6")
-        row += 1
-        if k == 1:
-            for at, c in enumerate(order):
-                _cell(grid.cell(row, at), block.table.header[c], deck, bold=True, fill="FFFFFF")
-            row += 1
+            cells = [_cell(block.table.header[c], deck, True, "FFFFFF") for c in order]
+            rows.append((plan.head_h, "".join(cells)))
         for r in block.rows:
             chosen = r == block.table.chosen
-            for at, c in enumerate(order):
-                _cell(grid.cell(row, at), block.table.rows[r][c], deck, bold=chosen,
-                      fill="FEF3C7" if chosen else "FFFFFF")  # fmt: skip
-            row += 1
+            fill = "FEF3C7" if chosen else "FFFFFF"
+            cells = [_cell(block.table.rows[r][c], deck, chosen, fill) for c in order]
+            rows.append((ROW_H, "".join(cells)))
         if block.more:
-            _merged(grid, row, cols, block.more, deck, bold=False, fill="FFFFFF", colour="374151")
-        y += sum(heights)
+            rows.append((ROW_H, _merged(block.more, cols, deck, False, "FFFFFF", "374151")))
+        height = sum(h for h, _cells in rows)
+        shape = slide.shapes.add_table(  # type: ignore[attr-defined]
+            1, cols, _px(x), _px(y), _px(width), _px(height)
+        )
+        shape.name = f"Terms {k}"
+        body = "".join(f'<a:tr h="{int(round(h * PX))}">{cells}</a:tr>' for h, cells in rows)
+        # the table written as its XML at once: python-pptx's cell by cell took a third of the
+        # deck's writing time
+        table = parse_xml(
+            f'<a:tbl xmlns:a="{_DRAWING}"><a:tblPr/><a:tblGrid>{grid}</a:tblGrid>{body}</a:tbl>'
+        )
+        old = shape._element.graphic.graphicData.tbl
+        old.getparent().replace(old, table)
+        y += height
     if plan.hidden:
-        _text_box(slide, "More terms", (x, y + 2, width, ROW_H), plan.hidden, 14, deck)
+        _text_box(slide, "More terms", (x, y + 2, width, ROW_H), plan.hidden, MIN_TEXT_PX,
+                  deck, colour="374151")  # fmt: skip
 
 
-def _merged(grid: Any, row: int, cols: int, text: str, deck: Deck, *, bold: bool, fill: str,
-            colour: str = "111827") -> None:  # fmt: skip
-    """A row of one cell across the table (a caption, "+k more"), at the reading start."""
-    first = grid.cell(row, 0)
-    first.merge(grid.cell(row, cols - 1))
-    _cell(first, text, deck, bold=bold, fill=fill, centre=False, colour=colour)
+def _paragraph(text: str, deck: Deck, bold: bool, align: str, colour: str) -> str:
+    """A table cell's paragraph: one run at :data:`MIN_TEXT_PX`, in the deck's language."""
+    rtl = ' rtl="1"' if deck.rtl else ""
+    weight = ' b="1"' if bold else ""
+    return (
+        f'<a:p><a:pPr algn="{align}"{rtl}/><a:r><a:rPr lang="{_LANG.get(deck.lang, deck.lang)}" '
+        f'sz="{int(round(MIN_TEXT_PX * 75))}"{weight}><a:solidFill><a:srgbClr val="{colour}"/>'
+        f"</a:solidFill></a:rPr><a:t>{escape(text)}</a:t></a:r></a:p>"
+    )
 
 
-def _cell(cell: object, text: str, deck: Deck, *, bold: bool, fill: str, centre: bool = True,
-          colour: str = "111827") -> None:  # fmt: skip
-    cell.fill.solid()  # type: ignore[attr-defined]
-    cell.fill.fore_color.rgb = _rgb(fill)  # type: ignore[attr-defined]
-    cell.margin_top = cell.margin_bottom = _px(1)  # type: ignore[attr-defined]
-    cell.margin_left = cell.margin_right = _px(3)  # type: ignore[attr-defined]
-    cell.vertical_anchor = MSO_ANCHOR.MIDDLE  # type: ignore[attr-defined]
-    frame = cell.text_frame  # type: ignore[attr-defined]
-    paragraph = frame.paragraphs[0]
-    run = paragraph.add_run()
-    run.text = text
-    _style(run, paragraph, MIN_TEXT_PX, deck, bold, colour)
-    if centre:
-        paragraph.alignment = PP_ALIGN.CENTER
+def _cell(text: str, deck: Deck, bold: bool, fill: str, colour: str = "111827",
+          span: int = 0, align: str = "ctr") -> str:  # fmt: skip
+    """A table cell's XML (``span``: it runs across that many columns)."""
+    spans = f' gridSpan="{span}"' if span else ""
+    return (
+        f"<a:tc{spans}><a:txBody><a:bodyPr/><a:lstStyle/>"
+        f"{_paragraph(text, deck, bold, align, colour)}</a:txBody>"
+        f'<a:tcPr marL="{3 * PX}" marR="{3 * PX}" marT="{PX}" marB="{PX}" anchor="ctr">'
+        f'<a:solidFill><a:srgbClr val="{fill}"/></a:solidFill></a:tcPr></a:tc>'
+    )
+
+
+def _merged(text: str, cols: int, deck: Deck, bold: bool, fill: str,
+            colour: str = "111827") -> str:  # fmt: skip
+    """A row's cells as one across the table (a caption, "+k more"), at the reading start."""
+    follow = '<a:tc hMerge="1"><a:txBody><a:bodyPr/><a:lstStyle/><a:p/></a:txBody><a:tcPr/></a:tc>'
+    return _cell(text, deck, bold, fill, colour, span=cols,
+                 align="r" if deck.rtl else "l") + follow * (cols - 1)  # fmt: skip
 
 
 def _notes(slide: object, item: Slide) -> None:
@@ -178,16 +210,21 @@ def _notes(slide: object, item: Slide) -> None:
     slide.notes_slide.notes_text_frame.text = "\n".join(lines)  # type: ignore[attr-defined]
 
 
-def _add_slide(prs: Any, deck: Deck, item: Slide) -> None:
+def _drawings(item: Slide, at: Layout) -> list[tuple[str, float]]:
+    """The pictures a slide shows, as :func:`app.export.pictures.svg_png` draws them."""
+    found = [(item.tree_svg, ZOOM)] if at.tree_box is not None and item.tree_svg else []
+    return found + ([(at.board, at.board_zoom)] if at.board is not None else [])
+
+
+def _add_slide(prs: Any, deck: Deck, item: Slide, at: Layout, media: dict[bytes, Any]) -> None:
     slide = prs.slides.add_slide(prs.slide_layouts[6])  # blank
-    at = layout(deck, item)
     _text_box(slide, "Title", (0, 0, SLIDE_W, _TITLE_H), at.title, at.title_size, deck,
               bold=True, fill="F3F4F6", middle=True, inset=_MARGIN)  # fmt: skip
     _text_box(slide, "Narration", at.body_box, item.text, at.body_size, deck)
     if at.tree_box is not None and item.tree_svg is not None:
-        _picture(slide, "Tree", svg_png(item.tree_svg, ZOOM), at.tree_box)
+        _picture(slide, "Tree", svg_png(item.tree_svg, ZOOM), at.tree_box, media)
     if at.board is not None and at.board_box is not None:
-        _picture(slide, "Board", svg_png(at.board, at.board_zoom), at.board_box)
+        _picture(slide, "Board", svg_png(at.board, at.board_zoom), at.board_box, media)
     elif at.board_text_box is not None:
         _text_box(slide, "Board", at.board_text_box, "\n".join(at.board_text), 15, deck)
     if at.terms is not None and at.terms_box is not None:
@@ -204,8 +241,10 @@ def write_pptx(deck: Deck, step: Callable[[int], None]) -> bytes:
     cover = prs.slides.add_slide(prs.slide_layouts[6])
     _text_box(cover, "Title", (64, 220, SLIDE_W - 128, 120), deck.title, 40, deck, bold=True)
     _text_box(cover, "Narration", (64, 350, SLIDE_W - 128, 200), deck.subtitle, 22, deck)
-    for k, item in enumerate(deck.slides, start=1):
-        _add_slide(prs, deck, item)
+    media: dict[bytes, Any] = {}
+    laid = [(item, layout(deck, item)) for item in deck.slides]
+    for k, (item, at) in enumerate(drawn_in_batches(laid, lambda pair: _drawings(*pair)), 1):
+        _add_slide(prs, deck, item, at, media)
         step(k)
     out = io.BytesIO()
     prs.save(out)
