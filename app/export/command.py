@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from app.export.api import check_format, check_language, lesson_deck, run_deck, write_deck
+from app.export import check_format, check_language, lesson_deck, run_deck, write_deck
 from app.export.records import FORMATS, MAX_SLIDES, SUFFIXES, ExportError, RunSpec
 from app.words import i18n
 from mcts_lab.commands.options import (

@@ -9,7 +9,7 @@ Shapes are named, so a reader (a test, a script) finds them: ``Title``, ``Narrat
 iteration's or a press's narration, a page's text, a question or a reveal), ``Tree``,
 ``Board``, ``Terms 1``, ``Terms 2``, ... (a table a decision on the path), ``More terms`` (the
 deeper decisions the slide has no room for). Every place and size is
-:func:`app.export.pictures.layout`'s, as the slide's picture has them.
+:func:`app.export.layout.layout`'s, as the slide's picture has them.
 """
 
 from __future__ import annotations
@@ -28,16 +28,8 @@ from pptx.oxml import parse_xml
 from pptx.parts.image import ImagePart
 from pptx.util import Emu, Pt
 
-from app.export.pictures import (
-    ROW_H,
-    SLIDE_H,
-    SLIDE_W,
-    Layout,
-    TermsPlan,
-    drawn_in_batches,
-    layout,
-    svg_png,
-)
+from app.export.layout import MARGIN, ROW_H, SLIDE_H, SLIDE_W, TITLE_H, Layout, TermsPlan, layout
+from app.export.pictures import drawn_in_batches, svg_png
 from app.export.records import Deck, Slide
 from app.export.tree_svg import MIN_TEXT_PX
 
@@ -48,8 +40,6 @@ PX = 9525
 #: Pictures are drawn at the layout's px: the projector's 1280x720, pixel for pixel (a larger zoom
 #: doubled the deck's time for a sharper picture on screens wider than the class's).
 ZOOM = 1.0
-_MARGIN = 16
-_TITLE_H = 64
 _DRAWING = "http://schemas.openxmlformats.org/drawingml/2006/main"
 _LANG = {"en": "en-US", "es": "es-ES", "de": "de-DE", "zh-Hans": "zh-CN", "ar": "ar-SA"}
 
@@ -127,7 +117,7 @@ def _picture(slide: Any, name: str, png: bytes, box: tuple[float, float, float, 
 
 def _terms(slide: object, plan: TermsPlan, box: tuple[float, float, float, float],
            deck: Deck) -> None:  # fmt: skip
-    """The deciding terms as :func:`app.export.pictures.plan_terms` laid them out: a table a
+    """The deciding terms as :func:`app.export.layout.plan_terms` laid them out: a table a
     decision (``Terms 1``, ``Terms 2``, ... stacked: its caption as the first row, the columns'
     header under the first caption, the rows shown, the chosen child's bold on amber, "+k
     more" as its last row), then the line for the deeper decisions left out."""
@@ -218,8 +208,8 @@ def _drawings(item: Slide, at: Layout) -> list[tuple[str, float]]:
 
 def _add_slide(prs: Any, deck: Deck, item: Slide, at: Layout, media: dict[bytes, Any]) -> None:
     slide = prs.slides.add_slide(prs.slide_layouts[6])  # blank
-    _text_box(slide, "Title", (0, 0, SLIDE_W, _TITLE_H), at.title, at.title_size, deck,
-              bold=True, fill="F3F4F6", middle=True, inset=_MARGIN)  # fmt: skip
+    _text_box(slide, "Title", (0, 0, SLIDE_W, TITLE_H), at.title, at.title_size, deck,
+              bold=True, fill="F3F4F6", middle=True, inset=MARGIN)  # fmt: skip
     _text_box(slide, "Narration", at.body_box, item.text, at.body_size, deck)
     if at.tree_box is not None and item.tree_svg is not None:
         _picture(slide, "Tree", svg_png(item.tree_svg, ZOOM), at.tree_box, media)

@@ -19,16 +19,8 @@ from PIL import Image
 from app.drawing.figures import column_name, uct_table_html
 from app.drawing.tree_text import text_width
 from app.export import Deck, RunSpec, Slide, Table, lesson_deck, pictures, run_deck
-from app.export.pictures import (
-    SLIDE_H,
-    SLIDE_W,
-    fit_title,
-    layout,
-    plan_terms,
-    slide_svg,
-    svg_png,
-    wrap,
-)
+from app.export.layout import SLIDE_H, SLIDE_W, fit_title, layout, plan_terms, wrap
+from app.export.pictures import slide_svg, svg_png
 from app.export.tree_svg import MIN_TEXT_PX
 from app.words import i18n
 from games.registry import game_spec, make_game
