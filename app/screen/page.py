@@ -31,7 +31,7 @@ from app.inputs.tabs import DETAIL_TABS
 from app.lessons import clicker, lesson_view
 from app.live import exact_cache, history, play, session, state, stepping
 from app.quiz import quiz_view
-from app.screen import ab_panel, game_panels, panels
+from app.screen import ab_panel, game_panels, panels, run_export
 from app.words.c_sensitivity import flip_c
 from app.words.c_sentence import flip_sentence
 from app.words.i18n import BY_TAG, _, current_tag, decimal, number_text
@@ -54,7 +54,9 @@ DETAILS_MIN_HEIGHT = 200  # px: the open detail tab's scroll box, at least
 LINE_CHARS = 40  # characters per narration line in the narrowest right column (1280 wide)
 
 
-def header() -> None:
+def header(file_open: bool = False) -> None:
+    """The title, the Link and the Export box (``file_open``: a trace file is on the screen,
+    not the live search), and Present mode's toggle."""
     left, right = st.columns([2, 1], vertical_alignment="center")
     # the app's name stays "MCTS Lab"; the line beside it is words
     tagline = _("one iteration at a time: select → expand → simulate → backpropagate")
@@ -81,6 +83,7 @@ def header() -> None:
                            "of the browser that opens it."),
                 )  # fmt: skip
                 st.code(state.share_link(with_language), language=None, wrap_lines=True)
+        run_export.export_popover(file_open)  # the run on the screen as a file, beside the Link
         if st.session_state["presentation"]:
             start.start_button(sidebar=False)  # (the sidebar is hidden in Present mode)
         st.toggle(
