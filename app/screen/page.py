@@ -57,7 +57,9 @@ LINE_CHARS = 40  # characters per narration line in the narrowest right column (
 def header(file_open: bool = False) -> None:
     """The title, the Link and the Export box (``file_open``: a trace file is on the screen,
     not the live search), and Present mode's toggle."""
-    left, right = st.columns([2, 1], vertical_alignment="center")
+    # 3:2: the buttons' side holds Link, Export, Start a class and Present on one line in
+    # Spanish and German too (a second line cost the tree 40 px); a long tagline is cut with "…"
+    left, right = st.columns([3, 2], vertical_alignment="center")
     # the app's name stays "MCTS Lab"; the line beside it is words
     tagline = _("one iteration at a time: select → expand → simulate → backpropagate")
     left.markdown(
