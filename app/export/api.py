@@ -37,9 +37,7 @@ def check_format(fmt: str) -> Format:
 def check_language(lang: str) -> str:
     """``lang`` if the app offers it (``app.words.i18n.offered()``), else :class:`ExportError`."""
     if lang not in i18n.offered():
-        raise ExportError(
-            f"unknown language {lang!r} (choose from {', '.join(i18n.offered())})"
-        )
+        raise ExportError(f"unknown language {lang!r} (choose from {', '.join(i18n.offered())})")
     return lang
 
 

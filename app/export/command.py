@@ -144,9 +144,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give --game (a run) or --lesson (a lesson), not both")
     if args.lesson is None and args.game is None:
         raise UsageError("the following arguments are required: --game or --lesson")
-    out = args.out or (
-        f"{args.lesson or args.game.replace(':', '_')}-{lang}{SUFFIXES[fmt]}"
-    )
+    out = args.out or (f"{args.lesson or args.game.replace(':', '_')}-{lang}{SUFFIXES[fmt]}")
     summary: dict[str, object] = {"command": "export", "format": fmt, "lang": lang}
     try:
         if args.lesson is not None:

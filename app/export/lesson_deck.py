@@ -43,8 +43,14 @@ __all__ = ["lesson_deck", "page_config"]
 #: The screen's settings a lesson page starts from when it does not set them (the app's
 #: sidebar defaults: app/live/session.py's DEFAULTS, held equal to SearchConfig's by
 #: tests/mcts_lab/test_settings.py).
-_SCREEN = {"iterations_per_click": 100, "seed": 0, "arena_games": 10,
-           "arena_iterations": 200, "arena_rollout": "random", "arena_opponent": "random"}  # fmt: skip
+_SCREEN = {
+    "iterations_per_click": 100,
+    "seed": 0,
+    "arena_games": 5,
+    "arena_iterations": 100,
+    "arena_rollout": "none",
+    "arena_opponent": "random",
+}
 #: The exact values' time budget for an ``exact_best`` question (the quiz's own).
 _EXACT_SECONDS = 20.0
 
@@ -85,9 +91,7 @@ class _Follow:
         self.history: list[Slide] = []
         self.shown = -1  # the history entry on screen (Back / Forward move it)
         self.half: tuple[set[int], int | None] = (set(), None)  # a half-done iteration's marks
-        self.expected = 2 * sum(
-            1 + len(p.press) + 2 * bool(p.questions) for p in lesson.pages
-        )
+        self.expected = 2 * sum(1 + len(p.press) + 2 * bool(p.questions) for p in lesson.pages)
 
     def add(self, slide: Slide) -> None:
         self.slides.append(slide)
@@ -125,8 +129,13 @@ class _Follow:
         self.game = setup.game
         self.config = page_config(setup.game, setup.settings)
         size = setup.settings.get("gridiron_size")
-        self.search = build_search(setup.game, setup.position, int(self.settings["seed"]),
-                                   self.config, int(size) if size is not None else None)  # fmt: skip
+        self.search = build_search(
+            setup.game,
+            setup.position,
+            int(self.settings["seed"]),
+            self.config,
+            int(size) if size is not None else None,
+        )
         if setup.steps:
             self.search.run(iterations=setup.steps)
         self.history, self.shown, self.arena = [], -1, None
@@ -214,7 +223,8 @@ class _Follow:
             self.state(title, said, None, "", said)
             return None
         if name == "Run arena":
-            return self.run_arena(title, said)
+            self.run_arena(title, said)
+            return None
         raise ExportError(f"lesson {self.lesson.name}: unknown press {name!r}")
 
     def phase(self, title: str, said: str) -> IterationTrace | None:
@@ -228,10 +238,7 @@ class _Follow:
             path = search.select()
             context = selection_end(search, path)
             self.context = context
-            ids = {0} | {getattr(step, "node_id", 0) for step in path}
-            ids |= {c.node_id for step in path for c in getattr(step, "children", ())
-                    if getattr(step, "chosen", None) is not None
-                    and step.children.index(c) == step.chosen}  # fmt: skip
+            ids = _phase_path(path)
             self.half = (ids, None)
             self.state(title, said, None, narrate_phase(phase, path, context, names, c, policy),
                        name, marks=self.half)  # fmt: skip
@@ -267,9 +274,23 @@ class _Follow:
         )  # fmt: skip
         self.add(Slide(kind="state", title=_("{page} · {press}", page=title, press=said),
                        text=format_table(self.arena)))  # fmt: skip
-        return None
 
     context: Any = None
+
+
+def _phase_path(steps: Any) -> set[int]:
+    """The nodes a selection phase marked: the path's nodes and the children it chose (the
+    app's history marks the same: app/live/history.py ``_phase_path``)."""
+    ids = {0}
+    for step in steps:
+        ids.add(step.node_id)
+        chosen = getattr(step, "chosen_terms", None)
+        if chosen is not None:
+            ids.add(chosen.node_id)
+        child = getattr(step, "child_id", None)
+        if child is not None:
+            ids.add(child)
+    return ids
 
 
 def _find(name: str) -> Lesson:

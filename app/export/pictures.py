@@ -52,8 +52,8 @@ FRAME_MS, LAST_FRAME_MS = 1200, 3000
 def svg_png(svg: str, zoom: float = 1.0) -> bytes:
     """``svg`` drawn as PNG bytes at ``zoom`` x its size (the system's fonts: DejaVu Sans,
     Noto Sans CJK; a picture with Chinese in it is set in Noto Sans CJK first)."""
-    if _CJK.search(svg):
-        svg = svg.replace(FONT_FAMILY, CJK_FONT_FAMILY)
+    if _CJK.search(svg):  # the tree's and the board's faces alike
+        svg = re.sub(r'font-family="DejaVu Sans[^"]*"', f'font-family="{CJK_FONT_FAMILY}"', svg)
     return bytes(
         resvg_py.svg_to_bytes(
             svg_string=svg, zoom=zoom, font_family="DejaVu Sans", background="#ffffff"
@@ -113,7 +113,9 @@ def _nested(svg: str, x: float, y: float, width: float, height: float) -> str:
     return head + svg[end:]
 
 
-def _table(table: Table, x: float, y: float, width: float, rtl: bool, bottom: float) -> tuple[str, float]:
+def _table(
+    table: Table, x: float, y: float, width: float, rtl: bool, bottom: float
+) -> tuple[str, float]:
     """A table of the deciding terms at :data:`MIN_TEXT_PX`, as many rows as fit above
     ``bottom``; returns the SVG and the y below it."""
     size = MIN_TEXT_PX
@@ -150,8 +152,7 @@ def _table(table: Table, x: float, y: float, width: float, rtl: bool, bottom: fl
             break
         if r == table.chosen:
             parts += (
-                f'<rect x="{x}" y="{y:.1f}" width="{width}" height="{row_h:.1f}" '
-                f'fill="{_CHOSEN}"/>'
+                f'<rect x="{x}" y="{y:.1f}" width="{width}" height="{row_h:.1f}" fill="{_CHOSEN}"/>'
             )
         weight = 700 if r == table.chosen else 400
         for c, cell in enumerate(row):
@@ -242,8 +243,14 @@ def animation_frame_svg(deck: Deck, slide: Slide) -> str:
     body = (
         _nested(slide.tree_svg, 0, _FRAME_TITLE, 760, 430)
         if slide.tree_svg is not None
-        else _text_lines(wrap(slide.text, 18, width - 16)[:18], 8, _FRAME_TITLE + 26, 18,
-                         rtl=rtl, right=width - 8)[0]  # fmt: skip
+        else _text_lines(
+            wrap(slide.text, 18, width - 16)[:18],
+            8,
+            _FRAME_TITLE + 26,
+            18,
+            rtl=rtl,
+            right=width - 8,
+        )[0]  # fmt: skip
     )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '

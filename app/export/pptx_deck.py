@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable
+from typing import Any
 
 from pptx import Presentation
 from pptx.dml.color import RGBColor
-from pptx.enum.text import PP_ALIGN, MSO_ANCHOR
+from pptx.enum.text import MSO_ANCHOR, PP_ALIGN
 from pptx.util import Emu, Pt
 
 from app.export.pictures import SLIDE_H, SLIDE_W, svg_png
@@ -27,12 +28,18 @@ __all__ = ["PX", "write_pptx"]
 
 #: One px of the 1280x720 layout in EMU (13.333 x 7.5 inches: 96 px an inch).
 PX = 9525
-#: Pictures are drawn at twice the layout's px (sharp on a 2560-wide screen).
-ZOOM = 2.0
+#: Pictures are drawn at the layout's px: the projector's 1280x720, pixel for pixel (a larger zoom
+#: doubled the deck's time for a sharper picture on screens wider than the class's).
+ZOOM = 1.0
 _MARGIN = 16
 _TITLE_H = 64
 _TREE = (760, 430)
 _LANG = {"en": "en-US", "es": "es-ES", "de": "de-DE", "zh-Hans": "zh-CN", "ar": "ar-SA"}
+
+
+def _rgb(hex_colour: str) -> Any:
+    """A python-pptx colour from ``"F3F4F6"`` (python-pptx's colour type is untyped)."""
+    return RGBColor.from_string(hex_colour)  # type: ignore[no-untyped-call]
 
 
 def _px(value: float) -> Emu:
@@ -57,7 +64,7 @@ def _text_box(slide: object, name: str, box: tuple[float, float, float, float], 
     frame.vertical_anchor = MSO_ANCHOR.TOP
     if fill is not None:
         shape.fill.solid()
-        shape.fill.fore_color.rgb = RGBColor.from_string(fill)
+        shape.fill.fore_color.rgb = _rgb(fill)
     for i, line in enumerate(text.split("\n")):
         paragraph = frame.paragraphs[0] if i == 0 else frame.add_paragraph()
         run = paragraph.add_run()
@@ -68,7 +75,7 @@ def _text_box(slide: object, name: str, box: tuple[float, float, float, float], 
 def _style(run: object, paragraph: object, size: float, deck: Deck, bold: bool) -> None:
     run.font.size = _pt(size)  # type: ignore[attr-defined]
     run.font.bold = bold  # type: ignore[attr-defined]
-    run.font.color.rgb = RGBColor(0x11, 0x18, 0x27)  # type: ignore[attr-defined]
+    run.font.color.rgb = _rgb("111827")  # type: ignore[attr-defined]
     props = run._r.get_or_add_rPr()  # type: ignore[attr-defined]
     props.set("lang", _LANG.get(deck.lang, deck.lang))
     if deck.rtl:
@@ -119,7 +126,7 @@ def _table(slide: object, name: str, table: Table, box: tuple[float, float, floa
 
 def _cell(cell: object, text: str, deck: Deck, *, bold: bool, fill: str) -> None:
     cell.fill.solid()  # type: ignore[attr-defined]
-    cell.fill.fore_color.rgb = RGBColor.from_string(fill)  # type: ignore[attr-defined]
+    cell.fill.fore_color.rgb = _rgb(fill)  # type: ignore[attr-defined]
     cell.margin_top = cell.margin_bottom = _px(2)  # type: ignore[attr-defined]
     cell.margin_left = cell.margin_right = _px(3)  # type: ignore[attr-defined]
     frame = cell.text_frame  # type: ignore[attr-defined]
@@ -143,7 +150,7 @@ def _notes(slide: object, item: Slide) -> None:
     slide.notes_slide.notes_text_frame.text = "\n".join(lines)  # type: ignore[attr-defined]
 
 
-def _add_slide(prs: Presentation, deck: Deck, item: Slide) -> None:
+def _add_slide(prs: Any, deck: Deck, item: Slide) -> None:
     slide = prs.slides.add_slide(prs.slide_layouts[6])  # blank
     m = _MARGIN
     _text_box(slide, "Title", (0, 0, SLIDE_W, _TITLE_H), item.title, 24, deck, bold=True,
@@ -191,4 +198,3 @@ def write_pptx(deck: Deck, step: Callable[[int], None]) -> bytes:
     out = io.BytesIO()
     prs.save(out)
     return out.getvalue()
-

@@ -103,14 +103,10 @@ class RunSpec:
 
     def __post_init__(self) -> None:
         if not 1 <= self.iterations <= MAX_ITERATIONS:
-            raise ExportError(
-                f"iterations must be 1..{MAX_ITERATIONS:,}, got {self.iterations}"
-            )
+            raise ExportError(f"iterations must be 1..{MAX_ITERATIONS:,}, got {self.iterations}")
         bad = [n for n in self.at if not 1 <= n <= self.iterations]
         if bad:
-            raise ExportError(
-                f"iteration {bad[0]} is outside the run's 1..{self.iterations}"
-            )
+            raise ExportError(f"iteration {bad[0]} is outside the run's 1..{self.iterations}")
         if list(self.at) != sorted(set(self.at)):
             raise ExportError("the iterations to draw must be in increasing order, each once")
         if len(self.chosen) > MAX_SLIDES:

@@ -128,8 +128,13 @@ def _board(search: Search) -> tuple[str | None, str]:
     return None, board_text(search.game, search.root_state)
 
 
-def tree_view(search: Search, trace: IterationTrace | None, top_k: int = 3,
-              levels: int = 6, marks: tuple[set[int], int | None] | None = None) -> TreeView:  # fmt: skip
+def tree_view(
+    search: Search,
+    trace: IterationTrace | None,
+    top_k: int = 3,
+    levels: int = 6,
+    marks: tuple[set[int], int | None] | None = None,
+) -> TreeView:
     """The app's layout of the tree after ``trace`` (its path, new node and changed nodes
     marked; ``marks``: a half-done iteration's path and new node instead), with the
     projector's row of the top's moves."""

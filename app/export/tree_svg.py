@@ -160,9 +160,16 @@ def _edges(view: TreeView, pal: Mapping[str, str], by_key: Mapping[str, ViewNode
             px = (u**3 + 3 * u * u * t) * x1 + (3 * u * t * t + t**3) * x2
             py = u**3 * y1 + (3 * u * u * t + 3 * u * t * t) * ym + t**3 * y2
             labels.append(
-                _text(px, py + 4, e.label, size=12, weight=600, fill=_EDGE_LABEL,
-                      extra=' class="tv-edge-label" stroke="#ffffff" stroke-width="3" '
-                      'stroke-linejoin="round" paint-order="stroke"')  # fmt: skip
+                _text(
+                    px,
+                    py + 4,
+                    e.label,
+                    size=12,
+                    weight=600,
+                    fill=_EDGE_LABEL,
+                    extra=' class="tv-edge-label" stroke="#ffffff" stroke-width="3" '
+                    'stroke-linejoin="round" paint-order="stroke"',
+                )  # fmt: skip
             )
     return lines + labels
 
@@ -222,9 +229,15 @@ def _node(n: ViewNode, pal: Mapping[str, str], proven_letters: Mapping[str, str]
             fill = _FAINT if n.faint else (_SMALL if i >= 2 else "#111827")
             italic = ' font-style="italic"' if i >= 2 else ""
             parts.append(
-                _text(n.w / 2, _PAD_Y + 16 + 15 * (i + 1) - 1, _cut(line, 12, bool(m.changed),
-                      n.w - 4), size=12, weight=bold, fill=fill,
-                      extra=f' class="tv-line"{italic}')  # fmt: skip
+                _text(
+                    n.w / 2,
+                    _PAD_Y + 16 + 15 * (i + 1) - 1,
+                    _cut(line, 12, bool(m.changed), n.w - 4),
+                    size=12,
+                    weight=bold,
+                    fill=fill,
+                    extra=f' class="tv-line"{italic}',
+                )  # fmt: skip
             )
     else:
         parts.append(_text(n.w / 2, n.h / 2 + 4.5, n.label, size=13, weight=600, fill=_SMALL,
