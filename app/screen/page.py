@@ -54,19 +54,30 @@ DETAILS_MIN_HEIGHT = 200  # px: the open detail tab's scroll box, at least
 LINE_CHARS = 40  # characters per narration line in the narrowest right column (1280 wide)
 
 
+#: The header's row: the title shrinks (its tagline cut) so the buttons stay on one line; on a
+#: phone the title has a line of its own, the buttons below it.
+HEADER_CSS = """<style>
+.st-key-lab_header > :first-child {flex: 1 1 0 !important; min-width: 0 !important;}
+@media (max-width: 640px) {.st-key-lab_header {row-gap: 0.3rem !important;}
+  .st-key-lab_header > :first-child {flex-basis: 100% !important;}}
+</style>"""
+
+
 def header(file_open: bool = False) -> None:
     """The title, the Link and the Export box (``file_open``: a trace file is on the screen,
     not the live search), and Present mode's toggle."""
-    # 3:2: the buttons' side holds Link, Export, Start a class and Present on one line in
-    # Spanish and German too (a second line cost the tree 40 px); a long tagline is cut with "…"
-    left, right = st.columns([3, 2], vertical_alignment="center")
+    # One row: the buttons take what they need and the title the rest, its tagline cut with
+    # "…" (HEADER_CSS): with Export beside the Link, two columns wrapped the buttons onto a
+    # second line in Spanish and German, at 1024 px and beside the sidebar (40 px of the tree)
+    row = st.container(horizontal=True, vertical_alignment="center", gap="small",
+                       key="lab_header")  # fmt: skip
     # the app's name stays "MCTS Lab"; the line beside it is words
     tagline = _("one iteration at a time: select → expand → simulate → backpropagate")
-    left.markdown(
-        f'<div class="lab-title"><b>MCTS Lab</b> <span>{html.escape(tagline)}</span></div>',
-        unsafe_allow_html=True,
+    row.html(
+        HEADER_CSS
+        + f'<div class="lab-title"><b>MCTS Lab</b> <span>{html.escape(tagline)}</span></div>'
     )
-    with right.container(horizontal=True, vertical_alignment="center", gap="small"):
+    with row:
         # lazy: the link is made when the popover opens, from the tree on screen then (the
         # header is outside the screen's fragment, so a link drawn before would be stale)
         # TRANSLATORS: the header's button that gives a link to this screen (a noun)
