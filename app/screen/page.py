@@ -73,9 +73,10 @@ def header(file_open: bool = False) -> None:
                        key="lab_header")  # fmt: skip
     # the app's name stays "MCTS Lab"; the line beside it is words
     tagline = _("one iteration at a time: select → expand → simulate → backpropagate")
-    row.html(
-        HEADER_CSS
-        + f'<div class="lab-title"><b>MCTS Lab</b> <span>{html.escape(tagline)}</span></div>'
+    row.markdown(
+        f'<div class="lab-title"><b>MCTS Lab</b> <span>{html.escape(tagline)}</span></div>'
+        + HEADER_CSS,
+        unsafe_allow_html=True,
     )
     with row:
         # lazy: the link is made when the popover opens, from the tree on screen then (the
