@@ -628,19 +628,26 @@ def record_one(
 
 
 def measure(site: Path, seeds: int) -> None:
-    """Every kind over ``seeds`` seeds and both games, inspected: per kind, the files with
-    anomalies and the kinds of their first ones (nothing written)."""
+    """Every kind over ``seeds`` seeds and both games, inspected (nothing written): per kind
+    and game, the kinds of the first anomalies (``clean``: none), of the file with its records
+    and of its tree alone."""
     from mcts_lab.inspect.inspection import inspect_trace
     from mcts_lab.traces import parse
 
-    tally: dict[str, list[str]] = {}
+    def first(doc: dict[str, Any]) -> str:
+        anomalies = inspect_trace(parse(doc))["anomalies"]
+        return str(anomalies[0]["kind"]) if anomalies else "clean"
+
+    tally: dict[str, list[tuple[str, str]]] = {}
     for name, package, record, kwargs in runs(seeds):
-        report = inspect_trace(parse(record_one(site, package, record, kwargs)))
-        first = report["anomalies"][0]["kind"] if report["anomalies"] else "clean"
-        tally.setdefault(name.rsplit("-", 2)[0] + "-" + name.rsplit("-", 2)[1], []).append(first)
-    for kind, firsts in tally.items():
-        counts = {k: firsts.count(k) for k in sorted(set(firsts))}
-        print(f"{kind}: {len(firsts)} runs, first anomaly {counts}")
+        doc = record_one(site, package, record, kwargs)
+        with_records = first(doc)
+        doc.pop("trace", None)
+        tally.setdefault(name.rsplit("-", 1)[0], []).append((with_records, first(doc)))
+    for kind, found in tally.items():
+        records = {k: [a for a, _ in found].count(k) for k in sorted({a for a, _ in found})}
+        tree = {k: [b for _, b in found].count(k) for k in sorted({b for _, b in found})}
+        print(f"{kind}: {len(found)} runs; first anomaly {records}; tree alone {tree}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -566,7 +566,8 @@ def check_running_means(facts: FileFacts, r: AnomalyLog) -> None:
             it, q, mean, m = first_off[node_id]
             when = (
                 f"; first off at iteration {it}, whose decision read Q {q:+.6g} where the "
-                f"{m} leaf value{'s' if m != 1 else ''} before it give {mean:+.6g} (mover's view)"
+                f"{m} leaf value{'s' if m != 1 else ''} before it give{'' if m != 1 else 's'} "
+                f"{mean:+.6g} (mover's view)"
             )
         r.add(
             "running_mean",
