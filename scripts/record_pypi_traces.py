@@ -582,9 +582,11 @@ KINDS: list[tuple[str, str, Callable[..., dict[str, Any]], dict[str, Any], int]]
     ("mcts-simple", "mcts-simple", record_mcts_simple, {}, 1),
     ("imparaai", "imparaai-montecarlo", record_imparaai, {}, 1),
 ]
-#: Iterations per game (imparaai's stall shows once its root has fewer visits than that).
+#: Iterations per game.
 ITERATIONS = {"tic_tac_toe": 200, "connect_four": 150}
-IMPARAAI_ITERATIONS = {"tic_tac_toe": 3000, "connect_four": 3000}
+#: imparaai's: its stall shows once the root has fewer visits than the iterations, and its
+#: Connect Four stalls with up to 6,000 root visits (an iteration gives up to 7).
+IMPARAAI_ITERATIONS = {"tic_tac_toe": 3000, "connect_four": 10000}
 
 
 def runs(
@@ -627,7 +629,7 @@ def record_one(
         sys.path.remove(str(folder))
 
 
-def measure(site: Path, seeds: int) -> None:
+def measure(site: Path, seeds: int, only: str = "") -> None:
     """Every kind over ``seeds`` seeds and both games, inspected (nothing written): per kind
     and game, the kinds of the first anomalies (``clean``: none), of the file with its records
     and of its tree alone."""
@@ -640,6 +642,8 @@ def measure(site: Path, seeds: int) -> None:
 
     tally: dict[str, list[tuple[str, str]]] = {}
     for name, package, record, kwargs in runs(seeds):
+        if only not in name:
+            continue
         doc = record_one(site, package, record, kwargs)
         with_records = first(doc)
         doc.pop("trace", None)
@@ -663,7 +667,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.install:
         install(args.site)
     if args.measure:
-        measure(args.site, args.measure)
+        measure(args.site, args.measure, args.only)
         return 0
     args.out.mkdir(parents=True, exist_ok=True)
     for name, package, record, kwargs in runs():

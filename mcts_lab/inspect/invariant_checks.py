@@ -1,5 +1,6 @@
-"""The checks from what every MCTS guarantees, whatever its bugs: the tree's structure, what
-UCT's selection must do with the numbers it had, and what a finished game is worth.
+"""The checks from what every MCTS guarantees, whatever its bugs: the tree's structure, what a
+UCT or PUCT selection must do with the numbers it had, and what a running mean and a finished
+game are worth.
 
 They name causes, so the registry (``mcts_lab/inspect/checks.py``) runs them before the checks
 of the tree's arithmetic, whose findings usually follow from them. Each is exact (no
@@ -18,24 +19,39 @@ Structure (:func:`check_structure`):
   iteration that added the first, and the later checks leave that subtree alone.
 - ``stall``: the root has fewer visits than the search's iterations (every iteration visits
   the root at least once, up to ``visits_per_iteration`` times; more is allowed: a tree
-  reused from an earlier search keeps its visits).
+  reused from an earlier search keeps its visits). Where the file states UCT, the detail
+  names the finished game UCT with its C reaches walking down the final tree: the one a
+  stalled search selects again and again (``imparaai-montecarlo`` 1.3.1).
 
-Selection, in a file that states UCT (``selection_checks.states_uct``):
+Selection:
 
-- ``unvisited`` (:func:`check_unvisited`): UCT's bonus ``C sqrt(ln N / n)`` is infinite at
+- ``unvisited`` (:func:`check_unvisited`, a file that states UCT:
+  ``selection_checks.states_uct``): UCT's bonus ``C sqrt(ln N / n)`` is infinite at
   ``n = 0``, so an unvisited child wins against every visited one (unless the settings name
   another first-play rule: ``first_play`` or ``fpu``). A recorded decision that chose a
   visited child beside an unvisited one, or (tree only) a child left at 0 visits while a
   sibling was chosen again (more than ``visits_per_iteration`` visits), is reported.
-- ``term`` (:func:`check_terms`): each recorded ``q`` and ``bonus`` against the running
-  statistics the records give (the backups' sums over the visits so far, from the mover's
-  view) and UCT's formula with the file's C: a term that differs beyond rounding is reported
-  with both numbers (a bonus with ``N`` for ``ln N``, a virtual loss never removed, a stale Q).
+- ``term`` (:func:`check_terms`, the rule :func:`term_rule` reads: UCT with its C, or PUCT
+  with ``c`` or AlphaZero's ``pb_c_init`` and ``pb_c_base``): each recorded ``bonus``
+  against the formula from the records' visits and the tree's prior (a recorded prior that is
+  not the tree's is itself reported), each recorded ``q`` of a visited child against the
+  running statistics the backups give (their sums over the visits so far, from the mover's
+  view; a Q that is the other player's view is named so): a term that differs beyond
+  rounding is reported with both numbers (a bonus with ``N`` for ``ln N``, ``1 + n`` without
+  its parentheses, a stale Q, a node reading the other player's wins).
 
-Values (:func:`check_finished_values`, ``terminal``): a finished game's mean is its result by
-the named game's rules (win the range's high end, loss the low, a draw the middle), the same
-on every visit; a finished leaf valued by a rollout of more than 0 moves is reported with its
-iteration.
+Values:
+
+- ``running_mean`` (:func:`check_running_means`): a node's mean against the mean of the leaf
+  values its records backed up through it (each record's leaf value turned to the node's view,
+  else its ``backup`` add), where the records cover the whole search one visit an iteration;
+  the detail names the first iteration whose decision read a Q of the node off those values
+  (a virtual loss never removed, an incremental mean dividing by the wrong count). It runs
+  before ``term``, which leaves the Q of the nodes it flagged to it.
+- ``terminal`` (:func:`check_finished_values`): a finished game's mean is its result by the
+  named game's rules (win the range's high end, loss the low, a draw the middle), the same on
+  every visit; a finished leaf valued by a rollout of more than 0 moves is reported with its
+  iteration.
 """
 
 from __future__ import annotations
