@@ -2,6 +2,9 @@
 
     python scripts/record_pypi_traces.py --install      # pip install each into build/pypi_mcts/
     python scripts/record_pypi_traces.py                # write tests/mcts_lab/inspect/pypi_traces/
+    python scripts/record_pypi_traces.py --measure 25   # inspect 25 seeds of each, write nothing
+
+The files are the same bytes on every run (seeded searches, gzip without a time stamp).
 
 Each package is run as its README or its documented interface has a developer run it, and its
 search is written as an mcts-trace file: through ``mcts_lab.traces.Recorder`` where the package's
