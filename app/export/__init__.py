@@ -10,8 +10,8 @@ the narration, the UCT rows, the board), into plain records; each format only la
   and :class:`ExportError` (bad input, one line);
 - ``api.py``: :func:`export_run`, :func:`export_lesson`, :func:`write_deck`, :func:`run_deck`,
   :func:`lesson_deck`, :func:`iteration_png` (the public API);
-- ``run_deck.py``: a seeded run replayed, one slide per chosen iteration;
-- ``lesson_deck.py``: a lesson followed page by page and press by press (its question and its
+- ``run_slides.py``: a seeded run replayed, one slide per chosen iteration;
+- ``lesson_slides.py``: a lesson followed page by page and press by press (its question and its
   reveal on slides of their own);
 - ``tree_svg.py``: the browser tree's drawing (:class:`app.drawing.tree_model.TreeView`, the
   app's layout and colours) as an SVG, framed as the projector frames it;
@@ -21,14 +21,8 @@ the narration, the UCT rows, the board), into plain records; each format only la
 - ``command.py``: ``mcts-lab export``'s flags and run.
 """
 
-from app.export.api import (
-    export_lesson,
-    export_run,
-    iteration_png,
-    lesson_deck,
-    run_deck,
-    write_deck,
-)
+from typing import TYPE_CHECKING
+
 from app.export.records import (
     FORMATS,
     MEDIA_TYPES,
@@ -41,6 +35,29 @@ from app.export.records import (
     Slide,
     Table,
 )
+
+if TYPE_CHECKING:  # (what __getattr__ below gives, for the type checker)
+    from app.export.api import (
+        export_lesson,
+        export_run,
+        iteration_png,
+        lesson_deck,
+        run_deck,
+        write_deck,
+    )
+
+#: The public API's functions, from :mod:`app.export.api` on first use: ``mcts-lab`` reads this
+#: package for every command (its ``export``), and the writers' libraries take seconds to import.
+_API = ("export_lesson", "export_run", "iteration_png", "lesson_deck", "run_deck", "write_deck")
+
+
+def __getattr__(name: str) -> object:
+    if name in _API:
+        from app.export import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'app.export' has no attribute {name!r}")
+
 
 __all__ = [
     "FORMATS",

@@ -8,9 +8,9 @@ is called as slides are made and written, for a progress bar; ``total`` is twice
 
 from __future__ import annotations
 
-from app.export import lesson_deck as lessons
+from app.export import lesson_slides as lessons
 from app.export import pdf_handout, pictures, pptx_deck
-from app.export import run_deck as runs
+from app.export import run_slides as runs
 from app.export.records import FORMATS, Deck, ExportError, Format, Progress, RunSpec
 from app.words import i18n
 

@@ -1,6 +1,6 @@
 """The records an export is made of: what to export (:class:`RunSpec`), what each slide shows
 (:class:`Slide`, :class:`Table`), the whole deck (:class:`Deck`), the formats and the error a
-bad request raises. Frozen plain data: the builders (``run_deck.py``, ``lesson_deck.py``) fill
+bad request raises. Frozen plain data: the builders (``run_slides.py``, ``lesson_slides.py``) fill
 them in with the app's words in the chosen language; the writers (``pptx_deck.py``,
 ``pdf_handout.py``, ``pictures.py``) only lay them out."""
 

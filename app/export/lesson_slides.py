@@ -1,6 +1,6 @@
 """A lesson followed as the screen follows it, page by page and press by press, into slides: each
 page's text slide; then, for each press, the state after it (the tree, the narration, the
-terms, the board: :func:`app.export.run_deck.search_slide`); a page's question on a slide of its
+terms, the board: :func:`app.export.run_slides.search_slide`); a page's question on a slide of its
 own before its presses and its reveal on one after them (asked and graded by the app's quiz,
 ``app.quiz.ask`` and ``settle``: the reveal is what really happened). In the lesson's
 translation for the deck's language (``lessons/<tag>/<name>.toml``) and the app's words.
@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from app.export.records import Deck, ExportError, Progress, Slide
-from app.export.run_deck import (
+from app.export.run_slides import (
     build_search,
     player_names,
     search_slide,
