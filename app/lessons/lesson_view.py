@@ -14,10 +14,11 @@ from dataclasses import dataclass, replace
 
 import streamlit as st
 
+from app import export
 from app.components import ui
 from app.components.clicker_keys import free_the_keys
 from app.components.export_box import ExportFile, Progress, export_box
-from app.export import FORMATS, MEDIA_TYPES, SUFFIXES, export_lesson
+from app.export import FORMATS, MEDIA_TYPES, SUFFIXES
 from app.inputs import widget_values
 from app.inputs.links import lesson_link, link_steps
 from app.lessons import clicker
@@ -581,6 +582,6 @@ def lesson_export(lesson: Lesson) -> None:
 
 def _make_lesson(request: object, fmt: str, on_progress: Progress) -> ExportFile:
     assert isinstance(request, LessonExport)
-    data = export_lesson(request.name, fmt, request.lang, on_progress)
+    data = export.export_lesson(request.name, fmt, request.lang, on_progress)  # (loaded now)
     name = f"mcts-lab-lesson-{request.name}-{request.lang}{SUFFIXES[fmt]}"
     return ExportFile(data, name, MEDIA_TYPES[fmt])

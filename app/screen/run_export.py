@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from app import export
 from app.components.export_box import ExportFile, Progress, export_box
-from app.export import FORMATS, MEDIA_TYPES, SUFFIXES, ExportError, RunSpec, export_run
+from app.export import FORMATS, MEDIA_TYPES, SUFFIXES, ExportError, RunSpec
 from app.export.records import MAX_SLIDES
 from app.inputs.widget_values import config_from_widgets
 from app.live import history, session, state
@@ -101,7 +102,8 @@ def run_request(which: str = "history") -> RunExport | str:
 def _make(request: object, fmt: str, on_progress: Progress) -> ExportFile:
     assert isinstance(request, RunExport)
     spec = request.spec
-    data = export_run(spec, fmt, request.lang, on_progress)
+    # (through the package: the writers' libraries load on the first export, not with the app)
+    data = export.export_run(spec, fmt, request.lang, on_progress)
     name = f"mcts-lab-{spec.game}-{spec.iterations}-{request.lang}{SUFFIXES[fmt]}"
     return ExportFile(data, name, MEDIA_TYPES[fmt])
 

@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("streamlit")
 
-import app.lessons.lesson_view as lesson_view
+import app.export.api as export_api
 from tests.app_helpers import fresh, notes
 
 
@@ -38,7 +38,7 @@ def test_the_lesson_s_export_sends_the_open_lesson_in_the_page_s_language(
         on_progress(3, 6)
         return b"PK deck"
 
-    monkeypatch.setattr(lesson_view, "export_lesson", made)
+    monkeypatch.setattr(export_api, "export_lesson", made)
     for query in ({}, {"presentation": "1"}):  # the sidebar's page, then the lesson strip
         sent.clear()
         at = fresh(lang="es", lesson="traps", page="2", **query)
@@ -53,7 +53,7 @@ def test_the_lesson_s_export_sends_the_open_lesson_in_the_page_s_language(
     def broken(*_args: object) -> bytes:
         raise ValueError("unknown lesson 'traps'")
 
-    monkeypatch.setattr(lesson_view, "export_lesson", broken)
+    monkeypatch.setattr(export_api, "export_lesson", broken)
     at.selectbox(key="lesson_export_format").set_value("pdf").run()
     assert _download_labels(at) == []  # the file kept is the deck's, not a handout
     at.button(key="lesson_export_go").click().run()

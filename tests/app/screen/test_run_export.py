@@ -12,8 +12,8 @@ import pytest
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
 
-import app.screen.run_export as run_export
-from app.export import export_run, run_deck
+import app.export.api as export_api
+from app.export import run_deck
 from app.export.records import MAX_SLIDES
 from app.live.session import HistoryEntry
 from app.screen.run_export import history_iterations
@@ -74,11 +74,13 @@ def test_the_box_exports_the_run_on_the_screen_in_the_page_s_language(
 ) -> None:
     sent: list[tuple[Any, str, str]] = []
 
+    real = export_api.export_run
+
     def recorded(spec: Any, fmt: str, lang: str, on_progress: Any) -> bytes:
         sent.append((spec, fmt, lang))
-        return export_run(spec, fmt, lang, on_progress)
+        return real(spec, fmt, lang, on_progress)
 
-    monkeypatch.setattr(run_export, "export_run", recorded)
+    monkeypatch.setattr(export_api, "export_run", recorded)
     at = fresh(game="tic_tac_toe", seed="1", iterations="5", lang="es")
     for key in ("step", "step", "step", "step_n", "back"):  # 1, 2, 3, 8; Back to 3
         at.button(key=key).click().run()
@@ -112,7 +114,7 @@ def test_nothing_to_export_and_a_failure_are_one_line_the_screen_unchanged(
     def broken(*_args: object) -> bytes:
         raise OSError("disk full")
 
-    monkeypatch.setattr(run_export, "export_run", broken)
+    monkeypatch.setattr(export_api, "export_run", broken)
     at = fresh(game="tic_tac_toe", seed="2", steps="250")
     entries = len(at.session_state["lab"].history)
     _open(at)
