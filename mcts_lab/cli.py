@@ -13,6 +13,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from types import ModuleType
 
 from mcts_lab.commands import arena, bench, compare, inspect, search, sweep, tree
@@ -44,12 +45,17 @@ def _commands() -> dict[str, ModuleType]:
 
     ``mcts-lab export`` draws with the app's tree layout, colours and words, so its module is
     the app's (``app/export/command.py``): the one import from ``mcts_lab`` up into ``app``,
-    made here at run time and named in pyproject's import contract. The wheel holds no app:
-    there ``export`` is simply not offered."""
-    try:
-        from app.export import command as export
-    except ImportError:
+    made here at run time and named in pyproject's import contract. The app runs from a
+    checkout and is not installed (the wheel holds no app): an install from a checkout
+    (``pip install -e .``) finds it beside this package, from any working directory; the wheel
+    simply offers no ``export``."""
+    checkout = Path(__file__).resolve().parents[1]
+    if not (checkout / "app" / "export" / "command.py").is_file():
         return COMMANDS
+    if str(checkout) not in sys.path:  # (last: never in front of an installed package)
+        sys.path.append(str(checkout))
+    from app.export import command as export
+
     return {**COMMANDS, "export": export}
 
 

@@ -240,22 +240,38 @@ def _state(page: Any) -> dict[str, str]:
 
 def _wait_changed(page: Any, before: str) -> bool:
     """Until the clicker's state (``STATE_JS``) is no longer ``before``: every press moves it
-    on (within 60 s: Run arena's 20 games took over 30 s on a loaded machine)."""
+    on (within 60 s: Run arena's 20 games took over 30 s on a loaded machine); then until the
+    page holds still (:data:`STILL_JS`)."""
     try:
         page.wait_for_function(f"b => ({STATE_JS})() !== b", arg=before, timeout=60_000)
     except Exception:  # Playwright's TimeoutError: the key changed nothing
         return False
-    _idle(page)
-    # a press can end in two runs (the screen's fragment, then the whole page for a widget
-    # outside it), idle for a moment between them: read the state until it holds still, or a
-    # passing one is taken for the next step (a class's page 1 once counted twice)
-    for _ in range(20):
-        seen = page.evaluate(STATE_JS)
-        page.wait_for_timeout(400)
-        _idle(page)
-        if page.evaluate(STATE_JS) == seen:
-            break
+    _still(page)
     return True
+
+
+#: True once the app has been idle with the same clicker state for ``quiet`` ms on end. A press
+#: can end in two runs (the screen's fragment, then the whole page for a widget outside it),
+#: idle for a moment between them: a state read in that moment is a passing one, and taking it
+#: for the next step once counted a class's page 1 twice. Polled in the page (every 50 ms), so
+#: a still page costs ``quiet`` ms and no round trips; ``window.__labStill`` holds since when.
+STILL_JS = f"""(quiet) => {{
+  const state = ({STATE_JS})();
+  const idle = document.querySelector("{IDLE.replace('"', "'")}") !== null;
+  const now = performance.now();
+  const seen = window.__labStill;
+  if (!idle || !seen || seen.state !== state) {{
+    window.__labStill = {{state, since: now}};
+    return false;
+  }}
+  return now - seen.since >= quiet;
+}}"""
+
+
+def _still(page: Any, quiet_ms: int = 800) -> None:
+    """Until the page has held still for ``quiet_ms`` (:data:`STILL_JS`), within 60 s."""
+    page.evaluate("() => { window.__labStill = null; }")
+    page.wait_for_function(STILL_JS, arg=quiet_ms, polling=50, timeout=60_000)
 
 
 def _button(page: Any) -> str:

@@ -3,24 +3,19 @@ handout, an animation (GIF or APNG) or PNG frames, in the class's language.
 
 Pure Python (no Streamlit): the app's Export box (``app/screen``), the lesson strip's Export
 (``app/lessons/lesson_view.py``) and ``mcts-lab export`` (:mod:`app.export.command`) call the same
-functions, defined here: :func:`export_run`, :func:`export_lesson`, :func:`write_deck`,
-:func:`run_deck`, :func:`lesson_deck`, :func:`iteration_png`. The slides are made first (the app's
-own drawing and words, in the chosen language), then written (:func:`write_deck`).
-``on_progress(done, total)`` is called as slides are made and written, for a progress bar;
-``total`` is twice the slides (made, then written).
-
-What a slide shows is made once, by the app's own code (the tree's layout and colours, the
-narration, the UCT rows, the board), into plain records; each format only lays them out:
+functions. What a slide shows is made once, by the app's own code (the tree's layout and colours,
+the narration, the UCT rows, the board), into plain records; each format only lays them out:
 
 - ``records.py``: :class:`RunSpec` (a run to export), :class:`Slide`, :class:`Deck`, the formats
   and :class:`ExportError` (bad input, one line);
-- ``run_deck.py``: a seeded run replayed, one slide per chosen iteration;
-- ``lesson_deck.py``: a lesson followed page by page and press by press (its question and its
-  reveal on slides of their own);
+- ``api.py``: :func:`export_run`, :func:`export_lesson`, :func:`write_deck`, :func:`run_deck`,
+  :func:`lesson_deck`, :func:`iteration_png` (the public API);
+- ``slides.py``: a seeded run replayed, one slide per chosen iteration; a lesson followed page
+  by page and press by press (its question and its reveal on slides of their own);
 - ``tree_svg.py``: the browser tree's drawing (:class:`app.drawing.tree_model.TreeView`, the
   app's layout and colours) as an SVG, framed as the projector frames it;
 - ``layout.py``: where everything of a 16:9 slide goes, every text at 14 px or more, the tables
-  and the title whole (the picture and the deck alike);
+  and the title whole (the slide's picture and the deck alike);
 - ``pictures.py``: SVG to PNG (resvg, two at a time), whole slides as pictures, GIF, APNG and PNG
   frames;
 - ``pptx_deck.py``: the PowerPoint deck (editable text, one picture per drawing);
@@ -28,11 +23,8 @@ narration, the UCT rows, the board), into plain records; each format only lays t
 - ``command.py``: ``mcts-lab export``'s flags and run.
 """
 
-from __future__ import annotations
+from typing import TYPE_CHECKING
 
-from app.export import lesson_deck as lessons
-from app.export import pdf_handout, pictures, pptx_deck
-from app.export import run_deck as runs
 from app.export.records import (
     FORMATS,
     MEDIA_TYPES,
@@ -45,7 +37,29 @@ from app.export.records import (
     Slide,
     Table,
 )
-from app.words import i18n
+
+if TYPE_CHECKING:  # (what __getattr__ below gives, for the type checker)
+    from app.export.api import (
+        export_lesson,
+        export_run,
+        iteration_png,
+        lesson_deck,
+        run_deck,
+        write_deck,
+    )
+
+#: The public API's functions, from :mod:`app.export.api` on first use: ``mcts-lab`` reads this
+#: package for every command (its ``export``), and the writers' libraries take seconds to import.
+_API = ("export_lesson", "export_run", "iteration_png", "lesson_deck", "run_deck", "write_deck")
+
+
+def __getattr__(name: str) -> object:
+    if name in _API:
+        from app.export import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'app.export' has no attribute {name!r}")
+
 
 __all__ = [
     "FORMATS",
@@ -58,8 +72,6 @@ __all__ = [
     "RunSpec",
     "Slide",
     "Table",
-    "check_format",
-    "check_language",
     "export_lesson",
     "export_run",
     "iteration_png",
@@ -67,96 +79,3 @@ __all__ = [
     "run_deck",
     "write_deck",
 ]
-
-
-def check_format(fmt: str) -> Format:
-    """``fmt`` if it is one of :data:`FORMATS`, else :class:`ExportError`."""
-    for known in FORMATS:
-        if fmt == known:
-            return known
-    raise ExportError(f"unknown format {fmt!r} (choose from {', '.join(FORMATS)})")
-
-
-def check_language(lang: str) -> str:
-    """``lang`` if the app offers it (``app.words.i18n.offered()``), else :class:`ExportError`."""
-    if lang not in i18n.offered():
-        raise ExportError(f"unknown language {lang!r} (choose from {', '.join(i18n.offered())})")
-    return lang
-
-
-def run_deck(spec: RunSpec, lang: str = "en", on_progress: Progress | None = None) -> Deck:
-    """The slides of a seeded run: one per iteration of ``spec.chosen`` (title: the game, the
-    iteration and the phase; the tree as the app draws it; the narration; the UCT rows of each
-    decision on the path; the board with each root move's share of the visits), in ``lang``.
-
-    ``on_progress(done, total)`` after each slide, ``total = 2 * len(spec.chosen)`` (the
-    second half is :func:`write_deck`'s). Raises :class:`ExportError` on a bad game, position
-    or language."""
-    check_language(lang)
-    return runs.run_deck(spec, lang, on_progress)
-
-
-def lesson_deck(name: str, lang: str = "en", on_progress: Progress | None = None) -> Deck:
-    """The slides of the lesson ``name`` (``lessons/<name>.toml``), in its ``lang``
-    translation: each page's text slide, then for each press the state after it; a page's
-    question on a slide of its own before the press, its reveal on one after it.
-
-    ``on_progress(done, total)`` after each slide made (``total``: twice the slides, an
-    estimate until the lesson has been followed). Raises :class:`ExportError` on an unknown
-    lesson or language, or a lesson file that cannot be read."""
-    check_language(lang)
-    return lessons.lesson_deck(name, lang, on_progress)
-
-
-def write_deck(deck: Deck, fmt: Format | str, on_progress: Progress | None = None,
-               done: int = 0, total: int | None = None) -> bytes:  # fmt: skip
-    """``deck`` as the bytes of a ``fmt`` file (:data:`FORMATS`; ``SUFFIXES`` and
-    ``MEDIA_TYPES`` name its suffix and media type). ``on_progress(done + k, total)`` after
-    each of its ``k`` slides is written (``total`` defaults to ``done + len(slides)``)."""
-    chosen = check_format(str(fmt))
-    count = len(deck.slides)
-    whole = total if total is not None else done + count
-
-    def step(k: int) -> None:
-        if on_progress is not None:
-            on_progress(done + k, whole)
-
-    if chosen == "pptx":
-        return pptx_deck.write_pptx(deck, step)
-    if chosen == "pdf":
-        return pdf_handout.write_pdf(deck, step)
-    if chosen in ("gif", "apng"):
-        return pictures.write_animation(deck, chosen, step)
-    return pictures.write_frames_zip(deck, step)
-
-
-def export_run(spec: RunSpec, fmt: Format | str, lang: str = "en",
-               on_progress: Progress | None = None) -> bytes:  # fmt: skip
-    """A seeded run as a ``fmt`` file in ``lang``: :func:`run_deck` then :func:`write_deck`.
-    ``on_progress(done, total)`` counts the slides made, then written. Raises
-    :class:`ExportError` (one line) on bad input."""
-    check_format(str(fmt))
-    deck = run_deck(spec, lang, on_progress)
-    count = len(deck.slides)
-    return write_deck(deck, fmt, on_progress, done=count, total=2 * count)
-
-
-def export_lesson(name: str, fmt: Format | str, lang: str = "en",
-                  on_progress: Progress | None = None) -> bytes:  # fmt: skip
-    """The lesson ``name`` as a ``fmt`` file in ``lang``: :func:`lesson_deck` then
-    :func:`write_deck`. Raises :class:`ExportError` (one line) on bad input."""
-    check_format(str(fmt))
-    deck = lesson_deck(name, lang, on_progress)
-    count = len(deck.slides)
-    return write_deck(deck, fmt, on_progress, done=count, total=2 * count)
-
-
-def iteration_png(spec: RunSpec, iteration: int, lang: str = "en") -> bytes:
-    """The tree picture of the run's ``iteration`` (1..``spec.iterations``) as a PNG: the
-    picture every format draws (the deck's, the handout's, the animation's frame), at the
-    projector's scale (texts >= 14 px at 1280x720). What a browser test compares with the
-    app's drawing of the same iteration."""
-    check_language(lang)
-    if not 1 <= iteration <= spec.iterations:
-        raise ExportError(f"iteration {iteration} is outside the run's 1..{spec.iterations}")
-    return runs.iteration_png(spec, iteration, lang)

@@ -14,7 +14,6 @@ import sys
 import time
 from pathlib import Path
 
-from app.export import check_format, check_language, lesson_deck, run_deck, write_deck
 from app.export.records import FORMATS, MAX_SLIDES, SUFFIXES, ExportError, RunSpec
 from app.words import i18n
 from mcts_lab.commands.options import (
@@ -98,6 +97,8 @@ def _every(k: int, iterations: int) -> tuple[int, ...]:
 def _format(args: argparse.Namespace) -> str:
     """The format: ``--format``, else the one ``--out``'s suffix names."""
     if args.fmt is not None:
+        from app.export.api import check_format  # (see run: the writers load on use)
+
         return check_format(args.fmt)
     if args.out:
         suffix = Path(args.out).suffix.lower()
@@ -137,6 +138,10 @@ def run(args: argparse.Namespace) -> int:
     """Write the export; print where, its size and slides (``--json``: one object with
     ``command``, ``format``, ``out``, ``bytes``, ``slides``, ``lang``, ``seconds``, and
     ``game`` and ``iterations`` or ``lesson``)."""
+    # the writers' libraries (PowerPoint, PDF, pictures) take seconds to import: loaded when an
+    # export runs, never when another command builds the parser
+    from app.export.api import check_language, lesson_deck, run_deck, write_deck
+
     started = time.perf_counter()
     fmt = _format(args)
     lang = check_language(args.lang)

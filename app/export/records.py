@@ -1,8 +1,8 @@
 """The records an export is made of: what to export (:class:`RunSpec`), what each slide shows
 (:class:`Slide`, :class:`Table`), the whole deck (:class:`Deck`), the formats and the error a
-bad request raises. Frozen plain data: the builders (``run_deck.py``, ``lesson_deck.py``) fill
-them in with the app's words in the chosen language; the writers (``pptx_deck.py``,
-``pdf_handout.py``, ``pictures.py``, by ``layout.py``) only lay them out."""
+bad request raises. Frozen plain data: the builders (``slides.py``) fill them in with the app's
+words in the chosen language; the writers (``pptx_deck.py``, ``pdf_handout.py``,
+``pictures.py``, by ``layout.py``) only lay them out."""
 
 from __future__ import annotations
 

@@ -40,5 +40,8 @@ OUT = ROOT / "out" / "rehearsal"
 def test_a_lesson_by_page_down_alone(browser: Any, app_url: str, name: str, lang: str) -> None:
     rows = rl.rehearse_lesson(browser, app_url, name, WINDOWS[0], OUT, lang, also=WINDOWS[1:])
     assert {row.size for row in rows} == {f"{w}x{h}" for w, h in WINDOWS}, rows
+    # once a lesson, after its first press: Page Up to the text slide, Page Down back, newest
+    assert any(row.keys.count("PgUp") == 1 for row in rows), rows
+    assert {row.round_trip for row in rows} - {""} == {"newest"}, rows
     problems = [f"{row.size} page {row.page}: {p}" for row in rows for p in row.problems]
     assert problems == [], f"{rl.where(name, lang)}: {problems}"
