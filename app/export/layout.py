@@ -107,14 +107,9 @@ def _tokens(paragraph: str) -> list[str]:
                      paragraph.strip())  # fmt: skip
     pieces: list[str] = []
     for token in raw:
-        if (
-            pieces
-            and token[0] in _CLOSING
-            and (pieces[-1][-1:] not in " \t")
-            or pieces
-            and pieces[-1]
-            and pieces[-1][-1] in _OPENING
-        ):
+        closes = token[0] in _CLOSING and pieces and not pieces[-1].endswith((" ", "\t"))
+        opened = pieces and pieces[-1].endswith(tuple(_OPENING))
+        if closes or opened:
             pieces[-1] += token
         else:
             pieces.append(token)

@@ -83,7 +83,9 @@ _CJK = re.compile(r"[\u2e80-\u9fff\uff00-\uffef]")
 #: PNGs already drawn, by their SVG and zoom: a picture drawn once per export however many
 #: slides or formats show it (a lesson's Back and Forward, a board unchanged between phases).
 _DRAWN: OrderedDict[tuple[str, float], bytes] = OrderedDict()
-_DRAWN_MAX = 256
+_DRAWN_MAX = 128
+#: The app's sessions export in threads of one process: one at a time changes the pictures kept.
+_LOCK = threading.Lock()
 
 
 def _prepared(svg: str) -> str:
@@ -98,24 +100,33 @@ def _prepared(svg: str) -> str:
 
 
 def _keep(key: tuple[str, float], png: bytes) -> bytes:
-    _DRAWN[key] = png
-    _DRAWN.move_to_end(key)
-    while len(_DRAWN) > _DRAWN_MAX:
-        _DRAWN.popitem(last=False)
+    with _LOCK:
+        _DRAWN[key] = png
+        _DRAWN.move_to_end(key)
+        while len(_DRAWN) > _DRAWN_MAX:
+            _DRAWN.popitem(last=False)
     return png
+
+
+def _drawn(key: tuple[str, float]) -> bytes | None:
+    """The PNG drawn for ``key`` before, or ``None``."""
+    with _LOCK:
+        png = _DRAWN.get(key)
+        if png is not None:
+            _DRAWN.move_to_end(key)
+        return png
 
 
 def svg_png(svg: str, zoom: float = 1.0) -> bytes:
     """``svg`` drawn as PNG bytes at ``zoom`` x its size (the system's fonts: DejaVu Sans,
     Noto Sans CJK; :func:`_prepared`). The same SVG and zoom are drawn once."""
-    key = (svg, zoom)
-    if key in _DRAWN:
-        _DRAWN.move_to_end(key)
-        return _DRAWN[key]
+    png = _drawn((svg, zoom))
+    if png is not None:
+        return png
     drawn = resvg_py.svg_to_bytes(
         svg_string=_prepared(svg), zoom=zoom, font_family="DejaVu Sans", background="#ffffff"
     )
-    return _keep(key, bytes(drawn))
+    return _keep((svg, zoom), bytes(drawn))
 
 
 #: A drawing helper: a Python without its site packages' start-up (``-S``: 10 ms, not 50) that
@@ -197,7 +208,7 @@ def draw_all(pictures: Sequence[tuple[str, float]]) -> None:
     the machine has two cores: in two helper processes (resvg holds Python's lock while it
     draws, so threads would draw one at a time), about half a deck's drawing time. Each is
     then :func:`svg_png`'s at once; one a helper could not draw is drawn here."""
-    todo = list(dict.fromkeys(p for p in pictures if p not in _DRAWN))
+    todo = [p for p in dict.fromkeys(pictures) if _drawn(p) is None]
     if len(todo) < PARALLEL_FROM or (os.cpu_count() or 1) < 2:
         for svg, zoom in todo:
             svg_png(svg, zoom)
