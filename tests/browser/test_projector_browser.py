@@ -176,6 +176,9 @@ def test_b_blanks_the_projector_and_brings_it_back(app_url: str, browser: Any) -
     assert not page.locator("section[data-testid='stSidebar']").first.is_visible()
     # (a key is a rerun of the server: 0.1-0.8 s quiet, over 10 s at a load of 20; the wait is
     # a ceiling, not a speed claim: 60 s like the suite's other reruns)
+    # the key belongs to the Blank button, bound when the button is drawn (the strip is drawn
+    # after the slide: under load the page was idle with the slide and not yet the strip)
+    page.locator(".st-key-clicker_blank button").first.wait_for(timeout=60_000)
     page.keyboard.press("b")  # blank, and back
     page.wait_for_selector(".lab-blank", timeout=60_000)
     box = page.locator(".lab-blank").first.bounding_box()
