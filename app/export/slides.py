@@ -34,6 +34,7 @@ from app.drawing.tree_model import TreeView
 from app.export.records import Deck, ExportError, Progress, RunSpec, Slide, Table
 from app.export.tree_svg import tree_svg
 from app.lessons.reading import Lesson, Page, load_lessons, press_name, translated
+from app.live.history import phase_path
 from app.quiz import ArenaSetup, Question, Reveal, ask, settle
 from app.words import i18n
 from app.words.i18n import N_, _, decimal
@@ -528,7 +529,7 @@ class _Follow:
             path = search.select()
             context = selection_end(search, path)
             self.context = context
-            ids = _phase_path(path)
+            ids = phase_path(path)
             self.half = (ids, None)
             self.state(title, said, None, narrate_phase(phase, path, context, names, c, policy),
                        name, marks=self.half)  # fmt: skip
@@ -566,21 +567,6 @@ class _Follow:
                        text=format_table(self.arena)))  # fmt: skip
 
     context: Any = None
-
-
-def _phase_path(steps: Any) -> set[int]:
-    """The nodes a selection phase marked: the path's nodes and the children it chose (the
-    app's history marks the same: app/live/history.py ``_phase_path``)."""
-    ids = {0}
-    for step in steps:
-        ids.add(step.node_id)
-        chosen = getattr(step, "chosen_terms", None)
-        if chosen is not None:
-            ids.add(chosen.node_id)
-        child = getattr(step, "child_id", None)
-        if child is not None:
-            ids.add(child)
-    return ids
 
 
 def _find(name: str) -> Lesson:
