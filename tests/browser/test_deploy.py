@@ -33,6 +33,9 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import run_replicas  # noqa: E402
 from app_server import CHROMIUM, IDLE  # noqa: E402
 
+from app.classroom.core.store import open_store  # noqa: E402
+from tests.class_pages import wait_text  # noqa: E402
+
 NGINX = run_replicas.find_nginx()
 COOKIE = "mctslab_route"
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # no http_proxy here
@@ -59,6 +62,7 @@ class Deployment:
     replica_ports: list[int]
     stdout: Path
     stderr: Path
+    store: str = ""  # the class store's URL the replicas share (the module's deployment)
 
     @property
     def replicas(self) -> set[str]:
@@ -75,7 +79,9 @@ def _free_ports(count: int) -> int:
     raise RuntimeError(f"no {count} consecutive free ports found")
 
 
-def _start(tmp: Path, replicas: int, extra: tuple[str, ...] = ()) -> Deployment:
+def _start(
+    tmp: Path, replicas: int, extra: tuple[str, ...] = (), env: dict[str, str] | None = None
+) -> Deployment:
     first = _free_ports(replicas + 1)
     proxy_port, replica_ports = first + replicas, list(range(first, first + replicas))
     stdout, stderr = tmp / "stdout.txt", tmp / "stderr.txt"
@@ -84,7 +90,7 @@ def _start(tmp: Path, replicas: int, extra: tuple[str, ...] = ()) -> Deployment:
             [sys.executable, str(ROOT / "deploy" / "run_replicas.py"), "--replicas",
              str(replicas), "--port", str(proxy_port), "--first-port", str(first), "--listen",
              "127.0.0.1", "--timeout", "60", *extra],
-            cwd=tmp, stdout=out, stderr=err,
+            cwd=tmp, stdout=out, stderr=err, env={**os.environ, **(env or {})},
             start_new_session=True,  # like a terminal: Ctrl+C goes to its process group
         )  # fmt: skip
     deadline = time.monotonic() + 75
@@ -196,7 +202,11 @@ def _cookies_on_each_replica(deployment: Deployment) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
     started = time.monotonic()
-    running = _start(tmp_path_factory.mktemp("deploy"), replicas=2)
+    folder = tmp_path_factory.mktemp("deploy")
+    # the class store of this test's own (a class test asks it what the replicas kept)
+    store = f"sqlite:///{folder}/classes.db"
+    running = _start(folder, replicas=2, env={"MCTS_LAB_STORE": store})
+    running.store = store
     print(f"\ntwo replicas and nginx up in {time.monotonic() - started:.1f} s")
     try:
         yield running
@@ -282,18 +292,50 @@ def test_a_browser_session_works_and_sticks(deployment: Deployment, browser: Any
     assert all(" 101 " in line and f"replica={replica} " in line for line in streams), streams
 
 
-def test_a_dead_replica_is_routed_around_and_restarted(deployment: Deployment) -> None:
+@pytest.mark.browser
+@pytest.mark.skipif(
+    not (os.path.exists(CHROMIUM) and os.access(CHROMIUM, os.X_OK)),
+    reason=f"no Chromium at {CHROMIUM} (apt-get install chromium) - browser session skipped",
+)
+def test_a_dead_replica_is_routed_around_and_restarted(
+    deployment: Deployment, browser: Any
+) -> None:
+    """A replica killed mid-question: nginx routes around it, the supervisor starts it again;
+    a student on it who taps an answer on the tree 0.2 s after it died (the tap reaches no
+    server) has it counted: the page that reconnects to the other replica sends it again."""
     cookies = _cookies_on_each_replica(deployment)
     victim_port = deployment.replica_ports[-1]
     victim = f"127.0.0.1:{victim_port}"
+    survivor = next(iter(deployment.replicas - {victim}))
+    teacher, phone = _class_across(deployment, browser, cookies[survivor], cookies[victim])
     pid_file = deployment.run_dir / f"replica-{victim_port}.pid"
     old_pid = int(pid_file.read_text())
     os.kill(old_pid, signal.SIGKILL)
     while _alive(old_pid):
         time.sleep(0.05)
+    time.sleep(0.2)
+    box = phone.locator(".st-key-class_tree g.tv-answer").nth(2)
+    tapped = str(box.get_attribute("aria-label"))
+    box.click(timeout=5_000)
     # nginx's passive check: the refused connection is retried on the other replica
     answered = _replica(deployment.url + "/_stcore/health", cookies[victim])
     assert answered.split(", ")[-1] in deployment.replicas - {victim}, answered
+    # the tap survives the switch: counted on the teacher's page, kept, drawn as sent
+    wait_text(teacher, ".lab-class-count", r"1 of 1 answered", timeout=30_000)
+    code = teacher.locator(".lab-class-code").first.inner_text().strip()
+    store = open_store(deployment.store)
+    try:
+        poll = store.current_poll(code)
+        assert poll is not None
+        kept = list(store.answers(code, poll.id, poll.round).values())
+    finally:
+        store.close()
+    assert len(kept) == 1 and tapped.endswith(f" {kept[0]}"), (kept, tapped)
+    wait_text(phone, ".st-key-class_question", "Answer sent")
+    checked = phone.locator(".st-key-class_answer label:has(input:checked)").inner_text()
+    assert checked.strip().rstrip("\u200b\u200c") == kept[0], (checked, kept)
+    phone.context.close()
+    teacher.context.close()
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         restarted = pid_file.exists() and int(pid_file.read_text()) != old_pid
@@ -304,6 +346,34 @@ def test_a_dead_replica_is_routed_around_and_restarted(deployment: Deployment) -
         pytest.fail(f"replica {victim_port} was not restarted: {deployment.stderr.read_text()}")
     said = deployment.stderr.read_text()
     assert f"replica {victim_port} exited with code -9; starting it again" in said, said
+
+
+def _class_across(
+    deployment: Deployment, browser: Any, teacher_cookie: str, phone_cookie: str
+) -> tuple[Any, Any]:
+    """A teacher's page (routed by ``teacher_cookie``) that started a class on tic-tac-toe (its
+    question about a move open), and a phone (routed by ``phone_cookie``) that joined it and
+    shows the tree's answer boxes: (teacher, phone)."""
+    pages = []
+    for cookie, size in ((teacher_cookie, (1280, 720)), (phone_cookie, (390, 844))):
+        context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+        context.add_cookies([{"name": COOKIE, "value": cookie, "url": deployment.url}])
+        pages.append(context.new_page())
+    teacher, phone = pages
+    teacher.goto(deployment.url + "/?game=tic_tac_toe&seed=1&steps=30")
+    teacher.wait_for_selector(".st-key-class_start button", timeout=60_000)
+    teacher.wait_for_selector(IDLE, timeout=60_000)
+    teacher.locator(".st-key-class_start button").first.click()
+    teacher.wait_for_selector(".lab-class-code", timeout=30_000)
+    code = teacher.locator(".lab-class-code").first.inner_text().strip()
+    phone.goto(f"{deployment.url}/?class={code}")
+    phone.wait_for_selector(".st-key-class_code input", timeout=60_000)
+    phone.wait_for_selector(IDLE, timeout=60_000)
+    phone.get_by_role("button", name="Join").click()
+    phone.wait_for_selector(".st-key-class_tree g.tv-answer", timeout=30_000)
+    phone.wait_for_selector(IDLE, timeout=60_000)
+    wait_text(teacher, ".lab-class-count", r"0 of 1 answered", timeout=30_000)
+    return teacher, phone
 
 
 def test_ctrl_c_stops_nginx_and_every_replica(deployment: Deployment) -> None:
