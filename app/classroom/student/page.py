@@ -123,8 +123,12 @@ def _on_join() -> None:
             browser=session_id(),
             key=key,
         )
-    except (ClassError, OSError) as error:
+    except ClassError as error:
         st.session_state["class_join_notice"] = class_words.refusal(error)
+        return
+    except OSError as error:  # (the store away: a line the page says, as its other ones)
+        st.session_state["class_join_notice"] = _("Not now: {error}",
+                                                  error=class_words.refusal(error))  # fmt: skip
         return
     st.session_state["class_me"] = Me(code, student.id, key)
     st.session_state.pop(ENDED, None)  # a new class: the last one's end is no news
