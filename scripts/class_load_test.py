@@ -1008,7 +1008,9 @@ async def one_class(
     teacher.reconnect = bool(faults)
     await teacher.open(timeout=120)
     await teacher.press("class_start")
-    if not await _until(lambda: bool(teacher.view.code) and "class_reveal" in teacher.view.ids, 60):
+    started = ("class_reveal", "class_join_toggle")  # (the room box's: drawn by the same run)
+    if not await _until(lambda: bool(teacher.view.code) and not teacher.view.running
+                        and all(key in teacher.view.ids for key in started), 60):  # fmt: skip
         raise RuntimeError("the class did not start")
     run.code = teacher.view.code
     await teacher.press("class_join_toggle")  # the join box hidden: the tree in its place
