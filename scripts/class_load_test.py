@@ -73,6 +73,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 import urllib.request
@@ -284,6 +285,10 @@ class PageGone(Exception):
     """The page's connection dropped while it sent: the click was lost (as a browser's is)."""
 
 
+class NotDrawn(Exception):
+    """The widget to change is not on the page now: nothing was sent."""
+
+
 class ClassSession(WsSession):
     """A WsSession over a ClassView that keeps the page's fragment timers running.
 
@@ -356,6 +361,9 @@ class ClassSession(WsSession):
 
     async def change(self, key: str, **value: Any) -> float:
         await self.up.wait()
+        found = self.view.ids.get(key)
+        if found is None or found[0] not in self.view.widgets:
+            raise NotDrawn(key)  # (its page was drawn again without it: a reconnect, a reveal)
         self.view.set_value(key, **value)
         sent = asyncio.get_running_loop().time()
         await self._click(self.view.rerun_message(fragment=self.view.ids[key][1]))
@@ -740,6 +748,8 @@ async def _student(
         except PageGone:  # the connection dropped as it was sent: the page holds the tap
             run.answers.append(Answer(me, choice, time.time(), question, dropped=True))
             continue
+        except NotDrawn:
+            continue
         run.answers.append(Answer(me, choice, time.time(), question))
         await _until(lambda: not view.unanswered(), 5)
         # how sure (issue 33): a level, a second after the answer, as a phone's second tap
@@ -748,7 +758,7 @@ async def _student(
             level = rng.randrange(len(view.levels))
             try:
                 await session.change("class_confidence", string_value=view.levels[level])
-            except PageGone:
+            except (PageGone, NotDrawn):
                 continue
             run.confidences.append(Confidence(me, level, view.question, time.time()))
         if rng.random() < LOST_SHARE and "class_lost" in view.ids and session.up.is_set():
@@ -1111,6 +1121,15 @@ class ReplicaMeter(ProcessMeter):
         self.pid_file = next((path for path in run_dir.glob("replica-*.pid")
                               if path.read_text().strip() == str(pid)), None)  # fmt: skip
         self.base = self.last = 0.0
+        self.peak_mb = 0.0  # the highest RSS a reading saw (reset by the caller)
+        self._lock = threading.Lock()  # (read by the sampler's thread and the main one)
+
+    def sample(self) -> None:
+        """One reading: a killed process's CPU is known only up to its last reading, so the
+        sampler reads every replica twice a second during a class."""
+        with self._lock:
+            self.cpu_seconds()
+            self.peak_mb = max(self.peak_mb, self.rss_mb())
 
     def _follow(self) -> None:
         with contextlib.suppress(OSError, ValueError):
@@ -1120,7 +1139,7 @@ class ReplicaMeter(ProcessMeter):
 
     def cpu_seconds(self) -> float:
         self._follow()
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, IndexError, ValueError):
             self.last = super().cpu_seconds()
         return self.base + self.last
 
@@ -1130,6 +1149,25 @@ class ReplicaMeter(ProcessMeter):
             return super().rss_mb()
         except (OSError, RuntimeError):
             return 0.0
+
+
+@contextlib.contextmanager
+def sampling(meters: list[ReplicaMeter], every: float = 0.5) -> Any:
+    """Read every meter each ``every`` seconds in a thread while the block runs."""
+    done = threading.Event()
+
+    def loop() -> None:
+        while not done.wait(every):
+            for meter in meters:
+                meter.sample()
+
+    thread = threading.Thread(target=loop, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
 
 
 def _free_port() -> int:
@@ -1262,6 +1300,8 @@ def headline(row: dict[str, Any], store: str) -> str:
     step, count = row["step_to_screen_s"], row["answer_to_count_s"]
     cpu = " / ".join(f"{c}%" for c in row.get("replica_cpu_pct", []))
     rss = " / ".join(f"{m:.0f}" for m in row.get("rss_after_mb", []))
+    if row.get("rss_peak_mb"):
+        rss += " (peak " + " / ".join(f"{m:.0f}" for m in row["rss_peak_mb"]) + ")"
     missed = [
         name
         for name, bad in (
@@ -1399,11 +1439,14 @@ def main(argv: list[str] | None = None) -> int:
                 before_load = load_average()
                 own = time.process_time()
                 start = time.monotonic()
-                run = asyncio.run(one_class(
-                    url, args.students, args.seconds, store_url, args.seed + number,
-                    idle=args.idle, cpu_seconds=lambda: sum(m.cpu_seconds() for m in meters),
-                    faults=faults or None,
-                ))  # fmt: skip
+                for meter in meters:
+                    meter.peak_mb = 0.0
+                with sampling(meters):
+                    run = asyncio.run(one_class(
+                        url, args.students, args.seconds, store_url, args.seed + number,
+                        idle=args.idle, cpu_seconds=lambda: sum(m.cpu_seconds() for m in meters),
+                        faults=faults or None,
+                    ))  # fmt: skip
                 took = time.monotonic() - start
                 row = summary(run)
                 row["load_after"] = load_average()
@@ -1411,6 +1454,7 @@ def main(argv: list[str] | None = None) -> int:
                 row["replica_cpu_pct"] = [round(100 * (m.cpu_seconds() - c) / took)
                                           for m, c in zip(meters, cpu, strict=True)]  # fmt: skip
                 row["rss_after_mb"] = [round(m.rss_mb(), 1) for m in meters]
+                row["rss_peak_mb"] = [round(m.peak_mb, 1) for m in meters]
                 # the driver's own CPU: a busy driver reads its messages late
                 row["driver_cpu_pct"] = round(100 * (time.process_time() - own) / took)
                 out["classes"].append(row)

@@ -30,8 +30,8 @@ def _row(**changes: object) -> dict[str, object]:
     run.answers = [clt.Answer("s1", 0, 1.0, ("q", 1), dropped=True)]
     run.dropped_kept = 1
     row = clt.summary(run)
-    row.update(replica_cpu_pct=[61, 47], rss_after_mb=[301.4, 280.6], load_before="1.5 1.2 1.0",
-               load_after="3.1 1.8 1.2", **changes)  # fmt: skip
+    row.update(replica_cpu_pct=[61, 47], rss_after_mb=[301.4, 280.6], rss_peak_mb=[310.0, 290.2],
+               load_before="1.5 1.2 1.0", load_after="3.1 1.8 1.2", **changes)  # fmt: skip
     return row
 
 
@@ -42,7 +42,8 @@ def test_the_class_s_line_says_what_was_received_lost_and_how_fast() -> None:
         "redis, 120 students: answers sent 479, received 470, lost 3, late 6 (1 tapped as their "
         "page dropped, 1 of them kept); a Step on the students' screens p50 0.60 s, p95 0.96 s; "
         "tap to the teacher's count p50 1.50 s, p95 2.40 s (outside the faults: Step p95 "
-        "0.39 s, count p95 0.97 s); replicas' CPU 61% / 47% of a core, RSS 301 / 281 MB; load "
+        "0.39 s, count p95 0.97 s); replicas' CPU 61% / 47% of a core, RSS 301 / 281 MB (peak 310 "
+        "/ 290); load "
         "1.5 1.2 1.0 -> 3.1 1.8 1.2; targets MISSED: lost > 0, count p95 > 1.5 s"
     )
     met = _row(answers_lost=0, answer_to_count_s={"p50": 0.5, "p95": 1.5, "p100": 2.0})
