@@ -9,7 +9,8 @@ are one fragment that the process's watcher (app/classroom/push.py) reruns when 
 publishes; the page itself has no timer that fires in a lesson (a quarter-hour one makes a
 page whose connection came back ask for a run: :func:`_timer_for_reconnects`). **Explore on
 my own** turns the page into the single-user app opened from the teacher's shared link
-(:func:`explore_bar` atop it), **Back to the class** returns. Every string from a student is shown as escaped text only.
+(:func:`explore_bar` atop it), **Back to the class** returns. Every string from a student is
+shown as escaped text only.
 """
 
 from __future__ import annotations
