@@ -1299,7 +1299,7 @@ def headline(row: dict[str, Any], store: str) -> str:
     people share the machine); whether the :data:`TARGETS` are met."""
     step, count = row["step_to_screen_s"], row["answer_to_count_s"]
     cpu = " / ".join(f"{c}%" for c in row.get("replica_cpu_pct", []))
-    rss = " / ".join(f"{m:.0f}" for m in row.get("rss_after_mb", []))
+    rss = " / ".join(f"{m:.0f}" for m in row.get("rss_after_mb", [])) + " MB"
     if row.get("rss_peak_mb"):
         rss += " (peak " + " / ".join(f"{m:.0f}" for m in row["rss_peak_mb"]) + ")"
     missed = [
@@ -1322,7 +1322,7 @@ def headline(row: dict[str, Any], store: str) -> str:
         f"{row['answers_recorded']}, lost {row['answers_lost']}, late {row['answers_late']}"
         f"{held}; a Step on the students' screens p50 {step['p50']:.2f} s, p95 "
         f"{step['p95']:.2f} s; tap to the teacher's count p50 {count['p50']:.2f} s, p95 "
-        f"{count['p95']:.2f} s{_outside(row)}; replicas' CPU {cpu} of a core, RSS {rss} MB; load "
+        f"{count['p95']:.2f} s{_outside(row)}; replicas' CPU {cpu} of a core, RSS {rss}; load "
         f"{row.get('load_before', '?')} -> {row.get('load_after', '')}; targets "
         + ("met" if not missed else "MISSED: " + ", ".join(missed))
     )
