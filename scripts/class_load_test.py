@@ -629,6 +629,8 @@ class ClassRun:
     confidences_kept: int = 0  # of those, in the store with the answer's round
     lost_taps: int = 0  # "I'm lost" presses sent
     dropped_kept: int = 0  # answers tapped into a dropping connection that the store kept
+    #: (the replicas' CPU seconds, wall seconds) from the lesson's start to its last screen
+    lesson_cpu: tuple[float, float] | None = None
 
 
 @dataclass
@@ -1040,6 +1042,7 @@ async def one_class(
         run.idle_polls = ClassSession.timer_reruns - polls
     lesson.go.set()
     start, chaos = loop.time(), []
+    lesson_cpu = cpu_seconds() if cpu_seconds is not None else None
     if faults:
         for second in faults.reloads:
             chaos.append(_at(start + second, _reload_fault(teacher, run, store, second)))
@@ -1048,6 +1051,8 @@ async def one_class(
     chaos_tasks = [asyncio.create_task(c) for c in chaos]
     await _teacher_lesson(teacher, run, loop.time() + seconds)
     await asyncio.sleep(6.0)  # the last step and answers reach every screen
+    if lesson_cpu is not None:
+        run.lesson_cpu = (cpu_seconds() - lesson_cpu, loop.time() - start)
     if chaos_tasks:  # a replica still coming back: wait for it
         await asyncio.gather(*chaos_tasks)
     lesson.over.set()
@@ -1122,7 +1127,7 @@ class ReplicaMeter(ProcessMeter):
                               if path.read_text().strip() == str(pid)), None)  # fmt: skip
         self.base = self.last = 0.0
         self.peak_mb = 0.0  # the highest RSS a reading saw (reset by the caller)
-        self._lock = threading.Lock()  # (read by the sampler's thread and the main one)
+        self._lock = threading.RLock()  # (read by the sampler's thread and the main one)
 
     def sample(self) -> None:
         """One reading: a killed process's CPU is known only up to its last reading, so the
@@ -1138,10 +1143,11 @@ class ReplicaMeter(ProcessMeter):
                 self.pid, self.base, self.last = pid, self.base + self.last, 0.0
 
     def cpu_seconds(self) -> float:
-        self._follow()
-        with contextlib.suppress(OSError, IndexError, ValueError):
-            self.last = super().cpu_seconds()
-        return self.base + self.last
+        with self._lock:
+            self._follow()
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                self.last = super().cpu_seconds()
+            return self.base + self.last
 
     def rss_mb(self) -> float:
         self._follow()
@@ -1224,6 +1230,7 @@ def summary(run: ClassRun) -> dict[str, Any]:
         "errors": len(run.errors),
         "error_samples": sorted(set(run.errors))[:5],
         **_idle_summary(run),
+        **_lesson_summary(run),
         **_fault_summary(run),
     }
 
@@ -1322,10 +1329,19 @@ def headline(row: dict[str, Any], store: str) -> str:
         f"{row['answers_recorded']}, lost {row['answers_lost']}, late {row['answers_late']}"
         f"{held}; a Step on the students' screens p50 {step['p50']:.2f} s, p95 "
         f"{step['p95']:.2f} s; tap to the teacher's count p50 {count['p50']:.2f} s, p95 "
-        f"{count['p95']:.2f} s{_outside(row)}; replicas' CPU {cpu} of a core, RSS {rss}; load "
+        f"{count['p95']:.2f} s{_outside(row)}; replicas' CPU {cpu} of a core{_lesson(row)}, RSS "
+        f"{rss}; load "
         f"{row.get('load_before', '?')} -> {row.get('load_after', '')}; targets "
         + ("met" if not missed else "MISSED: " + ", ".join(missed))
     )
+
+
+def _lesson(row: dict[str, Any]) -> str:
+    """The lesson's CPU, where measured."""
+    if "lesson_replicas_cpu_pct" not in row:
+        return ""
+    return (f" (in the lesson {row['lesson_replicas_cpu_pct']:g}% together, "
+            f"{row['lesson_cpu_ms_per_student_second']:g} ms per student and second)")  # fmt: skip
 
 
 def _outside(row: dict[str, Any]) -> str:
@@ -1334,6 +1350,18 @@ def _outside(row: dict[str, Any]) -> str:
     if "answers_resent" not in row or step.get("p95") is None or count.get("p95") is None:
         return ""
     return f" (outside the faults: Step p95 {step['p95']:.2f} s, count p95 {count['p95']:.2f} s)"
+
+
+def _lesson_summary(run: ClassRun) -> dict[str, Any]:
+    """What the lesson cost the replicas: both replicas' CPU over it as % of one core, and per
+    student and second (the capacity arithmetic's figure: a core holds 1,000 ms a second)."""
+    if run.lesson_cpu is None:
+        return {}
+    cpu, wall = run.lesson_cpu
+    return {
+        "lesson_replicas_cpu_pct": round(100 * cpu / wall, 1),
+        "lesson_cpu_ms_per_student_second": round(1000 * cpu / max(1.0, run.students * wall), 2),
+    }
 
 
 def _idle_summary(run: ClassRun) -> dict[str, Any]:
