@@ -587,6 +587,7 @@ class Answer:
     #: the tap went into a connection that was dropping (its replica killed): no server got
     #: it; the page holds it and sends it with its reconnect's first run, as a browser does
     dropped: bool = False
+    who: str = ""  # the page ("student N"), to find its drops
 
 
 @dataclass
@@ -629,6 +630,8 @@ class ClassRun:
     confidences_kept: int = 0  # of those, in the store with the answer's round
     lost_taps: int = 0  # "I'm lost" presses sent
     dropped_kept: int = 0  # answers tapped into a dropping connection that the store kept
+    #: each resent answer: when it was sent and when its page dropped and came back
+    resent_samples: list[str] = field(default_factory=list)
     #: (the replicas' CPU seconds, wall seconds) from the lesson's start to its last screen
     lesson_cpu: tuple[float, float] | None = None
 
@@ -748,11 +751,11 @@ async def _student(
         try:
             await session.change("class_answer", string_value=view.choices[choice])
         except PageGone:  # the connection dropped as it was sent: the page holds the tap
-            run.answers.append(Answer(me, choice, time.time(), question, dropped=True))
+            run.answers.append(Answer(me, choice, time.time(), question, True, session.who))
             continue
         except NotDrawn:
             continue
-        run.answers.append(Answer(me, choice, time.time(), question))
+        run.answers.append(Answer(me, choice, time.time(), question, who=session.who))
         await _until(lambda: not view.unanswered(), 5)
         # how sure (issue 33): a level, a second after the answer, as a phone's second tap
         await asyncio.sleep(rng.uniform(*CONFIDENCE_DELAY_S))
@@ -840,6 +843,7 @@ def _compare_store(run: ClassRun, store_url: str) -> None:
             elif run.faults and any(a.student == answer.student and a.question == answer.question
                                     for a in run.answers[number + 1:]):  # fmt: skip
                 run.resent += 1
+                run.resent_samples.append(_resent_sample(run, answer))
             else:
                 run.missing += 1
                 run.errors.append(
@@ -856,6 +860,19 @@ def _compare_store(run: ClassRun, store_url: str) -> None:
                     run.confidences_kept += 1
     finally:
         store.close()
+
+
+def _resent_sample(run: ClassRun, answer: Answer) -> str:
+    """A resent answer told with its page's drops, in seconds from its sending (a drop at -0.3
+    came 0.3 s before it; loop times turned into epoch seconds)."""
+    offset = time.time() - asyncio.get_event_loop().time()
+    drops = [
+        f"dropped {d.at + offset - answer.sent:+.2f}, back "
+        + ("never" if d.back is None else f"{d.back + offset - answer.sent:+.2f}")
+        for d in run.drops
+        if d.who == answer.who
+    ]
+    return f"{answer.who}: {', '.join(drops) or 'its page never dropped'}"
 
 
 def _closed_by(closes: list[float], opened: float, until: float) -> bool:
@@ -1245,6 +1262,7 @@ def _fault_summary(run: ClassRun) -> dict[str, Any]:
     back = [d.back - d.at for d in run.drops if d.back is not None]
     return {
         "answers_resent": run.resent,
+        "resent_samples": run.resent_samples[:10],
         "teacher_reloads": run.reloads,
         "replica_restarts": run.restarts,
         "pages_dropped": len(run.drops),
