@@ -46,7 +46,7 @@ start.pin_box(st.sidebar)  # closed: the PIN that takes the class back in anothe
 vote.anonymous_toggle(st.sidebar)  # a class's results CSV with names or "Student N"
 sidebar.sidebar_controls(trace_view.on_run_until if trace_view.active() else None)
 trace_view.trace_sidebar()  # open a tree or trace from any MCTS
-page.header()
+page.header(file_open=trace_view.active())  # the Link and the Export box beside it
 page.lesson_strip(lesson_view.present_page())  # Present mode: the lesson page on screen
 if trace_view.active():
     trace_view.trace_screen()  # the open file instead of the live search, until closed

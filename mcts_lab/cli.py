@@ -1,5 +1,5 @@
 """The ``mcts-lab`` command line: ``search``, ``tree``, ``bench``, ``arena``, ``compare``,
-``sweep`` and ``inspect``.
+``sweep``, ``inspect`` and, in a checkout with the app, ``export``.
 
 Its flags and JSON fields are a stable interface others script against (docs/cli.md): add,
 never rename. Exit status: 0 done; 1 a ``--positions-file`` batch in which some line failed;
@@ -13,6 +13,8 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
 
 from mcts_lab.commands import arena, bench, compare, inspect, search, sweep, tree
 from mcts_lab.commands.options import (
@@ -38,6 +40,25 @@ COMMANDS = {
 }
 
 
+def _commands() -> dict[str, ModuleType]:
+    """:data:`COMMANDS`, and ``export`` when the app is there to draw it.
+
+    ``mcts-lab export`` draws with the app's tree layout, colours and words, so its module is
+    the app's (``app/export/command.py``): the one import from ``mcts_lab`` up into ``app``,
+    made here at run time and named in pyproject's import contract. The app runs from a
+    checkout and is not installed (the wheel holds no app): an install from a checkout
+    (``pip install -e .``) finds it beside this package, from any working directory; the wheel
+    simply offers no ``export``."""
+    checkout = Path(__file__).resolve().parents[1]
+    if not (checkout / "app" / "export" / "command.py").is_file():
+        return COMMANDS
+    if str(checkout) not in sys.path:  # (last: never in front of an installed package)
+        sys.path.append(str(checkout))
+    from app.export import command as export
+
+    return {**COMMANDS, "export": export}
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``mcts-lab`` (its ``error`` raises instead of exiting)."""
     parser = Parser(
@@ -47,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
         allow_abbrev=False,
     )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-    for command in COMMANDS.values():
+    for command in _commands().values():
         command.add_parser(sub)
     return parser
 
@@ -70,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
     try:
         args = build_parser().parse_args(argv)
-        run: Callable[[argparse.Namespace], int] = COMMANDS[args.command].run
+        run: Callable[[argparse.Namespace], int] = _commands()[args.command].run
         return run(args)
     except (UsageError, ValueError) as error:
         print(f"mcts-lab: error: {_one_line(error)}", file=sys.stderr)

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -137,21 +138,22 @@ def _check_tree(page: Any, row: PageRow, when: str) -> None:
                             f"({where_top}, the view y {view[1]:.0f}-{view[3]:.0f})")  # fmt: skip
 
 
-def _round_trip(page: Any, row: PageRow) -> str:
-    """Page Up to the text slide, Page Down back: the screen must show its newest entry."""
+def _round_trip(page: Any, keys: list[str], fail: Callable[[str], None]) -> str:
+    """Page Up to the text slide, Page Down back: the screen must show its newest entry (the
+    keys pressed added to ``keys``, a failure told to ``fail``)."""
     for key in ("PageUp", "PageDown"):
         before = page.evaluate(STATE_JS)
-        row.keys.append({"PageDown": "PgDn", "PageUp": "PgUp"}[key])
+        keys.append({"PageDown": "PgDn", "PageUp": "PgUp"}[key])
         page.keyboard.press(key)
         if not _wait_changed(page, before):
-            row.problems.append(f"{key} in the round trip changed nothing")
+            fail(f"{key} in the round trip changed nothing")
             return "stuck"
     page.wait_for_selector(".st-key-tree g.tv-node", timeout=90_000)
     _idle(page)
     if entry_newest(page):
         return "newest"
     shown = str(page.evaluate(ENTRY_JS)).replace(" ", " of ")
-    row.problems.append(f"after the round trip the screen shows entry {shown}")
+    fail(f"after the round trip the screen shows entry {shown}")
     return f"entry {shown}"
 
 
@@ -238,22 +240,38 @@ def _state(page: Any) -> dict[str, str]:
 
 def _wait_changed(page: Any, before: str) -> bool:
     """Until the clicker's state (``STATE_JS``) is no longer ``before``: every press moves it
-    on (within 60 s: Run arena's 20 games took over 30 s on a loaded machine)."""
+    on (within 60 s: Run arena's 20 games took over 30 s on a loaded machine); then until the
+    page holds still (:data:`STILL_JS`)."""
     try:
         page.wait_for_function(f"b => ({STATE_JS})() !== b", arg=before, timeout=60_000)
     except Exception:  # Playwright's TimeoutError: the key changed nothing
         return False
-    _idle(page)
-    # a press can end in two runs (the screen's fragment, then the whole page for a widget
-    # outside it), idle for a moment between them: read the state until it holds still, or a
-    # passing one is taken for the next step (a class's page 1 once counted twice)
-    for _ in range(20):
-        seen = page.evaluate(STATE_JS)
-        page.wait_for_timeout(400)
-        _idle(page)
-        if page.evaluate(STATE_JS) == seen:
-            break
+    _still(page)
     return True
+
+
+#: True once the app has been idle with the same clicker state for ``quiet`` ms on end. A press
+#: can end in two runs (the screen's fragment, then the whole page for a widget outside it),
+#: idle for a moment between them: a state read in that moment is a passing one, and taking it
+#: for the next step once counted a class's page 1 twice. Polled in the page (every 50 ms), so
+#: a still page costs ``quiet`` ms and no round trips; ``window.__labStill`` holds since when.
+STILL_JS = f"""(quiet) => {{
+  const state = ({STATE_JS})();
+  const idle = document.querySelector("{IDLE.replace('"', "'")}") !== null;
+  const now = performance.now();
+  const seen = window.__labStill;
+  if (!idle || !seen || seen.state !== state) {{
+    window.__labStill = {{state, since: now}};
+    return false;
+  }}
+  return now - seen.since >= quiet;
+}}"""
+
+
+def _still(page: Any, quiet_ms: int = 800) -> None:
+    """Until the page has held still for ``quiet_ms`` (:data:`STILL_JS`), within 60 s."""
+    page.evaluate("() => { window.__labStill = null; }")
+    page.wait_for_function(STILL_JS, arg=quiet_ms, polling=50, timeout=60_000)
 
 
 def _button(page: Any) -> str:
@@ -273,32 +291,145 @@ def shot(out: Path, lang: str, name: str) -> str:
 
 
 def rehearse_lesson(
-    browser: Any, url: str, name: str, size: tuple[int, int], out: Path | None, lang: str = "en"
+    browser: Any,
+    url: str,
+    name: str,
+    size: tuple[int, int],
+    out: Path | None,
+    lang: str = "en",
+    also: Sequence[tuple[int, int]] = (),
 ) -> list[PageRow]:
     """Run lesson ``name`` by Page Down alone in a fresh page of ``browser``, in the language
-    ``lang`` (``?lang=``); one row a page. The clicker's state is read from its
-    ``data-clicker-*`` attributes, never from its words."""
-    width, height = size
+    ``lang`` (``?lang=``); one row a page and window. The clicker's state is read from its
+    ``data-clicker-*`` attributes, never from its words.
+
+    ``also``: further windows, each measured at every point of the same walk (the page resized
+    to it and back: the server never sees the window, so one walk shows what each window would
+    have shown), with rows of their own; their screenshots go to ``out/<width>x<height>/``."""
     from app.lessons.reading import load_lessons
 
     found, _ = load_lessons()
-    tabs = {(name, n): p.setup.tab for n, p in enumerate(found[name].pages, start=1)
+    tabs = {n: p.setup.tab for n, p in enumerate(found[name].pages, start=1)
             if p.setup is not None and p.setup.tab}  # fmt: skip
-    page = browser.new_page(viewport={"width": width, "height": height})
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
     page.goto(f"{url}/?lesson={name}&page=1&presentation=1{lang_query(lang)}")
     page.wait_for_selector(  # the slide, not the page's loading skeleton
         ".lab-slide[data-clicker-page='1']", timeout=90_000
     )
     _idle(page)
     pages = int(_state(page).get("pages", "1"))
-    rows = []
+    walk = _Walk(page, name, lang, [size, *also], out)
+    rows: list[PageRow] = []
     tripped = False  # the lesson's slide round trip done
     for number in range(1, pages + 1):
-        row = PageRow(name, number, lang, size=f"{width}x{height}")
-        rows.append(row)
-        box = page.locator(".st-key-lesson_page").first.bounding_box()
+        walk.turn(number)
+        rows += walk.rows.values()
+        walk.each(walk.text_slide)
+        _key(page, "PageDown", walk.rows[size])  # the screen
+        try:
+            page.wait_for_selector(".st-key-tree g.tv-node", timeout=90_000)
+        except Exception:  # Playwright's TimeoutError
+            walk.fail("no tree after Page Down")
+            break
+        _idle(page)
+        walk.each(walk.screen, "the screen")
+        while True:
+            kind, before = _state(page).get("next", ""), page.evaluate(STATE_JS)
+            if not kind:
+                walk.fail("the clicker's state (data-clicker-next) not on the page")
+                break
+            if kind in ("page", "lesson", "end"):
+                break
+            if kind == "tab":  # the tab slide: its first screen
+                walk.keys.append("PgDn")
+                page.keyboard.press("PageDown")
+                if not _wait_changed(page, before):
+                    walk.fail("Page Down did not show the tab")
+                    break
+                walk.each(walk.tab_slide)
+                continue
+            label = _button(page)
+            walk.keys.append("PgDn")
+            page.keyboard.press("PageDown")
+            if not _wait_changed(page, before):
+                walk.fail(f"Page Down ({label}) changed nothing")
+                break
+            walk.each(walk.screen, f"after {label}")
+            if not tripped:  # once a lesson, mid-presses: to the text slide and back
+                tripped = True
+                trip = _round_trip(page, walk.keys, walk.fail)
+                for row in walk.rows.values():
+                    row.round_trip = trip
+                walk.each(walk.screen, "after the round trip")
+        walk.each(walk.summary, tabs.get(number, ""))
+        if number < pages:
+            walk.keys.append("PgDn")
+            page.keyboard.press("PageDown")
+            try:
+                page.wait_for_selector(
+                    f".lab-slide[data-clicker-page='{number + 1}']", timeout=90_000
+                )
+            except Exception:  # Playwright's TimeoutError
+                walk.fail("Page Down did not turn the page")
+                break
+            _idle(page)
+    page.close()
+    return rows
+
+
+class _Walk:
+    """One lesson's walk, measured at several windows: the page's row for each window (the
+    same keys for all), the window the page has now, and the checks made at each window
+    (:meth:`each` runs one at every window, starting with the current one: a resize fewer)."""
+
+    def __init__(
+        self, page: Any, name: str, lang: str, windows: list[tuple[int, int]], out: Path | None
+    ) -> None:
+        self.page, self.name, self.lang, self.windows = page, name, lang, windows
+        self.now = windows[0]
+        # screenshots: ``out`` itself for one window, ``out/<width>x<height>/`` for several
+        self.folders = {w: out if out is None or len(windows) == 1 else out / f"{w[0]}x{w[1]}"
+                        for w in windows}  # fmt: skip
+        for folder in self.folders.values():
+            if folder is not None:
+                folder.mkdir(parents=True, exist_ok=True)
+        self.number = 0
+        self.keys: list[str] = []
+        self.rows: dict[tuple[int, int], PageRow] = {}
+
+    def turn(self, number: int) -> None:
+        """Page ``number`` begins: a row for each window, sharing its keys."""
+        self.number, self.keys = number, []
+        self.rows = {w: PageRow(self.name, number, self.lang, size=f"{w[0]}x{w[1]}",
+                                keys=self.keys) for w in self.windows}  # fmt: skip
+
+    def fail(self, problem: str) -> None:
+        """A failure of the walk itself (a key that changed nothing): every window's."""
+        for row in self.rows.values():
+            row.problems.append(problem)
+
+    def each(self, check: Callable[[PageRow, int, int, str], None], when: str = "") -> None:
+        """``check(row, width, height, when)`` at every window."""
+        for window in [self.now] + [w for w in self.windows if w != self.now]:
+            if window != self.now:
+                self.page.set_viewport_size({"width": window[0], "height": window[1]})
+                self.now = window
+                # the page reflows and the tree reframes in the browser alone (the server
+                # never sees the window): two frames for the resize observer's new layout
+                self.page.evaluate(RESIZED_JS)
+            check(self.rows[window], *window, when)
+
+    def _shot(self, width: int, height: int, what: str) -> None:
+        folder = self.folders[(width, height)]
+        if folder is not None:
+            name = f"{self.name}-{self.number}-{what}.png"
+            self.page.screenshot(path=shot(folder, self.lang, name))
+
+    def text_slide(self, row: PageRow, width: int, height: int, _: str) -> None:
+        """The page's text slide whole inside the window, its type at 18 px or more."""
+        box = self.page.locator(".st-key-lesson_page").first.bounding_box()
         row.text_overflow_px = 0.0 if box is None else box["y"] + box["height"] - height
-        sizes = page.locator(".st-key-lesson_text_slide p").evaluate_all(
+        sizes = self.page.locator(".st-key-lesson_text_slide p").evaluate_all(
             "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))"
         )
         row.text_min_px = min(sizes) if sizes else 0.0
@@ -306,77 +437,44 @@ def rehearse_lesson(
             row.problems.append(f"text overflows by {row.text_overflow_px:.0f} px")
         if row.text_min_px < MIN_TEXT_PX:
             row.problems.append(f"text at {row.text_min_px:.1f} px")
-        if out is not None:
-            page.screenshot(path=shot(out, lang, f"{name}-{number}-text.png"))
-        _key(page, "PageDown", row)  # the screen
-        try:
-            page.wait_for_selector(".st-key-tree g.tv-node", timeout=90_000)
-        except Exception:  # Playwright's TimeoutError
-            row.problems.append("no tree after Page Down")
-            break
-        _idle(page)
-        row.labels_min_px = 1e9
-        _check_tree(page, row, "the screen")
-        row.screen_problem = _screen_problem(page, width, height)
-        while True:
-            kind, before = _state(page).get("next", ""), page.evaluate(STATE_JS)
-            if not kind:
-                row.problems.append("the clicker's state (data-clicker-next) not on the page")
-                break
-            if kind in ("page", "lesson", "end"):
-                break
-            if kind == "tab":  # the tab slide: its first screen
-                row.keys.append("PgDn")
-                page.keyboard.press("PageDown")
-                if not _wait_changed(page, before):
-                    row.problems.append("Page Down did not show the tab")
-                    break
-                slide = page.locator(".st-key-lesson_tab_slide").first
-                top = slide.bounding_box() if slide.count() else None
-                row.tab_in_view = top is not None and top["y"] + 60 <= height
-                # the arena's result table (after its Run) whole beside its settings
-                result = _bottom(page, ".st-key-lesson_tab_slide [data-testid='stCode']")
-                if result is not None and result > height:
-                    row.problems.append(f"the tab's result table ends at y {result:.0f}")
-                if out is not None:
-                    page.screenshot(path=shot(out, lang, f"{name}-{number}-tab.png"))
-                continue
-            label = _button(page)
-            row.keys.append("PgDn")
-            page.keyboard.press("PageDown")
-            if not _wait_changed(page, before):
-                row.problems.append(f"Page Down ({label}) changed nothing")
-                break
-            _check_tree(page, row, f"after {label}")
-            row.screen_problem = row.screen_problem or _screen_problem(page, width, height)
-            if not tripped:  # once a lesson, mid-presses: to the text slide and back
-                tripped = True
-                row.round_trip = _round_trip(page, row)
-                _check_tree(page, row, "after the round trip")
+        self._shot(width, height, "text")
+
+    def screen(self, row: PageRow, width: int, height: int, when: str) -> None:
+        """The tree's top and moves in view, the screen's boxes inside the window, ``when``."""
+        if when == "the screen":
+            row.labels_min_px = 1e9
+        _check_tree(self.page, row, when)
+        row.screen_problem = row.screen_problem or _screen_problem(self.page, width, height)
+
+    def tab_slide(self, row: PageRow, width: int, height: int, _: str) -> None:
+        """The tab slide's first screen starting inside the window, its result table whole."""
+        slide = self.page.locator(".st-key-lesson_tab_slide").first
+        top = slide.bounding_box() if slide.count() else None
+        row.tab_in_view = top is not None and top["y"] + 60 <= height
+        # the arena's result table (after its Run) whole beside its settings
+        result = _bottom(self.page, ".st-key-lesson_tab_slide [data-testid='stCode']")
+        if result is not None and result > height:
+            row.problems.append(f"the tab's result table ends at y {result:.0f}")
+        self._shot(width, height, "tab")
+
+    def summary(self, row: PageRow, width: int, height: int, tab: str) -> None:
+        """The page's findings as problems (``tab``: the tab the page names, or "")."""
         if row.screen_problem:
             row.problems.append(f"screen: {row.screen_problem}")
         if row.tree_problem:
             row.problems.append(f"tree: {row.tree_problem}")
         if row.labels_min_px < MIN_LABEL_PX:
             row.problems.append(f"labels: {row.labels_min_px:.1f} px")
-        row.tab = tabs.get((name, number), "")
+        row.tab = tab
         if row.tab and not row.tab_in_view:
             row.problems.append(f"the {row.tab} tab starts below the window")
-        if out is not None:
-            page.screenshot(path=shot(out, lang, f"{name}-{number}-screen.png"))
-        if number < pages:
-            row.keys.append("PgDn")
-            page.keyboard.press("PageDown")
-            try:
-                page.wait_for_selector(
-                    f".lab-slide[data-clicker-page='{number + 1}']", timeout=90_000
-                )
-            except Exception:  # Playwright's TimeoutError
-                row.problems.append("Page Down did not turn the page")
-                break
-            _idle(page)
-    page.close()
-    return rows
+        self._shot(width, height, "screen")
+
+
+#: Resolves after the browser has laid out and painted twice since a resize, and the tree
+#: component's resize observer (a layout, a frame) has run.
+RESIZED_JS = """() => new Promise((done) =>
+  requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 50))))"""
 
 
 @dataclass
@@ -610,16 +708,23 @@ def main(argv: list[str] | None = None) -> int:
     (out / "class.db").unlink(missing_ok=True)
     with running_app(env=store) as url, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        for size, these in sizes:
-            # screenshots per size when there are several: DIR/<width>x<height>/...
-            into = out / f"{size[0]}x{size[1]}" if len(sizes) > 1 else out
+        for lang in langs:
+            # a language's windows in one walk; screenshots per size when there are several:
+            # DIR/<width>x<height>/...
+            windows = [size for size, these in sizes if lang in these]
+            if not windows:
+                continue
+            first = windows[0]
+            into = out / f"{first[0]}x{first[1]}" if len(sizes) > 1 and len(windows) == 1 else out
             into.mkdir(parents=True, exist_ok=True)
-            for lang in these:
-                for name in names:
-                    if args.phones:
-                        rows += rehearse_class(browser, url, name, size, args.phones, into)
-                    else:
-                        rows += rehearse_lesson(browser, url, name, size, into, lang)
+            for name in names:
+                if args.phones:
+                    for size in windows:
+                        where_to = out / f"{size[0]}x{size[1]}" if len(sizes) > 1 else out
+                        where_to.mkdir(parents=True, exist_ok=True)
+                        rows += rehearse_class(browser, url, name, size, args.phones, where_to)
+                else:
+                    rows += rehearse_lesson(browser, url, name, first, into, lang, windows[1:])
         browser.close()
     print(table(rows))
     failed = [

@@ -27,9 +27,9 @@ CliRunner = Callable[..., tuple[int, str, str]]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Each real-browser module in an xdist group of its own: with ``-n 2 --dist loadgroup``
+    """Each real-browser module in an xdist group of its own: with ``-n 4 --dist loadgroup``
     (pyproject's addopts) a module's tests run in order on one worker, keeping its
-    module-scoped app server, Chromium and pages, while the two workers share the modules
+    module-scoped app server, Chromium and pages, while the workers share the modules
     between them and the rest of the suite beside them (one group for every browser test kept
     one worker on them for the whole run). A test that names its own group keeps it."""
     for item in items:

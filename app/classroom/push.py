@@ -8,7 +8,9 @@ each class that has a student's page on this process (one indexed read per class
 second, however many students) and, when the teacher published a newer frame than a page drew,
 asks that page's session to run the part that draws it again, as Streamlit's own "run on save"
 does when a source file changes. It also tells the room which pages are still open, so a
-student's page has no timer at all (see :class:`Watcher` for why that matters).
+student's page has no timer that fires during a lesson (see :class:`Watcher` for why that
+matters; its one quarter-hour timer is there so that a page whose connection comes back asks
+for a run: app/classroom/student/page.py).
 
 Data flows one way still: the teacher publishes to the store; the watcher only reads it; a
 student's run draws what it reads and tells the watcher which version that was
@@ -58,8 +60,9 @@ class _Page:
 class Watcher:
     """One per server process: pushes a rerun to each student's page whose class published a
     frame newer than the page drew, and tells the room every HERE_SECONDS which pages are
-    still open (so a page needs no timer of its own: a timer's message, sent before a push
-    reached the browser, would carry the previous round's answer into the new round).
+    still open (so a page needs no timer that fires during a lesson: a timer's message, sent
+    before a push reached the browser, would carry the previous round's answer into the new
+    round).
 
     ``version_of(code)`` reads a class's frame version (``None``: the class ended; a page
     that drew a live class is pushed then too, and its run says the class is over).

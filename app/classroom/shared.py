@@ -36,7 +36,7 @@ __all__ = [
 
 #: How often a student's page asks whether the teacher's screen changed (seconds) when no
 #: watcher pushes the change to it (app/classroom/push.py: AppTest, a Streamlit without the runtime
-#: names it uses). With a watcher a page has no timer.
+#: names it uses). With a watcher a page has no timer that fires in a lesson.
 POLL_SECONDS = 1.0
 
 #: Session key: the class a student left to explore on their own (app/classroom/student/).

@@ -2,7 +2,8 @@
 (``static/board_tap.js`` and ``board_tap.css``, registered once at import) that draws the
 position the question asks about (tic-tac-toe's 3x3, Connect Four's 7x6, compact) with each
 answer's cell or column a button. A tap sends the answer's index back with the question's poll
-id and round (the trigger ``answer``, read by :func:`tapped_board`); labels are drawn with
+id and round (the state ``answer``, read by :func:`tapped_board`, which the browser keeps and
+sends again with a reconnected page's first run); labels are drawn with
 ``textContent`` only. Its own words (the aria labels) are made here with ``_()`` in the page's
 language and sent with the data (:func:`board_words`).
 """
@@ -46,7 +47,7 @@ def board_words() -> dict[str, str]:
 
 
 def tapped_board(key: str) -> tuple[str, int, int] | None:
-    """The answer a tap on the board ``key`` just sent: (poll id, round, answer index), or
+    """The answer the last tap on the board ``key`` sent: (poll id, round, answer index), or
     ``None``."""
     from app.components.tree_view import tapped_answer
 

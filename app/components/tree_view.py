@@ -96,8 +96,9 @@ def render_tree_data(
 
     ``answer`` makes the boxes of a question's moves answer it when tapped (a phone):
     ``{"poll": id, "round": n, "nodes": {node id: answer index}, "chosen": index or None}``;
-    a tap sends ``{"poll", "round", "choice"}`` back as the trigger ``answer`` (read it with
-    :func:`tapped_answer`) and calls ``on_answer``."""
+    a tap sends ``{"poll", "round", "choice", "at"}`` back as the state ``answer`` (read it with
+    :func:`tapped_answer`; the browser keeps it and sends it again with a reconnected page's
+    first run) and calls ``on_answer``."""
     payload: dict[str, object] = {
         "view": data,
         "height": int(height),
@@ -223,10 +224,17 @@ def tree_words(view: Mapping[str, Any]) -> dict[str, object]:
 
 
 def tapped_answer(key: str) -> tuple[str, int, int] | None:
-    """The answer a tap on the tree component ``key`` just sent, as (poll id, round, answer
+    """The answer the last tap on the tree component ``key`` sent, as (poll id, round, answer
     index), or ``None`` (no tap, or a value that is not one: it came from a browser)."""
-    value = st.session_state.get(key)
-    tap = value.get("answer") if value is not None and hasattr(value, "get") else None
+    return answer_in(st.session_state.get(key))
+
+
+def answer_in(value: object) -> tuple[str, int, int] | None:
+    """The tap in a tree or board component's value (its ``answer``: ``{"poll", "round",
+    "choice", "at"}``) as (poll id, round, answer index); ``None`` for none or a malformed one
+    (the value came from a browser)."""
+    get = getattr(value, "get", None)  # (a dict, or the component's value mapping)
+    tap = get("answer") if callable(get) else None
     if not isinstance(tap, dict):
         return None
     poll, round_, choice = tap.get("poll"), _as_id(tap.get("round")), _as_id(tap.get("choice"))

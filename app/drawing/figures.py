@@ -26,6 +26,7 @@ from mcts_lab.inspect.statistics_checks import chi_square_sf  # the one chi-squa
 from mcts_lab.sweep.stats import SweepResult
 
 __all__ = [
+    "cell_text",
     "uct_rows",
     "uct_table_html",
     "formulas_latex",
@@ -151,15 +152,16 @@ def html_table(
 
 def _td(value: object, title: object) -> str:
     """A cell, with ``title`` as its tooltip when given and not the cell's own text."""
-    text = _cell(value)
+    text = cell_text(value)
     if title in (None, "", text):
         return f"<td>{_html(text)}</td>"
     return f'<td title="{_html(title)}">{_html(text)}</td>'
 
 
-def _cell(value: object) -> str:
-    """A table cell's text; a number (or a number's text, "+0.333") with the language's
-    symbols ("0,6" in German; English unchanged)."""
+def cell_text(value: object) -> str:
+    """A table cell's text as the app's tables show it; a number (or a number's text,
+    "+0.333") with the language's symbols ("0,6" in German; English unchanged): what an exported
+    slide's tables show too."""
     if value is None:
         return ""
     return number_text(str(value)) if not isinstance(value, bool) else str(value)

@@ -10,12 +10,15 @@ a teacher's plain text: escaped, paragraphs kept, never Markdown or HTML.
 from __future__ import annotations
 
 import html
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import streamlit as st
 
+from app import export
 from app.components import ui
 from app.components.clicker_keys import free_the_keys
+from app.components.export_box import ExportFile, Progress, export_box
+from app.export import FORMATS, MEDIA_TYPES, SUFFIXES
 from app.inputs import widget_values
 from app.inputs.links import lesson_link, link_steps
 from app.lessons import clicker
@@ -308,7 +311,7 @@ def _page(lesson: Lesson, number: int) -> None:
     todo = _todo(page)
     if todo:
         parts.append(f'<p class="lab-do">{html.escape(todo)}</p>')
-    _page_buttons(number, last)
+    _page_buttons(lesson, number, last)
     st.html(LESSON_CSS + f'<div class="lab-lesson">{where}{"".join(parts)}</div>')
 
 
@@ -319,7 +322,7 @@ def _where(lesson: Lesson, number: int) -> str:
              number=number, last=len(lesson.pages))  # fmt: skip
 
 
-def _page_buttons(number: int, last: int) -> None:
+def _page_buttons(lesson: Lesson, number: int, last: int) -> None:
     with st.container(horizontal=True, gap="small"):
         # TRANSLATORS: a lesson's button: the previous page.
         st.button(_("◀ Previous"), key="lesson_prev", on_click=_on_move, args=(-1,),
@@ -330,6 +333,7 @@ def _page_buttons(number: int, last: int) -> None:
         # TRANSLATORS: a lesson's button: this page set up again from its start.
         st.button(_("↺ Again"), key="lesson_again", on_click=_on_move, args=(0,),
                   help=_("Set this page up again"))  # fmt: skip
+        lesson_export(lesson)
 
 
 def present_page() -> bool:
@@ -501,6 +505,7 @@ def _clicker_buttons(lesson: Lesson, number: int) -> None:
         st.button(_("Blank"), key="clicker_blank", on_click=clicker.toggle_blank,
                   shortcut=clicker.BLANK_KEY,
                   help=_("Black screen, and back (key: B)"))  # fmt: skip
+        lesson_export(lesson)
 
 
 def _open_lesson() -> tuple[Lesson | None, int]:
@@ -544,3 +549,39 @@ def _on_clicker_back() -> None:
     lesson, number = _open_lesson()
     if lesson is not None and clicker.back() and number > 1:
         open_page(lesson, number - 1)
+
+
+# --------------------------------------------------------------------------- export
+
+
+@dataclass(frozen=True)
+class LessonExport:
+    """What the lesson's Export sends to the exporter: the lesson's name and the language its
+    deck is in (the page's: the lesson as the page shows it, English where its translation
+    gives no words)."""
+
+    name: str
+    lang: str
+
+
+def lesson_export(lesson: Lesson) -> None:
+    """The lesson's Export (popover ``lesson_export``, in the lesson strip and beside the
+    sidebar page's buttons): the whole lesson as a deck (keys ``lesson_export_format``,
+    ``lesson_export_go``, ``lesson_export_download``), each page's text and each press, in the
+    page's language. Drawn only while open."""
+    # TRANSLATORS: the lesson's button that opens its export box (a noun or a verb)
+    box = st.popover(_("Export"), key="lesson_export", on_change="rerun",
+                     help=_("This lesson as a deck to teach from without a server: each "
+                            "page and each press on a slide"))  # fmt: skip
+    if not box.open:
+        return
+    with box:
+        export_box("lesson_export", FORMATS, LessonExport(lesson.name, i18n.current_tag()),
+                   _make_lesson)  # fmt: skip
+
+
+def _make_lesson(request: object, fmt: str, on_progress: Progress) -> ExportFile:
+    assert isinstance(request, LessonExport)
+    data = export.export_lesson(request.name, fmt, request.lang, on_progress)  # (loaded now)
+    name = f"mcts-lab-lesson-{request.name}-{request.lang}{SUFFIXES[fmt]}"
+    return ExportFile(data, name, MEDIA_TYPES[fmt])

@@ -62,7 +62,7 @@ def record_entry(
     c, policy = float(st.session_state["c"]), str(st.session_state["policy"])
     highlight = path_ids(trace) if trace is not None else set()
     if phase is Phase.SELECT and result is not None:
-        highlight = _phase_path(result)
+        highlight = phase_path(result)
     new_id = None
     if trace is not None and trace.expansion is not None:
         new_id = trace.expansion.node_id
@@ -206,7 +206,9 @@ def pv_labels(search: Search) -> list[tuple[int, str]]:
     return labels
 
 
-def _phase_path(steps: Any) -> set[int]:
+def phase_path(steps: Any) -> set[int]:
+    """The nodes a selection phase marks: the root, the path's nodes and the children it chose
+    (the screen's history and the export's slides mark the same)."""
     ids = {0}
     for step in steps:
         ids.add(step.node_id)

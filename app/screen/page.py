@@ -31,7 +31,7 @@ from app.inputs.tabs import DETAIL_TABS
 from app.lessons import clicker, lesson_view
 from app.live import exact_cache, history, play, session, state, stepping
 from app.quiz import quiz_view
-from app.screen import ab_panel, game_panels, panels
+from app.screen import ab_panel, game_panels, panels, run_export
 from app.words.c_sensitivity import flip_c
 from app.words.c_sentence import flip_sentence
 from app.words.i18n import BY_TAG, _, current_tag, decimal, number_text
@@ -54,15 +54,31 @@ DETAILS_MIN_HEIGHT = 200  # px: the open detail tab's scroll box, at least
 LINE_CHARS = 40  # characters per narration line in the narrowest right column (1280 wide)
 
 
-def header() -> None:
-    left, right = st.columns([2, 1], vertical_alignment="center")
+#: The header's row: the title shrinks (its tagline cut) so the buttons stay on one line; on a
+#: phone the title has a line of its own, the buttons below it.
+HEADER_CSS = """<style>
+.st-key-lab_header > :first-child {flex: 1 1 0 !important; min-width: 0 !important;}
+@media (max-width: 640px) {.st-key-lab_header {row-gap: 0.3rem !important;}
+  .st-key-lab_header > :first-child {flex-basis: 100% !important;}}
+</style>"""
+
+
+def header(file_open: bool = False) -> None:
+    """The title, the Link and the Export box (``file_open``: a trace file is on the screen,
+    not the live search), and Present mode's toggle."""
+    # One row: the buttons take what they need and the title the rest, its tagline cut with
+    # "…" (HEADER_CSS): with Export beside the Link, two columns wrapped the buttons onto a
+    # second line in Spanish and German, at 1024 px and beside the sidebar (40 px of the tree)
+    row = st.container(horizontal=True, vertical_alignment="center", gap="small",
+                       key="lab_header")  # fmt: skip
     # the app's name stays "MCTS Lab"; the line beside it is words
     tagline = _("one iteration at a time: select → expand → simulate → backpropagate")
-    left.markdown(
-        f'<div class="lab-title"><b>MCTS Lab</b> <span>{html.escape(tagline)}</span></div>',
+    row.markdown(
+        f'<div class="lab-title"><b>MCTS Lab</b> <span>{html.escape(tagline)}</span></div>'
+        + HEADER_CSS,
         unsafe_allow_html=True,
     )
-    with right.container(horizontal=True, vertical_alignment="center", gap="small"):
+    with row:
         # lazy: the link is made when the popover opens, from the tree on screen then (the
         # header is outside the screen's fragment, so a link drawn before would be stale)
         # TRANSLATORS: the header's button that gives a link to this screen (a noun)
@@ -81,6 +97,7 @@ def header() -> None:
                            "of the browser that opens it."),
                 )  # fmt: skip
                 st.code(state.share_link(with_language), language=None, wrap_lines=True)
+        run_export.export_popover(file_open)  # the run on the screen as a file, beside the Link
         if st.session_state["presentation"]:
             start.start_button(sidebar=False)  # (the sidebar is hidden in Present mode)
         st.toggle(

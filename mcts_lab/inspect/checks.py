@@ -31,6 +31,7 @@ from mcts_lab.inspect.anomalies import (
 from mcts_lab.inspect.exact_check import check_exact
 from mcts_lab.inspect.invariant_checks import (
     check_finished_values,
+    check_running_means,
     check_structure,
     check_terms,
     check_unvisited,
@@ -113,11 +114,19 @@ ANOMALY_CHECKS: tuple[AnomalyCheck, ...] = (
         "a visited move chosen beside an unvisited one (UCT's bonus is infinite at 0 visits)",
     ),
     AnomalyCheck(
+        "running_means",
+        ("running_mean",),
+        check_running_means,
+        frozenset({Need.RECORDS, Need.MEAN_BACKUP}),
+        "each node's mean against the mean of the leaf values its records backed up",
+        local=False,
+    ),
+    AnomalyCheck(
         "terms",
         ("term",),
         check_terms,
-        frozenset({Need.RECORDS, Need.UCT}),
-        "recorded Q and bonus against the running statistics and UCT's formula",
+        frozenset({Need.RECORDS}),
+        "recorded Q and bonus against the running statistics and the UCT or PUCT formula",
         local=False,
     ),
     AnomalyCheck(

@@ -1,5 +1,6 @@
-"""The checks from what every MCTS guarantees, whatever its bugs: the tree's structure, what
-UCT's selection must do with the numbers it had, and what a finished game is worth.
+"""The checks from what every MCTS guarantees, whatever its bugs: the tree's structure, what a
+UCT or PUCT selection must do with the numbers it had, and what a running mean and a finished
+game are worth.
 
 They name causes, so the registry (``mcts_lab/inspect/checks.py``) runs them before the checks
 of the tree's arithmetic, whose findings usually follow from them. Each is exact (no
@@ -18,30 +19,46 @@ Structure (:func:`check_structure`):
   iteration that added the first, and the later checks leave that subtree alone.
 - ``stall``: the root has fewer visits than the search's iterations (every iteration visits
   the root at least once, up to ``visits_per_iteration`` times; more is allowed: a tree
-  reused from an earlier search keeps its visits).
+  reused from an earlier search keeps its visits). Where the file states UCT, the detail
+  names the finished game UCT with its C reaches walking down the final tree: the one a
+  stalled search selects again and again (``imparaai-montecarlo`` 1.3.1).
 
-Selection, in a file that states UCT (``selection_checks.states_uct``):
+Selection:
 
-- ``unvisited`` (:func:`check_unvisited`): UCT's bonus ``C sqrt(ln N / n)`` is infinite at
+- ``unvisited`` (:func:`check_unvisited`, a file that states UCT:
+  ``selection_checks.states_uct``): UCT's bonus ``C sqrt(ln N / n)`` is infinite at
   ``n = 0``, so an unvisited child wins against every visited one (unless the settings name
   another first-play rule: ``first_play`` or ``fpu``). A recorded decision that chose a
   visited child beside an unvisited one, or (tree only) a child left at 0 visits while a
   sibling was chosen again (more than ``visits_per_iteration`` visits), is reported.
-- ``term`` (:func:`check_terms`): each recorded ``q`` and ``bonus`` against the running
-  statistics the records give (the backups' sums over the visits so far, from the mover's
-  view) and UCT's formula with the file's C: a term that differs beyond rounding is reported
-  with both numbers (a bonus with ``N`` for ``ln N``, a virtual loss never removed, a stale Q).
+- ``term`` (:func:`check_terms`, the rule :func:`term_rule` reads: UCT with its C, or PUCT
+  with ``c`` or AlphaZero's ``pb_c_init`` and ``pb_c_base``): each recorded ``bonus``
+  against the formula from the records' visits and the tree's prior (a recorded prior that is
+  not the tree's is itself reported), each recorded ``q`` of a visited child against the
+  running statistics the backups give (their sums over the visits so far, from the mover's
+  view; a Q that is the other player's view is named so): a term that differs beyond
+  rounding is reported with both numbers (a bonus with ``N`` for ``ln N``, ``1 + n`` without
+  its parentheses, a stale Q, a node reading the other player's wins).
 
-Values (:func:`check_finished_values`, ``terminal``): a finished game's mean is its result by
-the named game's rules (win the range's high end, loss the low, a draw the middle), the same
-on every visit; a finished leaf valued by a rollout of more than 0 moves is reported with its
-iteration.
+Values:
+
+- ``running_mean`` (:func:`check_running_means`): a node's mean against the mean of the leaf
+  values its records backed up through it (each record's leaf value turned to the node's view,
+  else its ``backup`` add), where the records cover the whole search one visit an iteration;
+  the detail names the first iteration whose decision read a Q of the node off those values
+  (a virtual loss never removed, an incremental mean dividing by the wrong count). It runs
+  before ``term``, which leaves the Q of the nodes it flagged to it.
+- ``terminal`` (:func:`check_finished_values`): a finished game's mean is its result by the
+  named game's rules (win the range's high end, loss the low, a draw the middle), the same on
+  every visit; a finished leaf valued by a rollout of more than 0 moves is reported with its
+  iteration.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from mcts_lab.inspect.anomalies import (
@@ -60,10 +77,13 @@ from mcts_lab.traces.format import Trace
 from mcts_lab.traces.values import node_players, value_range
 
 __all__ = [
+    "TermRule",
     "check_finished_values",
+    "check_running_means",
     "check_structure",
     "check_terms",
     "check_unvisited",
+    "term_rule",
     "visits_per_iteration",
 ]
 
@@ -106,7 +126,7 @@ def check_structure(facts: FileFacts, r: AnomalyLog) -> None:
     for i, node in enumerate(nodes):
         if node.get("player") == -1 and children[i] and node.get("kind") != "chance":
             below_finished(trace, i, r)
-    _check_root_visits(trace, r)
+    _check_root_visits(facts, r)
 
 
 def _move_key(node: dict[str, Any]) -> tuple[str, object] | None:
@@ -138,7 +158,8 @@ def _check_backups(trace: Trace, r: AnomalyLog) -> None:
         )
 
 
-def _check_root_visits(trace: Trace, r: AnomalyLog) -> None:
+def _check_root_visits(facts: FileFacts, r: AnomalyLog) -> None:
+    trace = facts.trace
     iterations = trace.header.get("iterations")
     if trace.records:
         iterations = max(len(trace.records), iterations if isinstance(iterations, int) else 0)
@@ -148,14 +169,60 @@ def _check_root_visits(trace: Trace, r: AnomalyLog) -> None:
     # each iteration gives the root at least one visit, up to visits_per_iteration: the bound
     # is the least, so a declared expansion rollout never hides a stall nor raises one
     if visits < iterations:
+        reached = _reselected_finished(facts)
+        cause = (
+            "a search that stopped searching, e.g. one that selects a finished game again and "
+            "again without backing it up, or a backup that ends below the root?"
+        )
+        if reached is not None:
+            cause = (
+                f"UCT with the file's C on the final statistics selects {reached}, a finished "
+                "game: a search that selects it again and again without backing it up (or "
+                "expanding anything) does nothing from then on"
+            )
         r.add(
             "stall",
             trace.nodes[trace.root]["id"],
             f"the root has {visits:,} visits after {iterations:,} iterations: "
             f"at least {iterations - visits:,} iterations gave it none (every iteration visits "
-            "the root: a search that stopped searching, e.g. one that selects a finished game "
-            "again and again without backing it up, or a backup that ends below the root?)",
+            f"the root: {cause})",
         )
+
+
+def _reselected_finished(facts: FileFacts) -> str | None:
+    """Where UCT with the file's C, walking down from the root on the final statistics (Q from
+    the mover's view, an unvisited child first), ends when that is a finished game (a node
+    marked with player -1), as the words "node N (after 'a', 'b')"; else ``None``."""
+    trace = facts.trace
+    c = uct_constant(trace)
+    if c is None:
+        return None
+    nodes, children = trace.nodes, trace.children
+    players = node_players(trace)
+    at, moves = trace.root, []
+    while children[at] and players[at] >= 0 and nodes[at].get("kind") != "chance":
+        big_n = max(int(nodes[at]["visits"]), 1)
+        best, best_score = None, -math.inf
+        for k in children[at]:
+            n = int(nodes[k]["visits"])
+            total = facts.sums[k][players[at]] if players[at] < len(facts.sums[k]) else None
+            if not n:
+                score = math.inf
+            elif total is None:
+                return None
+            else:
+                score = total / n + c * math.sqrt(math.log(big_n) / n)
+            if score > best_score:
+                best, best_score = k, score
+        if best is None:
+            return None
+        at = best
+        moves.append(node_label(nodes[at]))
+    if players[at] != -1 or children[at]:
+        return None
+    after = f" (after {', '.join(moves)})" if moves else ""
+    n = int(nodes[at]["visits"])
+    return f"node {nodes[at]['id']}{after} with {n:,} visit{'s' if n != 1 else ''}"
 
 
 # ------------------------------------------------------------------ selection
@@ -237,22 +304,95 @@ def check_unvisited(facts: FileFacts, r: AnomalyLog) -> None:
             )
 
 
-def check_terms(facts: FileFacts, r: AnomalyLog) -> None:
-    """``term``: recorded ``q`` and ``bonus`` against the running statistics and UCT's formula
-    (the file states UCT with a C; records from iteration 1 without a gap, every backup)."""
-    trace = facts.trace
+@dataclass(frozen=True)
+class TermRule:
+    """The score rule a file states, for recomputing its recorded bonuses: ``name`` "uct"
+    (``c sqrt(ln N / n)``, ucb1's C folded in) or "puct" (``c P sqrt(N) / (1 + n)``; with
+    ``pb_c_base`` AlphaZero's growing ``c = pb_c_init + ln((N + pb_c_base + 1) / pb_c_base)``),
+    ``rules`` the decisions' ``rule`` values it covers (and none named)."""
+
+    name: str
+    c: float
+    base: float | None = None
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        return ("uct", "ucb1") if self.name == "uct" else ("puct",)
+
+    def c_at(self, big_n: int) -> float:
+        if self.base is None:
+            return self.c
+        return self.c + math.log((big_n + self.base + 1) / self.base)
+
+    def bonus(self, big_n: int, n: int, prior: float | None) -> float | None:
+        """The bonus of a child with ``n`` visits at a node with ``big_n`` (``None``: not
+        defined there: UCT at ``n = 0``, PUCT without a prior)."""
+        if self.name == "uct":
+            return self.c * math.sqrt(math.log(big_n) / n) if n >= 1 and big_n >= 1 else None
+        if prior is None:
+            return None
+        return self.c_at(big_n) * prior * math.sqrt(big_n) / (1 + n)
+
+    def formula(self, big_n: int, n: int, prior: float | None) -> str:
+        if self.name == "uct":
+            return f"C sqrt(ln N / n) = {self.c:.4g} sqrt(ln {big_n} / {n})"
+        c = f"{self.c_at(big_n):.6g}" + ("" if self.base is None else " (AlphaZero's c at N)")
+        return f"c P sqrt(N) / (1 + n) = {c} x {prior:.6g} x sqrt({big_n}) / (1 + {n})"
+
+
+def term_rule(trace: Trace) -> TermRule | None:
+    """The rule whose terms :func:`check_terms` recomputes: UCT where the file states it with
+    a C (``selection_checks.uct_constant``); PUCT where its settings name ``tree_policy``
+    "puct" (or name none and a record names the rule "puct", none another) with a positive
+    ``c``, or AlphaZero's ``pb_c_init`` and ``pb_c_base``; else ``None``."""
     c = uct_constant(trace)
-    if c is None or any(record.get("backup") is None for record in trace.records):
+    if c is not None:
+        return TermRule("uct", c)
+    settings = trace.header.get("settings") or {}
+    policy = settings.get("tree_policy")
+    if policy is None:
+        named = {
+            decision.get("rule")
+            for record in trace.records
+            for decision in record.get("decisions", ())
+        } - {None}
+        if named != {"puct"}:
+            return None
+    elif policy != "puct":
+        return None
+    init, base = _positive(settings.get("pb_c_init")), _positive(settings.get("pb_c_base"))
+    if init is not None and base is not None:
+        return TermRule("puct", init, base)
+    c = _positive(settings.get("c"))
+    return None if c is None else TermRule("puct", c)
+
+
+def _positive(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if value > 0 and math.isfinite(value) else None
+
+
+def check_terms(facts: FileFacts, r: AnomalyLog) -> None:
+    """``term``: recorded ``q`` and ``bonus`` against the running statistics and the stated
+    rule's formula (UCT or PUCT, :func:`term_rule`; records from iteration 1 without a gap).
+    The bonus needs the paths alone; Q the backups (every record's), and is left to the
+    ``running_mean`` check at a node whose mean it found wrong."""
+    trace = facts.trace
+    rule = term_rule(trace)
+    if rule is None:
         return
+    with_q = all(record.get("backup") is not None for record in trace.records)
     nodes, index = trace.nodes, trace.index
     players = node_players(trace)
     low, high = value_range(trace)
     tol = TERM_TOLERANCE * (high - low)
     two = int(trace.header.get("players", 2)) == 2
-    zero_sum = bool(trace.header.get("values", {}).get("zero_sum", True))
+    mirror = two and bool(trace.header.get("values", {}).get("zero_sum", True))
+    explained = facts.memo.get("running_mean_nodes", set())
     for record, visits, sums in _replay(trace):
         for decision in record.get("decisions", ()):
-            if decision.get("rule") not in (None, "uct", "ucb1"):
+            if decision.get("rule") not in (None, *rule.rules):
                 continue
             at = index.get(decision["node"])
             if at is None or players[at] < 0:
@@ -264,14 +404,17 @@ def check_terms(facts: FileFacts, r: AnomalyLog) -> None:
             for t in terms:
                 k = index.get(t["node"])
                 n = visits.get(t["node"], 0)
-                if k is None or n < 1 or "proof" in t or nodes[k].get("proven") is not None:
+                if k is None or "proof" in t or nodes[k].get("proven") is not None:
                     continue
-                q = sums.get(t["node"], 0.0) / n
-                if facts.views[k] != mover:
-                    if not (two and zero_sum):
-                        continue
-                    q = other_view(q, low, high)
-                found = _term_finding(t, q, n, parent_n, children_n, c, tol)
+                found = _prior_finding(t, nodes[k]) if rule.name == "puct" else None
+                if found is None and n >= 1 and with_q and t["node"] not in explained:
+                    q = sums.get(t["node"], 0.0) / n
+                    if facts.views[k] == mover or mirror:
+                        q = q if facts.views[k] == mover else other_view(q, low, high)
+                        found = _q_finding(t.get("q"), q, n, mover, low, high, tol, mirror)
+                if found is None:
+                    prior = _prior(t, nodes[k])
+                    found = _bonus_finding(t, rule, n, prior, parent_n, children_n)
                 if found is not None:
                     r.add(
                         "term",
@@ -279,8 +422,50 @@ def check_terms(facts: FileFacts, r: AnomalyLog) -> None:
                         f"iteration {record['iteration']}, move {node_label(nodes[k])}: {found}",
                     )
                     break  # one finding per decision
-        if not _backup_follows_leaf(record, facts, low, high, two and zero_sum):
+        if with_q and not _backup_follows_leaf(record, facts, low, high, mirror):
             return  # later running statistics carry a wrong backup: the records check's finding
+
+
+def _prior(t: dict[str, Any], node: dict[str, Any]) -> float | None:
+    """A child's prior: the tree's (the node's ``prior``), else the one the decision recorded."""
+    for value in (node.get("prior"), t.get("prior")):
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+    return None
+
+
+def _prior_finding(t: dict[str, Any], node: dict[str, Any]) -> str | None:
+    recorded, tree = t.get("prior"), node.get("prior")
+    if not isinstance(recorded, int | float) or not isinstance(tree, int | float):
+        return None
+    if abs(recorded - tree) <= TERM_TOLERANCE:
+        return None
+    return (
+        f"the decision used prior {recorded:.6g}, the tree's prior of the move is {tree:.6g} "
+        "(priors matched to the wrong children: a policy vector in another order?)"
+    )
+
+
+def _q_finding(
+    recorded: Any, q: float, n: int, mover: int, low: float, high: float, tol: float, mirror: bool
+) -> str | None:
+    """What is wrong with a recorded Q against the running mean ``q`` (the mover's view)."""
+    if not isinstance(recorded, int | float) or isinstance(recorded, bool):
+        return None
+    if abs(recorded - q) <= tol:
+        return None
+    other = other_view(q, low, high)
+    if mirror and abs(recorded - other) <= tol:
+        return (
+            f"recorded Q {recorded:+.6g} is the other player's view: the backups so far give "
+            f"{q:+.6g} over {n} visit{'s' if n != 1 else ''} from the mover's (player {mover}'s) "
+            f"view, {other:+.6g} from player {1 - mover}'s. The selection read the child's value "
+            "from the wrong player's view (whose results a node reads as its wins?)"
+        )
+    return (
+        f"recorded Q {recorded:+.6g}, but the backups so far give {q:+.6g} over {n} visits "
+        "(mover's view): a virtual loss never removed, or a stale Q?"
+    )
 
 
 def _backup_follows_leaf(
@@ -304,31 +489,182 @@ def _backup_follows_leaf(
     return True
 
 
-def _term_finding(
-    t: dict[str, Any], q: float, n: int, parent_n: int, children_n: int, c: float, tol: float
+def _bonus_finding(
+    t: dict[str, Any],
+    rule: TermRule,
+    n: int,
+    prior: float | None,
+    parent_n: int,
+    children_n: int,
 ) -> str | None:
-    """What is wrong with one child's recorded terms, or ``None``."""
-    recorded_q = t.get("q")
-    if isinstance(recorded_q, int | float) and abs(recorded_q - q) > tol:
-        return (
-            f"recorded Q {recorded_q:+.6g}, but the backups so far give {q:+.6g} over {n} "
-            "visits (mover's view): a virtual loss never removed, or a stale Q?"
-        )
+    """What is wrong with one child's recorded bonus, or ``None`` (N: the node's visits so far
+    or its children's, either accepted)."""
     bonus = t.get("bonus")
-    if not isinstance(bonus, int | float):
+    if not isinstance(bonus, int | float) or isinstance(bonus, bool):
         return None
-    options = [c * math.sqrt(math.log(big) / n) for big in {parent_n, children_n} if big >= 1]
-    if not options or any(abs(bonus - b) <= TERM_TOLERANCE * max(1.0, abs(b)) for b in options):
+    options = {big: rule.bonus(big, n, prior) for big in {parent_n, children_n}}
+    known = {big: b for big, b in options.items() if b is not None}
+    if not known or any(
+        abs(bonus - b) <= TERM_TOLERANCE * max(1.0, abs(b)) for b in known.values()
+    ):
         return None
-    big_n = parent_n if parent_n >= 1 else children_n
+    big_n = parent_n if parent_n in known else next(iter(known))
+    why = (
+        "N_parent in place of ln N_parent, or another formula than UCT's?"
+        if rule.name == "uct"
+        else "1 + n without its parentheses, a prior of another move, or another formula?"
+    )
     return (
-        f"recorded bonus {bonus:.6g}, but C sqrt(ln N / n) = {c:.4g} sqrt(ln {big_n} / {n}) "
-        f"= {options[0]:.6g} from the records (N_parent in place of ln N_parent, or another "
-        "formula than UCT's?)"
+        f"recorded bonus {bonus:.6g}, but {rule.formula(big_n, n, prior)} = "
+        f"{known[big_n]:.6g} from the records ({why})"
     )
 
 
 # ------------------------------------------------------------------ values
+
+
+def check_running_means(facts: FileFacts, r: AnomalyLog) -> None:
+    """``running_mean``: a node's mean that is not the mean of the leaf values backed up
+    through it. From iteration 1 without a gap (one visit a iteration), every record's leaf
+    value (``leaf_values``, or ``leaf_value`` turned to each node's view: two players,
+    zero-sum; without either, the record's ``backup`` adds) goes to every node its backup names
+    (its path without a ``backup``). Where the records cover the whole search, a node whose
+    visits they account for must end with the mean of those values; the detail names the first
+    iteration where a decision's recorded Q of the node already differed. A record whose adds
+    are not its leaf's values stops the check (the records check's ``wrong_view``)."""
+    trace = facts.trace
+    records = trace.records
+    if not _fresh(trace) or visits_per_iteration(trace) > 1:
+        return
+    nodes, index = trace.nodes, trace.index
+    players = node_players(trace)
+    low, high = value_range(trace)
+    width = max(high - low, 1e-12)
+    visits: dict[int, int] = {}
+    sums: dict[int, float] = {}
+    first_off: dict[int, tuple[int, float, float, int]] = {}  # the mover's view
+    for record in records:
+        for decision in record.get("decisions", ()):
+            at = index.get(decision["node"])
+            if at is None or players[at] < 0:
+                continue
+            for t in decision.get("children", ()):
+                node_id, q = t["node"], t.get("q")
+                k, n = index.get(node_id), visits.get(node_id, 0)
+                if k is None or n < 1 or node_id in first_off or "proof" in t:
+                    continue
+                if not isinstance(q, int | float) or nodes[k].get("proven") is not None:
+                    continue
+                mean = _view_of(sums.get(node_id, 0.0) / n, facts.views[k], players[at], trace)
+                if mean is not None and abs(q - mean) > TERM_TOLERANCE * width:
+                    first_off[node_id] = (record["iteration"], float(q), mean, n)
+        values = _backed_up(record, facts, low, high)
+        if values is None:
+            return
+        for node_id, value in values.items():
+            visits[node_id] = visits.get(node_id, 0) + 1
+            sums[node_id] = sums.get(node_id, 0.0) + value
+    declared = trace.header.get("iterations")
+    if isinstance(declared, int) and declared != len(records):
+        return  # records of part of the search: the visits before them are unknown
+    flagged: set[int] = set()
+    for i, node in enumerate(nodes):
+        node_id, n = node["id"], int(node["visits"])
+        own = _own_sum(node, facts.views[i])
+        if not n or own is None or visits.get(node_id, 0) != n:
+            continue
+        expected = sums.get(node_id, 0.0)
+        if abs(own - expected) <= VALUE_TOLERANCE * width * (1 + n):
+            continue
+        flagged.add(node_id)
+        when = ""
+        if node_id in first_off:
+            it, q, mean, m = first_off[node_id]
+            when = (
+                f"; first off at iteration {it}, whose decision read Q {q:+.6g} where the "
+                f"{m} leaf value{'s' if m != 1 else ''} before it give{'' if m != 1 else 's'} "
+                f"{mean:+.6g} (mover's view)"
+            )
+        r.add(
+            "running_mean",
+            node_id,
+            f"mean {own / n:+.6g} over {n} visit{'s' if n != 1 else ''} (player "
+            f"{facts.views[i]}'s view), but the leaf values backed up through it give "
+            f"{expected / n:+.6g}{when}: a running mean that does not follow from the leaf "
+            "values (a virtual loss never removed, an incremental update dividing by the wrong "
+            "count, a moving average, a discount the file does not state?)",
+        )
+    facts.memo["running_mean_nodes"] = flagged
+
+
+def _fresh(trace: Trace) -> bool:
+    """Records from iteration 1 without a gap."""
+    records = trace.records
+    if not records or records[0]["iteration"] != 1:
+        return False
+    pairs = zip(records, records[1:], strict=False)
+    return all(b["iteration"] == a["iteration"] + 1 for a, b in pairs)
+
+
+def _view_of(value: float, view: int, player: int, trace: Trace) -> float | None:
+    """A value from player ``view``'s view as ``player`` sees it (``None``: no way to tell:
+    not two players zero-sum)."""
+    if view == player:
+        return value
+    values = trace.header.get("values", {})
+    if int(trace.header.get("players", 2)) != 2 or not values.get("zero_sum", True):
+        return None
+    low, high = value_range(trace)
+    return other_view(value, low, high)
+
+
+def _backed_up(
+    record: dict[str, Any], facts: FileFacts, low: float, high: float
+) -> dict[int, float] | None:
+    """Node id -> the value this record backed up through it, each from the node's own view
+    (``None``: the record gives no leaf value and no adds, or adds that are not its leaf's)."""
+    trace = facts.trace
+    index, views = trace.index, facts.views
+    items = record.get("backup")
+    targets = [item["node"] for item in items] if items is not None else record["path"]
+    per_player = record.get("leaf_values")
+    count = int(trace.header.get("players", 2))
+    leaf = index.get(record.get("leaf", record["path"][-1]))
+    single = record.get("leaf_value")
+    values: dict[int, float] = {}
+    for node_id in targets:
+        at = index.get(node_id)
+        if at is None:
+            return None
+        if isinstance(per_player, list) and len(per_player) == count and 0 <= views[at] < count:
+            values[node_id] = float(per_player[views[at]])
+        elif isinstance(single, int | float) and leaf is not None:
+            value = _view_of(float(single), views[leaf], views[at], trace)
+            if value is None:
+                return None
+            values[node_id] = value
+    if items is None:
+        return values if len(values) == len(targets) else None
+    tol = VALUE_TOLERANCE * (high - low) * 4
+    for item in items:
+        add = float(item["add"])
+        if item["node"] not in values:
+            values[item["node"]] = add  # no leaf value: the add is what was backed up
+        elif abs(values[item["node"]] - add) > tol:
+            return None
+    return values
+
+
+def _own_sum(node: dict[str, Any], view: int) -> float | None:
+    """A node's value sum from its own view: ``mean`` x visits when the file gives a mean (the
+    statistic a search keeps as a running mean), else ``value_sum``, else its view's
+    ``value_sums``."""
+    if "mean" in node:
+        return float(node["mean"]) * int(node["visits"])
+    if "value_sum" in node:
+        return float(node["value_sum"])
+    sums = node.get("value_sums")
+    return float(sums[view]) if isinstance(sums, list) and 0 <= view < len(sums) else None
 
 
 def check_finished_values(facts: FileFacts, r: AnomalyLog) -> None:

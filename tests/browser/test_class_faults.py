@@ -11,17 +11,18 @@ app server on the Redis store (a real ``redis-server``, append-only file synced 
 2. Cat's phone loses the network across a reveal: the tap made while away reaches the server
    after the reveal and must not land in the next question (its page says the question closed);
 3. the teacher removes Ben after a reveal: his earlier answers stay counted; Ann's address
-   opened on another device asks it to join as itself (it cannot answer as Ann: the CSV keeps
-   Ann's answers);
+   opened on another device (a phone in Spanish) asks it, in Spanish, to join as itself (it
+   cannot answer as Ann: the CSV keeps Ann's answers);
 4. Redis is killed mid-question and started again: Cat's answer during the outage is refused on
-   her page (never shown as sent), the teacher's Reveal during the outage is sent by the page by
-   itself once the store is back, and the class goes on;
+   her page (never shown as sent), the Spanish phone's Join is refused in one Spanish line (no
+   exception name), the teacher's Reveal during the outage is sent by the page by itself once
+   the store is back, and the class goes on;
 5. End (confirmed), then the results from Past classes.
 
 Counted: the answers the pages confirmed ("Answer sent"), the answers the store kept, and the
 answers in the CSV; all three must be the same, answer by answer. Screenshots (a phone after the
-teacher's reload, a phone at the next question after a reveal, the projector during the outage)
-go to the folder ``MCTS_LAB_SHOTS`` names, when it is set and exists.
+teacher's reload, a phone at the next question after a reveal, the projector and the phones
+during the outage) go to the folder ``MCTS_LAB_SHOTS`` names, when it is set and exists.
 """
 
 from __future__ import annotations
@@ -310,16 +311,17 @@ def test_a_class_keeps_every_answer_through_its_faults(redis: RedisServer, brows
         wait_text(teacher, ".st-key-class_room", r"Names \(2\)")
         wait_text(drill.phones["Ben"], "body", "removed your name")
 
-        # 3b. Ann's address copied to another device: it is asked to join as itself
+        # 3b. Ann's address copied to another device (a phone in Spanish): it is asked to join
+        # as itself, in its language
         ann_url = drill.phones["Ann"].url
         assert "me=" in ann_url
-        copier = browser.new_page(viewport={"width": 390, "height": 844})
+        copier = browser.new_context(viewport={"width": 390, "height": 844},
+                                     locale="es-ES").new_page()  # fmt: skip
         copier.goto(ann_url)
         copier.wait_for_selector(".st-key-class_code input", timeout=60_000)
-        wait_text(copier, "body", "another student's place")
+        wait_text(copier, "body", "Ese enlace es el lugar de otro estudiante")
         assert copier.locator(".st-key-class_answer").count() == 0  # nothing to answer as Ann
         assert "me=" not in copier.url
-        copier.close()
 
         # 4. the store killed mid-question, and started again
         drill.answer("Ann", 2)
@@ -334,11 +336,18 @@ def test_a_class_keeps_every_answer_through_its_faults(redis: RedisServer, brows
         assert "Answer sent" not in cat.locator("body").inner_text()  # never shown as sent
         drill.refused += 1
         teacher.locator(".st-key-class_reveal button:visible").first.click()  # while away
+        # the Spanish phone joins during the outage: told in Spanish, one line, no exception
+        copier.locator("[data-testid='stFormSubmitButton'] button").first.click()
+        wait_text(copier, "body", "el almacén de la clase no respondió")
+        said = copier.locator("[data-testid='stAlert']").all_inner_texts()
+        assert said == ["Ahora no: el almacén de la clase no respondió"], said
         wait_idle(teacher)
         body = teacher.locator("body").inner_text()
         assert "Traceback" not in body and "127.0.0.1" not in body
         _shot(teacher, "projector_store_away_1280x720")
         _shot(cat, "phone_store_away_390x844")
+        _shot(copier, "phone_store_away_es_390x844")
+        copier.context.close()
         redis.start()
         down_at = time.monotonic()
         teacher.wait_for_function(  # the page sends the reveal by itself

@@ -33,6 +33,9 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import run_replicas  # noqa: E402
 from app_server import CHROMIUM, IDLE  # noqa: E402
 
+from app.classroom.core.store import open_store  # noqa: E402
+from tests.class_pages import wait_text  # noqa: E402
+
 NGINX = run_replicas.find_nginx()
 COOKIE = "mctslab_route"
 DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # no http_proxy here
@@ -325,7 +328,10 @@ def test_sigterm_stops_a_single_replica_deployment(tmp_path: Path) -> None:
 )
 def test_a_class_across_two_replicas_on_redis(tmp_path: Path, browser: Any) -> None:
     """--store redis: a redis-server beside the replicas, its URL given to each; a teacher on
-    one replica and a student on the other are in one class."""
+    one replica and a student on the other are in one class. The student's replica is killed
+    mid-question and the student taps an answer on the tree 0.2 s later (the tap reaches no
+    server): the page, reconnected through nginx to the teacher's replica, sends it, and the
+    teacher's count and the store have it."""
     redis_port = _free_ports(1)
     running = _start(tmp_path, replicas=2, extra=("--store", "redis", "--redis-port",
                                                    str(redis_port)))  # fmt: skip
@@ -333,25 +339,57 @@ def test_a_class_across_two_replicas_on_redis(tmp_path: Path, browser: Any) -> N
         assert f"Class store: redis://127.0.0.1:{redis_port}/0" in running.stdout.read_text()
         first, second = (f"http://127.0.0.1:{port}" for port in running.replica_ports)
         teacher = browser.new_page(viewport={"width": 1280, "height": 720})
-        teacher.goto(first + "/?game=tic_tac_toe&seed=1&steps=5")
+        teacher.goto(first + "/?game=tic_tac_toe&seed=1&steps=30")  # a move asked
         teacher.wait_for_selector(".st-key-class_start button", timeout=60_000)
         teacher.wait_for_selector(IDLE, timeout=60_000)
         teacher.locator(".st-key-class_start button").first.click()
         teacher.wait_for_selector(".lab-class-code", timeout=30_000)
         code = teacher.locator(".lab-class-code").first.inner_text().strip()
-        student = browser.new_page(viewport={"width": 390, "height": 844})
-        student.goto(f"{second}/?class={code}")
+        # the student through nginx, routed to the second replica by its cookie
+        route = _cookies_on_each_replica(running)[second.removeprefix("http://")]
+        phone = browser.new_context(viewport={"width": 390, "height": 844})
+        phone.add_cookies([{"name": COOKIE, "value": route, "url": running.url}])
+        student = phone.new_page()
+        student.goto(f"{running.url}/?class={code}")
         student.wait_for_selector(".st-key-class_code input", timeout=60_000)
         student.wait_for_selector(IDLE, timeout=60_000)
         student.get_by_role("button", name="Join").click()
-        student.wait_for_selector(".st-key-class_follow", timeout=30_000)
+        student.wait_for_selector(".st-key-class_tree g.tv-answer", timeout=30_000)
+        student.wait_for_selector(IDLE, timeout=60_000)
+        wait_text(teacher, ".lab-class-count", r"0 of 1 answered", timeout=30_000)
+
+        victim = running.replica_ports[1]
+        pid_file = running.run_dir / f"replica-{victim}.pid"
+        killed = int(pid_file.read_text())
+        os.kill(killed, signal.SIGKILL)
+        while _alive(killed):
+            time.sleep(0.05)
+        time.sleep(0.2)
+        box = student.locator(".st-key-class_tree g.tv-answer").first
+        tapped = str(box.get_attribute("aria-label"))
+        box.click(timeout=5_000)
+        wait_text(teacher, ".lab-class-count", r"1 of 1 answered", timeout=30_000)
+        store = open_store(f"redis://127.0.0.1:{redis_port}/0")
+        try:
+            poll = store.current_poll(code)
+            assert poll is not None
+            kept = list(store.answers(code, poll.id, poll.round).values())
+        finally:
+            store.close()
+        assert len(kept) == 1 and tapped.endswith(f" {kept[0]}"), (kept, tapped)
+        wait_text(student, ".st-key-class_question", "Answer sent")
+
         teacher.wait_for_selector(IDLE, timeout=60_000)
         teacher.locator(".st-key-step button").first.click()
         student.wait_for_function(
-            "() => /Iteration 6\\b/.test(document.body.innerText)", timeout=20_000
+            "() => /Iteration 31\\b/.test(document.body.innerText)", timeout=20_000
         )
         teacher.close()
-        student.close()
+        phone.close()
+        deadline = time.monotonic() + 60  # (the stop below counts both replicas)
+        while not (int(pid_file.read_text()) != killed and run_replicas.is_healthy(second)):
+            assert time.monotonic() < deadline, running.stderr.read_text()
+            time.sleep(0.3)
         _stop_and_check(running, signal.SIGTERM, to_group=False)
         assert run_replicas.port_is_free(redis_port)
     finally:

@@ -297,6 +297,19 @@ def test_console_script_runs_without_traceback() -> None:
     assert done.stderr == "mcts-lab: error: bad character 'x' at index 1: use column digits 1-7\n"
 
 
+def test_console_script_offers_export_from_any_directory(tmp_path: Path) -> None:
+    """The app is not installed, yet an install from a checkout finds its ``export`` from
+    anywhere (a teacher's Documents folder), and refuses a bad format in one line."""
+    done = subprocess.run(
+        [sys.executable, "-m", "mcts_lab.cli", "export", "--game", "nim", "--iterations", "2",
+         "--format", "doc", "--out", "x.doc"],
+        capture_output=True, text=True, check=False, cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("mcts-lab: error:") and done.stderr.count("\n") == 1
+    assert "doc" in done.stderr and not list(tmp_path.iterdir())
+
+
 def test_console_script_json_end_to_end() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "mcts_lab.cli", "search", "--game", "tic_tac_toe",

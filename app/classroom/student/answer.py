@@ -33,16 +33,22 @@ def open_question(r: Room, me: Me, frame: Frame | None, version: int) -> Poll | 
     """The open question with its answers (key ``class_answer``) and, for a question about a
     move, the board to tap it on (:mod:`app.classroom.student.taps`); the open round, or
     ``None``."""
+    poll = r.store.current_poll(me.code)
+    facts = frame.question if frame is not None else None
+    mine = None
+    if poll is not None and not poll.revealed:
+        mine = r.my_answer(me.code, me.id, poll)
+        if st.session_state.get(tap.DRAWN_FOR) != (poll.id, poll.round):
+            mine = _send_held(r, me, poll, mine, facts)  # a reconnect's first run, say
+            st.session_state[tap.DRAWN_FOR] = (poll.id, poll.round)
     notice = st.session_state.pop("class_notice", "")
     if notice:
         st.warning(notice)
-    poll = r.store.current_poll(me.code)
     if poll is not None and not poll.revealed:  # the open question first: what to do now
         # the radio shows what the store holds, at every run: after a refusal, a reconnect,
         # or an answer given in another tab of this student
-        st.session_state["class_answer"] = r.my_answer(me.code, me.id, poll)
+        st.session_state[tap.ANSWER_KEY] = mine
         with st.container(key="class_question", border=True):
-            facts = frame.question if frame is not None else None
             _round_banner(r, me, poll, facts)  # round 2: talk to a neighbour, your round-1 answer
             text = html.escape(class_words.question_text(facts, poll))
             asked = (
@@ -73,12 +79,43 @@ def open_question(r: Room, me: Me, frame: Frame | None, version: int) -> Poll | 
     return None
 
 
+def _send_held(
+    r: Room, me: Me, poll: Poll, mine: str | None, facts: dict[str, Any] | None
+) -> str | None:
+    """This session's first draw of ``poll`` (a reload, a phone that slept, a page moved to
+    another replica after its own died): an answer the browser holds that the store does not
+    (:func:`app.classroom.student.taps.held`: a tap or a pick sent as the page's server died,
+    which no server got) is sent now; returns the student's answer as the store holds it
+    after. One the room does not take is said, with the way to send it again."""
+    label = functools.partial(_choice_label, tag=round_tag(poll), words=_words_of(facts, poll))
+    newest = next((h for h in tap.held(poll, label) if h.choice != mine), None)
+    if newest is None:
+        return mine
+    if newest.at is not None:
+        st.session_state[tap.SEEN] = newest.at  # (its ring goes if it is not kept)
+    said = class_words.choice_text(facts, poll, newest.choice)
+    try:
+        if r.answer(me.code, me.id, poll.id, poll.round, newest.choice):
+            return newest.choice
+        st.session_state["class_notice"] = _(
+            "Your answer {answer} did not reach the class before the vote closed.", answer=said
+        )
+    except (ClassError, OSError) as error:
+        st.session_state["class_notice"] = _(
+            "Your answer {answer} was not sent: {error}. Choose it again.",
+            answer=said,
+            error=class_words.refusal(error),
+        )
+    return mine
+
+
 def _tap_board(frame: Frame | None, poll: Poll) -> None:
     """Under a question about a move: the position asked about, a tap on a move answers."""
     from app.components.board_tap import render_board_tap
 
     data = tap.board_data(tap.subject(frame.moves if frame else None, poll), poll,
-                          st.session_state.get("class_answer"))  # fmt: skip
+                          st.session_state.get(tap.ANSWER_KEY),
+                          st.session_state.get(tap.SEEN))  # fmt: skip
     if data is not None:
         tapped = guarded(tap.on_tap(tap.BOARD_KEY, poll, send_answer))
         with st.container(key="class_board_box"):

@@ -6,9 +6,11 @@ generated nickname or their own and then sees the teacher's screen as the class 
 published *frame*: statistics, the tree view's data, narration, lesson page) and the open
 question (:func:`student_page`): a student never waits for a search. The question and the frame
 are one fragment that the process's watcher (app/classroom/push.py) reruns when the teacher
-publishes; the page itself has no timer. **Explore on my own** turns the page into the
-single-user app opened from the teacher's shared link (:func:`explore_bar` atop it), **Back to
-the class** returns. Every string from a student is shown as escaped text only.
+publishes; the page itself has no timer that fires in a lesson (a quarter-hour one makes a
+page whose connection came back ask for a run: :func:`_timer_for_reconnects`). **Explore on
+my own** turns the page into the single-user app opened from the teacher's shared link
+(:func:`explore_bar` atop it), **Back to the class** returns. Every string from a student is
+shown as escaped text only.
 """
 
 from __future__ import annotations
@@ -123,8 +125,12 @@ def _on_join() -> None:
             browser=session_id(),
             key=key,
         )
-    except (ClassError, OSError) as error:
+    except ClassError as error:
         st.session_state["class_join_notice"] = class_words.refusal(error)
+        return
+    except OSError as error:  # (the store away: a line the page says, as its other ones)
+        st.session_state["class_join_notice"] = _("Not now: {error}",
+                                                  error=class_words.refusal(error))  # fmt: skip
         return
     st.session_state["class_me"] = Me(code, student.id, key)
     st.session_state.pop(ENDED, None)  # a new class: the last one's end is no news
@@ -178,6 +184,24 @@ def _follow(r: Room, me: Me) -> None:
         _live(me)
     if watcher() is None:  # no watcher to push the teacher's changes: the page asks itself
         _poll_fragment()
+    else:
+        _timer_for_reconnects()
+
+
+#: The student's page's one timer (seconds): long, it is there to be had, not to fire.
+RECONNECT_TIMER_SECONDS = 900.0
+
+
+@st.fragment(run_every=RECONNECT_TIMER_SECONDS)
+def _timer_for_reconnects() -> None:
+    """Draws nothing. Streamlit's page, when its connection comes back (its replica died and
+    nginx sent it to another), asks for a run only if it has a fragment timer or its last run
+    was a fragment's; without one, a page whose last run was whole (a join, a reload) would sit
+    on a new session that never ran: unknown to that replica's watcher, so frozen on the
+    teacher's old screen, and a tap made while it was away never sent. With this timer it
+    asks, with the widget values it holds (a held tap: app/classroom/student/taps.py). It
+    fires every quarter of an hour, a fragment that draws nothing: the watcher still does the
+    pushing (app/classroom/push.py)."""
 
 
 def _still_in(r: Room, me: Me) -> Student | None:
@@ -412,7 +436,8 @@ def _frame_tree(frame: Frame, poll: Poll | None = None) -> None:
     answer = None
     if poll is not None:
         found = tap.subject(frame.moves, poll)
-        answer = tap.tree_answer(found, poll, st.session_state.get("class_answer"))
+        answer = tap.tree_answer(found, poll, st.session_state.get(tap.ANSWER_KEY),
+                                 st.session_state.get(tap.SEEN))  # fmt: skip
     on_answer = guarded(tap.on_tap(tap.TREE_KEY, poll, send_answer)) if answer and poll else None
     # the teacher's geometry with its words in this page's language (Frame.tree_words)
     tree = class_words.tree_in_language(frame.tree, frame.tree_words)

@@ -30,8 +30,12 @@ function clear(e) {
 }
 
 function send(st, tap) {
-  if (st.setTrigger) {
-    st.setTrigger("answer", { poll: st.data.poll, round: st.data.round, choice: tap.choice });
+  // a state, not a trigger: the browser keeps it and sends it with the page's next run, so a
+  // tap made as the page's server died reaches the next one; "at" makes each tap a change
+  if (st.setState) {
+    st.setState("answer", {
+      poll: st.data.poll, round: st.data.round, choice: tap.choice, at: Date.now(),
+    });
   }
   st.chosen = tap.choice; // shown at once; the page's next run draws what the store kept
   draw(st);
@@ -127,7 +131,7 @@ function draw(st) {
 }
 
 export default function (component) {
-  const { data, parentElement, setTriggerValue } = component;
+  const { data, parentElement, setStateValue } = component;
   let st = parentElement.__mctsBoardTap;
   if (!st || !st.root.isConnected) {
     const root = document.createElement("div");
@@ -137,10 +141,10 @@ export default function (component) {
     const caption = document.createElement("div");
     caption.className = "bt-caption";
     root.appendChild(caption);
-    st = { root, svg, caption, data: null, chosen: null, setTrigger: null };
+    st = { root, svg, caption, data: null, chosen: null, setState: null };
     parentElement.__mctsBoardTap = st;
   }
-  st.setTrigger = setTriggerValue;
+  st.setState = setStateValue;
   if (!data || !Array.isArray(data.rows) || !data.rows.length || !Array.isArray(data.taps)) return;
   st.data = data;
   st.svg.setAttribute("aria-label", String((data.words && data.words.board) || ""));

@@ -87,7 +87,7 @@ function setup(host) {
   const st = {
     host, root, scroll, svg, edgesG, labelsG, nodesG, tip, legend,
     data: null, view: null, byKey: new Map(), scale: 1, offsetX: 0, moved: false,
-    drag: null, tipKey: null, setTrigger: null, lastWidth: -1, ro: null, frameKey: null,
+    drag: null, tipKey: null, setTrigger: null, setState: null, lastWidth: -1, ro: null, frameKey: null,
     fitWidth: false, buttons: [],
   };
   // their text and tooltips come with the data (nameButtons), in this order
@@ -207,8 +207,12 @@ function click(st, key) {
   if (!n) return;
   const choice = answerOf(st, n);
   if (choice !== null) { // a tap answers: the round it was drawn for goes with it
-    if (st.setTrigger) {
-      st.setTrigger("answer", { poll: st.answer.poll, round: st.answer.round, choice: choice });
+    // a state, not a trigger: the browser keeps it and sends it with the page's next run, so
+    // a tap made as the page's server died reaches the next one; "at" makes each tap a change
+    if (st.setState) {
+      st.setState("answer", {
+        poll: st.answer.poll, round: st.answer.round, choice: choice, at: Date.now(),
+      });
     }
     // shown at once; the page's next run draws what the store kept
     const answer = Object.assign({}, st.data.answer, { chosen: choice });
@@ -672,13 +676,14 @@ function render(st, data) {
 }
 
 export default function (component) {
-  const { data, parentElement, setTriggerValue } = component;
+  const { data, parentElement, setTriggerValue, setStateValue } = component;
   let st = parentElement.__mctsTreeView;
   if (!st || !st.root.isConnected) {
     st = setup(parentElement);
     parentElement.__mctsTreeView = st;
   }
   st.setTrigger = setTriggerValue;
+  st.setState = setStateValue;
   if (data && data.view) render(st, data);
   return () => {
     // Streamlit calls this when the component goes away for good (also, rarely, for a stale

@@ -14,7 +14,17 @@ in [-1, 1] from the format's "edge" view. Bugs (``bug``):
 - ``draw_as_loss``: a finished draw is scored -1 for both players;
 - ``below_finished``: expansion does not check whether the game is over;
 - ``partial_backup``: the backup updates the leaf and its parent only;
-- ``rollout_finished``: a finished leaf is valued by a rollout from its parent's position.
+- ``rollout_finished``: a finished leaf is valued by a rollout from its parent's position;
+- ``mean_off_by_one``: each node keeps a running ``mean`` updated as
+  ``mean += (v - mean) / (n + 1)`` after counting the visit (``/ n`` is right); the file gives
+  that ``mean`` (no sum) and the recorded Q reads it.
+
+``rule="puct"``: every new child gets a prior (random weights summing to 1, the node's
+``prior``), an unvisited child's Q is 0 and the score ``Q + c P sqrt(N) / (1 + n)``; its bugs:
+
+- ``puct_parentheses``: ``c * P * sqrt(N) / 1 + n`` (the parentheses of ``1 + n`` left out);
+- ``prior_misaligned``: a child's bonus uses the prior of the next child in the list (a
+  policy vector in another order than the children); the decision records the prior it used.
 """
 
 from __future__ import annotations
@@ -35,7 +45,9 @@ BUGS = (
     "below_finished",
     "partial_backup",
     "rollout_finished",
+    "mean_off_by_one",
 )
+PUCT_BUGS = ("puct_parentheses", "prior_misaligned")
 
 
 def planted_uct(
@@ -47,6 +59,7 @@ def planted_uct(
     bug: str = "none",
     recorder: bool = True,
     position: str | None = None,
+    rule: str = "uct",
 ) -> dict[str, Any]:
     """The search as an mcts-trace document, through ``Recorder`` or built by hand."""
     rng = random.Random(seed)
@@ -58,7 +71,7 @@ def planted_uct(
     def new(parent: int | None, state: Any, move: str | None, action: int | None) -> int:
         player = -1 if game.is_terminal(state) else game.current_player(state)
         node = {"id": len(nodes), "parent": parent, "player": player, "visits": 0}
-        node |= {"value_sum": 0.0, "state": state, "kids": []}
+        node |= {"value_sum": 0.0, "mean": 0.0, "state": state, "kids": []}
         if move is not None:
             node |= {"move": move, "action": action}
         nodes.append(node)
@@ -78,13 +91,25 @@ def planted_uct(
             kids = nodes[at]["kids"]
             big_n = nodes[at]["visits"]
             terms, best, best_score = [], kids[0], -math.inf
-            for k in kids:
+            for j, k in enumerate(kids):
                 n = nodes[k]["visits"]
                 t: dict[str, Any] = {"node": k, "visits": n}
-                if n == 0:
+                q = nodes[k]["mean" if bug == "mean_off_by_one" else "value_sum"] / (
+                    1 if bug == "mean_off_by_one" else max(n, 1)
+                )
+                if rule == "puct":
+                    used = kids[(j + 1) % len(kids)] if bug == "prior_misaligned" else k
+                    prior = nodes[used]["prior"]
+                    if bug == "puct_parentheses":
+                        bonus = c * prior * math.sqrt(big_n) / 1 + n
+                    else:
+                        bonus = c * prior * math.sqrt(big_n) / (1 + n)
+                    score = q + bonus
+                    t |= {"q": round(q, 6)} if n else {}
+                    t |= {"prior": prior, "bonus": round(bonus, 6), "score": round(score, 6)}
+                elif n == 0:
                     score = 0.0 if bug == "unvisited_zero" else math.inf
                 else:
-                    q = nodes[k]["value_sum"] / n
                     log_n = big_n if bug == "n_parent" else math.log(big_n)
                     bonus = c * math.sqrt(log_n / n)
                     score = q + bonus
@@ -93,7 +118,7 @@ def planted_uct(
                 if score > best_score:
                     best, best_score = k, score
             record["decisions"].append(
-                {"node": at, "chosen": best, "rule": "uct", "children": terms}
+                {"node": at, "chosen": best, "rule": rule, "children": terms}
             )
             if bug == "virtual_loss":
                 nodes[best]["value_sum"] -= 1.0
@@ -111,14 +136,17 @@ def planted_uct(
                 )
             if bug == "duplicate" and legal:
                 legal = [legal[0], *legal]
-            for a in legal:
+            weights = [rng.random() + 0.05 for _ in legal]
+            for a, weight in zip(legal, weights, strict=True):
                 label = game.action_label(state, a)
                 (outcome, _), *_ = game.chance_outcomes(state, a) if not over else [(None, 1.0)]
                 child_state = _next(game, state, a, outcome) if not over else state
                 record["expanded"].append(new(at, child_state, label, int(a)))
+                if rule == "puct":
+                    nodes[-1]["prior"] = round(weight / sum(weights), 6)
             if nodes[at]["kids"]:
                 first = nodes[at]["kids"][0]
-                record["decisions"].append({"node": at, "chosen": first, "rule": "uct"})
+                record["decisions"].append({"node": at, "chosen": first, "rule": rule})
                 at = first
                 path.append(at)
         state = nodes[at]["state"]
@@ -141,15 +169,24 @@ def planted_uct(
             add = returns[view(i)]
             nodes[i]["visits"] += 1
             nodes[i]["value_sum"] += add
+            # the running mean; the bug divides by one visit too many
+            count = nodes[i]["visits"] + (1 if bug == "mean_off_by_one" else 0)
+            nodes[i]["mean"] += (add - nodes[i]["mean"]) / count
             record["backup"].append({"node": i, "add": add})
         record["leaf_value"] = returns[view(at)]
         records.append(record)
     header = {
         "game": game_name,
         "position": game.format_state(start),
-        "settings": {"c": c},
+        "settings": {"c": c} | ({"tree_policy": "puct"} if rule == "puct" else {}),
         "seed": seed,
     }
+    # the search keeps a sum, or (the running-mean bug) a mean alone
+    kept = "mean" if bug == "mean_off_by_one" else "value_sum"
+    for node in nodes:
+        node.pop("value_sum" if kept == "mean" else "mean")
+        if kept == "mean":
+            node["mean"] = round(node["mean"], 9)
     if recorder:
         return _through_recorder(header, nodes, records)
     doc = {"format": "mcts-trace", "version": 1, **header, "iterations": iterations}
@@ -173,7 +210,11 @@ def _through_recorder(
         for node_id in record["expanded"]:
             node = nodes[node_id]
             rec.expand(
-                node["parent"], move=node["move"], action=node["action"], player=node["player"]
+                node["parent"],
+                move=node["move"],
+                action=node["action"],
+                player=node["player"],
+                prior=node.get("prior"),
             )
         for d in record["decisions"]:
             rec.select(d["node"], d["chosen"], rule=d["rule"], terms=d.get("children"))
@@ -186,5 +227,6 @@ def _through_recorder(
             rollout_moves=record["rollout_moves"],
         )
     for node in nodes:  # the search's own statistics (a virtual loss stays in its sums)
-        rec.set_stats(node["id"], visits=node["visits"], value_sum=node["value_sum"])
+        sum_, mean = node.get("value_sum"), node.get("mean")
+        rec.set_stats(node["id"], visits=node["visits"], value_sum=sum_, mean=mean)
     return rec.document()

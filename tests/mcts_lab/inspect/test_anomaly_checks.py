@@ -23,7 +23,7 @@ def _documented_kinds() -> set[str]:
 
 def test_every_check_has_a_unique_name_and_a_one_line_doc() -> None:
     names = [check.name for check in ANOMALY_CHECKS]
-    assert len(names) == len(set(names)) == 16
+    assert len(names) == len(set(names)) == 17
     for check in ANOMALY_CHECKS:
         assert check.doc and "\n" not in check.doc and len(check.doc) <= 100, check.name
         assert check.kinds and callable(check.run)
@@ -32,7 +32,7 @@ def test_every_check_has_a_unique_name_and_a_one_line_doc() -> None:
 def test_the_documented_kinds_are_the_registry_s() -> None:
     registered = {kind for check in ANOMALY_CHECKS for kind in check.kinds}
     assert _documented_kinds() == registered
-    assert len(registered) == 22
+    assert len(registered) == 23
 
 
 def test_anomalies_are_listed_in_the_registry_s_order() -> None:

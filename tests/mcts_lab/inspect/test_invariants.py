@@ -8,11 +8,19 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from games import GAME_NAMES
+from mcts_core import Search
 from mcts_lab import traces
+from mcts_lab.common import build_config, build_game
+from mcts_lab.inspect.anomalies import AnomalyLog, FileFacts
+from mcts_lab.inspect.checks import ANOMALY_CHECKS
 from mcts_lab.inspect.inspection import inspect_trace
+from mcts_lab.traces.lab import run_recorded
+from mcts_lab.traces.values import node_sums, node_views
 from tests.mcts_lab.inspect.planted_imparaai import planted_imparaai
 from tests.mcts_lab.inspect.planted_uct import planted_uct
 
@@ -21,7 +29,7 @@ PLANTED = [
     ("duplicate", "duplicate_move", None),
     ("unvisited_zero", "unvisited", None),
     ("n_parent", "term", None),
-    ("virtual_loss", "term", "XX.OO...."),
+    ("virtual_loss", "running_mean", "XX.OO...."),
     ("draw_as_loss", "terminal", "XOXXOO.X."),
     ("below_finished", "illegal_move", "XX.OO...."),
     ("partial_backup", "backup", None),
@@ -125,3 +133,52 @@ def test_the_visits_that_ended_at_a_node_may_reach_visits_per_iteration() -> Non
     doc["visits_per_iteration"] = 3
     kinds = [a["kind"] for a in inspect_trace(traces.parse(doc))["anomalies"]]
     assert "visit_count" not in kinds
+
+
+# ------------------------------------------------------------------ the lab's own search
+
+#: The six settings of tests/mcts_lab/traces/test_traces.py's seeded runs.
+SETTINGS: list[dict[str, Any]] = [
+    {},
+    {"solver": True},
+    {"value_range": "unit"},
+    {"policy": "puct", "prior": "heuristic"},
+    {"min_visits": 3, "c": 0.5},
+    {"depth": 0},
+]
+#: The checks from MCTS invariants, by their registry names.
+INVARIANT_CHECKS = ("structure", "unvisited", "running_means", "terms", "finished_values")
+#: Where odd seeds start: few moves left, so 12 iterations choose among children and reach
+#: finished games (gridiron from its start: its chance nodes give decisions early).
+NEAR_END = {"tic_tac_toe": "X...O....", "connect_four": "4453", "nim": "1-2-2/0"}
+
+
+@pytest.mark.slow  # about 10 s of CPU for the four games; -m "not slow" skips it, CI runs it
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_the_invariant_checks_raise_nothing_on_the_lab_s_search(game: str) -> None:
+    """100 seeds x the six settings, every iteration recorded (12 each): the invariant checks
+    (``structure``, ``unvisited``, ``running_means``, ``terms``, ``finished_values``, run as
+    the registry runs them) find nothing on the lab's own search."""
+    checks = [check for check in ANOMALY_CHECKS if check.name in INVARIANT_CHECKS]
+    assert len(checks) == len(INVARIANT_CHECKS)
+    decisions = 0
+    for seed in range(100):
+        for settings in SETTINGS:
+            g = build_game(game)
+            position = NEAR_END.get(game) if seed % 2 else None
+            root = g.initial_state() if position is None else g.parse_state(position)
+            search = Search(g, root, build_config(settings), seed=seed)
+            _, steps = run_recorded(search, 12)
+            doc = traces.from_search(search, steps)
+            if position is not None:
+                doc["position"] = position
+            trace = traces.parse(doc)
+            views = node_views(trace)
+            facts = FileFacts(trace, views, node_sums(trace, views))
+            log = AnomalyLog()
+            for check in checks:
+                if check.applies_to(trace):
+                    check.run(facts, log)
+            assert not log.counts, (seed, settings, log.listed[:1])
+            decisions += sum(len(r.get("decisions", ())) for r in trace.records)
+    assert decisions > 600  # the runs chose among children, so the terms were checked
