@@ -26,7 +26,8 @@ KEY = "language"
 WORDED_SELECTS = (
     "lesson", "game", "preset", "policy", "prior", "expansion", "rollout", "horizon",
     "value_range", "final_policy", "run_until", "ab_rollout", "arena_rollout",
-    "arena_opponent", "move_pick", "trace_diff_tolerance",
+    "arena_opponent", "move_pick", "trace_diff_tolerance", "export_format",
+    "lesson_export_format",
 )  # fmt: skip
 _WARNED = "lang_link_warned"
 

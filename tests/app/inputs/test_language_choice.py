@@ -125,16 +125,28 @@ def _worded_selects() -> set[str]:
 
     from app.live import stepping
 
-    names = {"KEY": language_choice.KEY, "stepping.UNTIL": stepping.UNTIL}
+    names: dict[str, set[str]] = {"KEY": {language_choice.KEY}, "stepping.UNTIL": {stepping.UNTIL}}
     keys = set()
-    for path in Path(language_choice.__file__).parents[1].rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    trees = [ast.parse(p.read_text(encoding="utf-8"))
+             for p in Path(language_choice.__file__).parents[1].rglob("*.py")]  # fmt: skip
+    # the export box's select, keyed by each caller's prefix (export_box("export", ...))
+    names["f'{prefix}_format'"] = {
+        f"{node.args[0].value}_format"
+        for tree in trees
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "id", None) == "export_box"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+    }
+    for tree in trees:
+        for node in ast.walk(tree):
             if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "selectbox":
                 given = {k.arg: k.value for k in node.keywords}
                 if "format_func" in given and "key" in given:
                     key = given["key"]
                     keys.add(key.value if isinstance(key, ast.Constant) else ast.unparse(key))
-    return {names.get(k, k) for k in keys}
+    return {name for k in keys for name in names.get(k, {k})}
 
 
 def test_every_select_with_worded_labels_keeps_its_value_across_languages() -> None:
