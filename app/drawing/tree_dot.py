@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from app.drawing.palette import NEW, PATH, TERMINAL_FILL, PlayerColour, player_colours
 from app.words import game_words
@@ -51,6 +52,21 @@ class TreeDrawing:
     hidden: int
     focus_found: bool = True
     drawn_ids: frozenset[int] = field(default_factory=frozenset)
+
+
+def phase_path(steps: Iterable[Any]) -> set[int]:
+    """The nodes a selection phase marks: the root, the path's nodes and the children it chose
+    (the screen's history and the export's slides mark the same)."""
+    ids = {0}
+    for step in steps:
+        ids.add(step.node_id)
+        chosen = getattr(step, "chosen_terms", None)
+        if chosen is not None:
+            ids.add(chosen.node_id)
+        child = getattr(step, "child_id", None)
+        if child is not None:
+            ids.add(child)
+    return ids
 
 
 def path_ids(trace: IterationTrace | None) -> set[int]:

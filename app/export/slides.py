@@ -28,13 +28,12 @@ from typing import Any
 
 from app.drawing.boards import board_svg, board_text
 from app.drawing.figures import cell_text, column_name, uct_rows
-from app.drawing.tree_dot import path_ids
+from app.drawing.tree_dot import path_ids, phase_path
 from app.drawing.tree_layout import PROJECTOR_ROW, build_view
 from app.drawing.tree_model import TreeView
 from app.export.records import Deck, ExportError, Progress, RunSpec, Slide, Table
 from app.export.tree_svg import tree_svg
 from app.lessons.reading import Lesson, Page, load_lessons, press_name, translated
-from app.live.history import phase_path
 from app.quiz import ArenaSetup, Question, Reveal, ask, settle
 from app.words import i18n
 from app.words.i18n import N_, _, decimal

@@ -8,7 +8,7 @@ from typing import Any
 import streamlit as st
 
 from app.drawing.figures import series_point
-from app.drawing.tree_dot import TreeDrawing, path_ids, tree_dot
+from app.drawing.tree_dot import TreeDrawing, path_ids, phase_path, tree_dot
 from app.drawing.tree_layout import PROJECTOR_ROW, build_view
 from app.drawing.tree_model import TreeView
 from app.inputs.widget_values import bounds_from_widgets
@@ -204,21 +204,6 @@ def pv_labels(search: Search) -> list[tuple[int, str]]:
         elif isinstance(move, ActionNode) and move.parent is not None:  # the dice's result
             state = game.next_state(state, move.parent.action, move.outcome)
     return labels
-
-
-def phase_path(steps: Any) -> set[int]:
-    """The nodes a selection phase marks: the root, the path's nodes and the children it chose
-    (the screen's history and the export's slides mark the same)."""
-    ids = {0}
-    for step in steps:
-        ids.add(step.node_id)
-        chosen = getattr(step, "chosen_terms", None)
-        if chosen is not None:
-            ids.add(chosen.node_id)
-        child = getattr(step, "child_id", None)
-        if child is not None:
-            ids.add(child)
-    return ids
 
 
 @safe
