@@ -154,7 +154,8 @@ def _terms(trace: IterationTrace | None, names: Sequence[str]) -> tuple[Table, .
         tables.append(
             Table(
                 caption=f"{caption} · {who}",
-                header=tuple(column_name(k) for k in keys),
+                # (the page's soft hyphens out: a slide's layout breaks its own words)
+                header=tuple(column_name(k).replace("\u00ad", "") for k in keys),
                 rows=tuple(tuple(cell_text(r.get(k)) for k in keys) for r in rows),
                 chosen=d.chosen,
                 order=(d.chosen, *(i for i in by_score if i != d.chosen)),

@@ -80,10 +80,12 @@ def test_table_numbers_are_the_apps_in_the_slides_language() -> None:
         names = [i18n._(n) for n in game_spec(SPEC.game).player_names]
         parser = _Cells()
         parser.feed(uct_table_html(trace.decisions, names))
-        assert tables[0].header == tuple(column_name(k) for k in KEYS)
+        # the app's headers, without the page's soft hyphens (a slide breaks its own words)
+        assert tables[0].header == tuple(column_name(k).replace("\u00ad", "") for k in KEYS)
     assert len(parser.tables) == len(tables) >= 1
     for shown, (header, *rows) in zip(tables, parser.tables, strict=True):
-        at = [header.index(h) for h in shown.header]  # the app's column of each slide column
+        bare = [h.replace("\u00ad", "") for h in header]
+        at = [bare.index(h) for h in shown.header]  # the app's column of each slide column
         assert shown.rows == tuple(tuple(row[i] for i in at) for row in rows)
     numbers = [cell for t in tables for row in t.rows for cell in row[1:]]
     assert numbers and all(re.fullmatch(r"[+-]?\d+(,\d{3})?", n) for n in numbers)
