@@ -423,7 +423,7 @@ def _teacher_screen(teacher: Lane, where: str, hidden: tuple[str, ...]) -> list[
 def _answer(phone: Lane, index: int) -> None:
     """The phone answers the open question with its choice ``index``."""
     labels = phone.page.locator(".st-key-class_answer [role='radiogroup'] label")
-    labels.first.wait_for(timeout=30_000)
+    labels.first.wait_for(timeout=60_000)
     phone.click(labels.nth(index))
     phone.runs.wait(phone.before)
 
@@ -457,7 +457,7 @@ def test_the_class_screens_in_every_language(served: tuple[str, str], browser: A
         teacher.go(f"{url}/?lang={i18n.PSEUDO}&lesson=exploration&page=1")
         teacher.settled()
         teacher.click(teacher.page.locator(".st-key-class_start button").first)
-        teacher.page.wait_for_selector(".lab-class-code", timeout=30_000)
+        teacher.page.wait_for_selector(".lab-class-code", timeout=60_000)
         code = teacher.page.locator(".lab-class-code").first.inner_text().strip()
         hidden = (code, *NAMES.values())
         for tag, phone in phones.items():
@@ -468,7 +468,7 @@ def test_the_class_screens_in_every_language(served: tuple[str, str], browser: A
             phone.page.locator(".st-key-class_name input").fill(NAMES[tag])
             phone.page.locator(SUBMIT).first.click()
         for phone in phones.values():
-            phone.page.wait_for_selector(".st-key-class_answer [role='radiogroup']", timeout=30_000)
+            phone.page.wait_for_selector(".st-key-class_answer [role='radiogroup']", timeout=60_000)
             problems += _class_look(phone, "phone question", phone_sizes, hidden)
             _answer(phone, 0)
         _answered(store, code, 1, len(phones))
@@ -476,23 +476,23 @@ def test_the_class_screens_in_every_language(served: tuple[str, str], browser: A
 
         teacher.page.locator(".st-key-class_again button:visible").first.click()
         for phone in phones.values():  # round 2: another answer, so the switch table counts
-            phone.page.wait_for_selector(".st-key-class_round_banner", timeout=30_000)
+            phone.page.wait_for_selector(".st-key-class_round_banner", timeout=60_000)
             problems += _class_look(phone, "phone round 2", phone_sizes, hidden)
             _answer(phone, 1)
         _answered(store, code, 2, len(phones))
         teacher.page.locator(".st-key-class_reveal button:visible").first.click()
-        teacher.page.wait_for_selector(".st-key-class_switch", timeout=30_000)
+        teacher.page.wait_for_selector(".st-key-class_switch", timeout=60_000)
         problems += _teacher_screen(teacher, "reveal and switch table", hidden)
         for phone in phones.values():
-            phone.page.wait_for_function(MARKED, timeout=30_000)
+            phone.page.wait_for_function(MARKED, timeout=60_000)
             problems += _class_look(phone, "phone reveal", phone_sizes, hidden)
 
         teacher.page.locator(".st-key-class_end button:visible").first.click()
         teacher.page.locator(".st-key-class_end_confirm button:visible").first.click()
-        teacher.page.wait_for_selector(".st-key-class_summary", timeout=30_000)
+        teacher.page.wait_for_selector(".st-key-class_summary", timeout=60_000)
         problems += _teacher_screen(teacher, "summary", hidden)
         for phone in phones.values():
-            phone.page.wait_for_selector(".st-key-class_my_summary", timeout=30_000)
+            phone.page.wait_for_selector(".st-key-class_my_summary", timeout=60_000)
             problems += _class_look(phone, "phone end", phone_sizes, hidden)
     finally:
         store.close()
