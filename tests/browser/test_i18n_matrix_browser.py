@@ -439,6 +439,13 @@ def _answered(store: Any, code: str, round_: int, count: int) -> None:
     raise AssertionError(f"{count} answers of round {round_} never arrived")
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="open defect (issue 43): after the merges of 2026-11-29 the reveal of round 2 shows "
+    "no switch table in this flow (the teacher switching language at each screen) within 60 s, "
+    "also alone on a quiet machine; Peer Instruction's English flow shows it "
+    "(test_class_pi_browser). strict: passes again once fixed, and then fails as XPASS",
+)
 def test_the_class_screens_in_every_language(served: tuple[str, str], browser: Any) -> None:
     """One class: its teacher (1280x720 and 390x844) on the join box and room box, the reveal
     of a second round with its switch table, and the summary, in each language; a phone per
