@@ -6,6 +6,7 @@ language or English), else the browser's ``Accept-Language``; set as the current
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from types import ModuleType
 
 import streamlit as st
@@ -30,6 +31,9 @@ WORDED_SELECTS = (
     "lesson_export_format",
 )  # fmt: skip
 _WARNED = "lang_link_warned"
+#: Session key: each worded select's value as the last run started (:func:`repair_choices`),
+#: what :func:`chosen` holds a value read back through another language's label against.
+_SEEN = "worded_seen"
 
 
 def apply() -> str | None:
@@ -110,6 +114,29 @@ def repair_choices() -> None:
             real = SHOWN_LABELS.get(value) if isinstance(value, str) else None
             if real and real != value:
                 s[key] = real
+    s[_SEEN] = {key: s[key] for key in _worded_keys() if key in s}
+
+
+def chosen(key: str, callback: Callable[[], None]) -> Callable[[], None]:
+    """The ``on_change`` of the worded select ``key``: ``callback``, unless the change is only
+    the label of a language the page has left, sent back by a run the browser asked for before
+    it had the new labels (the class's count line every second). Streamlit calls the select's
+    callback for it before any run starts, and a lesson picked again opened its first page and
+    dropped the class's open question (issue 43: "the reveal of round 2 shows no switch table",
+    one run in five after a teacher's language switch). The value is repaired here, as
+    :func:`repair_choices` would; the callback runs when it is another value than before."""
+
+    def on_change() -> None:
+        s = st.session_state
+        value = s.get(key)
+        real = SHOWN_LABELS.get(value) if isinstance(value, str) else None
+        if real and real != value:
+            s[key] = real
+            if real == s.get(_SEEN, {}).get(key):
+                return  # (the same choice in the old language's words)
+        callback()
+
+    return on_change
 
 
 def _worded_keys() -> tuple[str, ...]:

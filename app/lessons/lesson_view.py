@@ -20,6 +20,7 @@ from app.components.clicker_keys import free_the_keys
 from app.components.export_box import ExportFile, Progress, export_box
 from app.export import FORMATS, MEDIA_TYPES, SUFFIXES
 from app.inputs import widget_values
+from app.inputs.language_choice import chosen
 from app.inputs.links import lesson_link, link_steps
 from app.lessons import clicker
 from app.lessons.reading import (
@@ -238,7 +239,7 @@ def lesson_sidebar() -> None:
             _("Lesson"),
             ("", *found),
             key="lesson",
-            on_change=_on_pick,
+            on_change=chosen("lesson", _on_pick),
             format_func=ui.in_page_language(title),
             help=_(
                 "Guided lessons: each page sets up the screen, says what to press and asks "

@@ -11,6 +11,7 @@ from app.components import ui
 from app.components.tree_view import render_tree
 from app.drawing.figures import html_table
 from app.drawing.tree_layout import build_view
+from app.inputs.language_choice import chosen
 from app.live import ab, history, session
 from app.live.ab import on_b_change, on_toggle, stale
 from app.live.session import Pair
@@ -131,7 +132,8 @@ def ab_panel() -> None:
                 st.selectbox(_("B: tree policy"), TREE_POLICIES, key="ab_policy",
                              on_change=on_b_change)  # fmt: skip
                 st.selectbox(_("B: rollout"), ROLLOUT_POLICIES, key="ab_rollout",
-                             on_change=on_b_change, format_func=choice_format())  # fmt: skip
+                             on_change=chosen("ab_rollout", on_b_change),
+                             format_func=choice_format())  # fmt: skip
                 st.toggle(_("B: solver"), key="ab_solver", on_change=on_b_change)
     if not s["ab"]:
         ui.help_text(_(HELP))

@@ -13,6 +13,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from app.components import ui
 from app.inputs import widget_values
+from app.inputs.language_choice import chosen
 from app.inputs.links import SEED_RANGE
 from app.live import session, state, stepping
 from app.words.exact import EXACT_SECONDS
@@ -212,7 +213,7 @@ def sidebar_controls(on_run_until: Callable[[], None] | None = None) -> None:
         _("Game"),
         game_choices(),
         key="game",
-        on_change=state.on_game_change,
+        on_change=chosen("game", state.on_game_change),
         format_func=ui.in_page_language(_game_label),
     )
     spec = game_spec(st.session_state["game"])
@@ -233,7 +234,7 @@ def sidebar_controls(on_run_until: Callable[[], None] | None = None) -> None:
         _("Preset"),
         widget_values.PRESET_CHOICES,
         key="preset",
-        on_change=state.on_preset_change,
+        on_change=chosen("preset", state.on_preset_change),
         format_func=choice_format(),
         help=_(
             "{tutorial}: {tutorial_help}. {strong}: {strong_help}.",
@@ -260,7 +261,7 @@ def sidebar_controls(on_run_until: Callable[[], None] | None = None) -> None:
         _("Tree policy"),
         TREE_POLICIES,
         key="policy",
-        on_change=change,
+        on_change=chosen("policy", change),
         format_func=ui.in_page_language(lambda name: _(POLICY_NAMES.get(str(name), str(name)))),
     )
     if TREE_POLICY_REGISTRY[st.session_state["policy"]].needs_priors:
@@ -268,7 +269,7 @@ def sidebar_controls(on_run_until: Callable[[], None] | None = None) -> None:
             _("PUCT prior"),
             PRIORS,
             key="prior",
-            on_change=change,
+            on_change=chosen("prior", change),
             format_func=choice_format(),
         )
     sb.number_input(
@@ -283,14 +284,14 @@ def sidebar_controls(on_run_until: Callable[[], None] | None = None) -> None:
         _("Expansion order"),
         EXPANSION_ORDERS,
         key="expansion",
-        on_change=change,
+        on_change=chosen("expansion", change),
         format_func=choice_format(),
     )
     sb.selectbox(
         _("Rollout policy"),
         ROLLOUT_POLICIES,
         key="rollout",
-        on_change=change,
+        on_change=chosen("rollout", change),
         format_func=choice_format(),
     )
     sb.number_input(
@@ -304,7 +305,7 @@ def sidebar_controls(on_run_until: Callable[[], None] | None = None) -> None:
         _("Rollout horizon"),
         ROLLOUT_HORIZONS,
         key="horizon",
-        on_change=change,
+        on_change=chosen("horizon", change),
         format_func=choice_format(),
         help=_(
             "'{turn}' stops the rollout when the player to move changes.",
@@ -343,7 +344,7 @@ def sidebar_controls(on_run_until: Callable[[], None] | None = None) -> None:
             _("Value range"),
             VALUE_RANGES,
             key="value_range",
-            on_change=change,
+            on_change=chosen("value_range", change),
             format_func=lambda r: "[-1, 1]" if r == "symmetric" else "[0, 1]",
         )
         st.caption(_("Values are shaped (win/draw/loss) then mapped onto the range UCT expects."))
@@ -356,7 +357,7 @@ def sidebar_controls(on_run_until: Callable[[], None] | None = None) -> None:
         _("Final-move policy"),
         FINAL_POLICIES,
         key="final_policy",
-        on_change=change,
+        on_change=chosen("final_policy", change),
         format_func=choice_format(),
     )
     sb.toggle(_("MCTS-Solver (prove wins and losses)"), key="solver", on_change=change)
@@ -437,7 +438,7 @@ def _option_widget(
     if option.choices:
         where.selectbox(
             _(option.label), option.choices, key=option.key, format_func=option.text,
-            on_change=on_change,
+            on_change=chosen(option.key, on_change),
         )  # fmt: skip
     elif option.slider is not None:
         low, high, step = option.slider

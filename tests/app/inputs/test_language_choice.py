@@ -180,3 +180,54 @@ def test_a_select_that_reads_back_another_language_s_label_gets_its_value() -> N
     assert not at.exception
     assert at.session_state["expansion"] == "listed"
     assert at.session_state["game"] == "nim" and at.session_state["rollout"] == "zufällig"
+
+
+def _chosen_script() -> None:
+    import streamlit as st
+
+    from app.inputs import language_choice
+    from app.words import i18n
+
+    s = st.session_state
+    i18n.SHOWN_LABELS.update({"listado": "listed", "aleatorio": "random"})
+    s.setdefault("expansion", "listed")
+    s.setdefault("calls", [])
+    language_choice.repair_choices()  # (every run starts with it: the values as they were)
+    on_change = language_choice.chosen("expansion", lambda: s["calls"].append(s["expansion"]))
+    for sent in ("listado", "aleatorio", "heuristic"):  # (what each callback would read)
+        s["expansion"] = sent
+        on_change()
+
+
+def test_a_label_read_back_after_a_language_switch_is_no_choice() -> None:
+    """Issue 43: a select's old-language label sent back by a run the browser asked for before
+    it drew the new labels is the same choice, not a new one: its callback does not run (the
+    lesson select's opened the first page again and dropped the class's open question). A
+    label of another value, or a value, is a choice: the callback runs with the value."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_chosen_script).run()
+    assert not at.exception
+    assert at.session_state["calls"] == ["random", "heuristic"]
+
+
+def test_every_worded_select_s_callback_is_held_against_old_labels() -> None:
+    """Every select with worded labels and an ``on_change`` passes it through
+    ``language_choice.chosen`` (one missed: its callback acts on an echo of a language left)."""
+    import ast
+    from pathlib import Path
+
+    bare = []
+    for path in Path(language_choice.__file__).parents[1].rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "selectbox":
+                given = {k.arg: k.value for k in node.keywords}
+                key = given.get("key")
+                if "format_func" not in given or "on_change" not in given or key is None:
+                    continue
+                if ast.unparse(key) == "KEY":
+                    continue  # (the language select itself: keep_choices)
+                call = given["on_change"]
+                if not (isinstance(call, ast.Call) and getattr(call.func, "id", None) == "chosen"):
+                    bare.append(f"{path.name}: {ast.unparse(key)}")
+    assert not bare, bare
