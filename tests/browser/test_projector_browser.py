@@ -5,7 +5,6 @@ two downloads in a row both arrive with labels that tell JSON and DOT apart."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -196,16 +195,14 @@ CLICKER_STATE = (
 
 
 def _page_down(page: Any) -> dict[str, str]:
-    """Page Down (the clicker's forward button), once the clicker's state has moved on; the new
-    state."""
-    before = page.evaluate(CLICKER_STATE)
+    """Page Down (the clicker's forward button), once the clicker's state has moved on and the
+    page has held still (a press can end in two runs, idle for a moment between them: a state
+    read then is a passing one, "done 0" after a Step under load); the new state."""
+    from rehearse_lessons import STATE_JS, _wait_changed
+
+    before = page.evaluate(STATE_JS)
     page.keyboard.press("PageDown")
-    page.wait_for_function(
-        f"b => JSON.stringify(({CLICKER_STATE})()) !== b",
-        arg=json.dumps(before),
-        timeout=60_000,
-    )
-    wait_idle(page, settle_ms=400)
+    assert _wait_changed(page, before), "Page Down changed nothing within 60 s"
     found = page.evaluate(CLICKER_STATE)  # ("clickerNext": "press", ...)
     return {key.removeprefix("clicker").lower(): value for key, value in found.items()}
 
