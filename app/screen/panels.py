@@ -108,8 +108,10 @@ def graphviz_panel(entry: session.HistoryEntry | None) -> None:
         )
         st.graphviz_chart(dot)
     st.caption(
-        _(
+        n_(
+            "Drawn: {drawn} node; not drawn: {hidden} (bounded drawing).",
             "Drawn: {drawn} nodes; not drawn: {hidden} (bounded drawing).",
+            drawn,
             drawn=decimal(drawn),
             hidden=decimal(hidden),
         )
