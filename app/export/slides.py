@@ -259,14 +259,14 @@ def _settings_line(spec: RunSpec, search: Search) -> str:
     config = spec.config
     start = spec.position or _("the start")
     return n_(
-        "Position {position} · seed {seed} · {policy}, C = {c} · {iterations} iteration",
-        "Position {position} · seed {seed} · {policy}, C = {c} · {iterations} iterations",
+        "Position {position} · seed {seed} · {policy}, C = {c} · {n} iteration",
+        "Position {position} · seed {seed} · {policy}, C = {c} · {n} iterations",
         spec.iterations,
         position=start,
         seed=spec.seed,
         policy=config.tree_policy.upper(),
         c=i18n.number_text(f"{config.c:g}"),
-        iterations=decimal(spec.iterations),
+        n=decimal(spec.iterations),
     )
 
 

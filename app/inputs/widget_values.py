@@ -21,12 +21,12 @@ def session_full_message() -> str:
     """The full tree's notice in the current language (:data:`SESSION_FULL_MESSAGE` is the
     English one, as the session's notices kept it)."""
     return n_(
-        "This tree is full: the app holds one tree to {nodes} node so that a class can share "
+        "This tree is full: the app holds one tree to {n} node so that a class can share "
         "one server. Reset, or play a move to keep only its subtree.",
-        "This tree is full: the app holds one tree to {nodes} nodes so that a class can share "
+        "This tree is full: the app holds one tree to {n} nodes so that a class can share "
         "one server. Reset, or play a move to keep only its subtree.",
         SESSION_MAX_NODES,
-        nodes=decimal(SESSION_MAX_NODES),
+        n=decimal(SESSION_MAX_NODES),
     )
 
 

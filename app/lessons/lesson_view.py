@@ -186,11 +186,11 @@ def _apply_setup(page: Page) -> None:
             session.notify(
                 "warning",
                 n_(
-                    "The page's tree stopped at {done} of {steps} iteration ({why}).",
-                    "The page's tree stopped at {done} of {steps} iterations ({why}).",
+                    "The page's tree stopped at {done} of {n} iteration ({why}).",
+                    "The page's tree stopped at {done} of {n} iterations ({why}).",
                     setup.steps,
                     done=i18n.decimal(result.iterations),
-                    steps=i18n.decimal(setup.steps),
+                    n=i18n.decimal(setup.steps),
                     why=_(STOPPED.get(result.stopped, result.stopped)),
                 ),
             )

@@ -77,11 +77,11 @@ def play_move(action: Action, who: str, thought: Words = no_words) -> bool:
 
     def kept() -> str:
         return n_(
-            "kept {kept} of {before} node ({share})",
-            "kept {kept} of {before} nodes ({share})",
+            "kept {kept} of {n} node ({share})",
+            "kept {kept} of {n} nodes ({share})",
             before,
             kept=decimal(kept_nodes),
-            before=decimal(before),
+            n=decimal(before),
             share=percent(kept_share),
         )
 

@@ -145,11 +145,11 @@ def replay_link_steps(steps: int) -> None:
         notify(
             "warning",
             n_(
-                "The link's tree was rebuilt to {n} of {steps} iteration ({why}).",
-                "The link's tree was rebuilt to {n} of {steps} iterations ({why}).",
+                "The link's tree was rebuilt to {done} of {n} iteration ({why}).",
+                "The link's tree was rebuilt to {done} of {n} iterations ({why}).",
                 steps,
-                n=decimal(search.iterations),
-                steps=decimal(steps),
+                done=decimal(search.iterations),
+                n=decimal(steps),
                 why=result.stopped,
             ),
         )

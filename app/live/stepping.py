@@ -53,12 +53,12 @@ def cannot_grow() -> bool:
         notify(
             "warning",
             n_(
-                "The server is full: the class's trees hold {nodes} node together "
+                "The server is full: the class's trees hold {n} node together "
                 "(the limit is {limit}). Reset this tree, or wait for others to.",
-                "The server is full: the class's trees hold {nodes} nodes together "
+                "The server is full: the class's trees hold {n} nodes together "
                 "(the limit is {limit}). Reset this tree, or wait for others to.",
                 server_nodes(),
-                nodes=decimal(server_nodes()),
+                n=decimal(server_nodes()),
                 limit=decimal(SERVER_MAX_NODES),
             ),
         )
@@ -169,13 +169,13 @@ def on_step_click() -> None:
         # the clicks decide the grammar (the verb agrees with them); the iterations are
         # always more than one
         n_(
-            "The server was busy: {clicks} Step click arrived while your last one ran, so "
-            "they ran together ({n} iterations; the tree shows the last).",
-            "The server was busy: {clicks} Step clicks arrived while your last one ran, so "
-            "they ran together ({n} iterations; the tree shows the last).",
+            "The server was busy: {n} Step click arrived while your last one ran, so "
+            "they ran together ({iterations} iterations; the tree shows the last).",
+            "The server was busy: {n} Step clicks arrived while your last one ran, so "
+            "they ran together ({iterations} iterations; the tree shows the last).",
             count,
-            clicks=decimal(count),
-            n=decimal(done),
+            n=decimal(count),
+            iterations=decimal(done),
         ),
     )
 
@@ -256,14 +256,14 @@ def run_batch(
             notify(
                 "info",
                 n_(
-                    "Step {n} stopped after {seconds} s, at {done} iteration: one click never "
+                    "Step {step} stopped after {seconds} s, at {n} iteration: one click never "
                     "holds the shared server longer.",
-                    "Step {n} stopped after {seconds} s, at {done} iterations: one click never "
+                    "Step {step} stopped after {seconds} s, at {n} iterations: one click never "
                     "holds the shared server longer.",
                     result.iterations + 1,
-                    n=decimal(n),
+                    step=decimal(n),
                     seconds=decimal(STEP_N_SECONDS),
-                    done=decimal(result.iterations + 1),
+                    n=decimal(result.iterations + 1),
                 ),
             )
     try:
@@ -306,21 +306,21 @@ def _stopped_at(at: int, why: str | None, ran: int | None = None, n: int = 0) ->
         return _("Stopped at iteration {n}: its breakpoint.", n=decimal(at))
     if why:
         return n_(
-            "Stopped at iteration {n}: {reason}, after {ran} of {total} iteration.",
-            "Stopped at iteration {n}: {reason}, after {ran} of {total} iterations.",
+            "Stopped at iteration {at}: {reason}, after {ran} of {n} iteration.",
+            "Stopped at iteration {at}: {reason}, after {ran} of {n} iterations.",
             n,
-            n=decimal(at),
+            at=decimal(at),
             reason=why,
             ran=decimal(ran),
-            total=decimal(n),
+            n=decimal(n),
         )
     return n_(
-        "Stopped at iteration {n}: its breakpoint, after {ran} of {total} iteration.",
-        "Stopped at iteration {n}: its breakpoint, after {ran} of {total} iterations.",
+        "Stopped at iteration {at}: its breakpoint, after {ran} of {n} iteration.",
+        "Stopped at iteration {at}: its breakpoint, after {ran} of {n} iterations.",
         n,
-        n=decimal(at),
+        at=decimal(at),
         ran=decimal(ran),
-        total=decimal(n),
+        n=decimal(n),
     )
 
 

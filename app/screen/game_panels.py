@@ -435,10 +435,10 @@ def _arena_notes(result: Any) -> list[str]:
     notes = [
         n_(
             "vs {opponent}; draws {draws} (home {home_draws}, away {away_draws}); losses "
-            "{losses} (home {home_losses}, away {away_losses}); {decisions} decision, mean "
+            "{losses} (home {home_losses}, away {away_losses}); {n} decision, mean "
             "root visits {visits} ({reuse}); {seconds} s",
             "vs {opponent}; draws {draws} (home {home_draws}, away {away_draws}); losses "
-            "{losses} (home {home_losses}, away {away_losses}); {decisions} decisions, mean "
+            "{losses} (home {home_losses}, away {away_losses}); {n} decisions, mean "
             "root visits {visits} ({reuse}); {seconds} s",
             result.decisions,
             opponent=opponent,
@@ -448,7 +448,7 @@ def _arena_notes(result: Any) -> list[str]:
             losses=decimal(result.home_losses + result.away_losses),
             home_losses=decimal(result.home_losses),
             away_losses=decimal(result.away_losses),
-            decisions=decimal(result.decisions),
+            n=decimal(result.decisions),
             visits=decimal(round(result.mean_root_visits)),
             reuse=_("tree reuse") if result.reuse else _("fresh tree per decision"),
             seconds=fixed(result.seconds, 1),

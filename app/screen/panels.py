@@ -109,10 +109,10 @@ def graphviz_panel(entry: session.HistoryEntry | None) -> None:
         st.graphviz_chart(dot)
     st.caption(
         n_(
-            "Drawn: {drawn} node; not drawn: {hidden} (bounded drawing).",
-            "Drawn: {drawn} nodes; not drawn: {hidden} (bounded drawing).",
+            "Drawn: {n} node; not drawn: {hidden} (bounded drawing).",
+            "Drawn: {n} nodes; not drawn: {hidden} (bounded drawing).",
             drawn,
-            drawn=decimal(drawn),
+            n=decimal(drawn),
             hidden=decimal(hidden),
         )
     )

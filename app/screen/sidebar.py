@@ -252,14 +252,14 @@ def sidebar_controls(on_run_until: Callable[[], None] | None = None) -> None:
             "the expected value where dice decide) and shows it beside the search's Q on the "
             "board and in the UCT table, marks the search's favourite when it is worse than the "
             "best move, and charts how much it gives away over the iterations. Worked out once "
-            "per position, for at most {seconds} second: a move not solved by then shows '?'.",
+            "per position, for at most {n} second: a move not solved by then shows '?'.",
             "Works out what perfect play gives for each move at the root (win, draw or loss; "
             "the expected value where dice decide) and shows it beside the search's Q on the "
             "board and in the UCT table, marks the search's favourite when it is worse than the "
             "best move, and charts how much it gives away over the iterations. Worked out once "
-            "per position, for at most {seconds} seconds: a move not solved by then shows '?'.",
+            "per position, for at most {n} seconds: a move not solved by then shows '?'.",
             round(EXACT_SECONDS),
-            seconds=number_text(f"{EXACT_SECONDS:g}"),
+            n=number_text(f"{EXACT_SECONDS:g}"),
         ),
     )
     decimal_slider(sb, _("Exploration C"), "c", *widget_values.widget_range("c"), 0.05, change)

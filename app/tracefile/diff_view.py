@@ -204,17 +204,17 @@ def _show(diff: TraceDiff) -> None:
         )
         return
     numbers = {
-        "total": decimal(total),
+        "n": decimal(total),
         "changed": decimal(counts["changed"]),
         "only_a": decimal(counts["only_a"]),
         "only_b": decimal(counts["only_b"]),
     }
     if diff.truncated:
         caption = n_(
-            "The final trees: {total} node differs ({changed} changed, {only_a} only in A, "
+            "The final trees: {n} node differs ({changed} changed, {only_a} only in A, "
             "{only_b} only in B); mean and proven from the view of the player who moved into "
             "the node, in [-1, 1]; the first {listed} listed.",
-            "The final trees: {total} nodes differ ({changed} changed, {only_a} only in A, "
+            "The final trees: {n} nodes differ ({changed} changed, {only_a} only in A, "
             "{only_b} only in B); mean and proven from the view of the player who moved into "
             "the node, in [-1, 1]; the first {listed} listed.",
             total,
@@ -223,10 +223,10 @@ def _show(diff: TraceDiff) -> None:
         )
     else:
         caption = n_(
-            "The final trees: {total} node differs ({changed} changed, {only_a} only in A, "
+            "The final trees: {n} node differs ({changed} changed, {only_a} only in A, "
             "{only_b} only in B); mean and proven from the view of the player who moved into "
             "the node, in [-1, 1].",
-            "The final trees: {total} nodes differ ({changed} changed, {only_a} only in A, "
+            "The final trees: {n} nodes differ ({changed} changed, {only_a} only in A, "
             "{only_b} only in B); mean and proven from the view of the player who moved into "
             "the node, in [-1, 1].",
             total,

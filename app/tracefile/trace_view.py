@@ -693,10 +693,10 @@ def _file(replay: FileReplay, report: dict[str, Any]) -> None:
     st.caption(
         # two counts: the nodes lead the sentence, so they decide its grammar
         n_(
-            "{nodes} node, depth {depth}, {records} iteration records; inspect took {seconds} s.",
-            "{nodes} nodes, depth {depth}, {records} iteration records; inspect took {seconds} s.",
+            "{n} node, depth {depth}, {records} iteration records; inspect took {seconds} s.",
+            "{n} nodes, depth {depth}, {records} iteration records; inspect took {seconds} s.",
             nodes,
-            nodes=decimal(nodes),
+            n=decimal(nodes),
             depth=report.get("depth"),
             records=decimal(records),
             seconds=fixed(float(report.get("seconds", 0)), 2),

@@ -107,14 +107,13 @@ def grade(g: GradeContext) -> Reveal:
     top = next(r for r in rows[1:] if r[0] == correct[0])
     # the rolls decide the grammar: "about {expected} times" is a decimal, "about 1.7 times"
     summary = P(
-        "'{outcome}' has probability {p}: after {rolls} roll of {move} it should have come "
+        "'{outcome}' has probability {p}: after {n} roll of {move} it should have come "
         "up about {expected} times, and it came up {drawn}.",
-        "'{outcome}' has probability {p}: after {rolls} rolls of {move} it should have come "
+        "'{outcome}' has probability {p}: after {n} rolls of {move} it should have come "
         "up about {expected} times, and it came up {drawn}.",
         rolls,
         outcome=correct[0],
         p=top[1],
-        rolls=count(rolls),
         move=action,
         expected=top[2],
         drawn=top[3],

@@ -58,9 +58,9 @@ def grade(g: GradeContext) -> Reveal:
     summary: Spec
     if is_best:
         summary = P(
-            "After {iterations} iteration the favourite is {move} ({visits}); perfect play "
+            "After {n} iteration the favourite is {move} ({visits}); perfect play "
             "says it is a {value}, as good as any move.",
-            "After {iterations} iterations the favourite is {move} ({visits}); perfect play "
+            "After {n} iterations the favourite is {move} ({visits}); perfect play "
             "says it is a {value}, as good as any move.",
             search.iterations,
             **facts,
