@@ -36,7 +36,7 @@ from app.export.tree_svg import tree_svg
 from app.lessons.reading import Lesson, Page, load_lessons, press_name, translated
 from app.quiz import ArenaSetup, Question, Reveal, ask, settle
 from app.words import i18n
-from app.words.i18n import N_, _, decimal
+from app.words.i18n import N_, _, decimal, n_
 from app.words.narration import PHASE_NAMES, narrate_iteration, narrate_phase, selection_end
 from games import GAME_NAMES, make_game
 from games.base import AnyGame
@@ -258,13 +258,15 @@ def _settings_line(spec: RunSpec, search: Search) -> str:
     """The run's settings in one line (the deck's subtitle)."""
     config = spec.config
     start = spec.position or _("the start")
-    return _(
-        "Position {position} · seed {seed} · {policy}, C = {c} · {iterations} iterations",
+    return n_(
+        "Position {position} · seed {seed} · {policy}, C = {c} · {n} iteration",
+        "Position {position} · seed {seed} · {policy}, C = {c} · {n} iterations",
+        spec.iterations,
         position=start,
         seed=spec.seed,
         policy=config.tree_policy.upper(),
         c=i18n.number_text(f"{config.c:g}"),
-        iterations=decimal(spec.iterations),
+        n=decimal(spec.iterations),
     )
 
 

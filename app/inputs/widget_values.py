@@ -7,7 +7,7 @@ from typing import Any
 import streamlit as st
 
 from app.drawing.tree_dot import TreeBounds
-from app.words.i18n import _, decimal
+from app.words.i18n import decimal, n_
 from games.registry import game_spec
 from mcts_core import SearchConfig
 from mcts_lab.presets import PRESET_NAMES
@@ -20,10 +20,13 @@ SESSION_MAX_NODES = 200_000
 def session_full_message() -> str:
     """The full tree's notice in the current language (:data:`SESSION_FULL_MESSAGE` is the
     English one, as the session's notices kept it)."""
-    return _(
-        "This tree is full: the app holds one tree to {nodes} nodes so that a class can share "
+    return n_(
+        "This tree is full: the app holds one tree to {n} node so that a class can share "
         "one server. Reset, or play a move to keep only its subtree.",
-        nodes=decimal(SESSION_MAX_NODES),
+        "This tree is full: the app holds one tree to {n} nodes so that a class can share "
+        "one server. Reset, or play a move to keep only its subtree.",
+        SESSION_MAX_NODES,
+        n=decimal(SESSION_MAX_NODES),
     )
 
 

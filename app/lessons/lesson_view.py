@@ -35,7 +35,7 @@ from app.lessons.reading import (
 from app.live import session, state
 from app.quiz import quiz_view
 from app.words import i18n
-from app.words.i18n import N_, _
+from app.words.i18n import N_, _, n_
 
 NO_LESSON = N_("— no lesson: explore freely —")
 #: Iterations a page's prepared tree may take at most (as a link's tree).
@@ -185,10 +185,12 @@ def _apply_setup(page: Page) -> None:
         if result.iterations < setup.steps:
             session.notify(
                 "warning",
-                _(
-                    "The page's tree stopped at {done} of {steps} iterations ({why}).",
+                n_(
+                    "The page's tree stopped at {done} of {n} iteration ({why}).",
+                    "The page's tree stopped at {done} of {n} iterations ({why}).",
+                    setup.steps,
                     done=i18n.decimal(result.iterations),
-                    steps=i18n.decimal(setup.steps),
+                    n=i18n.decimal(setup.steps),
                     why=_(STOPPED.get(result.stopped, result.stopped)),
                 ),
             )

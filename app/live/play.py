@@ -76,10 +76,12 @@ def play_move(action: Action, who: str, thought: Words = no_words) -> bool:
         return _("{who} played {move}.", who=_(who), move=shown(label))
 
     def kept() -> str:
-        return _(
-            "kept {kept} of {before} nodes ({share})",
+        return n_(
+            "kept {kept} of {n} node ({share})",
+            "kept {kept} of {n} nodes ({share})",
+            before,
             kept=decimal(kept_nodes),
-            before=decimal(before),
+            n=decimal(before),
             share=percent(kept_share),
         )
 
@@ -152,9 +154,12 @@ def think() -> Words:
     elapsed = time.perf_counter() - start
     lab.last_rate = result.iterations / elapsed if elapsed and result.iterations else 0.0
     ran, visits = result.iterations, search.root.visits
-    return lambda: _(
+    return lambda: n_(
+        "It searched first: {n} iteration, from {had} to {visits} root visits (Play best "
+        "searches to at least {least}).",
         "It searched first: {n} iterations, from {had} to {visits} root visits (Play best "
         "searches to at least {least}).",
+        ran,
         n=decimal(ran),
         had=decimal(had),
         visits=decimal(visits),

@@ -144,10 +144,12 @@ def replay_link_steps(steps: int) -> None:
     if search.iterations < steps:
         notify(
             "warning",
-            _(
-                "The link's tree was rebuilt to {n} of {steps} iterations ({why}).",
-                n=decimal(search.iterations),
-                steps=decimal(steps),
+            n_(
+                "The link's tree was rebuilt to {done} of {n} iteration ({why}).",
+                "The link's tree was rebuilt to {done} of {n} iterations ({why}).",
+                steps,
+                done=decimal(search.iterations),
+                n=decimal(steps),
                 why=result.stopped,
             ),
         )
@@ -155,18 +157,26 @@ def replay_link_steps(steps: int) -> None:
     if trace is None:
         record_entry(
             # TRANSLATORS: a history entry's label: a shared link rebuilt the tree
-            lambda: _("link: {n} iterations", n=decimal(n)),
+            lambda: n_("link: {n} iteration", "link: {n} iterations", n, n=decimal(n)),
             None,
-            narration=lambda: _(
+            narration=lambda: n_(
+                "Opened a shared link: the tree was rebuilt by running its {n} seeded "
+                "iteration again.",
                 "Opened a shared link: the tree was rebuilt by running its {n} seeded "
                 "iterations again.",
+                n,
                 n=decimal(n),
             ),
         )
     else:
         record_entry(
             # TRANSLATORS: a history entry's label: a shared link rebuilt the tree
-            lambda: _("link: {n} iterations (the last one shown)", n=decimal(n)),
+            lambda: n_(
+                "link: {n} iteration (the last one shown)",
+                "link: {n} iterations (the last one shown)",
+                n,
+                n=decimal(n),
+            ),
             trace,
         )
 
@@ -477,8 +487,10 @@ def on_param_change(keep_preset: bool = False) -> None:
     if kept:
         notify(
             "success",
-            _(
+            n_(
+                "Tree kept ({n} node): the new setting applies from the next iteration on.",
                 "Tree kept ({n} nodes): the new setting applies from the next iteration on.",
+                lab.search.node_count,
                 n=decimal(lab.search.node_count),
             ),
         )

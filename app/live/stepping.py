@@ -52,10 +52,13 @@ def cannot_grow() -> bool:
     if server_nodes() >= SERVER_MAX_NODES:
         notify(
             "warning",
-            _(
-                "The server is full: the class's trees hold {nodes} nodes together "
+            n_(
+                "The server is full: the class's trees hold {n} node together "
                 "(the limit is {limit}). Reset this tree, or wait for others to.",
-                nodes=decimal(server_nodes()),
+                "The server is full: the class's trees hold {n} nodes together "
+                "(the limit is {limit}). Reset this tree, or wait for others to.",
+                server_nodes(),
+                n=decimal(server_nodes()),
                 limit=decimal(SERVER_MAX_NODES),
             ),
         )
@@ -163,11 +166,16 @@ def on_step_click() -> None:
     record_entry(lambda: _("step x{n}", n=done), trace)
     notify(
         "info",
-        _(
-            "The server was busy: {clicks} Step clicks arrived while your last one ran, so "
-            "they ran together ({n} iterations; the tree shows the last).",
-            clicks=count,
-            n=done,
+        # the clicks decide the grammar (the verb agrees with them); the iterations are
+        # always more than one
+        n_(
+            "The server was busy: {n} Step click arrived while your last one ran, so "
+            "they ran together ({iterations} iterations; the tree shows the last).",
+            "The server was busy: {n} Step clicks arrived while your last one ran, so "
+            "they ran together ({iterations} iterations; the tree shows the last).",
+            count,
+            n=decimal(count),
+            iterations=decimal(done),
         ),
     )
 
@@ -222,7 +230,13 @@ def run_batch(
             if progress is not None:
                 progress(
                     done / n,
-                    text=_("{done} / {n} iterations", done=decimal(done), n=decimal(n)),
+                    text=n_(
+                        "{done} / {n} iteration",
+                        "{done} / {n} iterations",
+                        n,
+                        done=decimal(done),
+                        n=decimal(n),
+                    ),
                 )
 
         result = ab.run(search, n - 1, STEP_N_SECONDS, report, every, should_stop)  # and B's
@@ -241,12 +255,15 @@ def run_batch(
         elif result.iterations < n - 1:
             notify(
                 "info",
-                _(
-                    "Step {n} stopped after {seconds} s, at {done} iterations: one click never "
+                n_(
+                    "Step {step} stopped after {seconds} s, at {n} iteration: one click never "
                     "holds the shared server longer.",
-                    n=decimal(n),
+                    "Step {step} stopped after {seconds} s, at {n} iterations: one click never "
+                    "holds the shared server longer.",
+                    result.iterations + 1,
+                    step=decimal(n),
                     seconds=decimal(STEP_N_SECONDS),
-                    done=decimal(result.iterations + 1),
+                    n=decimal(result.iterations + 1),
                 ),
             )
     try:
@@ -271,7 +288,12 @@ def run_batch(
         else:
             notify(
                 "info",
-                _("The condition did not hold within {n} iterations.", n=decimal(n)),
+                n_(
+                    "The condition did not hold within {n} iteration.",
+                    "The condition did not hold within {n} iterations.",
+                    n,
+                    n=decimal(n),
+                ),
             )
 
 
@@ -283,18 +305,22 @@ def _stopped_at(at: int, why: str | None, ran: int | None = None, n: int = 0) ->
             return _("Stopped at iteration {n}: {reason}.", n=decimal(at), reason=why)
         return _("Stopped at iteration {n}: its breakpoint.", n=decimal(at))
     if why:
-        return _(
-            "Stopped at iteration {n}: {reason}, after {ran} of {total} iterations.",
-            n=decimal(at),
+        return n_(
+            "Stopped at iteration {at}: {reason}, after {ran} of {n} iteration.",
+            "Stopped at iteration {at}: {reason}, after {ran} of {n} iterations.",
+            n,
+            at=decimal(at),
             reason=why,
             ran=decimal(ran),
-            total=decimal(n),
+            n=decimal(n),
         )
-    return _(
-        "Stopped at iteration {n}: its breakpoint, after {ran} of {total} iterations.",
-        n=decimal(at),
+    return n_(
+        "Stopped at iteration {at}: its breakpoint, after {ran} of {n} iteration.",
+        "Stopped at iteration {at}: its breakpoint, after {ran} of {n} iterations.",
+        n,
+        at=decimal(at),
         ran=decimal(ran),
-        total=decimal(n),
+        n=decimal(n),
     )
 
 

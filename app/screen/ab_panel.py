@@ -59,9 +59,12 @@ def divergence_lines(pair: Pair) -> list[str]:
     found = lockstep.first_divergence
     if found is None and lockstep.differences and pair.b.iterations > ab.LOCKSTEP_LIMIT:
         lines = [
-            _(
+            n_(
+                "No divergence in the first {n} iteration: the lockstep stopped looking there "
+                "(each iteration it looks at records both traces).",
                 "No divergence in the first {n} iterations: the lockstep stopped looking there "
                 "(each iteration it looks at records both traces).",
+                ab.LOCKSTEP_LIMIT,
                 n=decimal(ab.LOCKSTEP_LIMIT),
             )
         ]

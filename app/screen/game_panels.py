@@ -36,7 +36,7 @@ from app.live import exact_cache, history, jobs, play, session
 from app.screen.sidebar import choice_format, choice_label
 from app.words.exact import ExactAnswer, kept_sentence, regret_points
 from app.words.game_words import move_label, shown
-from app.words.i18n import N_, _, decimal, fixed, number_text, percent, separators
+from app.words.i18n import N_, _, decimal, fixed, n_, number_text, percent, separators
 from games.base import AnyGame
 from games.registry import game_choices, game_spec
 from mcts_core.game import Action, State
@@ -429,13 +429,18 @@ def _arena_notes(result: Any) -> list[str]:
     language."""
     opponent = choice_label(result.opponent)
     if result.opponent == "mcts":
-        opponent = _("{opponent} ({n} iterations)", opponent=opponent,
-                     n=decimal(result.opponent_iterations))  # fmt: skip
+        opponent = n_("{opponent} ({n} iteration)", "{opponent} ({n} iterations)",
+                      result.opponent_iterations, opponent=opponent,
+                      n=decimal(result.opponent_iterations))  # fmt: skip
     notes = [
-        _(
+        n_(
             "vs {opponent}; draws {draws} (home {home_draws}, away {away_draws}); losses "
-            "{losses} (home {home_losses}, away {away_losses}); {decisions} decisions, mean "
+            "{losses} (home {home_losses}, away {away_losses}); {n} decision, mean "
             "root visits {visits} ({reuse}); {seconds} s",
+            "vs {opponent}; draws {draws} (home {home_draws}, away {away_draws}); losses "
+            "{losses} (home {home_losses}, away {away_losses}); {n} decisions, mean "
+            "root visits {visits} ({reuse}); {seconds} s",
+            result.decisions,
             opponent=opponent,
             draws=decimal(result.draws),
             home_draws=decimal(result.home_draws),
@@ -443,7 +448,7 @@ def _arena_notes(result: Any) -> list[str]:
             losses=decimal(result.home_losses + result.away_losses),
             home_losses=decimal(result.home_losses),
             away_losses=decimal(result.away_losses),
-            decisions=decimal(result.decisions),
+            n=decimal(result.decisions),
             visits=decimal(round(result.mean_root_visits)),
             reuse=_("tree reuse") if result.reuse else _("fresh tree per decision"),
             seconds=fixed(result.seconds, 1),

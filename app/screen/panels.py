@@ -108,9 +108,11 @@ def graphviz_panel(entry: session.HistoryEntry | None) -> None:
         )
         st.graphviz_chart(dot)
     st.caption(
-        _(
-            "Drawn: {drawn} nodes; not drawn: {hidden} (bounded drawing).",
-            drawn=decimal(drawn),
+        n_(
+            "Drawn: {n} node; not drawn: {hidden} (bounded drawing).",
+            "Drawn: {n} nodes; not drawn: {hidden} (bounded drawing).",
+            drawn,
+            n=decimal(drawn),
             hidden=decimal(hidden),
         )
     )

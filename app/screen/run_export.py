@@ -71,9 +71,12 @@ def run_request(which: str = "history") -> RunExport | str:
     if steps < 1:
         return _("Nothing to export yet: press Step to run an iteration first.")
     if which == "every" and steps > MAX_SLIDES:
-        return _(
+        return n_(
+            "Every iteration would be {n} slide, more than {max}: export the history's "
+            "iterations instead.",
             "Every iteration would be {n} slides, more than {max}: export the history's "
             "iterations instead.",
+            steps,
             n=decimal(steps),
             max=decimal(MAX_SLIDES),
         )

@@ -17,7 +17,7 @@ from app.inputs.language_choice import chosen
 from app.inputs.links import SEED_RANGE
 from app.live import session, state, stepping
 from app.words.exact import EXACT_SECONDS
-from app.words.i18n import N_, _, fixed, is_rtl, number_text
+from app.words.i18n import N_, _, fixed, is_rtl, n_, number_text
 from games.registry import game_choices, game_spec
 from games.spec import GameOption
 from mcts_core.config import (
@@ -247,13 +247,19 @@ def sidebar_controls(on_run_until: Callable[[], None] | None = None) -> None:
     sb.toggle(
         _("Exact values (perfect play)"),
         key="exact",
-        help=_(
+        help=n_(
             "Works out what perfect play gives for each move at the root (win, draw or loss; "
             "the expected value where dice decide) and shows it beside the search's Q on the "
             "board and in the UCT table, marks the search's favourite when it is worse than the "
             "best move, and charts how much it gives away over the iterations. Worked out once "
-            "per position, for at most {seconds} seconds: a move not solved by then shows '?'.",
-            seconds=number_text(f"{EXACT_SECONDS:g}"),
+            "per position, for at most {n} second: a move not solved by then shows '?'.",
+            "Works out what perfect play gives for each move at the root (win, draw or loss; "
+            "the expected value where dice decide) and shows it beside the search's Q on the "
+            "board and in the UCT table, marks the search's favourite when it is worse than the "
+            "best move, and charts how much it gives away over the iterations. Worked out once "
+            "per position, for at most {n} seconds: a move not solved by then shows '?'.",
+            round(EXACT_SECONDS),
+            n=number_text(f"{EXACT_SECONDS:g}"),
         ),
     )
     decimal_slider(sb, _("Exploration C"), "c", *widget_values.widget_range("c"), 0.05, change)

@@ -172,8 +172,10 @@ def _show(diff: TraceDiff) -> None:
     elif diff.first_difference is None:
         ui.notice_line(
             "info",
-            _(
+            n_(
+                "No difference in the {n} iteration record.",
                 "No difference in the {n} iteration records.",
+                diff.records_compared,
                 n=decimal(diff.records_compared),
             ),
         )
@@ -191,27 +193,43 @@ def _show(diff: TraceDiff) -> None:
     counts = diff.node_counts
     total = sum(counts.values())
     if not total:
-        st.caption(_("The final trees are the same ({n} nodes).", n=decimal(diff.a["nodes"])))
+        nodes = int(diff.a["nodes"])
+        st.caption(
+            n_(
+                "The final trees are the same ({n} node).",
+                "The final trees are the same ({n} nodes).",
+                nodes,
+                n=decimal(nodes),
+            )
+        )
         return
     numbers = {
-        "total": decimal(total),
+        "n": decimal(total),
         "changed": decimal(counts["changed"]),
         "only_a": decimal(counts["only_a"]),
         "only_b": decimal(counts["only_b"]),
     }
     if diff.truncated:
-        caption = _(
-            "The final trees: {total} nodes differ ({changed} changed, {only_a} only in A, "
+        caption = n_(
+            "The final trees: {n} node differs ({changed} changed, {only_a} only in A, "
             "{only_b} only in B); mean and proven from the view of the player who moved into "
             "the node, in [-1, 1]; the first {listed} listed.",
+            "The final trees: {n} nodes differ ({changed} changed, {only_a} only in A, "
+            "{only_b} only in B); mean and proven from the view of the player who moved into "
+            "the node, in [-1, 1]; the first {listed} listed.",
+            total,
             listed=decimal(len(diff.node_differences)),
             **numbers,
         )
     else:
-        caption = _(
-            "The final trees: {total} nodes differ ({changed} changed, {only_a} only in A, "
+        caption = n_(
+            "The final trees: {n} node differs ({changed} changed, {only_a} only in A, "
             "{only_b} only in B); mean and proven from the view of the player who moved into "
             "the node, in [-1, 1].",
+            "The final trees: {n} nodes differ ({changed} changed, {only_a} only in A, "
+            "{only_b} only in B); mean and proven from the view of the player who moved into "
+            "the node, in [-1, 1].",
+            total,
             **numbers,
         )
     st.caption(caption)

@@ -154,7 +154,12 @@ def read_file(
                         progress=reading)  # fmt: skip
     progress(
         _READ_SHARE,
-        _("Checking {n} nodes (inspect)", n=decimal(len(trace.nodes))),
+        n_(
+            "Checking {n} node (inspect)",
+            "Checking {n} nodes (inspect)",
+            len(trace.nodes),
+            n=decimal(len(trace.nodes)),
+        ),
     )
     report = inspect_trace(trace)
     progress(0.95, _("Building the tree"))
@@ -311,8 +316,10 @@ def _stop_words(stop: Any, text: str, n: int, end: int) -> Words:
             end=decimal(end),
             ran=decimal(ran),
         )
-    return lambda: _(
+    return lambda: n_(
+        "{condition} did not hold within {n} iteration (now at {at}).",
         "{condition} did not hold within {n} iterations (now at {at}).",
+        n,
         condition=text,
         n=decimal(n),
         at=decimal(at),
@@ -684,9 +691,12 @@ def _file(replay: FileReplay, report: dict[str, Any]) -> None:
     header = dict(replay.trace.header)
     nodes, records = len(replay.trace.nodes), len(replay.trace.records)
     st.caption(
-        _(
-            "{nodes} nodes, depth {depth}, {records} iteration records; inspect took {seconds} s.",
-            nodes=decimal(nodes),
+        # two counts: the nodes lead the sentence, so they decide its grammar
+        n_(
+            "{n} node, depth {depth}, {records} iteration records; inspect took {seconds} s.",
+            "{n} nodes, depth {depth}, {records} iteration records; inspect took {seconds} s.",
+            nodes,
+            n=decimal(nodes),
             depth=report.get("depth"),
             records=decimal(records),
             seconds=fixed(float(report.get("seconds", 0)), 2),

@@ -289,9 +289,13 @@ def path_text(
         for rule in sorted(set(special)):
             count = special.count(rule)
             if rule == "min_visits":
-                text = _("{text}, {n} by the minimum-visits rule", text=text, n=count)
+                # TRANSLATORS: {n} moves of those listed were taken by that rule
+                text = n_("{text}, {n} by the minimum-visits rule",
+                          "{text}, {n} by the minimum-visits rule", count, text=text)  # fmt: skip
             else:
-                text = _("{text}, {n} by the solver", text=text, n=count)
+                # TRANSLATORS: {n} moves of those listed were decided by the solver
+                text = n_("{text}, {n} by the solver", "{text}, {n} by the solver", count,
+                          text=text)  # fmt: skip
         parts.append(text)
     if after:
         dice = dice_text(after, detail)

@@ -335,9 +335,12 @@ class Room:
         clean = _choices(choices)
         if not 2 <= len(clean) <= MAX_CHOICES:
             raise ClassError(
-                N_("A class question needs {least} to {most} different answers."),
+                Nn_(
+                    "A class question needs {least} to {n} different answer.",
+                    "A class question needs {least} to {n} different answers.",
+                ),
                 least=2,
-                most=MAX_CHOICES,
+                n=MAX_CHOICES,
             )
         poll = Poll(id=str(question_id)[:80], round=1, text=_question_text(text),
                     choices=clean, opened=self.clock(), facts=_facts(facts))  # fmt: skip

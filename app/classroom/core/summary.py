@@ -256,16 +256,19 @@ def _head(summary: ClassSummary) -> str:
                   n=decimal(len(summary.students)))  # fmt: skip
     if summary.graded:
         # TRANSLATORS: the class's score: "1 of 4 answers right (25%)"; {n} is the answers
-        right = _(
+        right = n_(
+            "{right} of {n} answer right ({share})",
             "{right} of {n} answers right ({share})",
+            summary.graded,
             right=decimal(summary.right),
             n=decimal(summary.graded),
             share=percent(summary.right / summary.graded),
         )
     else:
         # TRANSLATORS: the class's score when no answer was graded: "0 of 0 answers right"
-        right = _("{right} of {n} answers right", right=decimal(summary.right),
-                  n=decimal(summary.graded))  # fmt: skip
+        right = n_("{right} of {n} answer right", "{right} of {n} answers right",
+                   summary.graded, right=decimal(summary.right),
+                   n=decimal(summary.graded))  # fmt: skip
     # TRANSLATORS: the class's summary's title (bold), a class code: "Class ABC123: summary."
     title = html.escape(_("Class {code}: summary.", code=summary.code))
     # TRANSLATORS: the summary's first line after its title: "1 question revealed, 4 students

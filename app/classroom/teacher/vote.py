@@ -221,9 +221,11 @@ def after_vote(r: Room, found: Teacher) -> None:
     if poll is not None and not poll.revealed and closed is not None:
         if closed[2] is None:
             answered = len(r.store.answers(found.code, poll.id, poll.round))
-            words = _("Vote closed · {n} answered; the share right comes with the reveal (this "
-                      "question's answer is known only after the click).",
-                      n=decimal(answered))  # fmt: skip
+            words = n_("Vote closed · {n} answered; the share right comes with the reveal (this "
+                       "question's answer is known only after the click).",
+                       "Vote closed · {n} answered; the share right comes with the reveal (this "
+                       "question's answer is known only after the click).",
+                       answered, n=decimal(answered))  # fmt: skip
         else:
             graded = results.read_round(r.store, found.code, poll, right=closed[2])
             right, answered = peer.share_right(graded)

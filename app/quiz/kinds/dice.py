@@ -105,14 +105,15 @@ def grade(g: GradeContext) -> Reveal:
     if not rows:
         return g.dropped(M(N_("that chance node left the tree")))
     top = next(r for r in rows[1:] if r[0] == correct[0])
-    summary = M(
-        N_(
-            "'{outcome}' has probability {p}: after {rolls} rolls of {move} it should have come "
-            "up about {expected} times, and it came up {drawn}."
-        ),
+    # the rolls decide the grammar: "about {expected} times" is a decimal, "about 1.7 times"
+    summary = P(
+        "'{outcome}' has probability {p}: after {n} roll of {move} it should have come "
+        "up about {expected} times, and it came up {drawn}.",
+        "'{outcome}' has probability {p}: after {n} rolls of {move} it should have come "
+        "up about {expected} times, and it came up {drawn}.",
+        rolls,
         outcome=correct[0],
         p=top[1],
-        rolls=count(rolls),
         move=action,
         expected=top[2],
         drawn=top[3],

@@ -61,17 +61,22 @@ def grade(g: GradeContext) -> Reveal:
     if not rows:
         return g.dropped(M(N_("that chance node left the tree")))
     row = next(r for r in rows[1:] if r[0] == q.data["outcome"])
-    summary = M(
-        N_(
-            "'{outcome}' has probability {p}, so {n} rolls x {p} = {expected} expected. Now, "
-            "after {rolls} rolls, it has come up {drawn} times (expected {expected_now})."
-        ),
+    came_up = row[3]  # count(times): {"int": times}
+    assert isinstance(came_up, dict)
+    # three counts: the times it came up decide the grammar (the one most often 0, 1 or 2;
+    # the rolls are the question's n, at least a few, and the chance node's visits)
+    summary = P(
+        "'{outcome}' has probability {p}, so {asked} rolls x {p} = {expected} expected. Now, "
+        "after {rolls} rolls, it has come up {n} time (expected {expected_now}).",
+        "'{outcome}' has probability {p}, so {asked} rolls x {p} = {expected} expected. Now, "
+        "after {rolls} rolls, it has come up {n} times (expected {expected_now}).",
+        int(str(came_up["int"])),
         outcome=str(q.data["outcome"]),
         p=num(f"{p:.3f}"),
-        n=count(n),
+        asked=count(n),
         expected=num(f"{n * p:.1f}"),
         rolls=count(rolls),
-        drawn=row[3],
+        n=came_up,
         expected_now=row[2],
     )
     marked = next(i for i, r in enumerate(rows[1:]) if r[0] == q.data["outcome"])

@@ -57,11 +57,12 @@ def grade(g: GradeContext) -> Reveal:
     }
     summary: Spec
     if is_best:
-        summary = M(
-            N_(
-                "After {iterations} iterations the favourite is {move} ({visits}); perfect play "
-                "says it is a {value}, as good as any move."
-            ),
+        summary = P(
+            "After {n} iteration the favourite is {move} ({visits}); perfect play "
+            "says it is a {value}, as good as any move.",
+            "After {n} iterations the favourite is {move} ({visits}); perfect play "
+            "says it is a {value}, as good as any move.",
+            search.iterations,
             **facts,
         )
     else:

@@ -86,7 +86,10 @@ def test_a_refusal_keeps_its_english_text_and_carries_message_and_values(room: R
     assert texts[4] == f"A class question needs 2 to {MAX_CHOICES} different answers."
     assert texts[7] == "Type the class code (6 characters) and the teacher PIN (10)."
     assert errors[1].values == {"n": 24, "length": 28}
-    assert errors[4].message == "A class question needs {least} to {most} different answers."
+    assert (errors[4].message, errors[4].plural) == (
+        "A class question needs {least} to {n} different answer.",
+        "A class question needs {least} to {n} different answers.",
+    )
     for error in errors:  # English: the page says what str() says
         assert said.refusal(error) == str(error)
 
@@ -112,8 +115,9 @@ def test_every_refusal_message_is_in_the_catalogue_template(room: Room) -> None:
 
 
 def test_a_refusal_in_spanish_fills_its_numbers_the_language_s_way(room: Room) -> None:
-    error = ClassError(N_("A class question needs {least} to {most} different answers."),
-                       least=2, most=12000)  # fmt: skip
+    error = ClassError(Nn_("A class question needs {least} to {n} different answer.",
+                           "A class question needs {least} to {n} different answers."),
+                       least=2, n=12000)  # fmt: skip
     with i18n.language("es"):
         shown = said.refusal(error)
     # Spanish groups from five digits (CLDR's minimum grouping digits: "1200", "12.000")

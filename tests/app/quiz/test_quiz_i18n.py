@@ -324,3 +324,24 @@ def test_a_plural_fact_is_one_plural_entry_of_the_catalogue() -> None:
     entry = template.get(("{n} visit", "{n} visits"))
     assert entry is not None and entry.pluralizable
     assert template.get("{n} visits") is None  # not a lone message
+
+
+def test_a_reveal_s_count_takes_the_language_s_plural_form(every_reveal: Any) -> None:
+    """The dice's reveal counts the times an outcome came up with ``P``: English says "1 time"
+    or "n times", Arabic the form of its six for that count (issue 43)."""
+    arabic = {0: "لم تظهر ولا مرة", 1: "ظهرت مرة واحدة", 2: "ظهرت مرتين"}
+    seen = 0
+    for question, reveal, _names in every_reveal:
+        if question.kind != "dice_count":
+            continue
+        spec = json.loads(json.dumps(reveal.facts))["summary"]
+        n = spec["n"]
+        english = "1 time (" if n == 1 else f"{n:,} times ("
+        assert english in summary_words({"summary": spec}), spec
+        with i18n.language("ar"):
+            shown = summary_words({"summary": spec})
+        few, many = n % 100 in range(3, 11), n % 100 >= 11
+        word = arabic.get(n) or f"ظهرت {n} " + ("مرات" if few else "مرةً" if many else "مرة")
+        assert word + " (" in shown, shown
+        seen += 1
+    assert seen

@@ -154,6 +154,51 @@ def test_plural_forms_come_from_the_catalogue(tmp_path: Path) -> None:
     assert n_("{count} node", "{count} nodes", 2, count="2,000") == "2,000 nodes"
 
 
+def test_a_count_of_iterations_takes_each_language_s_plural_form() -> None:
+    """Issue 43: "after 0 of 1 iteration", never "1 iterations"; the app's catalogues give
+    Spanish its two forms and Arabic its six (0, 1, 2, 3-10, 11-99, 100 and up)."""
+    from app.live.stepping import _stopped_at
+
+    def after(n: int) -> str:
+        return _stopped_at(7, None, 0, n)
+
+    assert after(1) == "Stopped at iteration 7: its breakpoint, after 0 of 1 iteration."
+    assert after(2).endswith("after 0 of 2 iterations.")
+    with language("es"):
+        assert after(1).endswith("tras 0 de 1 iteración.")
+        assert after(2).endswith("tras 0 de 2 iteraciones.")
+    with language("ar"):
+        got = [after(n).rsplit("من ", 1)[1] for n in (0, 1, 2, 3, 11, 100)]
+    assert got == ["0 تكرار.", "تكرار واحد.", "تكرارين.", "3 تكرارات.", "11 تكرارًا.", "100 تكرار."]
+
+
+#: A count placeholder right before a noun in the plural ("{n} iterations", "{n} seeded
+#: iterations"): such a message is to be a plural entry (``n_``, ``P``, ``Nn_``).
+_COUNT_NOUN = re.compile(
+    r"\{\w+\} (?:(?:seeded|iteration|Step|different) )?"
+    r"(iterations|nodes|rolls|slides|answers|records|decisions|clicks|seconds|times|students|characters)\b"
+)
+
+
+def _counts_without_plural(template: Path) -> list[str]:
+    from babel.messages.pofile import read_po
+
+    with template.open("rb") as f:
+        catalog = read_po(f)
+    return [m.id for m in catalog if isinstance(m.id, str) and _COUNT_NOUN.search(m.id)]
+
+
+def test_every_count_with_a_noun_is_a_plural_message(tmp_path: Path) -> None:
+    """The template has no lone message that puts a count before a plural noun (it would say
+    "1 iterations", and Arabic could not write its forms); a planted one is found."""
+    template = i18n.LOCALE_DIR / "mcts_lab.pot"
+    assert _counts_without_plural(template) == []
+    planted = tmp_path / "planted.pot"
+    text = template.read_text(encoding="utf-8")
+    planted.write_text(text + '\nmsgid "link: {n} seeded iterations"\nmsgstr ""\n', "utf-8")
+    assert _counts_without_plural(planted) == ["link: {n} seeded iterations"]
+
+
 def test_unknown_or_catalogue_less_language_is_english(tmp_path: Path) -> None:
     with language("xx"):
         assert i18n.current_tag() == "en"
