@@ -17,6 +17,13 @@ On every page, in every language:
   than the box, and any box that scrolls sideways (the tree's drawing, code blocks and data
   grids aside: they pan by design); and no sideways scroll of the page.
 
+On tic-tac-toe's first tab (:data:`SCREEN_GAME`: the language's screen of issue 34, its 3rd
+iteration's narration shown), in each of the four languages at both sizes, its text checked at
+each size and tests/browser/test_languages_browser.py's ``screen_problems`` too: numbers the
+language's way, Arabic's directions (narration, sidebar and legend right to left, the tree's
+drawing left to right), the step buttons and the controls' rows, no cut button label, no
+sideways scroll, and the screenshots and text in out/languages/.
+
 What it costs: one app server for the module (its own class store, the pseudo-language offered:
 ``MCTS_LAB_PSEUDO=1``; the shared ``app_url`` has neither); one browser context per language,
 its one page going from game to game by the link (``?game=..&lang=..&steps=3``: no click's
@@ -45,7 +52,7 @@ from app.inputs.tabs import DETAIL_TABS
 from app.words import i18n
 from games.registry import all_specs
 from tests.app.words.test_game_words import _has_word, _labels_of
-from tests.browser.test_languages_browser import TEXTS, english, english_left
+from tests.browser.test_languages_browser import TEXTS, english, english_left, screen_problems
 from tests.browser_helpers import BROWSER_TEST, OUT, Runs
 
 pytestmark = BROWSER_TEST
@@ -53,6 +60,9 @@ pytestmark = BROWSER_TEST
 GAMES = tuple(sorted(spec.name for spec in all_specs()))
 SIZES = ((1280, 720), (390, 844))
 LANGS = (i18n.PSEUDO, "es", "de", "zh-Hans", "ar")
+#: The game whose first tab is each language's screen of tests/browser/test_languages_browser.py
+#: (issue 34): looked at with its text at both sizes, and ``screen_problems`` run there.
+SCREEN_GAME = "tic_tac_toe"
 #: Catalogue words rightly left as they are: the app's name ("MCTS Lab") and acronyms.
 SPARED = frozenset({"lab", "mcts", "uct", "ucb", "puct", "csv", "json", "graphviz", "dot", "svg"})
 #: Streamlit's own text (the skip link, the uploader's button), Material icon names and a
@@ -301,7 +311,8 @@ def test_every_game_and_tab_in_every_language(served: tuple[str, str], browser: 
     """Each language (a page of its own) on every game and every tab at both sizes: every
     visible text translated, no English move, nothing cut, no sideways scroll. Each tab is
     looked at in its first size with its text, and then in the other (they alternate: one
-    resize a tab)."""
+    resize a tab); tic-tac-toe's first tab with its text at both, and the language's screen
+    checked there (``screen_problems``: numbers, Arabic's directions, rows, shots)."""
     started = time.monotonic()
     url = served[0]
     lanes = [Lane(browser, tag) for tag in LANGS]
@@ -326,7 +337,11 @@ def test_every_game_and_tab_in_every_language(served: tuple[str, str], browser: 
                             lane.resize(width, height)
                     for lane in sized:
                         where = f"{lane.tag} {game} {tab} {width}x{height}"
-                        problems += look(lane.page, lane.tag, game, where, with_text=k == 0)
+                        screen = game == SCREEN_GAME and n == 0 and fits(lane.tag)
+                        problems += look(lane.page, lane.tag, game, where, k == 0 or screen)
+                        if screen:  # the language's screen: numbers, directions, rows, shots
+                            found = screen_problems(lane.page, lane.tag, width, height)
+                            problems += [f"{where}: {f}" for f in found]
                 if game == GAMES[0] and n == 0:
                     problems += _planted(lanes[0].page, lanes[1].page)
     finally:

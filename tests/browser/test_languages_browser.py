@@ -1,27 +1,31 @@
-"""The screen in each offered language, in headless Chromium (issue 34: "?lang=es, de, zh-Hans,
-ar: the screen after 5 Steps has no English word from the English catalogue on it, numbers in
-the language's format; Arabic right to left; at 1280x720 and 390x844").
+"""The checks of the screen in each offered language (issue 34: "?lang=es, de, zh-Hans, ar: the
+screen after a Step has no English word from the English catalogue on it, numbers in the
+language's format; Arabic right to left; at 1280x720 and 390x844"), and their pure test.
 
-Per language and size, one page: ``?lang=TAG``, Step pressed 5 times (found by its widget key,
-``st-key-step``, not by its label), then:
+Run in Chromium by tests/browser/test_i18n_matrix_browser.py (no page of their own: issue 39's CI
+budget), on each language's page on tic-tac-toe (``?game=tic_tac_toe&lang=TAG&seed=3&steps=3``:
+the last of its 3 iterations traced, its narration shown, as after a Step) at its first tab, at
+1280x720 and at 390x844:
 
-(a) no English left: the words of 4+ letters of the page's visible text (``document.body
-    .innerText`` and the components' drawn text in their shadow roots: the open tab, the
-    narration, the sidebar, the tree's buttons) and of the tree component's own labels (its
-    buttons' names and tooltips), checked against the English messages of
+(a) no English left (:func:`english_left`, run by the matrix's ``look`` at both sizes there):
+    the words of 4+ letters of the page's visible text (``document.body.innerText`` and the
+    components' drawn text in their shadow roots: the open tab, the narration, the sidebar, the
+    tree's buttons) and of the tree component's own labels (its buttons' names and tooltips),
+    both read by :data:`TEXTS`, checked against the English messages of
     ``app/locale/mcts_lab.pot``: a word in the English messages' words and not in the
     language's translations' words is English left, reported with the messages it may come
     from (the entries of the language's catalogue still empty, with their modules);
-(b) numbers the language's way: a Q value with a decimal comma in es and de, none in zh-Hans
-    and ar (Babel writes those with a point);
-(c) Arabic: the narration's, the sidebar's and the tree legend's text run right to left (the
-    legend's swatches at its lines' right end), the tree's SVG left to right;
-(d) the layout holds: the three step buttons on one row (all the controls on one row at
-    1280x720, at most two on a phone), no button label cut (``scrollWidth <= clientWidth``), no
-    sideways scroll.
+(b) numbers the language's way (:func:`number_problems`): a Q value with a decimal comma in es
+    and de, none in zh-Hans and ar (Babel writes those with a point);
+(c) Arabic (:data:`DIRECTIONS`): the narration's, the sidebar's and the tree legend's text run
+    right to left (the legend's swatches at its lines' right end), the tree's SVG left to right;
+(d) the layout holds (:func:`layout_problems`): the three step buttons on one row (all the
+    controls on one row at 1280x720, at most two on a phone), no button label cut
+    (``scrollWidth <= clientWidth``), no sideways scroll.
 
-Screenshots go to out/languages/ (``TAG-WxH.png``, and a phone's page further down,
-``TAG-390x844-below.png``), with the text read beside them (``TAG-WxH.txt``).
+(b)-(d) and the pictures are :func:`screen_problems`: screenshots to out/languages/
+(``TAG-WxH.png``, and a phone's page further down, ``TAG-390x844-below.png``), with the text
+read beside them (``TAG-WxH.txt``).
 """
 
 from __future__ import annotations
@@ -32,19 +36,13 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-import pytest
 from babel.messages.pofile import read_po
 
 from app.words import i18n
-from tests.browser_helpers import BROWSER_TEST, OUT, click, open_page
-
-pytestmark = BROWSER_TEST
+from tests.browser_helpers import OUT
 
 SHOTS = OUT / "languages"
 LOCALE = Path(i18n.LOCALE_DIR)
-LANGS = ("es", "de", "zh-Hans", "ar")
-SIZES = ((1280, 720), (390, 844))
-STEPS = 5
 
 #: Words that are rightly the same in a language as in English (lower case), kept short:
 #: the method's acronyms, which every language's literature keeps (docs/translations.md's
@@ -287,48 +285,42 @@ def layout_problems(page: Any, width: int) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize(("width", "height"), SIZES, ids=lambda v: str(v))
-@pytest.mark.parametrize("tag", LANGS)
-def test_the_screen_in_the_language(
-    app_url: str, browser: Any, tag: str, width: int, height: int
-) -> None:
-    page = open_page(browser, f"{app_url}/?lang={tag}", width, height)
-    try:
-        for _i in range(STEPS):
-            click(page, "step")  # .st-key-step: by its key, whatever its label says
-        page.mouse.move(2, 2)  # no tooltip in the picture
+#: The directions an Arabic page's parts run in: the drawing keeps its geometry, the legend's
+#: words do not (issue 43).
+RTL_DIRECTIONS = {
+    "narration": "rtl",
+    "sidebar": "rtl",
+    "tree": "ltr",
+    "legend": "rtl",
+    "swatch": "right",
+}
+
+
+def screen_problems(page: Any, tag: str, width: int, height: int) -> list[str]:
+    """(b), (c) and (d) on ``page``, a page in ``tag`` at ``width`` x ``height`` after a traced
+    iteration (its narration shown); the screenshots and the text read written to
+    out/languages/ first. (a) is the caller's: the matrix's ``look`` runs :func:`english_left`
+    on the same text and labels (:data:`TEXTS`)."""
+    page.mouse.move(2, 2)  # no tooltip in the picture
+    page.wait_for_timeout(300)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{tag}-{width}x{height}.png"))
+    if width < 600:  # a phone's page scrolls: the narration and the open tab below
+        page.locator(".st-key-narration").first.scroll_into_view_if_needed()
         page.wait_for_timeout(300)
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"{tag}-{width}x{height}.png"))
-        if width < 600:  # a phone's page scrolls: the narration and the open tab below
-            page.locator(".st-key-narration").first.scroll_into_view_if_needed()
-            page.wait_for_timeout(300)
-            page.screenshot(path=str(SHOTS / f"{tag}-{width}x{height}-below.png"))
-        texts = page.evaluate(TEXTS)
-        shot = SHOTS / f"{tag}-{width}x{height}.txt"  # what was read, beside the picture
-        shot.write_text(texts["shown"] + "\n\n--- labels\n" + texts["labels"], encoding="utf-8")
-        problems = [f"English on the page: {w}" for w in english_left(tag, texts["shown"])]
-        labels = english_left(tag, texts["labels"])
-        problems += [f"English in the tree's labels: {w}" for w in labels]
-        problems += number_problems(tag, texts["shown"])
-        if i18n.BY_TAG[tag].rtl:
-            dirs = page.evaluate(DIRECTIONS)
-            expected = {
-                "narration": "rtl",
-                "sidebar": "rtl",
-                "tree": "ltr",  # the drawing keeps its geometry
-                "legend": "rtl",  # its words do not (issue 43)
-                "swatch": "right",
-            }
-            problems += [
-                f"the {part}'s direction is {dirs[part]}, not {want}"
-                for part, want in expected.items()
-                if dirs[part] != want
-            ]
-        problems += layout_problems(page, width)
-    finally:
-        page.close()
-    assert not problems, f"{tag} at {width}x{height}:\n" + "\n".join(problems)
+        page.screenshot(path=str(SHOTS / f"{tag}-{width}x{height}-below.png"))
+    texts = page.evaluate(TEXTS)
+    shot = SHOTS / f"{tag}-{width}x{height}.txt"  # what was read, beside the picture
+    shot.write_text(texts["shown"] + "\n\n--- labels\n" + texts["labels"], encoding="utf-8")
+    problems = number_problems(tag, texts["shown"])
+    if i18n.BY_TAG[tag].rtl:
+        dirs = page.evaluate(DIRECTIONS)
+        problems += [
+            f"the {part}'s direction is {dirs[part]}, not {want}"
+            for part, want in RTL_DIRECTIONS.items()
+            if dirs[part] != want
+        ]
+    return problems + layout_problems(page, width)
 
 
 # ------------------------------------------------------------------ the checks can fail

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.browser_helpers import BROWSER_TEST, click, open_page, stat, wait_idle
+from tests.browser_helpers import BROWSER_TEST, click, open_page, resize, stat, wait_idle
 
 pytestmark = BROWSER_TEST
 
@@ -55,15 +55,6 @@ def test_statistics_row_keeps_its_height(app_url: str, browser: Any) -> None:
     page.close()
 
 
-def test_dice_tab_says_when_there_are_no_dice(app_url: str, browser: Any) -> None:
-    page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=5")
-    page.get_by_role("tab", name="Dice", exact=True).click()
-    wait_idle(page)
-    text = page.locator(".st-key-detail_panels").first.inner_text()
-    assert "No dice on the last path" in text
-    page.close()
-
-
 def test_two_downloads_in_a_row(app_url: str, browser: Any) -> None:
     page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=20")
     page.get_by_role("tab", name="Text", exact=True).click()
@@ -106,9 +97,11 @@ def test_opening_the_speed_popover_during_autoplay_keeps_the_speed(
 TABS = ("Board", "Why this path", "Backup", "Dice", "Charts", "Play", "Arena", "A/B", "Text")
 
 
-def test_every_tab_name_is_visible_and_the_open_tab_stays_selected(
+def test_every_tab_name_is_visible_the_dice_tab_says_no_dice_and_the_open_tab_stays_selected(
     app_url: str, browser: Any
 ) -> None:
+    """Every tab's name inside the window and whole; the Dice tab of tic-tac-toe says in one
+    line that there are no dice; an open tab (A/B) stays selected through a Step."""
     page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=5")
     for name in TABS:
         tab = page.get_by_role("tab", name=name, exact=True)
@@ -117,6 +110,10 @@ def test_every_tab_name_is_visible_and_the_open_tab_stays_selected(
         assert box["y"] + box["height"] <= 720, name
         # the name is not cut: its text fits its box
         assert tab.evaluate("e => e.scrollWidth <= e.clientWidth + 1"), name
+    page.get_by_role("tab", name="Dice", exact=True).click()
+    wait_idle(page)
+    text = page.locator(".st-key-detail_panels").first.inner_text()
+    assert "No dice on the last path" in text, f"the Dice tab: {text[:200]}"
     page.get_by_role("tab", name="A/B", exact=True).click()
     wait_idle(page)
     click(page, "step")
@@ -163,14 +160,21 @@ def test_present_mode_reads_from_the_back_of_the_room(app_url: str, browser: Any
     page.close()
 
 
-def test_b_blanks_the_projector_and_brings_it_back(app_url: str, browser: Any) -> None:
-    """Present mode with a lesson at 1280x720: B blanks the projector and brings it back, the
-    sidebar hidden. (The lesson's walk by the clicker's keys alone, each page's text, screen,
+def test_b_blanks_the_projector_and_page_down_on_the_last_slide_opens_the_next_lesson(
+    app_url: str, browser: Any
+) -> None:
+    """Present mode with a lesson at 1280x720 (exploration page 3): B blanks the projector and
+    brings it back, the sidebar hidden; then the clicker through a course (issue 40): from the
+    last slide (after its press and tab) Page Down opens the next lesson's first page, its text
+    slide. (The lesson's walk by the clicker's keys alone, each page's text, screen,
     presses, tab and round trip, is tests/browser/test_rehearsal_browser.py's, every lesson at
     two windows in two languages.)"""
+    from rehearse_lessons import STATE_JS
+
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     page.goto(f"{app_url}/?lesson=exploration&page=3&presentation=1")
     page.wait_for_selector(".st-key-lesson_text_slide .lab-slide", timeout=60_000)
+    page.wait_for_selector(".lab-slide[data-clicker-page='3']", timeout=90_000)
     wait_idle(page)
     assert not page.locator("section[data-testid='stSidebar']").first.is_visible()
     # (a key is a rerun of the server: 0.1-0.8 s quiet, over 10 s at a load of 20; the wait is
@@ -178,13 +182,18 @@ def test_b_blanks_the_projector_and_brings_it_back(app_url: str, browser: Any) -
     # the key belongs to the Blank button, bound when the button is drawn (the strip is drawn
     # after the slide: under load the page was idle with the slide and not yet the strip)
     page.locator(".st-key-clicker_blank button").first.wait_for(timeout=60_000)
+    before = page.evaluate(STATE_JS)
     page.keyboard.press("b")  # blank, and back
     page.wait_for_selector(".lab-blank", timeout=60_000)
     box = page.locator(".lab-blank").first.bounding_box()
     assert box is not None and box["width"] >= 1280 and box["height"] >= 720
     page.keyboard.press("b")
     page.wait_for_selector(".lab-blank", state="detached", timeout=60_000)
+    wait_idle(page)
     assert page.locator(".st-key-presentation input").first.is_checked()
+    # blanking moved the clicker nowhere: the page serves the last-slide walk as a fresh one
+    assert page.evaluate(STATE_JS) == before, "B and B moved the clicker"
+    _walk_to_the_next_lesson(page)
     page.close()
 
 
@@ -220,44 +229,47 @@ def test_the_reveal_is_whole_and_alone_on_the_projector(app_url: str, browser: A
     the question and its answers in projector type (18 px or more); after it the reveal alone,
     in the narration's place (no question drawn with it), its verdict, whole table and why
     inside the window; in German (the longest language) too, at 1024x768."""
-    for width, height, lang in ((1280, 720, "en"), (1024, 768, "en"), (1024, 768, "de")):
-        page = browser.new_page(viewport={"width": width, "height": height})
+    # one page a language; its other window by resizing (the server never sees the window):
+    # the question at each size, then the reveal at each size, the last size first
+    for lang, windows in (("en", ((1280, 720), (1024, 768))), ("de", ((1024, 768),))):
+        page = browser.new_page(viewport={"width": windows[0][0], "height": windows[0][1]})
         page.goto(f"{app_url}/?lesson=exploration&page=1&presentation=1&lang={lang}")
         page.wait_for_selector(".lab-slide[data-clicker-page='1']", timeout=90_000)
         wait_idle(page)
         assert _page_down(page)["next"] == "press"  # the screen, its question open
         page.wait_for_selector(".lab-ask", timeout=30_000)
-        asked = _font_px(page, ".lab-ask") + _font_px(page, ".st-key-quiz_answer button p")
-        assert len(asked) > 2 and min(asked) >= 18, (width, lang, asked)
+        for i, (width, height) in enumerate(windows):
+            if i:
+                resize(page, width, height)
+            asked = _font_px(page, ".lab-ask") + _font_px(page, ".st-key-quiz_answer button p")
+            assert len(asked) > 2 and min(asked) >= 18, (width, lang, asked)
         state = _page_down(page)  # Step: the answer revealed
         assert state["done"] == "1" and state["next"] == "tab", state
         reveal = page.locator(".lab-reveal-alone").first
         reveal.wait_for(timeout=30_000)
         assert page.locator(".lab-ask").count() == 0, "a question drawn with the reveal"
-        for part in (".lab-reveal-alone", ".lab-reveal-alone table", ".lab-reveal-alone .lab-why"):
-            box = page.locator(part).first.bounding_box()
-            assert box is not None, part
-            inside = box["y"] >= 0 and box["x"] + box["width"] <= width
-            assert inside and box["y"] + box["height"] <= height, (width, lang, part, box)
-        rows = page.locator(".lab-reveal-alone tr").count()
-        assert rows == 9, rows  # the header and O's 8 moves: the table whole
-        assert page.evaluate("window.scrollY") == 0
+        for i, (width, height) in enumerate(reversed(windows)):
+            if i:
+                resize(page, width, height)
+            for part in (".lab-reveal-alone", ".lab-reveal-alone table",
+                         ".lab-reveal-alone .lab-why"):  # fmt: skip
+                box = page.locator(part).first.bounding_box()
+                assert box is not None, (width, lang, part)
+                inside = box["y"] >= 0 and box["x"] + box["width"] <= width
+                assert inside and box["y"] + box["height"] <= height, (width, lang, part, box)
+            rows = page.locator(".lab-reveal-alone tr").count()
+            assert rows == 9, (width, lang, rows)  # the header and O's 8 moves: the table whole
+            assert page.evaluate("window.scrollY") == 0, (width, lang)
         page.close()
 
 
-def test_page_down_on_a_lessons_last_slide_opens_the_next_lesson(
-    app_url: str, browser: Any
-) -> None:
-    """The clicker through a course (issue 40): from the last slide of exploration (its page 3,
-    after its press and tab) Page Down opens the next lesson's first page, its text slide."""
+def _walk_to_the_next_lesson(page: Any) -> None:
+    """From exploration's last slide (its page 3) Page Down through its press and tab, then once
+    more: the next lesson's first page, its text slide."""
     from app.lessons.lesson_view import lessons
 
     names = list(lessons()[0])
     following = lessons()[0][names[names.index("exploration") + 1]]
-    page = browser.new_page(viewport={"width": 1280, "height": 720})
-    page.goto(f"{app_url}/?lesson=exploration&page=3&presentation=1")
-    page.wait_for_selector(".lab-slide[data-clicker-page='3']", timeout=90_000)
-    wait_idle(page)
     kinds = []
     while (state := _page_down(page))["next"] != "lesson":
         kinds.append(state["next"])
@@ -266,7 +278,6 @@ def test_page_down_on_a_lessons_last_slide_opens_the_next_lesson(
     assert state["page"] == "1" and state["slide"] == "text", state
     slide = page.locator(".st-key-lesson_text_slide").first.inner_text()
     assert following.pages[0].title in slide, slide
-    page.close()
 
 
 def test_a_screen_comes_back_at_its_newest_entry(app_url: str, browser: Any) -> None:

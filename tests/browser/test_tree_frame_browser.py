@@ -19,7 +19,7 @@ import pytest
 from rehearse_lessons import MIN_LABEL_PX, tree_seen  # (scripts/: on the path, tests/conftest.py)
 
 from games.registry import GAME_NAMES
-from tests.browser_helpers import BROWSER_TEST, click, open_page, wait_idle
+from tests.browser_helpers import BROWSER_TEST, click, open_page, resize, wait_idle
 
 pytestmark = BROWSER_TEST
 
@@ -130,20 +130,25 @@ def test_a_phone_shows_every_root_move_on_the_first_view(app_url: str, browser: 
     page.close()
 
 
-@pytest.mark.parametrize("size", [(1280, 720), (1024, 768)])
+@pytest.mark.parametrize("sizes", [((1280, 720), (1024, 768))], ids=["1280x720,1024x768"])
 def test_present_mode_frames_the_root_and_its_moves_at_projector_type(
-    app_url: str, browser: Any, size: tuple[int, int]
+    app_url: str, browser: Any, sizes: tuple[tuple[int, int], ...]
 ) -> None:
-    """Every game after a Step in Present mode: the root's box and its moves' boxes inside the
-    tree's view (the part of its box inside the window), every tree text in view (names, N,
-    Q, badges, odds) at 14 px or more (font size times the drawing's zoom)."""
+    """Every game after a Step in Present mode, at each window size: the root's box and its
+    moves' boxes inside the tree's view (the part of its box inside the window), every tree
+    text in view (names, N, Q, badges, odds) at 14 px or more (font size times the drawing's
+    zoom). One page a game: the later sizes by resizing the window (the server never sees it;
+    the drawing takes the new height and reframes, as on a fresh load at that size)."""
     for game in GAME_NAMES:
-        page = open_page(browser, f"{app_url}/?game={game}&steps=60&presentation=1", *size)
+        page = open_page(browser, f"{app_url}/?game={game}&steps=60&presentation=1", *sizes[0])
         click(page, "step")
         page.wait_for_timeout(500)  # (the drawing takes the window's height, then frames)
-        seen = tree_seen(page)
-        assert not seen["outside"], (game, size, seen)
-        assert seen["minPx"] >= MIN_LABEL_PX, (game, size, seen["minPx"], seen["smallest"])
+        for i, size in enumerate(sizes):
+            if i:
+                resize(page, *size)
+            seen = tree_seen(page)
+            assert not seen["outside"], (game, size, seen)
+            assert seen["minPx"] >= MIN_LABEL_PX, (game, size, seen["minPx"], seen["smallest"])
         page.close()
 
 

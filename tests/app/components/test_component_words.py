@@ -84,7 +84,8 @@ def test_numbers_in_the_language_and_the_data_is_json() -> None:
 
 def test_the_legend_and_tooltip_run_right_to_left_in_arabic_only() -> None:
     """The script gives the legend and the tooltip the words' direction (``dir``); the drawing
-    keeps its own (tests/browser/test_languages_browser.py looks at the legend opened)."""
+    keeps its own (tests/browser/test_languages_browser.py's ``DIRECTIONS``, run by the
+    matrix, looks at the legend opened)."""
     for tag in i18n.OFFERED:
         with i18n.language(tag):
             assert tree_words(VIEW)["dir"] == ("rtl" if i18n.BY_TAG[tag].rtl else "ltr"), tag
