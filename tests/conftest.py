@@ -72,6 +72,17 @@ def app_url() -> Iterator[str]:
         yield url
 
 
+@pytest.fixture(scope="session")
+def class_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+    """The app over a class store of this run's own: (its URL, the store's URL), started once
+    per worker for every class module it runs (tests/browser/test_class_browser.py, _summary,
+    _tap): each start costs a few CPU-seconds. Each test starts its own class (a new code) in
+    its own browser contexts (its own teacher's cookie and Past classes), so they share it."""
+    store = f"sqlite:///{tmp_path_factory.mktemp('class') / 'classes.db'}"
+    with running_app(env={"MCTS_LAB_STORE": store}) as url:
+        yield url, store
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """A headless Chromium (Debian's) for one test module: a Playwright ``Browser``.

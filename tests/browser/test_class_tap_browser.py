@@ -18,12 +18,10 @@ from __future__ import annotations
 import base64
 import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from app_server import running_app
 
 from app.classroom import Room, open_store
 from tests.browser_helpers import BROWSER_TEST, open_page, wait_idle
@@ -37,14 +35,13 @@ SHOTS = Path(os.environ.get("MCTS_LAB_SHOTS", "/work/tmp/tap_shots"))
 
 
 @pytest.fixture(scope="module")
-def store_url(tmp_path_factory: pytest.TempPathFactory) -> str:
-    return f"sqlite:///{tmp_path_factory.mktemp('class') / 'classes.db'}"
+def store_url(class_server: tuple[str, str]) -> str:
+    return class_server[1]  # (the class modules' server and store: tests/conftest.py)
 
 
 @pytest.fixture(scope="module")
-def class_url(store_url: str) -> Iterator[str]:
-    with running_app(env={"MCTS_LAB_STORE": store_url}) as url:
-        yield url
+def class_url(class_server: tuple[str, str]) -> str:
+    return class_server[0]
 
 
 def _shot(page: Any, name: str) -> None:
