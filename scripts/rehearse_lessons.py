@@ -243,7 +243,9 @@ def _wait_changed(page: Any, before: str) -> bool:
     on (within 60 s: Run arena's 20 games took over 30 s on a loaded machine); then until the
     page holds still (:data:`STILL_JS`)."""
     try:
-        page.wait_for_function(f"b => ({STATE_JS})() !== b", arg=before, timeout=60_000)
+        page.wait_for_function(
+            f"b => ({STATE_JS})() !== b", arg=before, polling=100, timeout=60_000
+        )
     except Exception:  # Playwright's TimeoutError: the key changed nothing
         return False
     _still(page)

@@ -95,11 +95,15 @@ def click(page: Any, key: str) -> None:
     # On a busy machine the page can look idle before the click's rerun starts; every click
     # that does something writes a new history entry into the statistics row, so wait for it
     # (a click that changes nothing, e.g. forward at the newest entry, just waits it out).
+    # Every wait_for_function of the suite polls every 100 ms: Playwright's default polls at
+    # each animation frame, which kept 5-6% of a core busy per waiting page (the suite's
+    # browser tests share two cores).
     with contextlib.suppress(Exception):  # Playwright's TimeoutError: the click changed nothing
         page.wait_for_function(
             "([before]) => { const s = document.querySelector('.lab-stats');"
             " return s !== null && s.innerText !== before; }",
             arg=[before],
+            polling=100,
             timeout=5_000,
         )
     wait_idle(page)
@@ -157,6 +161,8 @@ class Runs:
         ``whole``) was ``before``."""
         end = time.monotonic() + timeout_s
         while (self.whole if whole else self.done) <= before:
-            self.page.wait_for_timeout(20)  # (Playwright hands the frames over while it waits)
+            # (Playwright hands the frames over while it waits; every 100 ms, not 20: each
+            # wait is a round trip to the page, and at 20 ms a waiting lane kept 6% of a core)
+            self.page.wait_for_timeout(100)
             if time.monotonic() > end:
                 raise TimeoutError(f"no script run finished within {timeout_s} s")

@@ -36,6 +36,7 @@ def wait_text(page: Any, selector: str, pattern: str, timeout: int = 15_000) -> 
             "([sel, pat]) => { const e = document.querySelector(sel);"
             " return e !== null && new RegExp(pat).test(e.innerText); }",
             arg=[selector, pattern],
+            polling=100,
             timeout=timeout,
         )
     except Exception as error:  # Playwright's TimeoutError: say what the page showed

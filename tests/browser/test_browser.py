@@ -157,6 +157,7 @@ def test_step_click_to_update_time(app_url: str, browser) -> None:
             " const m = s && /Iteration\\s+([\\d,]+)/.exec(s.innerText);"
             " return m !== null && Number(m[1].replaceAll(',', '')) > n; }",
             arg=before,
+            polling=100,
             timeout=60_000,
         )
         page.wait_for_selector(IDLE, timeout=60_000)

@@ -177,6 +177,7 @@ class Drill:
         wait_text(page, ".st-key-class_question", re.escape(text.text[:40]))
         page.wait_for_function(
             "() => document.querySelectorAll('.st-key-class_answer input:checked').length === 0",
+            polling=100,
             timeout=15_000,
         )
 
@@ -357,7 +358,7 @@ def test_a_class_keeps_every_answer_through_its_faults(redis: RedisServer, brows
         redis.start()
         down_at = time.monotonic()
         teacher.wait_for_function(  # the page sends the reveal by itself
-            "() => !!document.querySelector('.lab-class-count')", timeout=15_000
+            "() => !!document.querySelector('.lab-class-count')", polling=100, timeout=15_000
         )
         for _ in range(150):
             if any(p.id == third[0] and p.revealed for p in store.polls(drill.code)):

@@ -382,7 +382,7 @@ def test_a_class_across_two_replicas_on_redis(tmp_path: Path, browser: Any) -> N
         teacher.wait_for_selector(IDLE, timeout=60_000)
         teacher.locator(".st-key-step button").first.click()
         student.wait_for_function(
-            "() => /Iteration 31\\b/.test(document.body.innerText)", timeout=20_000
+            "() => /Iteration 31\\b/.test(document.body.innerText)", polling=100, timeout=20_000
         )
         teacher.close()
         phone.close()

@@ -508,7 +508,7 @@ def test_the_class_screens_in_every_language(served: tuple[str, str], browser: A
         teacher.page.wait_for_selector(".st-key-class_switch", timeout=60_000)
         problems += _teacher_screen(teacher, "reveal and switch table", hidden)
         for phone in phones.values():
-            phone.page.wait_for_function(MARKED, timeout=60_000)
+            phone.page.wait_for_function(MARKED, polling=100, timeout=60_000)
             problems += _class_look(phone, "phone reveal", phone_sizes, hidden)
 
         teacher.page.locator(".st-key-class_end button:visible").first.click()

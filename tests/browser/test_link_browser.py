@@ -77,6 +77,7 @@ def test_the_link_carries_the_senders_language_only_when_asked(app_url: str, bro
     page.wait_for_function(
         "() => (document.querySelector(\"[data-testid='stPopoverBody'] code\") || {})"
         ".innerText?.includes('lang=de')",
+        polling=100,
         timeout=15_000,
     )
     assert _params(" ".join(code.inner_text().split()).replace(" ", ""))["lang"] == "de"

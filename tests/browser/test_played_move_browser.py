@@ -51,7 +51,9 @@ def _change_c(page) -> None:
     callback), waiting for its 'Tree kept' message."""
     page.locator(".st-key-c input[type='range']").first.focus()
     page.keyboard.press("ArrowRight")
-    page.wait_for_function("() => document.body.innerText.includes('Tree kept')", timeout=10_000)
+    page.wait_for_function(
+        "() => document.body.innerText.includes('Tree kept')", polling=100, timeout=10_000
+    )
     wait_idle(page)
 
 
@@ -70,6 +72,7 @@ def _play_best(page) -> str:
     page.wait_for_function(
         "([before]) => new URLSearchParams(location.search).get('position') !== before",
         arg=[before],
+        polling=100,
         timeout=10_000,
     )
     wait_idle(page)

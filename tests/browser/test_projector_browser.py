@@ -23,6 +23,7 @@ def _press(page: Any, key: str) -> None:
     page.wait_for_function(
         "([b]) => document.querySelector('.lab-stats').innerText !== b",
         arg=[before],
+        polling=100,
         timeout=60_000,
     )
     wait_idle(page)
@@ -294,7 +295,9 @@ def test_a_screen_comes_back_at_its_newest_entry(app_url: str, browser: Any) -> 
     for key in ["PageDown"] * 7 + ["PageUp", "PageDown"]:
         before = page.evaluate(STATE_JS)
         page.keyboard.press(key)
-        page.wait_for_function(f"b => ({STATE_JS})() !== b", arg=before, timeout=60_000)
+        page.wait_for_function(
+            f"b => ({STATE_JS})() !== b", arg=before, polling=100, timeout=60_000
+        )
         wait_idle(page)
     assert page.evaluate(STATE_JS).split()[:3] == ["press", "3", "screen"]
     assert page.evaluate(ENTRY_JS) == "4 4"

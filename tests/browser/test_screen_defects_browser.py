@@ -48,7 +48,9 @@ def _focus_on_a_child(page: Any) -> None:
     """Click the root's first child's box (a focus click) and wait for the focus box to say so."""
     page.locator(".st-key-tree g.tv-node.tv-click").nth(1).click()
     page.wait_for_function(
-        "() => (document.querySelector('.st-key-tree_focus input') || {}).value", timeout=10_000
+        "() => (document.querySelector('.st-key-tree_focus input') || {}).value",
+        polling=100,
+        timeout=10_000,
     )
     wait_idle(page)
 

@@ -30,6 +30,7 @@ def _wait_stats(page: Any, text: str) -> str:
         "([t]) => { const s = document.querySelector('.lab-stats');"
         " return s !== null && s.innerText.includes(t); }",
         arg=[text],
+        polling=100,
         timeout=30_000,
     )
     wait_idle(page, 400)
@@ -125,6 +126,7 @@ def test_run_until_on_the_live_search(app_url: str, browser: Any) -> None:
         "n => /Iteration\\s*" + str(stop) + "\\b/.test(document.querySelector"
         "('.st-key-stats')?.innerText ?? '')",
         arg=stop,
+        polling=100,
         timeout=30_000,
     )
     wait_idle(page, 400)
