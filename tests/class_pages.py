@@ -30,7 +30,10 @@ def count_text(page: Any) -> str:
     return str(page.locator(".lab-class-count").first.inner_text())
 
 
-def wait_text(page: Any, selector: str, pattern: str, timeout: int = 15_000) -> None:
+def wait_text(page: Any, selector: str, pattern: str, timeout: int = 30_000) -> None:
+    """Until ``selector``'s text matches ``pattern`` (a ceiling of 30 s: a phone follows the
+    teacher at its next poll, about a second, but 15 s was passed once with both cores loaded to
+    19); on a timeout, an AssertionError with what the page showed."""
     try:
         page.wait_for_function(
             "([sel, pat]) => { const e = document.querySelector(sel);"

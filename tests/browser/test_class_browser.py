@@ -82,6 +82,7 @@ def test_a_class_round_with_two_students(class_url: str, browser: Any) -> None:
     _wait_text(teacher, ".lab-class-count", r"2 connected")
     for n in range(3):
         click(teacher, "step")
+        assert stat(teacher, "Iteration") == 13 + n  # (the teacher's Step, before the phones')
         for student in (laptop, phone):
             _wait_text(student, ".st-key-class_follow", rf"Iteration {13 + n}\b")
     assert phone.locator(".st-key-class_follow iframe, .st-key-class_follow .tv-node").count() > 0
