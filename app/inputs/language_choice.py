@@ -108,13 +108,19 @@ def repair_choices() -> None:
     for before it has drawn the new labels (the class's count line every second) still sends
     the old ones ("got 'listado'" once in a loaded test run)."""
     s = st.session_state
-    for key in _worded_keys():
+    keys = _worded_keys()
+    for key in keys:
         with contextlib.suppress(StreamlitAPIException, KeyError):
             value = s.get(key)
-            real = SHOWN_LABELS.get(value) if isinstance(value, str) else None
+            real = _label_value(value)
             if real and real != value:
                 s[key] = real
-    s[_SEEN] = {key: s[key] for key in _worded_keys() if key in s}
+    s[_SEEN] = {key: s[key] for key in keys if key in s}
+
+
+def _label_value(value: object) -> str | None:
+    """The value a label shown in any language stands for (``SHOWN_LABELS``), or ``None``."""
+    return SHOWN_LABELS.get(value) if isinstance(value, str) else None
 
 
 def chosen(key: str, callback: Callable[[], None]) -> Callable[[], None]:
@@ -129,7 +135,7 @@ def chosen(key: str, callback: Callable[[], None]) -> Callable[[], None]:
     def on_change() -> None:
         s = st.session_state
         value = s.get(key)
-        real = SHOWN_LABELS.get(value) if isinstance(value, str) else None
+        real = _label_value(value)
         if real and real != value:
             s[key] = real
             if real == s.get(_SEEN, {}).get(key):
