@@ -6,10 +6,12 @@ tests/browser_helpers.py (driving the page in Chromium).
 
 from __future__ import annotations
 
+import asyncio
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -20,7 +22,9 @@ from app_server import CHROMIUM, CHROMIUM_ARGS, IDLE, running_app  # noqa: E402
 
 from mcts_lab.cli import main  # noqa: E402
 
-__all__ = ["CHROMIUM", "IDLE", "ROOT", "CliRunner", "running_app"]
+__all__ = ["CHROMIUM", "IDLE", "ROOT", "CliRunner", "run_async", "running_app"]
+
+T = TypeVar("T")
 
 #: ``cli("search", "--game", "nim", ...)`` runs ``mcts-lab`` in this process: (status, out, err).
 CliRunner = Callable[..., tuple[int, str, str]]
@@ -83,16 +87,34 @@ def class_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
         yield url, store
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """A headless Chromium (Debian's) for one test module: a Playwright ``Browser``.
+@pytest.fixture(scope="session")
+def _chromium() -> Iterator[Any]:
+    """One headless Chromium (Debian's) for the worker's whole run: each start and first page
+    cost about 2 CPU-seconds, and a run of the suite started one per module (53 times).
 
-    Per module, and only here: Playwright's sync API refuses to start a second instance while
-    one runs in the same process, and its event loop, while it runs, makes ``asyncio.run``
-    fail in later modules (tests/scripts/test_load_test.py).
-    """
+    Playwright's sync API keeps its event loop in this thread while the browser runs, so a
+    test that runs asyncio code runs it in a thread of its own (``run_async``)."""
     playwright = pytest.importorskip("playwright.sync_api")
     with playwright.sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="module")
+def browser(_chromium: Any) -> Iterator[Any]:
+    """The worker's headless Chromium (a Playwright ``Browser``) for one test module: the
+    contexts and pages the module opened are closed at its end, so no page of one module
+    (a teacher's timed count) runs on beside the next."""
+    before = set(_chromium.contexts)
+    yield _chromium
+    for context in _chromium.contexts:
+        if context not in before:
+            context.close()
+
+
+def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(coroutine)`` in a thread of its own: this thread may hold the running
+    Chromium's event loop (the ``_chromium`` fixture), in which ``asyncio.run`` refuses."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()

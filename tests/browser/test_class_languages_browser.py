@@ -19,12 +19,10 @@ geometry. Screenshots go to out/class_lang_*.png.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from app_server import running_app
 
 from app.classroom.core import said
 from app.classroom.core.frame import Frame
@@ -42,14 +40,13 @@ POT = i18n.LOCALE_DIR / "mcts_lab.pot"
 
 
 @pytest.fixture(scope="module")
-def class_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("class") / "classes.db"
+def class_store(class_server: tuple[str, str]) -> Path:
+    return Path(class_server[1].removeprefix("sqlite:///"))  # (tests/conftest.py's class server)
 
 
 @pytest.fixture(scope="module")
-def class_url(class_store: Path) -> Iterator[str]:
-    with running_app(env={"MCTS_LAB_STORE": f"sqlite:///{class_store}"}) as url:
-        yield url
+def class_url(class_server: tuple[str, str]) -> str:
+    return class_server[0]
 
 
 def _phone(browser: Any, url: str, code: str, name: str, **context: Any) -> Any:

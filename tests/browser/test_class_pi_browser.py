@@ -5,8 +5,8 @@ The phones answer with a confidence; **Close the vote** shows the share right an
 suggestion that matches it (the phones say the vote is closed); **Vote again** tells each phone
 to talk to a neighbour and shows its round-1 answer; the phones answer again; the reveal's
 switch table counts what the phones did; "I'm lost" is counted; the results CSV has a row per
-student. Screenshots of each step at 1280x720 (teacher) and 390x844 (a phone) go to
-``PI_SHOTS`` (``/work/tmp/pi_shots`` by default; set it empty to take none).
+student. Screenshots of each step at 1280x720 (teacher) and 390x844 (a phone) go to the folder
+``MCTS_LAB_SHOTS`` names, when it is set (none by default: each costs Chromium's CPU).
 """
 
 from __future__ import annotations
@@ -15,12 +15,10 @@ import csv
 import io
 import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from app_server import running_app
 
 from app.classroom.core import peer
 from app.classroom.core.store import open_store
@@ -29,15 +27,12 @@ from tests.class_pages import join, student_page, wait_text
 
 pytestmark = BROWSER_TEST
 
-SHOTS = os.environ.get("PI_SHOTS", "/work/tmp/pi_shots")
+SHOTS = os.environ.get("MCTS_LAB_SHOTS", "")  # a folder for screenshots, when asked
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
-    store = tmp_path_factory.mktemp("pi") / "classes.db"
-    url = f"sqlite:///{store}"
-    with running_app(env={"MCTS_LAB_STORE": url}) as app_url:
-        yield app_url, url
+def served(class_server: tuple[str, str]) -> tuple[str, str]:
+    return class_server  # (the class modules' server and store: tests/conftest.py)
 
 
 def _shot(page: Any, name: str) -> None:

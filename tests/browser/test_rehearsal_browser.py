@@ -7,11 +7,13 @@ phases page 1 was the one to overflow); es, zh-Hans, ar and 1920x1080 are rehear
 (``--lang all``, docs/lessons.md). One walk a lesson and language measures both windows at
 every point (the page resized between them: the server never sees the window), so the presses
 are not repeated for the second window. Each lesson is an xdist group of its own, so the
-lessons spread over the workers beside the rest of the suite. Screenshots go to
-out/rehearsal/<width>x<height>/."""
+lessons spread over the workers beside the rest of the suite. Screenshots (up to three a page
+and window, none by default: each costs Chromium's CPU) go to out/rehearsal/<width>x<height>/ when
+``MCTS_LAB_SHOTS`` is set; the script takes them by hand."""
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -26,7 +28,7 @@ pytestmark = pytest.mark.browser
 
 WINDOWS = [(1280, 720), (1024, 768)]
 LANGUAGES = ["en", "de"]
-OUT = ROOT / "out" / "rehearsal"
+OUT = ROOT / "out" / "rehearsal" if os.environ.get("MCTS_LAB_SHOTS") else None
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,6 @@ and one short real run against the app (2 sessions clicking Step for 5 s)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 import sys
@@ -16,6 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 import load_test as lt  # noqa: E402
 from app_server import running_app  # noqa: E402
+
+from tests.conftest import run_async  # noqa: E402
 
 # ------------------------------------------------------------------ percentiles
 
@@ -221,7 +222,7 @@ def test_errors_on_screen_are_counted() -> None:
 @pytest.mark.slow
 def test_two_sessions_clicking_for_five_seconds_count_every_click() -> None:
     with running_app() as url:
-        report = asyncio.run(lt.run_load(url, 2, 1.0, 5.0, drain=15.0, settle=1.0))
+        report = run_async(lt.run_load(url, 2, 1.0, 5.0, drain=15.0, settle=1.0))
     assert report.errors == []
     assert report.clicks >= 8  # each session clicks 5 times, from a random phase within 1 s
     assert report.counted == report.clicks, lt.format_report(report)

@@ -16,6 +16,7 @@ import load_test as lt  # noqa: E402
 from app_server import running_app  # noqa: E402
 
 from app.live import clicks  # noqa: E402
+from tests.conftest import run_async  # noqa: E402
 
 
 def test_without_a_server_session_one_click_is_one_step() -> None:
@@ -41,7 +42,7 @@ async def _burst(url: str, count: int) -> tuple[int, int, int, list[str]]:
 @pytest.mark.slow
 def test_a_burst_of_clicks_steps_once_per_click() -> None:
     with running_app() as url:
-        first, last, runs, errors = asyncio.run(_burst(url, 6))
+        first, last, runs, errors = run_async(_burst(url, 6))
     assert errors == []
     assert last - first == 6  # every click ran ...
     assert runs < 6  # ... though Streamlit merged some of them into one run
