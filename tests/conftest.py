@@ -21,6 +21,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from app_server import CHROMIUM, CHROMIUM_ARGS, IDLE, running_app  # noqa: E402
 
 from mcts_lab.cli import main  # noqa: E402
+from tests.browser_pool import ContextPool  # noqa: E402
 
 __all__ = ["CHROMIUM", "IDLE", "ROOT", "CliRunner", "run_async", "running_app"]
 
@@ -88,29 +89,42 @@ def class_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str
 
 
 @pytest.fixture(scope="session")
-def _chromium() -> Iterator[Any]:
-    """One headless Chromium (Debian's) for the worker's whole run: each start and first page
-    cost about 2 CPU-seconds, and a run of the suite started one per module (53 times).
+def _chromium() -> Iterator[ContextPool]:
+    """One headless Chromium (Debian's) for the worker's whole run, its contexts used again
+    (:class:`tests.browser_pool.ContextPool`): a start and its first page cost about 2
+    CPU-seconds (the suite started one per module, 53 times), a context 0.8.
 
     Playwright's sync API keeps its event loop in this thread while the browser runs, so a
     test that runs asyncio code runs it in a thread of its own (``run_async``)."""
     playwright = pytest.importorskip("playwright.sync_api")
     with playwright.sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
+        yield ContextPool(chromium)
         chromium.close()
 
 
 @pytest.fixture(scope="module")
-def browser(_chromium: Any) -> Iterator[Any]:
-    """The worker's headless Chromium (a Playwright ``Browser``) for one test module: the
-    contexts and pages the module opened are closed at its end, so no page of one module
-    (a teacher's timed count) runs on beside the next."""
-    before = set(_chromium.contexts)
+def browser(_chromium: ContextPool) -> Iterator[ContextPool]:
+    """The worker's headless Chromium for one test module, as a Playwright ``Browser`` whose
+    ``new_page`` and ``new_context`` give each a context of its own (no cookies, no pages).
+    What the module's own fixtures opened goes back at its end, what a test opened at the
+    test's end (``_contexts_back``): no page of one test (a teacher's timed count) runs on
+    beside the next."""
+    before = _chromium.taken()
     yield _chromium
-    for context in _chromium.contexts:
-        if context not in before:
-            context.close()
+    _chromium.give_back_all_but(before)
+
+
+@pytest.fixture(autouse=True)
+def _contexts_back(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A browser test's contexts back in the pool when it ends (see ``browser``)."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    pool: ContextPool = request.getfixturevalue("browser")
+    before = pool.taken()
+    yield
+    pool.give_back_all_but(before)
 
 
 def run_async(coroutine: Coroutine[Any, Any, T]) -> T:

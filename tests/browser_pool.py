@@ -1,0 +1,101 @@
+"""Browser contexts used again, each as good as new: Chromium makes a context in about 0.8
+CPU-seconds (a fresh off-the-record profile: measured on this machine, with a single renderer
+process as much as without), a page in a context in 0.3; the suite made hundreds.
+
+:class:`ContextPool` stands for the Playwright ``Browser`` in the tests (the ``browser``
+fixture): ``new_context`` and ``new_page`` give a context back from an earlier test, its pages
+closed and its cookies cleared, which is all the state the app keeps in a browser (no local or
+session storage; tests/browser/test_browser_pool.py checks it). A context made with other
+options than the size (a locale, a touch screen) is kept apart. Each page opens at the size asked
+for. Contexts come back when the test (or, for a module's own pages, the module) that took them
+ends, or when a test closes one; one that a test closed itself (``page.context.close()``) is
+dropped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: Options that set a page's size, not the context's nature: given to each page, not the key.
+_SIZE = ("viewport",)
+
+
+class _Context:
+    """A pooled context as the tests see it: ``close`` gives it back (its pages closed);
+    everything else is the Playwright ``BrowserContext``'s."""
+
+    def __init__(self, pool: ContextPool, real: Any, key: tuple[Any, ...]) -> None:
+        self._pool, self._real, self._key = pool, real, key
+        self.viewport: dict[str, int] | None = None
+        self.closed = False
+        real.on("close", lambda _context: setattr(self, "closed", True))
+
+    def new_page(self) -> Any:
+        page = self._real.new_page()
+        if self.viewport is not None:
+            page.set_viewport_size(self.viewport)
+        return page
+
+    def close(self) -> None:
+        self._pool.give_back(self)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
+
+class ContextPool:
+    """The Playwright ``Browser`` of the tests, its contexts used again (see the module)."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+        self._free: list[_Context] = []
+        self._out: list[_Context] = []
+        self.made = 0  # contexts Chromium made (for the record: the suite's count)
+        self.reused = 0
+
+    def new_context(self, **options: Any) -> _Context:
+        """A context with no cookies and no pages, made with ``options`` (its pages open at
+        ``viewport``)."""
+        viewport = options.get("viewport")
+        key = tuple(sorted((k, repr(v)) for k, v in options.items() if k not in _SIZE))
+        found = next((c for c in self._free if c._key == key and not c.closed), None)
+        if found is None:
+            found = _Context(self, self._browser.new_context(**options), key)
+            self.made += 1
+        else:
+            self._free.remove(found)
+            self.reused += 1
+        found.viewport = viewport
+        self._out.append(found)
+        return found
+
+    def new_page(self, **options: Any) -> Any:
+        """A page of its own (a context no other page of the test shares), at ``viewport``."""
+        return self.new_context(**options).new_page()
+
+    def taken(self) -> frozenset[int]:
+        """The contexts out now (their ids), for :meth:`give_back_all_but`."""
+        return frozenset(id(c) for c in self._out)
+
+    def give_back_all_but(self, kept: frozenset[int]) -> None:
+        """Every context out but those of ``kept`` (:meth:`taken` before a test) back."""
+        for context in [c for c in self._out if id(c) not in kept]:
+            self.give_back(context)
+
+    def give_back(self, context: _Context) -> None:
+        """``context`` back: its pages closed and its cookies cleared (dropped if closed)."""
+        if context in self._out:
+            self._out.remove(context)
+        if context.closed or context in self._free:
+            return
+        try:
+            for page in list(context._real.pages):
+                page.close()
+            context._real.clear_cookies()
+        except Exception:  # a context Chromium lost (a crash): not used again
+            context.closed = True
+            return
+        self._free.append(context)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
