@@ -120,9 +120,19 @@ def _idle(page: Any) -> None:
     page.wait_for_timeout(300)
 
 
+def clicker_key(page: Any, key: str) -> None:
+    """Press the clicker's ``key`` (Page Down or Page Up) once its button is on the page: the
+    key belongs to the button (``clicker_next``, ``clicker_prev``), bound when the button is
+    drawn, and under load the page can be idle with the slide before the strip is drawn (a key
+    pressed then does nothing: seen once in CI)."""
+    button = "clicker_prev" if key == "PageUp" else "clicker_next"
+    page.locator(f".st-key-{button} button").first.wait_for(timeout=60_000)
+    page.keyboard.press(key)
+
+
 def _key(page: Any, key: str, row: PageRow) -> None:
     row.keys.append({"PageDown": "PgDn", "PageUp": "PgUp"}.get(key, key))
-    page.keyboard.press(key)
+    clicker_key(page, key)
     _idle(page)
 
 
@@ -144,7 +154,7 @@ def _round_trip(page: Any, keys: list[str], fail: Callable[[str], None]) -> str:
     for key in ("PageUp", "PageDown"):
         before = page.evaluate(STATE_JS)
         keys.append({"PageDown": "PgDn", "PageUp": "PgUp"}[key])
-        page.keyboard.press(key)
+        clicker_key(page, key)
         if not _wait_changed(page, before):
             fail(f"{key} in the round trip changed nothing")
             return "stuck"
@@ -344,7 +354,7 @@ def rehearse_lesson(
                 break
             if kind == "tab":  # the tab slide: its first screen
                 walk.keys.append("PgDn")
-                page.keyboard.press("PageDown")
+                clicker_key(page, "PageDown")
                 if not _wait_changed(page, before):
                     walk.fail("Page Down did not show the tab")
                     break
@@ -352,7 +362,7 @@ def rehearse_lesson(
                 continue
             label = _button(page)
             walk.keys.append("PgDn")
-            page.keyboard.press("PageDown")
+            clicker_key(page, "PageDown")
             if not _wait_changed(page, before):
                 walk.fail(f"Page Down ({label}) changed nothing")
                 break
@@ -366,7 +376,7 @@ def rehearse_lesson(
         walk.each(walk.summary, tabs.get(number, ""))
         if number < pages:
             walk.keys.append("PgDn")
-            page.keyboard.press("PageDown")
+            clicker_key(page, "PageDown")
             try:
                 page.wait_for_selector(
                     f".lab-slide[data-clicker-page='{number + 1}']", timeout=90_000
@@ -532,7 +542,7 @@ def rehearse_class(
     _idle(teacher)
     teacher.locator(".st-key-class_start button").first.click()  # (before the lesson)
     _idle(teacher)
-    teacher.keyboard.press("PageDown")  # the screen, with the join box
+    clicker_key(teacher, "PageDown")  # the screen, with the join box
     _idle(teacher)
     code = teacher.locator(".lab-class-code").first.inner_text().strip()
     pages = [student_page(browser, f"{url}/?class={code}", 390, 844) for _ in range(phones)]
@@ -563,7 +573,7 @@ def rehearse_class(
             wait_text(teacher, ".lab-class-count", f"{phones} of {phones} answered",
                       timeout=30_000)  # fmt: skip
         before = teacher.evaluate(STATE_JS)
-        teacher.keyboard.press("PageDown")
+        clicker_key(teacher, "PageDown")
         if not _wait_changed(teacher, before):
             rows.append(row or RevealRow(name, number, label))
             rows[-1].problems.append(f"Page Down ({label}) changed nothing")

@@ -118,8 +118,8 @@ def browser(_chromium: ContextPool) -> Iterator[ContextPool]:
 @pytest.fixture(autouse=True)
 def _contexts_back(request: pytest.FixtureRequest) -> Iterator[None]:
     """A browser test's contexts back in the pool when it ends (see ``browser``)."""
-    if "browser" not in request.fixturenames:
-        yield
+    if request.node.get_closest_marker("browser") is None or "browser" not in request.fixturenames:
+        yield  # (not a browser test; a test may name a parameter "browser": a string)
         return
     pool: ContextPool = request.getfixturevalue("browser")
     before = pool.taken()

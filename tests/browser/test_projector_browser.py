@@ -208,10 +208,10 @@ def _page_down(page: Any) -> dict[str, str]:
     """Page Down (the clicker's forward button), once the clicker's state has moved on and the
     page has held still (a press can end in two runs, idle for a moment between them: a state
     read then is a passing one, "done 0" after a Step under load); the new state."""
-    from rehearse_lessons import STATE_JS, _wait_changed
+    from rehearse_lessons import STATE_JS, _wait_changed, clicker_key
 
     before = page.evaluate(STATE_JS)
-    page.keyboard.press("PageDown")
+    clicker_key(page, "PageDown")
     assert _wait_changed(page, before), "Page Down changed nothing within 60 s"
     found = page.evaluate(CLICKER_STATE)  # ("clickerNext": "press", ...)
     return {key.removeprefix("clicker").lower(): value for key, value in found.items()}
@@ -286,7 +286,7 @@ def test_a_screen_comes_back_at_its_newest_entry(app_url: str, browser: Any) -> 
     screen (the same search, Page Down x7), then Page Up and Page Down: the screen shows entry
     4 of 4 every time (it came back at entry 1 of 4: the scrubber, drawn afresh, took its
     minimum)."""
-    from rehearse_lessons import ENTRY_JS, STATE_JS
+    from rehearse_lessons import ENTRY_JS, STATE_JS, clicker_key
 
     page = browser.new_page(viewport={"width": 1280, "height": 720})
     page.goto(f"{app_url}/?lesson=phases&page=2&presentation=1")
@@ -294,7 +294,7 @@ def test_a_screen_comes_back_at_its_newest_entry(app_url: str, browser: Any) -> 
     wait_idle(page)
     for key in ["PageDown"] * 7 + ["PageUp", "PageDown"]:
         before = page.evaluate(STATE_JS)
-        page.keyboard.press(key)
+        clicker_key(page, key)
         page.wait_for_function(
             f"b => ({STATE_JS})() !== b", arg=before, polling=100, timeout=60_000
         )
