@@ -163,8 +163,11 @@ def test_tree_focus_is_cleared_by_a_played_move(app_url: str, browser) -> None:
     page = open_page(browser, f"{app_url}/?game=tic_tac_toe&seed=1&steps=20")
     _focus_field(page).fill("1")
     _focus_field(page).press("Enter")
+    # focused on node 1: its Back to the root button (waited for, not counted after a fixed
+    # pause: under load the Enter's run had not begun when the page was first seen idle)
+    page.locator(".st-key-tree_unfocus button").first.wait_for(timeout=60_000)
     wait_idle(page)
-    assert page.locator(".st-key-tree_unfocus button").count() == 1  # focused on node 1
+    assert page.locator(".st-key-tree_unfocus button").count() == 1
     moved = _play_best(page)
     assert page.locator(".st-key-tree_unfocus button").count() == 0
     click(page, "step")
@@ -173,6 +176,7 @@ def test_tree_focus_is_cleared_by_a_played_move(app_url: str, browser) -> None:
     _assert_root(page, moved, "after focus, Play best and Step")
     _focus_field(page).fill("0")
     _focus_field(page).press("Enter")
+    page.locator(".st-key-tree_unfocus button").first.wait_for(timeout=60_000)
     wait_idle(page)
     click(page, "tree_unfocus")
     click(page, "step")
