@@ -271,13 +271,21 @@ def _names(r: Room, found: Teacher) -> None:
             st.empty()  # its empty value when the next name joins)
             st.empty()
             return
-        pick = st.selectbox(_("Name to remove"), ids, key="class_remove_name",
+        # No name chosen at first, and none again after a removal: a click's run cut short by
+        # the next timed run is run again with the click in it (Streamlit keeps a trigger
+        # through an interrupted run), and the button's arguments are then the ones the cut
+        # run drew: with the next name already chosen, one click took two names off the class
+        # (seen in the Chromium test under a load of 36). Cleared, the second call has none.
+        pick = st.selectbox(_("Name to remove"), ids, key="class_remove_name", index=None,
+                            placeholder=_("Choose a name"),
                             format_func=lambda sid: names.get(sid, "?"))  # fmt: skip
-        st.button(_("Remove this name"), key="class_remove", on_click=_on_remove, args=(pick,))
+        st.button(_("Remove this name"), key="class_remove", on_click=_on_remove, args=(pick,),
+                  disabled=pick is None)  # fmt: skip
 
 
 @safe
-def _on_remove(student_id: str) -> None:
+def _on_remove(student_id: str | None) -> None:
+    st.session_state["class_remove_name"] = None  # one click, one name (see _names)
     found = teacher()
     if found is not None and student_id:
         try:

@@ -624,3 +624,27 @@ def test_the_teacher_cookie_keeps_one_class() -> None:
         "ABCDEF",
         "GHJKMN",
     ]
+
+
+def test_one_remove_click_takes_one_name_even_when_its_run_is_repeated() -> None:
+    """Remove this name: no name chosen at first (the button disabled), the chosen one removed,
+    and the select empty again with the button disabled, so a click whose run is cut short and
+    run again (Streamlit keeps the trigger through an interrupted run, with the arguments the
+    cut run drew: the select's value) takes no second name: it took the next one off the class
+    under load."""
+    teacher, code = _teacher()
+    ada, _bea = _student(code, "Ada"), _student(code, "Bea")
+    teacher.run()
+    select = teacher.selectbox(key="class_remove_name")
+    assert select.value is None and teacher.button(key="class_remove").disabled
+    select.set_value(ada.session_state["class_me"].id).run()
+    assert not teacher.button(key="class_remove").disabled
+    teacher.button(key="class_remove").click().run()
+    assert not teacher.exception
+    left = [s.name for s in class_view.room().store.students(code) if not s.removed]
+    assert left == ["Bea"]
+    assert teacher.selectbox(key="class_remove_name").value is None  # nothing chosen again
+    assert teacher.button(key="class_remove").disabled
+    teacher.run()  # a run after it (the repeated one) takes no name
+    left = [s.name for s in class_view.room().store.students(code) if not s.removed]
+    assert left == ["Bea"]
