@@ -18,6 +18,8 @@ from typing import Any
 
 #: Options that set a page's size, not the context's nature: given to each page, not the key.
 _SIZE = ("viewport",)
+#: The size of a page when none is asked for (Playwright's default).
+PLAYWRIGHT_VIEWPORT = {"width": 1280, "height": 720}
 
 
 class _Context:
@@ -56,7 +58,9 @@ class ContextPool:
     def new_context(self, **options: Any) -> _Context:
         """A context with no cookies and no pages, made with ``options`` (its pages open at
         ``viewport``)."""
-        viewport = options.get("viewport")
+        # a context made at another size serves this one: its pages open at the size asked
+        # for, Playwright's own 1280x720 when none is (not the size the context was made at)
+        viewport = options.get("viewport", PLAYWRIGHT_VIEWPORT)
         key = tuple(sorted((k, repr(v)) for k, v in options.items() if k not in _SIZE))
         found = next((c for c in self._free if c._key == key and not c.closed), None)
         if found is None:
