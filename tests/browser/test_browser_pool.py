@@ -27,14 +27,33 @@ def test_a_context_used_again_is_as_good_as_new(
     assert teacher.evaluate(STORAGE) == [0, 0]  # all the app keeps is in its cookies
     used = teacher.context
     browser.give_back(next(c for c in browser._out if c._real is used))  # as at a test's end
-    assert used.pages == [] and used.cookies() == []
+    assert used.pages == [teacher] and teacher.url == "about:blank" and used.cookies() == []
 
-    made = browser.made
+    made, reused = browser.made, browser.pages_reused
     again = open_page(browser, f"{url}/?game=nim&seed=1&steps=3", 390, 844)
     assert again.context is used and browser.made == made  # the same context, not a new one
+    assert again is teacher and browser.pages_reused == reused + 1  # and its page
     assert again.evaluate("[innerWidth, innerHeight]") == [390, 844]
     assert again.locator(".lab-class-code").count() == 0  # a new visitor: no class of its own
     assert again.evaluate(STORAGE) == [0, 0]
+
+
+def test_a_page_a_test_listened_to_is_not_used_again(app_url: str, browser: ContextPool) -> None:
+    """A page with a test's listener on it (or a route) is closed when its context comes back:
+    the next test's page is a new one, hearing nothing of the last test's handlers."""
+    heard: list[str] = []
+    french = {"viewport": {"width": 1280, "height": 720}, "locale": "fr-FR"}  # (its own context)
+    page = browser.new_page(**french)
+    page.on("console", lambda message: heard.append(message.text))
+    page.goto("about:blank")
+    context = next(c for c in browser._out if c._real is page.context)
+    browser.give_back(context)
+    assert page.is_closed() and context.spare is None  # (closed for real)
+    quiet = browser.new_context(**french)
+    assert quiet is context
+    fresh = quiet.new_page()
+    fresh.evaluate("console.log('after')")
+    assert fresh is not page and heard == []
 
 
 def test_a_context_with_other_options_is_kept_apart(app_url: str, browser: ContextPool) -> None:
