@@ -12,6 +12,12 @@ server's event loop), and the Step button's callback takes the count (:func:`tak
 run does as many iterations as clicks arrived (app/live/stepping.py). Where the count is not kept
 (``streamlit.testing``'s AppTest has no ``AppSession``, or a Streamlit whose ``AppSession``
 lacks the method), :func:`take` says 1: one click, one iteration, as before.
+
+The same count keeps a class's buttons to one action a click (:data:`COUNTED`): Streamlit runs
+a click's callback again when the click's run is cut short (it replays the run's triggers in
+the next: a teacher's Vote again opened round 3 as well as round 2 once, under load), and a
+replayed click has no message of its own, so its callback finds the count taken (0) and does
+nothing.
 """
 
 from __future__ import annotations
@@ -22,26 +28,40 @@ from typing import Any
 
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-__all__ = ["STEP_KEY", "install", "take"]
+__all__ = ["COUNTED", "STEP_KEY", "arrived", "install", "take"]
 
 #: The Step button's widget key (app/screen/page.py); its widget id ends with ``-step``.
 STEP_KEY = "step"
+#: The buttons whose clicks are counted by widget key: Step, and the teacher's Vote again and
+#: Close the vote (app/classroom/teacher/), whose second run would change the class again.
+COUNTED = (STEP_KEY, "class_again", "class_close")
 
 _lock = threading.Lock()
-#: Session id -> Step clicks that arrived and no callback took yet. A session appears on its
-#: first counted click and leaves when it shuts down.
-_pending: dict[str, int] = {}
+#: Session id -> widget key -> clicks that arrived and no callback took yet. A key appears on
+#: its first counted click; the session leaves when it shuts down.
+_pending: dict[str, dict[str, int]] = {}
 _installed = False
 
 
-def _is_step_click(msg: Any) -> bool:
+def _clicked(msg: Any) -> list[str]:
+    """The counted keys whose button this browser message clicks (a trigger set)."""
     if msg.WhichOneof("type") != "rerun_script":
-        return False
-    return any(
-        w.id.endswith(f"-{STEP_KEY}") and w.WhichOneof("value") == "trigger_value"
-        and w.trigger_value
-        for w in msg.rerun_script.widget_states.widgets
-    )  # fmt: skip
+        return []
+    return [
+        key for w in msg.rerun_script.widget_states.widgets
+        if w.WhichOneof("value") == "trigger_value" and w.trigger_value
+        for key in COUNTED if w.id.endswith(f"-{key}")
+    ]  # fmt: skip
+
+
+def arrived(session_id: str, msg: Any) -> None:
+    """Count the clicks of browser message ``msg`` for ``session_id`` (before Streamlit has it)."""
+    keys = _clicked(msg)
+    if keys:
+        with _lock:
+            counts = _pending.setdefault(session_id, {})
+            for key in keys:
+                counts[key] = counts.get(key, 0) + 1
 
 
 def install() -> None:
@@ -65,9 +85,7 @@ def install() -> None:
     @functools.wraps(handle)
     def counting(self: Any, msg: Any) -> None:
         try:
-            if _is_step_click(msg):
-                with _lock:
-                    _pending[self.id] = _pending.get(self.id, 0) + 1
+            arrived(self.id, msg)
         finally:  # counted first: the run this click starts finds it
             handle(self, msg)
 
@@ -81,16 +99,17 @@ def install() -> None:
     AppSession.shutdown = forgetting  # type: ignore[method-assign]
 
 
-def take() -> int:
-    """The Step clicks of this session that arrived since the last take: the one click that
-    started this run plus those Streamlit folded into it. 0 when an earlier run already took
-    this run's click (it arrived while that run's callback was starting); 1 where clicks are
-    not counted."""
+def take(key: str = STEP_KEY) -> int:
+    """The clicks on button ``key`` (one of :data:`COUNTED`) of this session that arrived since
+    the last take: the one click that started this run plus those Streamlit folded into it. 0
+    when an earlier run already took this run's click (it arrived while that run's callback was
+    starting, or Streamlit runs the callback again); 1 where clicks are not counted."""
     ctx = get_script_run_ctx()
     session_id = getattr(ctx, "session_id", None)
     with _lock:
-        if session_id is None or session_id not in _pending:
+        counts = _pending.get(session_id or "")
+        if counts is None or key not in counts:
             return 1
-        count = _pending[session_id]
-        _pending[session_id] = 0
+        count = counts[key]
+        counts[key] = 0
     return count

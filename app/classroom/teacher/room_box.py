@@ -32,6 +32,7 @@ from app.classroom.teacher.sync import (
     unmatched_poll,
 )
 from app.inputs.public_url import public_base
+from app.live import clicks
 from app.live.session import notify, safe, session
 from app.words.i18n import _, decimal, isolate, n_
 
@@ -297,8 +298,8 @@ def _on_remove(student_id: str | None) -> None:
 @safe
 def _on_again() -> None:
     found = teacher()
-    if found is None:
-        return
+    if found is None or not clicks.take("class_again"):
+        return  # (the same click again: Streamlit replays a cut-short run's callbacks)
     try:
         room().vote_again(found.code, found.secret)
     except (ClassError, OSError) as error:

@@ -30,6 +30,7 @@ from app.classroom import ClassError, Poll, Room, Teacher
 from app.classroom.core import peer, results, said
 from app.classroom.core.room import screen_key
 from app.classroom.shared import room, teacher
+from app.live import clicks
 from app.live.session import notify, safe, session
 from app.quiz import settle
 from app.words.i18n import N_, _, decimal, is_rtl, n_
@@ -174,8 +175,8 @@ def _closed_here() -> tuple[str, int, tuple[str, ...] | None] | None:
 @safe
 def _on_close() -> None:
     found = teacher()
-    if found is None:
-        return
+    if found is None or not clicks.take("class_close"):
+        return  # (the same click again: Streamlit replays a cut-short run's callbacks)
     try:
         poll = room().close_vote(found.code, found.secret)
     except (ClassError, OSError) as error:

@@ -7,8 +7,10 @@ from __future__ import annotations
 import asyncio
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+from streamlit.proto.BackMsg_pb2 import BackMsg
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -46,3 +48,29 @@ def test_a_burst_of_clicks_steps_once_per_click() -> None:
     assert errors == []
     assert last - first == 6  # every click ran ...
     assert runs < 6  # ... though Streamlit merged some of them into one run
+
+
+def _message(*widget_ids: str) -> BackMsg:
+    msg = BackMsg()
+    for widget_id in widget_ids:
+        msg.rerun_script.widget_states.widgets.add(id=widget_id, trigger_value=True)
+    return msg
+
+
+def test_a_click_streamlit_runs_again_acts_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A teacher's Vote again is one new round however often Streamlit runs its callback:
+    the click's message is counted once, the second run of the callback finds it taken."""
+    monkeypatch.setattr(clicks, "get_script_run_ctx", lambda: SimpleNamespace(session_id="s1"))
+    monkeypatch.setattr(clicks, "_pending", {})
+    clicks.arrived("s1", _message("$$ID-9f2c-class_again"))
+    assert clicks.take("class_again") == 1
+    assert clicks.take("class_again") == 0  # the same click's callback run again: nothing
+    clicks.arrived("s1", _message("$$ID-9f2c-class_again", "$$ID-77aa-step"))
+    assert (clicks.take("class_again"), clicks.take("step"), clicks.take("step")) == (1, 1, 0)
+    clicks.arrived("s2", _message("$$ID-9f2c-class_close"))  # another browser's click
+    assert clicks.take("class_close") == 1  # never counted for s1: one click, one action
+    unclicked = BackMsg()
+    again = unclicked.rerun_script.widget_states.widgets
+    again.add(id="$$ID-9f2c-class_again", trigger_value=False)
+    clicks.arrived("s1", unclicked)  # a rerun with the button's trigger unset: no click
+    assert clicks.take("class_again") == 0
