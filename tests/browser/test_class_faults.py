@@ -191,11 +191,14 @@ class Drill:
         option = options.nth(index % options.count())
         label = str(option.inner_text()).strip().rstrip("\u200b\u200c")  # (the round's tag)
         option.click()
-        wait_idle(page)
-        if "Answer sent" in page.locator(".st-key-class_question").inner_text():
+        # sent when the page says so, waited for: at the suite's load the click's run had not
+        # begun when wait_idle first looked, and an answer the store kept was read as refused
+        try:
+            wait_text(page, ".st-key-class_question", "Answer sent", timeout=15_000)
             self.sent.setdefault(poll, {})[name] = label
-        else:
+        except AssertionError:  # (not said in 15 s: refused, or lost)
             self.refused += 1
+        wait_idle(page)
         return label
 
     def ids(self) -> dict[str, str]:
