@@ -40,6 +40,7 @@ def open_question(r: Room, me: Me, frame: Frame | None, version: int) -> Poll | 
         mine = r.my_answer(me.code, me.id, poll)
         if st.session_state.get(tap.DRAWN_FOR) != (poll.id, poll.round):
             mine = _send_held(r, me, poll, mine, facts)  # a reconnect's first run, say
+            _send_held_confidence(r, me, poll)  # (the radio under it, likewise)
             st.session_state[tap.DRAWN_FOR] = (poll.id, poll.round)
     notice = st.session_state.pop("class_notice", "")
     if notice:
@@ -150,6 +151,25 @@ def _round_banner(r: Room, me: Me, poll: Poll, facts: dict[str, Any] | None) -> 
         st.html(
             f'{_PI_CSS}<div class="lab-round-banner" role="status"><b>{head}</b> {talk} '
             f"{html.escape(told)}</div>"
+        )
+
+
+def _send_held_confidence(r: Room, me: Me, poll: Poll) -> None:
+    """As :func:`_send_held`, for the confidence: one the browser holds for ``poll``'s round
+    that the store does not (picked as the page's server died) is sent now; one the store
+    refuses is said, with the way to send it again (a round closed meanwhile: the radio shows
+    the store's, quietly, as a pick on a closed round)."""
+    label = functools.partial(_choice_label, tag=round_tag(poll), words=_level_words)
+    level = tap.held_confidence(peer.CONFIDENCE, label)
+    if level is None:
+        return
+    try:
+        if level != r.my_confidence(me.code, me.id, poll):
+            r.confidence(me.code, me.id, poll.id, poll.round, level)
+    except (ClassError, OSError) as error:
+        st.session_state["class_notice"] = _(
+            "How sure you are was not sent: {error}. Choose it again.",
+            error=class_words.refusal(error),
         )
 
 

@@ -36,12 +36,14 @@ from app.words.i18n import N_, _
 __all__ = [
     "ANSWER_KEY",
     "BOARD_KEY",
+    "CONFIDENCE_KEY",
     "DRAWN_FOR",
     "SEEN",
     "TREE_KEY",
     "Held",
     "board_data",
     "held",
+    "held_confidence",
     "on_tap",
     "subject",
     "tree_answer",
@@ -51,6 +53,8 @@ _LOG = logging.getLogger(__name__)
 
 #: The answer radio.
 ANSWER_KEY = "class_answer"
+#: The confidence radio under it (sure, fairly sure, guessing).
+CONFIDENCE_KEY = "class_confidence"
 #: The phone's tree component (the teacher's tree as published).
 TREE_KEY = "class_tree"
 #: The phone's board component under a question about a move.
@@ -103,6 +107,14 @@ def held(poll: Poll, label: Callable[[str], str]) -> list[Held]:
     picked = sent.get(ANSWER_KEY)
     found += [Held(c) for c in poll.choices if picked is not None and label(c) == picked]
     return found
+
+
+def held_confidence(levels: tuple[str, ...], label: Callable[[str], str]) -> str | None:
+    """The confidence the browser sent with this run, read as :func:`held` reads an answer:
+    one of ``levels`` whose ``label`` (with the round's tag) is the radio's pick, or ``None``
+    (no pick, or another round's)."""
+    picked = _sent_values((CONFIDENCE_KEY,)).get(CONFIDENCE_KEY)
+    return next((level for level in levels if picked is not None and label(level) == picked), None)
 
 
 def _sent_values(keys: tuple[str, ...]) -> dict[str, str]:

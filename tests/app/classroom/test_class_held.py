@@ -1,6 +1,7 @@
 """A tap lost as a replica dies (issue 42): the answer a reconnected page's browser still holds
 is read from the run's widget states before the widgets are drawn, and sent, or said as not
-sent. Pure and fast: the browser's states are protobufs, the room a stand-in."""
+sent; the confidence picked under it likewise. Pure and fast: the browser's states are
+protobufs, the room a stand-in."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 import streamlit as st
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
+from app.classroom.core import peer
 from app.classroom.core.records import Poll
 from app.classroom.core.store import StoreError
 from app.classroom.student import answer, taps
@@ -37,7 +39,7 @@ def _browser(monkeypatch: pytest.MonkeyPatch, **sent: str) -> None:
     states = []
     for key, value in sent.items():
         state = WidgetState(id=f"$$ID-0123abcd-{key}")
-        if key == taps.ANSWER_KEY:
+        if key in (taps.ANSWER_KEY, taps.CONFIDENCE_KEY):  # (radios: their label)
             state.string_value = value
         else:
             state.json_value = value
@@ -134,3 +136,55 @@ def test_a_held_tap_not_taken_is_said_with_the_way_to_send_it_again(
     assert _send(_Room(StoreError("ConnectionError: refused")), "a1") == "a1"
     notice = st.session_state["class_notice"]
     assert notice == "Your answer b2 was not sent: the class store did not answer. Choose it again."
+
+
+def _level(poll: Poll, level: str) -> str:
+    """A confidence level as its radio draws it: with its round's tag."""
+    return answer._choice_label(level, tag=answer.round_tag(poll), words=answer._level_words)
+
+
+class _SureRoom:
+    """The room's confidence: what the store holds, and the levels sent."""
+
+    def __init__(self, stored: str | None, outcome: bool | Exception = True) -> None:
+        self.stored, self.outcome = stored, outcome
+        self.sent: list[tuple[str, str, str, int, str | None]] = []
+
+    def my_confidence(self, code: str, student: str, poll: Poll) -> str | None:
+        return self.stored
+
+    def confidence(self, code: str, student: str, poll_id: str, round_: int, level: str | None
+                   ) -> bool:  # fmt: skip
+        self.sent.append((code, student, poll_id, round_, level))
+        if isinstance(self.outcome, Exception):
+            raise self.outcome
+        return self.outcome
+
+
+def test_a_held_confidence_the_store_lacks_is_sent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A phone picked "guessing" as its replica died: the page's first run on the replica that
+    took over sends it (the radio then shows the store's); the store's own is not sent again,
+    another round's pick is not this round's, and a refusal is said in one line."""
+    sure, guessing = peer.CONFIDENCE[0], peer.CONFIDENCE[-1]
+    st.session_state.pop("class_notice", None)
+    _browser(monkeypatch, class_confidence=_level(POLL, guessing))
+    label = functools.partial(_level, POLL)
+    assert taps.held_confidence(peer.CONFIDENCE, label) == guessing
+    room = _SureRoom(None)
+    answer._send_held_confidence(room, ME, POLL)  # type: ignore[arg-type]
+    assert room.sent == [("ABC123", "s1", "q7", 2, guessing)]
+    kept = _SureRoom(guessing)  # the store has it: nothing sent
+    answer._send_held_confidence(kept, ME, POLL)  # type: ignore[arg-type]
+    assert kept.sent == []
+
+    _browser(monkeypatch, class_confidence=_level(OLD, sure))  # the last round's pick
+    assert taps.held_confidence(peer.CONFIDENCE, label) is None
+    _browser(monkeypatch, class_confidence=sure)  # a label without the round's tag
+    assert taps.held_confidence(peer.CONFIDENCE, label) is None
+
+    _browser(monkeypatch, class_confidence=_level(POLL, sure))
+    away = _SureRoom(None, StoreError("ConnectionError: refused"))
+    answer._send_held_confidence(away, ME, POLL)  # type: ignore[arg-type]
+    assert st.session_state["class_notice"] == (
+        "How sure you are was not sent: the class store did not answer. Choose it again."
+    )
