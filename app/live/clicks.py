@@ -13,11 +13,11 @@ run does as many iterations as clicks arrived (app/live/stepping.py). Where the 
 (``streamlit.testing``'s AppTest has no ``AppSession``, or a Streamlit whose ``AppSession``
 lacks the method), :func:`take` says 1: one click, one iteration, as before.
 
-The same count keeps a class's buttons to one action a click (:data:`COUNTED`): Streamlit runs
-a click's callback again when the click's run is cut short (it replays the run's triggers in
-the next: a teacher's Vote again opened round 3 as well as round 2 once, under load), and a
-replayed click has no message of its own, so its callback finds the count taken (0) and does
-nothing.
+Every button's clicks are counted so, by its widget key, and the same count keeps a button to
+one action a click (the teacher's Vote again and Close the vote take it): Streamlit runs a
+click's callback again when the click's run is cut short (it replays the run's triggers in the
+next: a teacher's Vote again opened round 3 as well as round 2 once, under load), and a replayed
+click has no message of its own, so its callback finds the count taken (0) and does nothing.
 """
 
 from __future__ import annotations
@@ -28,29 +28,31 @@ from typing import Any
 
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-__all__ = ["COUNTED", "STEP_KEY", "arrived", "install", "take"]
+__all__ = ["STEP_KEY", "arrived", "install", "take", "widget_key"]
 
 #: The Step button's widget key (app/screen/page.py); its widget id ends with ``-step``.
 STEP_KEY = "step"
-#: The buttons whose clicks are counted by widget key: Step, and the teacher's Vote again and
-#: Close the vote (app/classroom/teacher/), whose second run would change the class again.
-COUNTED = (STEP_KEY, "class_again", "class_close")
 
 _lock = threading.Lock()
 #: Session id -> widget key -> clicks that arrived and no callback took yet. A key appears on
-#: its first counted click; the session leaves when it shuts down.
+#: its first click; the session leaves when it shuts down.
 _pending: dict[str, dict[str, int]] = {}
 _installed = False
 
 
+def widget_key(widget_id: str) -> str:
+    """The key a widget was given, from the id Streamlit makes of it (``$$ID-<hash>-<key>``;
+    the app's keys have no hyphen)."""
+    return widget_id.rsplit("-", 1)[-1]
+
+
 def _clicked(msg: Any) -> list[str]:
-    """The counted keys whose button this browser message clicks (a trigger set)."""
+    """The keys of the buttons this browser message clicks (a trigger set)."""
     if msg.WhichOneof("type") != "rerun_script":
         return []
     return [
-        key for w in msg.rerun_script.widget_states.widgets
+        widget_key(w.id) for w in msg.rerun_script.widget_states.widgets
         if w.WhichOneof("value") == "trigger_value" and w.trigger_value
-        for key in COUNTED if w.id.endswith(f"-{key}")
     ]  # fmt: skip
 
 
@@ -100,7 +102,7 @@ def install() -> None:
 
 
 def take(key: str = STEP_KEY) -> int:
-    """The clicks on button ``key`` (one of :data:`COUNTED`) of this session that arrived since
+    """The clicks on the button keyed ``key`` of this session that arrived since
     the last take: the one click that started this run plus those Streamlit folded into it. 0
     when an earlier run already took this run's click (it arrived while that run's callback was
     starting, or Streamlit runs the callback again); 1 where clicks are not counted."""

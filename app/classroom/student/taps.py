@@ -31,6 +31,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from app.classroom import Poll
 from app.classroom.core.moves import BoardTaps, MoveMap
 from app.components.tree_view import answer_in, tapped_answer
+from app.live.clicks import widget_key
 from app.words.i18n import N_, _
 
 __all__ = [
@@ -127,7 +128,7 @@ def _sent_values(keys: tuple[str, ...]) -> dict[str, str]:
         return found
     try:
         for state in states():
-            key = str(state.id).rsplit("-", 1)[-1]
+            key = widget_key(str(state.id))
             kind = state.WhichOneof("value")
             if key in keys and kind in ("string_value", "json_value"):
                 found[key] = str(getattr(state, kind))

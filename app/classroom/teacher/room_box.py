@@ -138,7 +138,7 @@ def room_box(click: Any) -> None:
                       help=_("Make the click the question is about and show the class's "
                              "answers with the numbers that decided it."))  # fmt: skip
             vote.close_button(open_round, st.session_state.get("presentation", False))
-            st.button(_("Vote again"), key="class_again", on_click=_on_again,
+            st.button(_("Vote again"), key=vote.AGAIN_BUTTON, on_click=_on_again,
                       disabled=not open_round, shortcut=vote.AGAIN_KEY,
                       help=_("After discussion: a second round of the same question; the "
                              "reveal shows both rounds side by side (key: V)."))  # fmt: skip
@@ -298,7 +298,7 @@ def _on_remove(student_id: str | None) -> None:
 @safe
 def _on_again() -> None:
     found = teacher()
-    if found is None or not clicks.take("class_again"):
+    if found is None or not clicks.take(vote.AGAIN_BUTTON):
         return  # (the same click again: Streamlit replays a cut-short run's callbacks)
     try:
         room().vote_again(found.code, found.secret)

@@ -139,6 +139,9 @@ NO_CONFIDENCE = N_("none")
 #: The keys of the vote on the teacher's page (beside the clicker's Page Down, Page Up and B).
 CLOSE_KEY = "x"  # (Streamlit keeps C and R for itself)
 AGAIN_KEY = "v"
+#: The widget keys of Close the vote and Vote again (their callbacks take their clicks).
+CLOSE_BUTTON = "class_close"
+AGAIN_BUTTON = "class_again"
 
 
 def close_button(open_round: bool, presenting: bool) -> None:
@@ -146,7 +149,7 @@ def close_button(open_round: bool, presenting: bool) -> None:
     poll_closed = _closed_here() is not None
     st.button(
         _("Close") if presenting else _("Close the vote"),
-        key="class_close",
+        key=CLOSE_BUTTON,
         on_click=_on_close,
         disabled=not open_round or poll_closed,
         shortcut=CLOSE_KEY,
@@ -175,7 +178,7 @@ def _closed_here() -> tuple[str, int, tuple[str, ...] | None] | None:
 @safe
 def _on_close() -> None:
     found = teacher()
-    if found is None or not clicks.take("class_close"):
+    if found is None or not clicks.take(CLOSE_BUTTON):
         return  # (the same click again: Streamlit replays a cut-short run's callbacks)
     try:
         poll = room().close_vote(found.code, found.secret)
