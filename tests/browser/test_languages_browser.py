@@ -71,6 +71,9 @@ TEXTS = """() => {
     const root = host.shadowRoot;
     if (!root) continue;
     for (const child of root.children) {
+      // (a component's <style> child: its innerText is its CSS source, never drawn; one was
+      // read once, the tree's stylesheet with its comments, as English on the en-XA page)
+      if (['STYLE', 'SCRIPT', 'LINK', 'TEMPLATE'].includes(child.tagName)) continue;
       if (child.innerText !== undefined) shown.push(child.innerText);
     }
     for (const e of root.querySelectorAll('.tv-button, .tv-scroll > svg')) {
