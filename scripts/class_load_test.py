@@ -607,6 +607,7 @@ class ClassRun:
     polls: list[float] = field(default_factory=list)  # epoch s the teacher opened a poll
     answers: list[Answer] = field(default_factory=list)
     step_latency: list[float] = field(default_factory=list)
+    step_first: list[float] = field(default_factory=list)  # each Step's first student screen
     count_latency: list[float] = field(default_factory=list)
     #: the same, of the Steps and answers whose wait overlapped no fault window
     step_clear: list[float] = field(default_factory=list)
@@ -1083,6 +1084,10 @@ async def one_class(
     steps = _step_latencies(run, views)
     counted = _count_latencies(run, teacher.view.counts)
     run.step_latency, run.step_clear = [w for _, w in steps], _clear(run, steps)
+    firsts: dict[float, float] = {}
+    for sent, wait in steps:  # each Step's first screen: its fixed part (the teacher's run,
+        firsts[sent] = min(wait, firsts.get(sent, wait))  # the publish, the watcher's look)
+    run.step_first = list(firsts.values())
     run.count_latency, run.count_clear = [w for _, w in counted], _clear(run, counted)
     run.errors += [e for v in views for e in v.errors] + teacher.view.errors
     if teacher.up.is_set() and "class_end" in teacher.view.ids:  # (a page that came back)
@@ -1230,6 +1235,10 @@ def summary(run: ClassRun) -> dict[str, Any]:
             f"p{q}": round(percentile(run.step_latency, q), 3) for q in (50, 95, 100)
         },  # fmt: skip
         "step_screens": len(run.step_latency),
+        # the Step's first screen: what every student waits before the pages' runs queue
+        "step_first_screen_s": {
+            f"p{q}": _rounded(percentile(run.step_first, q), 3) for q in (50, 95)
+        },  # fmt: skip
         "answer_to_count_s": {
             f"p{q}": round(percentile(run.count_latency, q), 3) for q in (50, 95, 100)
         },  # fmt: skip

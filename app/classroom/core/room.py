@@ -595,7 +595,7 @@ class Room:
 
     def my_answer(self, code: str, student_id: str, poll: Poll) -> str | None:
         """The student's answer to ``poll`` (``None``: not answered)."""
-        return self.store.answers(code, poll.id, poll.round).get(student_id)
+        return self.store.answer_of(code, poll.id, poll.round, student_id)
 
     def confidence(
         self, code: str, student_id: str, poll_id: str, round_: int, level: str | None
@@ -620,7 +620,7 @@ class Room:
 
     def my_confidence(self, code: str, student_id: str, poll: Poll) -> str | None:
         """The student's confidence in their answer to ``poll`` (``None``: none given)."""
-        return self.store.confidences(code, poll.id, poll.round).get(student_id)
+        return self.store.confidence_of(code, poll.id, poll.round, student_id)
 
     def lost(self, code: str, student_id: str, lost: bool = True) -> str:
         """A student says they are lost on the teacher's screen now (``lost`` False: not any

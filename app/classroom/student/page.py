@@ -26,7 +26,7 @@ from app.classroom.core import codes
 from app.classroom.core import said as class_words
 from app.classroom.core.codes import NAME_MAX
 from app.classroom.core.frame import Frame, LessonPage
-from app.classroom.core.room import HERE_SECONDS, screen_key
+from app.classroom.core.room import HERE_SECONDS
 from app.classroom.core.summary import student_view
 from app.classroom.push import current_fragment
 from app.classroom.shared import (
@@ -38,6 +38,7 @@ from app.classroom.shared import (
     session_id,
     watcher,
 )
+from app.classroom.student import shown, turns
 from app.classroom.student import taps as tap
 from app.classroom.student.answer import last_reveal_box, open_question, send_answer
 from app.classroom.student.me import Me, find_me, guarded, keep_me
@@ -71,15 +72,16 @@ def student_page() -> None:
     as the class sees it and the open question."""
     title = html.escape(_("MCTS Lab · class"))
     st.html(CLASS_CSS + f'<h3 class="lab-class-title">{title}</h3>')
-    try:
-        r = room()
-        me = find_me()
-        if me is None:
-            _join_form(r)
-            return
-        _follow(r, me)
-    except OSError as error:  # the store is away: say so; the page comes back with it
-        _store_away(error)
+    with turns.turn():  # (the class's students draw in turns: turns.py)
+        try:
+            r = room()
+            me = find_me()
+            if me is None:
+                _join_form(r)
+                return
+            _follow(r, me)
+        except OSError as error:  # the store is away: say so; the page comes back with it
+            _store_away(error)
 
 
 def _store_away(error: OSError) -> None:
@@ -228,38 +230,37 @@ def _live(me: Me) -> None:
     """What changes with the teacher's screen: the question and the frame. The watcher reruns
     only this part when the teacher publishes (the name bar and the page's style stay), a
     tenth of the page's elements; a class that ended or a removed name reruns the page."""
-    r = room()
-    try:
-        if _still_in(r, me) is None:
-            st.rerun(scope="app")
-        version, frame, screen = _shown(r, me.code)
-        st.session_state["class_seen"] = version
-        _lost_said(screen)
-        asking = open_question(r, me, frame, version)
-        if asking and frame is not None:  # the tree the question is about, under its answers
-            _frame_tree(frame, asking)
-        last_reveal_box(r, me, frame, version)
-    except OSError as error:  # (the watcher pushes again when the store answers)
-        _store_away(error)
-        return
-    if frame is None:
-        st.info(_("Waiting for the teacher's screen…"))
-    else:
-        _frame(frame, tree=not asking)
-    push, sid = watcher(), session_id()
-    if push is not None and sid is not None:
-        push.drawn(sid, me.code, me.id, version, current_fragment())
+    with turns.turn():  # (one of the turns the class's pages take: turns.py)
+        r = room()
+        try:
+            if _still_in(r, me) is None:
+                st.rerun(scope="app")
+            version, frame, screen = _shown(r, me.code)
+            st.session_state["class_seen"] = version
+            _lost_said(screen)
+            asking = open_question(r, me, frame, version)
+            if asking and frame is not None:  # the tree the question is about, under its answers
+                _frame_tree(frame, (me.code, version), asking)
+            last_reveal_box(r, me, frame, version)
+        except OSError as error:  # (the watcher pushes again when the store answers)
+            _store_away(error)
+            return
+        if frame is None:
+            st.info(_("Waiting for the teacher's screen…"))
+        else:
+            _frame(frame, (me.code, version), tree=not asking)
+        push, sid = watcher(), session_id()
+        if push is not None and sid is not None:
+            push.drawn(sid, me.code, me.id, version, current_fragment())
 
 
 def _shown(r: Room, code: str) -> tuple[int, Frame | None, str]:
     """The class's frame now, its version (``None``: nothing published yet) and its screen
     key (``room.screen_key``: what "I'm lost" counts on): the one place this page reads a
-    frame. :meth:`Frame.from_dict` reads any key missing or of the wrong kind (a replica of
-    another version) as its default, so the page never checks a key itself."""
-    version, data = r.follow(code, -1)
-    if data is None:
-        return version, None, ""
-    return version, Frame.from_dict(data), screen_key(data if isinstance(data, dict) else {})
+    frame, decoded once per version on this process (:mod:`.shown`). :meth:`Frame.from_dict`
+    reads any key missing or of the wrong kind (a replica of another version) as its default,
+    so the page never checks a key itself."""
+    return shown.frame_now(r, code)
 
 
 def _lost_said(screen: str) -> None:
@@ -426,9 +427,10 @@ def _ended(r: Room) -> None:
             pass  # expired, or the store away: the sentence alone
 
 
-def _frame_tree(frame: Frame, poll: Poll | None = None) -> None:
+def _frame_tree(frame: Frame, at: tuple[str, int], poll: Poll | None = None) -> None:
     """The teacher's tree as published (nothing when it has no nodes to draw); with the open
-    ``poll`` about a move, a tap on a move's box answers it (:mod:`app.classroom.student.taps`)."""
+    ``poll`` about a move, a tap on a move's box answers it (:mod:`app.classroom.student.taps`).
+    ``at``: the frame's class and version (its words are made once a language: :mod:`.shown`)."""
     from app.components.tree_view import render_tree_data
 
     if frame.tree is None:  # (a tree with nodes to draw: Frame.from_dict)
@@ -440,18 +442,30 @@ def _frame_tree(frame: Frame, poll: Poll | None = None) -> None:
                                  st.session_state.get(tap.SEEN))  # fmt: skip
     on_answer = guarded(tap.on_tap(tap.TREE_KEY, poll, send_answer)) if answer and poll else None
     # the teacher's geometry with its words in this page's language (Frame.tree_words)
-    tree = class_words.tree_in_language(frame.tree, frame.tree_words)
+    drawn, words = frame.tree, frame.tree_words
+    tree = shown.in_language(*at, "tree", lambda: class_words.tree_in_language(drawn, words))
     render_tree_data(tree, key=tap.TREE_KEY, height=360, fit=True, answer=answer,
                      on_answer=on_answer)  # fmt: skip
 
 
-def _frame(frame: Frame, tree: bool = True) -> None:
+def _frame(frame: Frame, at: tuple[str, int], tree: bool = True) -> None:
     """The teacher's screen as published: statistics, lesson page, tree (``tree``: not drawn
     already under an open question), narration; each made from the frame's facts in this
-    page's language where the frame has them (the teacher's words otherwise)."""
+    page's language where the frame has them (the teacher's words otherwise), once a
+    language on this process (``at``: the frame's class and version, :mod:`.shown`)."""
 
     # one element for the statistics and the lesson page, one for the narration: each element
     # is work for the server on every student's page at every Step
+    st.html(shown.in_language(*at, "top", lambda: _top_html(frame)))
+    if tree:
+        _frame_tree(frame, at)
+    narration = shown.in_language(*at, "narration", lambda: _narration_html(frame))
+    if narration:
+        st.html(narration)
+
+
+def _top_html(frame: Frame) -> str:
+    """The statistics line and the lesson page, in this page's language."""
     stats = class_words.render_numbers(frame.numbers) or frame.stats
     top = f'<div class="lab-stats">{html.escape(stats)}</div>'
     lesson = _lesson_page(frame)
@@ -461,12 +475,13 @@ def _frame(frame: Frame, tree: bool = True) -> None:
             f'<div class="lab-lesson"><p class="lab-lesson-head">'
             f"{html.escape(lesson.title)}</p>{text}</div>"
         )
-    st.html(top)
-    if tree:
-        _frame_tree(frame)
+    return top
+
+
+def _narration_html(frame: Frame) -> str:
+    """The narration's lines in this page's language ("": none)."""
     lines = narration_lines(frame)
-    if lines:
-        st.html("".join(f'<p class="lab-narration">{html.escape(line)}</p>' for line in lines))
+    return "".join(f'<p class="lab-narration">{html.escape(line)}</p>' for line in lines)
 
 
 def narration_lines(frame: Frame) -> list[str]:
@@ -475,8 +490,8 @@ def narration_lines(frame: Frame) -> list[str]:
     lines = []
     for n, line in enumerate(frame.narration):
         facts = frame.said[n] if n < len(frame.said) else None
-        shown = class_words.render_line(facts, frame.said) if facts is not None else None
-        lines.append(line if shown is None else shown)
+        made = class_words.render_line(facts, frame.said) if facts is not None else None
+        lines.append(line if made is None else made)
     return lines
 
 

@@ -188,6 +188,27 @@ def test_a_round_is_counted_revealed_and_voted_again(room: Room, clock: Clock) -
     assert [room.tally(code, p)["b2"] for p in rounds] == [2, 5]
 
 
+def test_one_students_answer_and_confidence_are_read_alone(room: Room) -> None:
+    """A page reads its own answer and confidence by key (answer_of, confidence_of), the same
+    as the round's whole answers say, and ``None`` where there is none, in every store."""
+    teacher = room.start()
+    code = teacher.code
+    ids = [room.join(code, f"10.0.1.{i}")[1].id for i in range(3)]
+    poll = room.open_question(code, teacher.secret, "q", "Which?", ["a", "b"])
+    assert room.answer(code, ids[0], poll.id, poll.round, "a")
+    assert room.answer(code, ids[1], poll.id, poll.round, "b")
+    assert room.confidence(code, ids[1], poll.id, poll.round, "sure")
+    store = room.store
+    whole = store.answers(code, poll.id, poll.round)
+    assert [store.answer_of(code, poll.id, poll.round, sid) for sid in ids] == [
+        whole.get(sid) for sid in ids] == ["a", "b", None]  # fmt: skip
+    assert [room.my_confidence(code, sid, poll) for sid in ids] == [None, "sure", None]
+    assert store.answer_of(code, poll.id, poll.round + 1, ids[0]) is None  # another round
+    assert store.confidence_of(code, "another", poll.round, ids[1]) is None
+    store.drop_answer(code, poll.id, poll.round, ids[0])
+    assert room.my_answer(code, ids[0], poll) is None
+
+
 def test_answers_are_checked(room: Room) -> None:
     teacher = room.start()
     code = teacher.code

@@ -101,6 +101,11 @@ class ClassStore(Protocol):
     def answers(self, code: str, poll_id: str, round_: int) -> dict[str, str]:
         """Student id -> choice, for one round."""
 
+    def answer_of(self, code: str, poll_id: str, round_: int, student_id: str) -> str | None:
+        """One student's answer to a round (``None``: none given). Read on a student's page at
+        every Step: one keyed read, not the round's answers (a class of 120 would make each
+        page's run read 120 answers, 120 pages a Step)."""
+
     def answer_count(self, code: str, poll_id: str, round_: int) -> int: ...
 
     def put_confidence(
@@ -112,6 +117,10 @@ class ClassStore(Protocol):
 
     def confidences(self, code: str, poll_id: str, round_: int) -> dict[str, str]:
         """Student id -> confidence level, for one round (students who gave one)."""
+
+    def confidence_of(self, code: str, poll_id: str, round_: int, student_id: str) -> str | None:
+        """One student's confidence level for a round (``None``: none given); one keyed read,
+        as :meth:`answer_of`."""
 
     def put_lost(self, code: str, screen: str, student_id: str, lost: bool) -> None:
         """A student says they are lost on the teacher's screen ``screen`` (a key of what it

@@ -154,6 +154,10 @@ class RedisStore:
     def answers(self, code: str, poll_id: str, round_: int) -> dict[str, str]:
         return dict(self._redis.hgetall(self._key(code, f"answers:{poll_id}|{round_}")))
 
+    def answer_of(self, code: str, poll_id: str, round_: int, student_id: str) -> str | None:
+        found = self._redis.hget(self._key(code, f"answers:{poll_id}|{round_}"), student_id)
+        return None if found is None else str(found)
+
     def answer_count(self, code: str, poll_id: str, round_: int) -> int:
         return int(self._redis.hlen(self._key(code, f"answers:{poll_id}|{round_}")))
 
@@ -171,6 +175,10 @@ class RedisStore:
 
     def confidences(self, code: str, poll_id: str, round_: int) -> dict[str, str]:
         return dict(self._redis.hgetall(self._key(code, f"confidence:{poll_id}|{round_}")))
+
+    def confidence_of(self, code: str, poll_id: str, round_: int, student_id: str) -> str | None:
+        found = self._redis.hget(self._key(code, f"confidence:{poll_id}|{round_}"), student_id)
+        return None if found is None else str(found)
 
     def put_lost(self, code: str, screen: str, student_id: str, lost: bool) -> None:
         part = f"lost:{screen}"

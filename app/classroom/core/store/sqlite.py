@@ -251,6 +251,13 @@ class SQLiteStore:
         )
         return {str(student): str(choice) for student, choice in rows}
 
+    def answer_of(self, code: str, poll_id: str, round_: int, student_id: str) -> str | None:
+        row = self._one(
+            "SELECT choice FROM answers WHERE code = ? AND poll = ? AND round = ? AND student = ?",
+            code, poll_id, round_, student_id,
+        )  # fmt: skip
+        return None if row is None else str(row[0])
+
     def answer_count(self, code: str, poll_id: str, round_: int) -> int:
         row = self._one(
             "SELECT COUNT(*) FROM answers WHERE code = ? AND poll = ? AND round = ?",
@@ -282,6 +289,14 @@ class SQLiteStore:
             code, poll_id, round_,
         )  # fmt: skip
         return {str(student): str(level) for student, level in rows}
+
+    def confidence_of(self, code: str, poll_id: str, round_: int, student_id: str) -> str | None:
+        row = self._one(
+            "SELECT level FROM confidences WHERE code = ? AND poll = ? AND round = ? "
+            "AND student = ?",
+            code, poll_id, round_, student_id,
+        )  # fmt: skip
+        return None if row is None else str(row[0])
 
     def put_lost(self, code: str, screen: str, student_id: str, lost: bool) -> None:
         with self._write() as db:
