@@ -32,7 +32,9 @@ def render_board_tap(data: dict[str, object], *, key: str, on_answer: Callable[[
     """Draw the board ``data`` (``app.classroom.student.taps.board_data``: ``view``, ``rows``,
     ``taps`` as ``[{"at", "choice", "label"}]``, ``poll``, ``round``, ``chosen``, ``caption``);
     a tap calls ``on_answer``."""
-    _COMPONENT(key=key, data=data | {"words": board_words()}, on_answer_change=on_answer)
+    from app.components.tree_view import as_json
+
+    _COMPONENT(key=key, data=as_json(data | {"words": board_words()}), on_answer_change=on_answer)
 
 
 def board_words() -> dict[str, str]:

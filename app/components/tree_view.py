@@ -20,6 +20,7 @@ made here with ``_()`` at draw time, in the page's language, and sent with the d
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,13 @@ _JS = (STATIC / "tree_view.js").read_text(encoding="utf-8")
 
 #: The component, registered once when the module is imported.
 _COMPONENT: ComponentRenderer = components.component("mcts_lab_tree_view", css=_CSS, js=_JS)
+
+
+def as_json(data: Mapping[str, object]) -> str:
+    """A component's data as one JSON text (the script parses it: ``readData``). Streamlit
+    checks each key of a dict it is given for a dataframe and serialises it twice (the element
+    and its identity): on a class's phones that was a tenth of each page's run at a Step."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def render_tree(
@@ -78,7 +86,7 @@ def render_tree(
         data["bottom"] = int(bottom)
     if moves_first:
         data["movesFirst"] = True
-    result = _COMPONENT(key=key, data=data, on_focus_change=_no_op)
+    result = _COMPONENT(key=key, data=as_json(data), on_focus_change=_no_op)
     return _as_id(result.get("focus") if hasattr(result, "get") else None)
 
 
@@ -108,7 +116,7 @@ def render_tree_data(
     }
     if answer is not None:
         payload["answer"] = answer
-    _COMPONENT(key=key, data=payload, on_focus_change=_no_op,
+    _COMPONENT(key=key, data=as_json(payload), on_focus_change=_no_op,
                on_answer_change=on_answer or _no_op)  # fmt: skip
 
 

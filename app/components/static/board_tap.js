@@ -130,8 +130,16 @@ function draw(st) {
   st.caption.textContent = String(d.caption || "");
 }
 
+// The data comes as one JSON text (app/components/tree_view.py's as_json); an object is taken
+// as it is. Text that does not parse draws nothing.
+function readData(raw) {
+  if (typeof raw !== "string") return raw;
+  try { return JSON.parse(raw); } catch (e) { return null; }
+}
+
 export default function (component) {
-  const { data, parentElement, setStateValue } = component;
+  const { parentElement, setStateValue } = component;
+  const data = readData(component.data);
   let st = parentElement.__mctsBoardTap;
   if (!st || !st.root.isConnected) {
     const root = document.createElement("div");

@@ -675,8 +675,16 @@ function render(st, data) {
   }
 }
 
+// The data comes as one JSON text (app/components/tree_view.py's as_json); an object is taken
+// as it is. Text that does not parse draws nothing.
+function readData(raw) {
+  if (typeof raw !== "string") return raw;
+  try { return JSON.parse(raw); } catch (e) { return null; }
+}
+
 export default function (component) {
-  const { data, parentElement, setTriggerValue, setStateValue } = component;
+  const { parentElement, setTriggerValue, setStateValue } = component;
+  const data = readData(component.data);
   let st = parentElement.__mctsTreeView;
   if (!st || !st.root.isConnected) {
     st = setup(parentElement);

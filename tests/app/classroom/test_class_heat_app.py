@@ -39,7 +39,7 @@ def _tree(at: AppTest) -> dict[str, Any]:
             and proto.component_name == "mcts_lab_tree_view"
             and proto.id.endswith("tree_view")
         ):
-            found.append(json.loads(proto.json))
+            found.append(json.loads(json.loads(proto.json)))  # (one JSON text: as_json)
         for child in getattr(node, "children", {}).values():
             walk(child)
 
