@@ -21,7 +21,7 @@ import time
 
 import streamlit as st
 
-from app.classroom import ClassError, Poll, Room, Student
+from app.classroom import ClassError, ClassInfo, Poll, Room, Student
 from app.classroom.core import codes
 from app.classroom.core import said as class_words
 from app.classroom.core.codes import NAME_MAX
@@ -141,9 +141,10 @@ def _on_join() -> None:
 
 
 def _follow(r: Room, me: Me) -> None:
-    student = _still_in(r, me)
-    if student is None:
+    found = _still_in(r, me)
+    if found is None:
         st.rerun()
+    _info, student = found
     keep_me(me)  # a reload of this browser finds its place again; another browser does not
     name = student.name
     with st.container(key="class_follow"):
@@ -205,11 +206,12 @@ def _timer_for_reconnects() -> None:
     pushing (app/classroom/push.py)."""
 
 
-def _still_in(r: Room, me: Me) -> Student | None:
-    """This student's record while the class goes on and they are in it; ``None`` otherwise,
-    and the page leaves the class (the join form says why)."""
+def _still_in(r: Room, me: Me) -> tuple[ClassInfo, Student] | None:
+    """The class's record and this student's while the class goes on and they are in it
+    (the class's is the one its frame is read by: :func:`_shown`); ``None`` otherwise, and the
+    page leaves the class (the join form says why)."""
     try:
-        r.info(me.code)
+        info = r.info(me.code)
         student = r.student(me.code, me.id)
     except ClassError as error:
         if r.ended_for(me.code, me.id):  # a member is told the class ended (a guesser is not)
@@ -221,7 +223,8 @@ def _still_in(r: Room, me: Me) -> Student | None:
     if student is None:
         st.session_state[REMOVED_FROM] = me.code  # not back into this class from this page
         _leave(_("The teacher removed your name from this class."))
-    return student
+        return None
+    return info, student
 
 
 @st.fragment
@@ -231,9 +234,10 @@ def _live(me: Me) -> None:
     tenth of the page's elements; a class that ended or a removed name reruns the page."""
     r = room()
     try:
-        if _still_in(r, me) is None:
+        found = _still_in(r, me)
+        if found is None:
             st.rerun(scope="app")
-        version, frame, screen = _shown(r, me.code)
+        version, frame, screen = _shown(r, me.code, found[0])
         st.session_state["class_seen"] = version
         _lost_said(screen)
         asking = open_question(r, me, frame, version)
@@ -252,13 +256,14 @@ def _live(me: Me) -> None:
         push.drawn(sid, me.code, me.id, version, current_fragment())
 
 
-def _shown(r: Room, code: str) -> tuple[int, Frame | None, str]:
+def _shown(r: Room, code: str, info: ClassInfo | None = None) -> tuple[int, Frame | None, str]:
     """The class's frame now, its version (``None``: nothing published yet) and its screen
     key (``room.screen_key``: what "I'm lost" counts on): the one place this page reads a
-    frame, decoded once per version on this process (:mod:`.shown`). :meth:`Frame.from_dict`
+    frame, decoded once per version on this process (:mod:`.shown`; ``info``: the class's
+    record as this run read it, else read again). :meth:`Frame.from_dict`
     reads any key missing or of the wrong kind (a replica of another version) as its default,
     so the page never checks a key itself."""
-    return shown.frame_now(r, code)
+    return shown.frame_now(r, code, info)
 
 
 def _lost_said(screen: str) -> None:

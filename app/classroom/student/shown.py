@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from app.classroom import Room
+from app.classroom import ClassInfo, Room
 from app.classroom.core.frame import Frame
 from app.classroom.core.room import screen_key
 from app.words.i18n import current_tag
@@ -38,14 +38,16 @@ _FRAMES: dict[str, tuple[tuple[float, int], tuple[int, Frame | None, str]]] = {}
 _MADE: dict[tuple[str, float, int, str, str], Any] = {}
 
 
-def frame_now(r: Room, code: str) -> tuple[int, Frame | None, str]:
+def frame_now(r: Room, code: str, info: ClassInfo | None = None) -> tuple[int, Frame | None, str]:
     """The class's frame now: its version, the :class:`Frame` (``None``: nothing published
     yet, or a record that does not read) and its screen key (``room.screen_key``). One read
     (the class's record: its version) when this process already decoded that version of this
     class (the class's start time tells it from an older class of the same code); the frame's
-    read and decoding otherwise. :class:`~app.classroom.ClassError` for a class that is gone,
-    as ``Room.follow``."""
-    info = r.store.class_info(code)
+    read and decoding otherwise; ``info``: that record as this run already read it (none: it is
+    read here). :class:`~app.classroom.ClassError` for a class that is gone, as
+    ``Room.follow``."""
+    if info is None or info.code != code:
+        info = r.store.class_info(code)
     with _LOCK:
         known = _FRAMES.get(code)
     if info is not None and known is not None and known[0] == (info.created, info.version):
