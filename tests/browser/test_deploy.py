@@ -263,10 +263,17 @@ def test_a_browser_session_works_and_sticks(deployment: Deployment, browser: Any
     page = context.new_page()
     page.goto(deployment.url + "/?game=tic_tac_toe&seed=1")
     page.wait_for_selector(".st-key-step button", timeout=60_000)
-    for _ in range(2):
+    for n in (1, 2):
         page.wait_for_selector(IDLE, timeout=60_000)
         page.locator(".st-key-step button").first.click()
-        page.wait_for_timeout(150)  # let the click reach the server
+        # the click's run drew its iteration (a fixed pause, then "idle", read a page whose
+        # run had not begun yet when the machine was busy)
+        page.wait_for_function(
+            r"n => [...document.querySelectorAll('.lab-stats')].some("
+            r"e => (e.innerText.match(/Iteration\s+(\d+)/) || [])[1] === String(n))",
+            arg=n,
+            timeout=60_000,
+        )
     page.wait_for_selector(IDLE, timeout=60_000)
     stats = page.locator(".lab-stats").first.inner_text()
     found = re.search(r"Iteration\s+([\d,]+)", stats)
