@@ -208,7 +208,7 @@ def _timer_for_reconnects() -> None:
 
 def _still_in(r: Room, me: Me) -> tuple[ClassInfo, Student] | None:
     """The class's record and this student's while the class goes on and they are in it
-    (the class's is the one its frame is read by: :func:`_shown`); ``None`` otherwise, and the
+    (the class's is the one its frame is read by: ``shown.frame_now``); ``None`` otherwise, and the
     page leaves the class (the join form says why)."""
     try:
         info = r.info(me.code)
@@ -237,7 +237,7 @@ def _live(me: Me) -> None:
         found = _still_in(r, me)
         if found is None:
             st.rerun(scope="app")
-        version, frame, screen = _shown(r, me.code, found[0])
+        version, frame, screen = shown.frame_now(r, me.code, found[0])
         st.session_state["class_seen"] = version
         _lost_said(screen)
         asking = open_question(r, me, frame, version)
@@ -254,16 +254,6 @@ def _live(me: Me) -> None:
     push, sid = watcher(), session_id()
     if push is not None and sid is not None:
         push.drawn(sid, me.code, me.id, version, current_fragment())
-
-
-def _shown(r: Room, code: str, info: ClassInfo | None = None) -> tuple[int, Frame | None, str]:
-    """The class's frame now, its version (``None``: nothing published yet) and its screen
-    key (``room.screen_key``: what "I'm lost" counts on): the one place this page reads a
-    frame, decoded once per version on this process (:mod:`.shown`; ``info``: the class's
-    record as this run read it, else read again). :meth:`Frame.from_dict`
-    reads any key missing or of the wrong kind (a replica of another version) as its default,
-    so the page never checks a key itself."""
-    return shown.frame_now(r, code, info)
 
 
 def _lost_said(screen: str) -> None:
@@ -302,7 +292,7 @@ def _on_explore(me: Me) -> None:
     from app.live import state
 
     try:
-        _version, frame, _screen = _shown(room(), me.code)  # the tree on the projector now
+        _version, frame, _screen = shown.frame_now(room(), me.code)  # the tree on the projector now
     except (ClassError, OSError) as error:
         st.session_state["class_notice"] = _("Not now: {error}", error=class_words.refusal(error))
         return
@@ -420,7 +410,7 @@ def _ended(r: Room) -> None:
     with st.container(key="class_ended", border=True):
         st.html(f'<p class="lab-class-line"><b>{html.escape(_(CLASS_ENDED))}</b></p>')
         try:
-            version, frame, _screen = _shown(r, me.code)
+            version, frame, _screen = shown.frame_now(r, me.code)
             last_reveal_box(r, me, frame, version)
             mine = student_view(r, me.code, me.id)
             if mine:

@@ -40,7 +40,10 @@ _MADE: dict[tuple[str, float, int, str, str], Any] = {}
 
 def frame_now(r: Room, code: str, info: ClassInfo | None = None) -> tuple[int, Frame | None, str]:
     """The class's frame now: its version, the :class:`Frame` (``None``: nothing published
-    yet, or a record that does not read) and its screen key (``room.screen_key``). One read
+    yet, or a record that does not read) and its screen key (``room.screen_key``: what "I'm
+    lost" counts on); the one place a student's page reads a frame. :meth:`Frame.from_dict`
+    reads any key missing or of the wrong kind (a replica of another version) as its default,
+    so the page never checks a key itself. One read
     (the class's record: its version) when this process already decoded that version of this
     class (the class's start time tells it from an older class of the same code); the frame's
     read and decoding otherwise; ``info``: that record as this run already read it (none: it is
