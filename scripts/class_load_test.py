@@ -122,9 +122,21 @@ COUNT_LINE = "lab-class-count"  # the teacher's count line, atop the room box
 #: its JS (app/components/static/cookie.js) makes before it sets ``document.cookie``.
 COOKIE_COMPONENT = "mcts_lab_cookie"
 COOKIE_NAME, COOKIE_VALUE = re.compile(r"[A-Za-z0-9_]+"), re.compile(r"[A-Za-z0-9%._~-]*")
-#: A page whose connection dropped reconnects this long after (Streamlit's page asks the server's
-#: health first, then opens its websocket again) and keeps trying for RECONNECT_FOR_S.
-RECONNECT_AFTER_S, RECONNECT_FOR_S = 1.0, 90.0
+#: A page whose connection dropped keeps trying to reconnect for RECONNECT_FOR_S.
+RECONNECT_FOR_S = 90.0
+
+
+def reconnect_delay(attempt: int, rng: random.Random) -> float:
+    """Seconds before reconnect attempt ``attempt`` (1, 2, ...) of a page whose connection
+    dropped, as Streamlit's page waits (its WebsocketConnection's ``nextReconnectDelayMs``,
+    Streamlit 1.67): the first at random in [0.25, 0.5) s, then at random in the upper half of
+    min(4, 0.5 * 2 ** (attempt - 1)) s; each attempt asks the server's health, then opens the
+    websocket again."""
+    most = min(4.0, 0.5 * 2 ** (attempt - 1))
+    least = 0.25 if attempt == 1 else most / 2
+    return least + rng.random() * (most - least)
+
+
 #: How long a page that reconnected or reloaded may take to show the class again.
 BACK_WITHIN_S = 60.0
 
@@ -293,7 +305,7 @@ class ClassSession(WsSession):
     """A WsSession over a ClassView that keeps the page's fragment timers running.
 
     With ``reconnect`` (the fault runs), a connection that drops is opened again as Streamlit's
-    page does: RECONNECT_AFTER_S later, the same address and cookies (no page load), a rerun
+    page does: :func:`reconnect_delay` later, the same address and cookies (no page load), a rerun
     with the widget states the page holds; the server's new session draws the page again.
     ``up`` is set while the page is connected and drawn (clicks wait for it)."""
 
@@ -423,9 +435,11 @@ class ClassSession(WsSession):
         loop = asyncio.get_running_loop()
         drop = Drop(self.who, loop.time())
         self.drops.append(drop)
-        last = ""
+        last, attempt = "", 0
+        rng = random.Random(f"{self.who} {len(self.drops)}")  # (each page and drop its own)
         while not self.closed_by_us:
-            await asyncio.sleep(RECONNECT_AFTER_S)
+            attempt += 1
+            await asyncio.sleep(reconnect_delay(attempt, rng))
             try:
                 mark = self.view.mark()
                 await self._dial(timeout=10)

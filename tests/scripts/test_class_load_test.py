@@ -48,3 +48,16 @@ def test_the_class_s_line_says_what_was_received_lost_and_how_fast() -> None:
     )
     met = _row(answers_lost=0, answer_to_count_s={"p50": 0.5, "p95": 1.5, "p100": 2.0})
     assert clt.headline(met, "sqlite").endswith("; targets met")
+
+
+def test_a_dropped_page_reconnects_when_streamlit_s_page_would() -> None:
+    """Streamlit 1.67's page (``nextReconnectDelayMs``): the first try 0.25-0.5 s after the
+    drop, then the upper half of 0.5 s doubled each time, at most 4 s."""
+    import random
+
+    rng = random.Random(0)
+    bounds = {1: (0.25, 0.5), 2: (0.5, 1.0), 3: (1.0, 2.0), 4: (2.0, 4.0), 9: (2.0, 4.0)}
+    for attempt, (least, most) in bounds.items():
+        waits = [clt.reconnect_delay(attempt, rng) for _ in range(200)]
+        assert least <= min(waits) and max(waits) < most
+        assert max(waits) - min(waits) > (most - least) / 2  # spread, not one value

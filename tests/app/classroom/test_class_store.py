@@ -209,6 +209,35 @@ def test_one_students_answer_and_confidence_are_read_alone(room: Room) -> None:
     assert room.my_answer(code, ids[0], poll) is None
 
 
+def test_the_current_round_is_one_redis_read(redis_url: str) -> None:
+    """Every page reads the open round at every Step: on Redis one round trip (its record kept
+    beside its name in the class's hash, written together), and a class whose round was opened
+    before that (no record beside it) still finds it."""
+    import redis
+
+    store = open_store(redis_url)
+    room = Room(store)
+    teacher = room.start()
+    poll = room.open_question(teacher.code, teacher.secret, "q", "Which?", ["a", "b"])
+    sent: list[object] = []
+    client = store._redis  # type: ignore[attr-defined]
+    execute = client.execute_command
+
+    def counted(*args: object, **options: object) -> object:
+        sent.append(args[0])
+        return execute(*args, **options)
+
+    client.execute_command = counted
+    assert store.current_poll(teacher.code) == poll
+    assert sent == ["HMGET"]
+    client.execute_command = execute
+    again = room.vote_again(teacher.code, teacher.secret)  # round 2 replaces it beside the name
+    assert store.current_poll(teacher.code) == again != poll
+    redis.Redis.from_url(redis_url).hdel(f"mcl:{teacher.code}", "poll_record")  # as before
+    assert store.current_poll(teacher.code) == again
+    store.close()
+
+
 def test_answers_are_checked(room: Room) -> None:
     teacher = room.start()
     code = teacher.code

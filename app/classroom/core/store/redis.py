@@ -120,18 +120,23 @@ class RedisStore:
         return None if text is None else Student.from_json(text)
 
     def put_poll(self, code: str, poll: Poll) -> None:
+        record = poll.to_json()
         pipe = self._redis.pipeline()
-        pipe.hset(self._key(code, "polls"), f"{poll.id}|{poll.round}", poll.to_json())
-        pipe.hset(self._key(code), "poll", f"{poll.id}|{poll.round}")
+        pipe.hset(self._key(code, "polls"), f"{poll.id}|{poll.round}", record)
+        # the current round's record also beside its name in the class's hash: every page
+        # reads it at every Step, in one round trip (MULTI/EXEC: the two never disagree)
+        pipe.hset(self._key(code), mapping={"poll": f"{poll.id}|{poll.round}",
+                                            "poll_record": record})  # fmt: skip
         self._keep(pipe, code, "polls")
         pipe.execute()
 
     def current_poll(self, code: str) -> Poll | None:
-        which = self._redis.hget(self._key(code), "poll")
+        which, record = self._redis.hmget(self._key(code), ["poll", "poll_record"])
         if not which:
             return None
-        text = self._redis.hget(self._key(code, "polls"), which)
-        return None if text is None else Poll.from_json(text)
+        if not record:  # a class whose round was opened before the record was kept here
+            record = self._redis.hget(self._key(code, "polls"), which)
+        return None if record is None else Poll.from_json(record)
 
     def polls(self, code: str) -> list[Poll]:
         records = self._redis.hgetall(self._key(code, "polls"))
