@@ -122,6 +122,8 @@ COUNT_LINE = "lab-class-count"  # the teacher's count line, atop the room box
 #: its JS (app/components/static/cookie.js) makes before it sets ``document.cookie``.
 COOKIE_COMPONENT = "mcts_lab_cookie"
 COOKIE_NAME, COOKIE_VALUE = re.compile(r"[A-Za-z0-9_]+"), re.compile(r"[A-Za-z0-9%._~-]*")
+#: How long a student waits for the page to show their answer before answering again.
+ANSWER_SHOWN_S = 5.0
 #: A page whose connection dropped keeps trying to reconnect for RECONNECT_FOR_S.
 RECONNECT_FOR_S = 90.0
 
@@ -602,6 +604,9 @@ class Answer:
     #: it; the page holds it and sends it with its reconnect's first run, as a browser does
     dropped: bool = False
     who: str = ""  # the page ("student N"), to find its drops
+    #: seconds until the page showed the answer chosen (None: not within ANSWER_SHOWN_S; the
+    #: student, seeing the round still unanswered, answers again)
+    shown_s: float | None = None
 
 
 @dataclass
@@ -622,6 +627,7 @@ class ClassRun:
     answers: list[Answer] = field(default_factory=list)
     step_latency: list[float] = field(default_factory=list)
     step_first: list[float] = field(default_factory=list)  # each Step's first student screen
+    step_teacher: list[float] = field(default_factory=list)  # each Step on the teacher's screen
     count_latency: list[float] = field(default_factory=list)
     #: the same, of the Steps and answers whose wait overlapped no fault window
     step_clear: list[float] = field(default_factory=list)
@@ -693,6 +699,9 @@ async def _teacher_lesson(teacher: ClassSession, run: ClassRun, until: float) ->
             before, on = teacher.view.iteration or 0, page()
             sent = await again(lambda: teacher.press(key))
             await _until(lambda: shows(before) or page() != on, 15)  # noqa: B023
+            shown = [t for t, n in teacher.view.shown if t >= sent and n > before]
+            if page() == on and shown:
+                run.step_teacher.append(min(shown) - sent)  # (its run finished)
             if page() == on or shows(before):
                 break
             # the page was reloaded or dropped with the click on its way: when it is back, the
@@ -770,8 +779,10 @@ async def _student(
             continue
         except NotDrawn:
             continue
-        run.answers.append(Answer(me, choice, time.time(), question, who=session.who))
-        await _until(lambda: not view.unanswered(), 5)
+        answer = Answer(me, choice, time.time(), question, who=session.who)
+        run.answers.append(answer)
+        if await _until(lambda: not view.unanswered(), ANSWER_SHOWN_S):
+            answer.shown_s = round(time.time() - answer.sent, 2)
         # how sure (issue 33): a level, a second after the answer, as a phone's second tap
         await asyncio.sleep(rng.uniform(*CONFIDENCE_DELAY_S))
         if view.levels and not lesson.over.is_set() and session.up.is_set():
@@ -887,7 +898,8 @@ def _resent_sample(run: ClassRun, answer: Answer) -> str:
         for d in run.drops
         if d.who == answer.who
     ]
-    return f"{answer.who}: {', '.join(drops) or 'its page never dropped'}"
+    shown = "never shown" if answer.shown_s is None else f"shown after {answer.shown_s:g} s"
+    return f"{answer.who}: {', '.join(drops) or 'its page never dropped'}; {shown}"
 
 
 def _closed_by(closes: list[float], opened: float, until: float) -> bool:
@@ -1252,6 +1264,10 @@ def summary(run: ClassRun) -> dict[str, Any]:
         # the Step's first screen: what every student waits before the pages' runs queue
         "step_first_screen_s": {
             f"p{q}": _rounded(percentile(run.step_first, q), 3) for q in (50, 95)
+        },  # fmt: skip
+        # ... of which the teacher's own run: the click to the teacher's screen
+        "step_teacher_screen_s": {
+            f"p{q}": _rounded(percentile(run.step_teacher, q), 3) for q in (50, 95)
         },  # fmt: skip
         "answer_to_count_s": {
             f"p{q}": round(percentile(run.count_latency, q), 3) for q in (50, 95, 100)

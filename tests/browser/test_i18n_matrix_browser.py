@@ -460,6 +460,21 @@ def _teacher_screen(teacher: Lane, where: str, hidden: tuple[str, ...]) -> list[
     return found
 
 
+def _press(teacher: Lane, key: str) -> None:
+    """The teacher presses the room box's button ``key``; when it is not there, the failure
+    says what the room box showed instead (and the page is saved as a screenshot)."""
+    button = teacher.page.locator(f".st-key-{key} button:visible").first
+    try:
+        button.wait_for(timeout=30_000)
+    except Exception as error:  # (Playwright's TimeoutError)
+        room = teacher.page.locator(".st-key-class_room")
+        shown = room.first.inner_text(timeout=5_000) if room.count() else "no room box"
+        OUT.mkdir(parents=True, exist_ok=True)
+        teacher.page.screenshot(path=str(OUT / f"no_{key}.png"))
+        raise AssertionError(f"no {key} button; the room box showed: {shown!r}") from error
+    button.click()
+
+
 def _answer(phone: Lane, index: int) -> None:
     """The phone answers the open question with its choice ``index``."""
     labels = phone.page.locator(".st-key-class_answer [role='radiogroup'] label")
@@ -514,13 +529,13 @@ def test_the_class_screens_in_every_language(served: tuple[str, str], browser: A
         _answered(store, code, 1, len(phones))
         problems += _teacher_screen(teacher, "join box and room box", hidden)
 
-        teacher.page.locator(".st-key-class_again button:visible").first.click()
+        _press(teacher, "class_again")
         for phone in phones.values():  # round 2: another answer, so the switch table counts
             phone.page.wait_for_selector(".st-key-class_round_banner", timeout=60_000)
             problems += _class_look(phone, "phone round 2", phone_sizes, hidden)
             _answer(phone, 1)
         _answered(store, code, 2, len(phones))
-        teacher.page.locator(".st-key-class_reveal button:visible").first.click()
+        _press(teacher, "class_reveal")
         teacher.page.wait_for_selector(".st-key-class_switch", timeout=60_000)
         problems += _teacher_screen(teacher, "reveal and switch table", hidden)
         for phone in phones.values():
