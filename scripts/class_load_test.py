@@ -122,6 +122,8 @@ COUNT_LINE = "lab-class-count"  # the teacher's count line, atop the room box
 #: its JS (app/components/static/cookie.js) makes before it sets ``document.cookie``.
 COOKIE_COMPONENT = "mcts_lab_cookie"
 COOKIE_NAME, COOKIE_VALUE = re.compile(r"[A-Za-z0-9_]+"), re.compile(r"[A-Za-z0-9%._~-]*")
+#: The length of the invisible tag each round's answer labels end with.
+ROUND_TAG_CHARS = 16
 #: How long a student waits for the page to show their answer before answering again.
 ANSWER_SHOWN_S = 5.0
 #: A page whose connection dropped keeps trying to reconnect for RECONNECT_FOR_S.
@@ -604,6 +606,7 @@ class Answer:
     #: it; the page holds it and sends it with its reconnect's first run, as a browser does
     dropped: bool = False
     who: str = ""  # the page ("student N"), to find its drops
+    tag: str = ""  # the round's tag at the end of the label sent (app/classroom/student/answer.py)
     #: seconds until the page showed the answer chosen (None: not within ANSWER_SHOWN_S; the
     #: student, seeing the round still unanswered, answers again)
     shown_s: float | None = None
@@ -771,17 +774,20 @@ async def _student(
         if me is None:
             continue
         choice = rng.randrange(len(view.choices))  # the label as drawn is what a browser sends
-        question = view.question
+        question, label, runs = view.question, view.choices[choice], view.finished_runs
+        tag = label[-ROUND_TAG_CHARS:]  # (the round's invisible tag the page's labels end with)
         try:
-            await session.change("class_answer", string_value=view.choices[choice])
+            await session.change("class_answer", string_value=label)
         except PageGone:  # the connection dropped as it was sent: the page holds the tap
-            run.answers.append(Answer(me, choice, time.time(), question, True, session.who))
+            run.answers.append(Answer(me, choice, time.time(), question, True, session.who, tag))
             continue
         except NotDrawn:
             continue
-        answer = Answer(me, choice, time.time(), question, who=session.who)
+        answer = Answer(me, choice, time.time(), question, who=session.who, tag=tag)
         run.answers.append(answer)
-        if await _until(lambda: not view.unanswered(), ANSWER_SHOWN_S):
+        # shown: the server's run after the answer finished with the answer still chosen
+        if await _until(lambda: view.finished_runs > runs and not view.unanswered(),  # noqa: B023
+                        ANSWER_SHOWN_S):  # fmt: skip
             answer.shown_s = round(time.time() - answer.sent, 2)
         # how sure (issue 33): a level, a second after the answer, as a phone's second tap
         await asyncio.sleep(rng.uniform(*CONFIDENCE_DELAY_S))
@@ -851,13 +857,17 @@ def _compare_store(run: ClassRun, store_url: str) -> None:
     other is missing; in the fault runs, one the same student sent again later to the same
     round is "resent" (a replica killed with the answer on its way: the page that came back
     showed the round unanswered, and the student answered again)."""
+    from app.classroom.student.answer import round_tag  # (Streamlit's page module)
+
     store = open_store(store_url)
     try:
         polls = store.polls(run.code)
         for number, answer in enumerate(run.answers):
             opened = [p for p in polls if p.opened <= answer.sent]
             shown = [p for p in opened if (p.text, p.round) == answer.question]
-            poll = shown[-1] if shown else None
+            # the round the label named (two questions may read the same, one after the other)
+            tagged = [p for p in shown if round_tag(p) == answer.tag]
+            poll = tagged[-1] if tagged else shown[-1] if shown else None
             kept = store.answers(run.code, poll.id, poll.round) if poll else {}
             if poll is not None and kept.get(answer.student) == poll.choices[answer.choice]:
                 run.recorded += 1

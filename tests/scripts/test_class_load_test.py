@@ -61,3 +61,33 @@ def test_a_dropped_page_reconnects_when_streamlit_s_page_would() -> None:
         waits = [clt.reconnect_delay(attempt, rng) for _ in range(200)]
         assert least <= min(waits) and max(waits) < most
         assert max(waits) - min(waits) > (most - least) / 2  # spread, not one value
+
+
+def test_an_answer_counts_in_the_round_its_label_names(tmp_path: Path) -> None:
+    """Two questions that read the same, one after the other: an answer tagged for the first,
+    sent after the second opened, reached a closed round ("late", the page was behind), and
+    is not taken for a lost answer to the second; one tagged for the second is kept there."""
+    import time
+
+    from app.classroom import Room, open_store
+    from app.classroom.student.answer import round_tag
+
+    url = f"sqlite:///{tmp_path / 'classes.db'}"
+    room = Room(open_store(url))
+    teacher = room.start()
+    student = room.join(teacher.code, "10.0.0.1")[1]
+    first = room.open_question(teacher.code, teacher.secret, "q1", "Which move?", ["a", "b"])
+    room.reveal(teacher.code, teacher.secret, ["a"])
+    time.sleep(0.01)  # (the second opens later)
+    second = room.open_question(teacher.code, teacher.secret, "q2", "Which move?", ["a", "b"])
+    assert room.answer(teacher.code, student.id, second.id, second.round, "b")
+    after = second.opened + 0.001
+    run = clt.ClassRun(
+        students=1, seconds=1.0, code=teacher.code, polls=[first.opened, second.opened]
+    )
+    run.answers = [
+        clt.Answer(student.id, 0, after, ("Which move?", 1), tag=round_tag(first)),  # too late
+        clt.Answer(student.id, 1, after, ("Which move?", 1), tag=round_tag(second)),
+    ]
+    clt._compare_store(run, url)
+    assert (run.recorded, run.late, run.missing, run.resent) == (1, 1, 0, 0)
