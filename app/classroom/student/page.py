@@ -38,7 +38,7 @@ from app.classroom.shared import (
     session_id,
     watcher,
 )
-from app.classroom.student import shown
+from app.classroom.student import shown, turns
 from app.classroom.student import taps as tap
 from app.classroom.student.answer import last_reveal_box, open_question, send_answer
 from app.classroom.student.me import Me, find_me, guarded, keep_me
@@ -72,15 +72,16 @@ def student_page() -> None:
     as the class sees it and the open question."""
     title = html.escape(_("MCTS Lab · class"))
     st.html(CLASS_CSS + f'<h3 class="lab-class-title">{title}</h3>')
-    try:
-        r = room()
-        me = find_me()
-        if me is None:
-            _join_form(r)
-            return
-        _follow(r, me)
-    except OSError as error:  # the store is away: say so; the page comes back with it
-        _store_away(error)
+    with turns.turn():  # (the class's students draw in turns: turns.py)
+        try:
+            r = room()
+            me = find_me()
+            if me is None:
+                _join_form(r)
+                return
+            _follow(r, me)
+        except OSError as error:  # the store is away: say so; the page comes back with it
+            _store_away(error)
 
 
 def _store_away(error: OSError) -> None:
@@ -232,28 +233,29 @@ def _live(me: Me) -> None:
     """What changes with the teacher's screen: the question and the frame. The watcher reruns
     only this part when the teacher publishes (the name bar and the page's style stay), a
     tenth of the page's elements; a class that ended or a removed name reruns the page."""
-    r = room()
-    try:
-        found = _still_in(r, me)
-        if found is None:
-            st.rerun(scope="app")
-        version, frame, screen = shown.frame_now(r, me.code, found[0])
-        st.session_state["class_seen"] = version
-        _lost_said(screen)
-        asking = open_question(r, me, frame, version)
-        if asking and frame is not None:  # the tree the question is about, under its answers
-            _frame_tree(frame, (me.code, version), asking)
-        last_reveal_box(r, me, frame, version)
-    except OSError as error:  # (the watcher pushes again when the store answers)
-        _store_away(error)
-        return
-    if frame is None:
-        st.info(_("Waiting for the teacher's screen…"))
-    else:
-        _frame(frame, (me.code, version), tree=not asking)
-    push, sid = watcher(), session_id()
-    if push is not None and sid is not None:
-        push.drawn(sid, me.code, me.id, version, current_fragment())
+    with turns.turn():  # (one of the turns the class's pages take: turns.py)
+        r = room()
+        try:
+            found = _still_in(r, me)
+            if found is None:
+                st.rerun(scope="app")
+            version, frame, screen = shown.frame_now(r, me.code, found[0])
+            st.session_state["class_seen"] = version
+            _lost_said(screen)
+            asking = open_question(r, me, frame, version)
+            if asking and frame is not None:  # the tree the question is about, under its answers
+                _frame_tree(frame, (me.code, version), asking)
+            last_reveal_box(r, me, frame, version)
+        except OSError as error:  # (the watcher pushes again when the store answers)
+            _store_away(error)
+            return
+        if frame is None:
+            st.info(_("Waiting for the teacher's screen…"))
+        else:
+            _frame(frame, (me.code, version), tree=not asking)
+        push, sid = watcher(), session_id()
+        if push is not None and sid is not None:
+            push.drawn(sid, me.code, me.id, version, current_fragment())
 
 
 def _lost_said(screen: str) -> None:
