@@ -591,6 +591,65 @@ def test_an_answer_to_a_busy_sqlite_store_is_refused_within_2_s(tmp_path: Path) 
     store.close()
 
 
+def test_an_answer_is_kept_between_a_busy_replicas_own_writes(tmp_path: Path) -> None:
+    """A replica that writes nine tenths of the time (a survivor carrying a killed replica's
+    students: their "still here", answers and counts): an answer waits for the first gap, it
+    is not refused after 0.7 s. SQLite's own wait polls the lock, sleeping up to 0.1 s between
+    looks, and missed every 5 ms gap; the process's writers now queue on a lock of their own."""
+    store = open_store(f"sqlite:///{tmp_path / 'classes.db'}")
+    busy = threading.Event()
+    stop = time.monotonic() + 2.0
+
+    def writer() -> None:
+        while time.monotonic() < stop:
+            with store._write() as db:  # type: ignore[attr-defined]
+                db.execute("INSERT INTO hits (key, slot, count) VALUES ('w', 0, 1) "
+                           "ON CONFLICT (key) DO UPDATE SET count = count + 1")  # fmt: skip
+                busy.set()
+                time.sleep(0.045)  # holding the lock, as a write under load does
+            time.sleep(0.005)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    try:
+        assert busy.wait(5)
+        for n in range(5):
+            store.put_answer("ABCDEF", "q1", 1, f"s{n}", "a", 1.0)  # (ANSWER_BUSY_MS each)
+    finally:
+        thread.join(10)
+    assert len(store.answers("ABCDEF", "q1", 1)) == 5
+    store.close()
+
+
+def test_a_replicas_writers_take_the_store_in_the_order_they_came() -> None:
+    """The SQLite store's writers of one process queue in order (the one that finishes hands
+    the store to the next waiting); one whose wait runs out leaves the queue, and the store is
+    free again once the last writer is done."""
+    from app.classroom.core.store.sqlite import _Queue
+
+    writers = _Queue()
+    assert writers.acquire(timeout=1)
+    order: list[int] = []
+
+    def write(n: int) -> None:
+        assert writers.acquire(timeout=10)
+        order.append(n)
+        writers.release()
+
+    threads = []
+    for n in range(6):
+        threads.append(threading.Thread(target=write, args=(n,)))
+        threads[-1].start()
+        time.sleep(0.02)  # (each waits before the next comes)
+    assert not writers.acquire(timeout=0.05)  # a wait that runs out: not queued any more
+    writers.release()
+    for thread in threads:
+        thread.join(10)
+    assert order == list(range(6))
+    assert writers.acquire(timeout=0)  # free again
+    writers.release()
+
+
 def test_a_backend_failure_is_one_oserror(tmp_path: Path) -> None:
     """Either backend's own error reaches the app as StoreError, an OSError it catches."""
     port = _free_port()  # nobody listens on it
