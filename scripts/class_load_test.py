@@ -1143,15 +1143,16 @@ async def one_class(
 
 
 @contextlib.contextmanager
-def replicas(store: str, run_dir: Path) -> Any:
-    """deploy/run_replicas.py with 2 replicas on free ports; yields (url, store URL, pids)."""
+def replicas(store: str, run_dir: Path, count: int = 2) -> Any:
+    """deploy/run_replicas.py with ``count`` replicas on free ports; yields (url, store URL,
+    pids)."""
     port, first, redis_port = _free_port(), _free_port(), _free_port()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     url_of_store = f"redis://127.0.0.1:{redis_port}/0"
     if store == "sqlite":
         url_of_store = f"sqlite:///{run_dir}/classes.db"
         env["MCTS_LAB_STORE"] = url_of_store
-    command = [sys.executable, str(ROOT / "deploy" / "run_replicas.py"), "--replicas", "2",
+    command = [sys.executable, str(ROOT / "deploy" / "run_replicas.py"), "--replicas", str(count),
                "--port", str(port), "--listen", "127.0.0.1", "--first-port", str(first),
                "--store", store, "--redis-port", str(redis_port),
                "--run-dir", str(run_dir)]  # fmt: skip
@@ -1164,7 +1165,8 @@ def replicas(store: str, run_dir: Path) -> Any:
                 break
         else:
             raise RuntimeError("run_replicas.py did not start")
-        pids = [int((run_dir / f"replica-{p}.pid").read_text()) for p in (first, first + 1)]
+        ports = range(first, first + count)
+        pids = [int((run_dir / f"replica-{p}.pid").read_text()) for p in ports]
         yield f"http://127.0.0.1:{port}", url_of_store, pids
     finally:
         proc.send_signal(signal.SIGINT)
@@ -1510,6 +1512,12 @@ def main(argv: list[str] | None = None) -> int:
         "measures them (0: start at once)",
     )
     parser.add_argument("--quiet-wait", type=float, default=1800.0, metavar="SECONDS")
+    parser.add_argument(
+        "--replicas",
+        type=int,
+        default=2,
+        help="replicas behind nginx (2); with 3, a killed one's students spread over the two left",
+    )
     args = parser.parse_args(argv)
     if args.stepping:
         return _stepping(args)
@@ -1521,7 +1529,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="mcts-lab-class-load-") as tmp:
         run_dir = Path(tmp)
         faults = Faults(args.teacher_reload, args.restart_replica, args.restart_which, run_dir)
-        with replicas(args.store, run_dir) as (url, store_url, pids):
+        with replicas(args.store, run_dir, args.replicas) as (url, store_url, pids):
             meters = [ReplicaMeter(pid, run_dir) for pid in pids]
             out["rss_start_mb"] = [round(m.rss_mb(), 1) for m in meters]
             for number in range(args.classes):
@@ -1579,7 +1587,7 @@ def _stepping(args: argparse.Namespace) -> int:
     """The stepping load through nginx: how the sessions spread, what they got."""
     with tempfile.TemporaryDirectory(prefix="mcts-lab-step-load-") as tmp:
         run_dir = Path(tmp)
-        with replicas(args.store, run_dir) as (url, _, pids):
+        with replicas(args.store, run_dir, args.replicas) as (url, _, pids):
             meters = [ProcessMeter(pid) for pid in pids]
             cpu = [m.cpu_seconds() for m in meters]
             start = time.monotonic()
