@@ -11,8 +11,8 @@ while the last still wait, and the teacher's page, which never waits here, gets 
 Two at a time, not one: a run that waits for the class store (a Redis round trip) lets the
 other run meanwhile. A run that waits for the store among 60 others waits again for its turn
 at the interpreter after each answer, five times a page on Redis: with 120 students and a
-replica killed (its 60 pages on the other), a Step on the students' screens took 5.2 s at p95
-with every page at once and 0.94 s in turns (docs/deploy.md).
+replica killed (its 60 pages on the other), a Step on the students' screens took 3.8-5.3 s at
+p95 with every page at once and 1.4-1.8 s in turns (README, "A class under load").
 """
 
 from __future__ import annotations
