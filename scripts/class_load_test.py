@@ -136,7 +136,7 @@ def reconnect_delay(attempt: int, rng: random.Random) -> float:
     Streamlit 1.67): the first at random in [0.25, 0.5) s, then at random in the upper half of
     min(4, 0.5 * 2 ** (attempt - 1)) s; each attempt asks the server's health, then opens the
     websocket again."""
-    most = min(4.0, 0.5 * 2 ** (attempt - 1))
+    most = min(4.0, 0.5 * 2.0 ** (attempt - 1))
     least = 0.25 if attempt == 1 else most / 2
     return least + rng.random() * (most - least)
 
@@ -1046,12 +1046,19 @@ def _fault_results(run: ClassRun, teacher: TeacherSession, students: list[Studen
             reconnected=len(back),
             rejoined=sum(d.rejoined for d in drops),
             not_back=len(drops) - len(back),
-            reconnect_s={f"p{q}": _rounded(percentile(back, q)) for q in (50, 95, 100)},
+            reconnect_s=_percentiles(back, (50, 95, 100), 2),
         )
 
 
 def _rounded(value: float, digits: int = 2) -> float | None:
     return None if math.isnan(value) else round(value, digits)
+
+
+def _percentiles(
+    values: list[float], qs: tuple[int, ...] = (50, 95), digits: int = 3
+) -> dict[str, float | None]:
+    """``{"p50": ..., "p95": ...}`` of ``values``, rounded (None: no values)."""
+    return {f"p{q}": _rounded(percentile(values, q), digits) for q in qs}
 
 
 async def one_class(
@@ -1274,24 +1281,16 @@ def summary(run: ClassRun) -> dict[str, Any]:
         },  # fmt: skip
         "step_screens": len(run.step_latency),
         # the Step's first screen: what every student waits before the pages' runs queue
-        "step_first_screen_s": {
-            f"p{q}": _rounded(percentile(run.step_first, q), 3) for q in (50, 95)
-        },  # fmt: skip
+        "step_first_screen_s": _percentiles(run.step_first),
         # ... of which the teacher's own run: the click to the teacher's screen
-        "step_teacher_screen_s": {
-            f"p{q}": _rounded(percentile(run.step_teacher, q), 3) for q in (50, 95)
-        },  # fmt: skip
+        "step_teacher_screen_s": _percentiles(run.step_teacher),
         "answer_to_count_s": {
             f"p{q}": round(percentile(run.count_latency, q), 3) for q in (50, 95, 100)
         },  # fmt: skip
         "answers_counted": len(run.count_latency),
         # outside the faults: the Steps and answers whose wait overlapped no fault window
-        "step_to_screen_clear_s": {
-            f"p{q}": _rounded(percentile(run.step_clear, q), 3) for q in (50, 95)
-        },  # fmt: skip
-        "answer_to_count_clear_s": {
-            f"p{q}": _rounded(percentile(run.count_clear, q), 3) for q in (50, 95)
-        },  # fmt: skip
+        "step_to_screen_clear_s": _percentiles(run.step_clear),
+        "answer_to_count_clear_s": _percentiles(run.count_clear),
         "answers_lost": run.missing + run.resent,  # (resent: the student had to answer again)
         "answers_tapped_as_page_dropped": sum(a.dropped for a in run.answers),
         "answers_tapped_as_page_dropped_kept": run.dropped_kept,
@@ -1320,7 +1319,7 @@ def _fault_summary(run: ClassRun) -> dict[str, Any]:
         "pages_reconnected": len(back),
         "students_rejoined": sum(d.rejoined for d in run.drops),
         "students_lost": len(run.lost),
-        "reconnect_s": {f"p{q}": _rounded(percentile(back, q)) for q in (50, 95, 100)},
+        "reconnect_s": _percentiles(back, (50, 95, 100), 2),
     }
 
 
