@@ -640,7 +640,9 @@ def test_a_replicas_writers_take_the_store_in_the_order_they_came() -> None:
     for n in range(6):
         threads.append(threading.Thread(target=write, args=(n,)))
         threads[-1].start()
-        time.sleep(0.02)  # (each waits before the next comes)
+        queued = time.monotonic() + 10
+        while len(writers._waiting) <= n and time.monotonic() < queued:
+            time.sleep(0.001)  # (each in the queue before the next comes, on a busy machine too)
     assert not writers.acquire(timeout=0.05)  # a wait that runs out: not queued any more
     writers.release()
     for thread in threads:

@@ -15,7 +15,7 @@ from app.classroom.student import turns
 
 def test_at_most_at_once_draw_and_every_run_draws() -> None:
     drawing, most, done = 0, 0, []
-    lock, start = threading.Lock(), threading.Barrier(12)
+    lock, start, full = threading.Lock(), threading.Barrier(12), threading.Event()
 
     def page(n: int) -> None:
         nonlocal drawing, most
@@ -24,7 +24,10 @@ def test_at_most_at_once_draw_and_every_run_draws() -> None:
             with lock:
                 drawing += 1
                 most = max(most, drawing)
-            time.sleep(0.01)  # (a run's work; the others wait for a turn meanwhile)
+                if drawing == turns.AT_ONCE:
+                    full.set()
+            full.wait(5)  # (a run's work: held until every turn was taken once, however slow
+            time.sleep(0.01)  # the machine; the others wait for a turn meanwhile)
             with lock:
                 drawing -= 1
                 done.append(n)
