@@ -8,7 +8,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.browser_helpers import BROWSER_TEST, click, open_page, resize, stat, wait_idle
+from tests.browser_helpers import (
+    BROWSER_TEST,
+    HEIGHT,
+    WIDTH,
+    Runs,
+    click,
+    open_page,
+    resize,
+    stat,
+    wait_idle,
+)
 
 pytestmark = BROWSER_TEST
 
@@ -45,13 +55,28 @@ def test_clicker_keys_step_and_go_back(app_url: str, browser: Any) -> None:
     page.close()
 
 
+#: The statistics row's height, once it is on the page (falsy until then: the wait goes on).
+STATS_HEIGHT = """() => {
+  const row = document.querySelector('.lab-stats');
+  return row && row.isConnected && row.getBoundingClientRect().height;
+}"""
+
+
 def test_statistics_row_keeps_its_height(app_url: str, browser: Any) -> None:
-    page = open_page(browser, f"{app_url}/?game=gridiron&seed=1&steps=3")
+    page = browser.new_page(viewport={"width": WIDTH, "height": HEIGHT})
+    runs = Runs(page)  # (each click's own run waited for, not a guess at when it starts)
+    page.goto(f"{app_url}/?game=gridiron&seed=1&steps=3")
+    page.wait_for_selector("g.tv-node", timeout=60_000)
+    wait_idle(page)
     heights = set()
     for key in ("phase_step", "phase_step", "phase_step", "phase_step"):
+        before = runs.done
         page.locator(f".st-key-{key} button").first.click()
+        runs.wait(before)
         wait_idle(page)
-        heights.add(round(page.locator(".lab-stats").first.bounding_box()["height"]))
+        # the row's height once it is on the page (a run under way may be replacing it)
+        height = page.wait_for_function(STATS_HEIGHT, polling=100, timeout=30_000)
+        heights.add(round(height.json_value()))
     assert len(heights) == 1, heights  # the tree below does not move between clicks
     page.close()
 
